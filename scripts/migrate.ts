@@ -1,0 +1,8 @@
+// npm run db:migrate: applies pending migrations to DATABASE_URL or the embedded store.
+import { closeDb, db } from "../server/db/client.ts";
+import { applyMigrations } from "../server/db/migrate.ts";
+
+const database = await db();
+const applied = await applyMigrations(database.adapter);
+console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
+await closeDb();

@@ -1,0 +1,308 @@
+import { EventEmitter } from "node:events";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { TRPCError } from "@trpc/server";
+import { createOpenApiNodeHttpHandler, forEachOpenApiProcedure, getPathRegExp, normalizePath } from "trpc-to-openapi";
+import type { Logger } from "pino";
+import type { Database } from "../db/client.ts";
+import { authenticateKey, consumeAnonymous, type KeyPrincipal } from "../keys/authenticate-key.ts";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  isStorable,
+  releaseIdempotencyKey,
+  type IdempotencyScope,
+} from "../idempotency/idempotency.ts";
+import { canonicalJson } from "../lib/canonical-json.ts";
+import { sha256Hex } from "../lib/crypto.ts";
+import { AppError } from "../lib/errors.ts";
+import type { RateDecision } from "../ratelimit/sliding-window.ts";
+import { appRouter } from "./root.ts";
+import type { Context, Meta } from "./trpc.ts";
+
+// The public REST facade (/api/v1): trpc-to-openapi's node-http handler over the shared
+// router, with the platform rules around it, each in one place: CORS and the browser rule
+// (D23), key authentication and plan gating (D21, D22), the rate limit and its headers (D24),
+// body limits (D26), idempotency (D27, D28) and the spec's error body (D29).
+
+export const API_PREFIX = "/api/v1";
+export const MAX_BODY_BYTES = 256 * 1024;
+
+type Route = { method: string; regexp: RegExp; meta: Meta };
+
+const routes: Route[] = [];
+forEachOpenApiProcedure(appRouter._def.procedures, ({ meta }) => {
+  const m = meta as Meta;
+  if (m.openapi) routes.push({ method: m.openapi.method, regexp: getPathRegExp(normalizePath(m.openapi.path)), meta: m });
+});
+
+type RestRequest = IncomingMessage & { body?: unknown };
+
+/** Collects what trpc-to-openapi writes, so the facade can reshape errors and store replays. */
+class CapturedResponse extends EventEmitter {
+  statusCode = 200;
+  body = "";
+  writableEnded = false;
+  setHeader(): this {
+    return this;
+  }
+  end(body?: string): this {
+    this.body = body ?? "";
+    this.writableEnded = true;
+    return this;
+  }
+}
+
+type Outcome = { status: number; body: string; headers: Record<string, string> };
+
+export type RestDeps = { database: Database; appUrl: string; requestId: string; log: Logger };
+
+export function errorBody(err: AppError, appUrl: string): string {
+  return JSON.stringify({
+    error: { type: err.type, code: err.code, message: err.message, param: err.param, doc_url: `${appUrl}/docs/errors#${err.type}` },
+  });
+}
+
+function errorOutcome(err: AppError, appUrl: string): Outcome {
+  return { status: err.status, body: errorBody(err, appUrl), headers: {} };
+}
+
+const handler = createOpenApiNodeHttpHandler({
+  router: appRouter,
+  createContext: ({ req }) => (req as unknown as { svcContext: Context }).svcContext,
+  onError: ({ error, req }) => {
+    (req as unknown as { svcError?: TRPCError }).svcError = error;
+  },
+});
+
+export async function handleRest(req: IncomingMessage, res: ServerResponse, deps: RestDeps): Promise<void> {
+  setCorsHeaders(req, res);
+  if (req.method === "OPTIONS") {
+    res.writeHead(204).end();
+    return;
+  }
+  let rate: RateDecision | null = null;
+  let outcome: Outcome;
+  try {
+    const authenticated = await authenticate(req, deps);
+    rate = authenticated.rate;
+    outcome = authenticated.principal ? await afterAuthentication(req, res, deps, authenticated.principal, rate) : authenticated.outcome!;
+  } catch (err) {
+    outcome = errorOutcome(toAppError(err, deps), deps.appUrl);
+  }
+  if (rate) {
+    res.setHeader("RateLimit-Limit", rate.limit);
+    res.setHeader("RateLimit-Remaining", rate.remaining);
+    res.setHeader("RateLimit-Reset", rate.reset);
+    if (!rate.allowed) res.setHeader("Retry-After", rate.retryAfter);
+  }
+  for (const [k, v] of Object.entries(outcome.headers)) res.setHeader(k, v);
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.writeHead(outcome.status).end(outcome.body);
+}
+
+async function authenticate(
+  req: IncomingMessage,
+  deps: RestDeps,
+): Promise<{ principal: KeyPrincipal; rate: RateDecision; outcome?: undefined } | { principal: null; rate: RateDecision; outcome: Outcome }> {
+  const header = req.headers.authorization ?? "";
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  try {
+    const { principal, rate } = await authenticateKey(deps.database, match?.[1]);
+    return { principal, rate };
+  } catch (err) {
+    if (!(err instanceof AppError) || err.type !== "authentication") throw err;
+    const rate = await consumeAnonymous(deps.database, req.socket.remoteAddress ?? "unknown");
+    const outcome = rate.allowed ? errorOutcome(err, deps.appUrl) : errorOutcome(rateLimited(rate), deps.appUrl);
+    return { principal: null, rate, outcome };
+  }
+}
+
+async function afterAuthentication(
+  req: RestRequest,
+  res: ServerResponse,
+  deps: RestDeps,
+  principal: KeyPrincipal,
+  rate: RateDecision,
+): Promise<Outcome> {
+  if (!principal.apiAccess) {
+    throw new AppError("forbidden", "plan_without_api_access", "This workspace's plan does not include API access. Upgrade the plan to use the API.");
+  }
+  if (principal.mode === "live" && req.headers.origin !== undefined) {
+    throw new AppError(
+      "forbidden",
+      "live_key_in_browser",
+      "Live keys are refused from browsers (the request has an Origin header). Call the API from your backend, or use a test key.",
+    );
+  }
+  if (!rate.allowed) throw rateLimited(rate);
+
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const path = normalizePath(url.pathname.slice(API_PREFIX.length) || "/");
+  const method = req.method ?? "GET";
+  const route = matchRoute(method, path);
+
+  let body: unknown;
+  if (method === "POST" || method === "PUT" || method === "PATCH") {
+    body = parseJson(await readBody(req));
+    req.body = body;
+    req.headers["content-type"] = "application/json";
+  }
+
+  const idempotencyKey = req.headers["idempotency-key"];
+  if (!route.meta.idempotent || idempotencyKey === undefined) {
+    return dispatch(req, res, deps, principal, route, `${path}${url.search}`);
+  }
+  const key = Array.isArray(idempotencyKey) ? idempotencyKey[0]! : idempotencyKey;
+  if (key.length < 1 || key.length > 255) {
+    throw new AppError("invalid_request", "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.", { param: "Idempotency-Key" });
+  }
+  const scope: IdempotencyScope = { workspaceId: principal.workspaceId, mode: principal.mode, method, path, key };
+  const claim = await claimIdempotencyKey(deps.database, scope, sha256Hex(canonicalJson(body ?? null)));
+  if (claim.kind === "mismatch") {
+    throw new AppError(
+      "invalid_request",
+      "idempotency_key_reused",
+      "This Idempotency-Key was already used with a different request body. Use a new key for a new request.",
+      { param: "Idempotency-Key", status: 422 },
+    );
+  }
+  if (claim.kind === "in_progress") {
+    throw new AppError("conflict", "idempotency_key_in_use", "A request with this Idempotency-Key is still in progress. Retry in a moment.", {
+      param: "Idempotency-Key",
+    });
+  }
+  if (claim.kind === "replay") {
+    return { ...claim.response, headers: { ...claim.response.headers, "Idempotent-Replayed": "true" } };
+  }
+  let outcome: Outcome | undefined;
+  try {
+    outcome = await dispatch(req, res, deps, principal, route, `${path}${url.search}`);
+    return outcome;
+  } finally {
+    if (outcome && isStorable(outcome.status)) await completeIdempotencyKey(deps.database, scope, outcome);
+    else await releaseIdempotencyKey(deps.database, scope);
+  }
+}
+
+function matchRoute(method: string, path: string): Route {
+  const candidates = routes.filter((r) => r.regexp.test(path));
+  const route = candidates.find((r) => r.method === method);
+  if (route) return route;
+  if (candidates.length > 0) {
+    const allowed = [...new Set(candidates.map((r) => r.method))].join(", ");
+    throw new AppError("invalid_request", "method_not_allowed", `${method} is not allowed on ${API_PREFIX}${path}. Allowed: ${allowed}.`);
+  }
+  throw new AppError("not_found", "route_not_found", `No such endpoint: ${method} ${API_PREFIX}${path}.`);
+}
+
+async function dispatch(
+  req: RestRequest,
+  res: ServerResponse,
+  deps: RestDeps,
+  principal: KeyPrincipal,
+  route: Route,
+  relativeUrl: string,
+): Promise<Outcome> {
+  const context: Context = {
+    db: deps.database,
+    principal: { kind: "key", ...principal },
+    requestId: deps.requestId,
+    appUrl: deps.appUrl,
+    responseHeaders: {},
+  };
+  const target = req as RestRequest & { svcContext: Context; svcError?: TRPCError };
+  target.svcContext = context;
+  target.url = relativeUrl;
+  const captured = new CapturedResponse();
+  res.once("close", () => captured.emit("close"));
+  await handler(target, captured as unknown as ServerResponse);
+  if (target.svcError) return errorOutcome(toAppError(target.svcError, deps), deps.appUrl);
+  return { status: route.meta.successStatus ?? captured.statusCode, body: captured.body, headers: context.responseHeaders };
+}
+
+/** Every failure becomes one of the spec's error types; unknown ones are a logged 500. */
+export function toAppError(err: unknown, deps: Pick<RestDeps, "log" | "requestId">): AppError {
+  const cause = err instanceof TRPCError ? err.cause : err;
+  if (cause instanceof AppError) return cause;
+  if (err instanceof TRPCError) {
+    const issues = (cause as { issues?: { path: PropertyKey[]; message: string; code: string; input?: unknown }[] } | undefined)?.issues;
+    if (err.code === "BAD_REQUEST" && (cause as Error | undefined)?.name === "ZodError" && issues?.[0]) {
+      const issue = issues[0];
+      const param = issue.path.map(String).join(".") || null;
+      const missing = issue.code === "invalid_type" && issue.input === undefined;
+      return new AppError("invalid_request", missing ? "parameter_missing" : "parameter_invalid", param ? `${param}: ${issue.message}` : issue.message, {
+        param,
+      });
+    }
+    if (err.code === "NOT_FOUND") return new AppError("not_found", "resource_missing", err.message);
+    if (err.code === "FORBIDDEN") return new AppError("forbidden", "forbidden", err.message);
+    if (err.code === "UNAUTHORIZED") return new AppError("authentication", "invalid_api_key", err.message);
+    if (err.code === "PARSE_ERROR") return invalidJson();
+    if (err.code === "PAYLOAD_TOO_LARGE") return bodyTooLarge();
+  }
+  deps.log.error({ err, requestId: deps.requestId }, "unexpected error");
+  return new AppError("api_error", "internal_error", `An unexpected error occurred. Quote request id ${deps.requestId} to support.`);
+}
+
+function rateLimited(rate: RateDecision): AppError {
+  return new AppError(
+    "rate_limit",
+    "rate_limited",
+    `Too many requests: the limit is ${rate.limit} per rolling 60 seconds. Retry after ${rate.retryAfter} s.`,
+  );
+}
+
+const invalidJson = () => new AppError("invalid_request", "invalid_json", "The request body is not valid JSON.");
+const bodyTooLarge = () =>
+  new AppError("invalid_request", "body_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString("utf8"));
+  } catch {
+    throw invalidJson();
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new AppError("invalid_request", "invalid_json", "The request body must be a JSON object.");
+  }
+  return value;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    req.resume();
+    throw bodyTooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      req.resume();
+      throw bodyTooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * CORS for every path (D23): browsers may call with test keys; live keys are refused after
+ * authentication. Preflights are answered without a key.
+ */
+function setCorsHeaders(req: IncomingMessage, res: ServerResponse): void {
+  if (!req.headers.origin) return;
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader(
+    "Access-Control-Expose-Headers",
+    "Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Idempotent-Replayed, Link",
+  );
+  if (req.method === "OPTIONS") {
+    res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+    res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key");
+    res.setHeader("Access-Control-Max-Age", "600");
+  }
+}

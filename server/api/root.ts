@@ -1,0 +1,14 @@
+import { keysRouter } from "./routers/keys/router.ts";
+import { systemRouter } from "./routers/system/router.ts";
+import { workspacesRouter } from "./routers/workspaces/router.ts";
+import { router } from "./trpc.ts";
+
+// One router per resource, shared by the dashboard (/api/trpc) and the public REST facade
+// (/api/v1, procedures with `meta.openapi` only).
+export const appRouter = router({
+  system: systemRouter,
+  keys: keysRouter,
+  workspaces: workspacesRouter,
+});
+
+export type AppRouter = typeof appRouter;

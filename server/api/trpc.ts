@@ -1,0 +1,82 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import type { Database } from "../db/client.ts";
+import type { KeyPrincipal } from "../keys/authenticate-key.ts";
+import type { Mode, Scope } from "../keys/scopes.ts";
+import { AppError } from "../lib/errors.ts";
+
+// Procedures, context and the middleware every router shares (STYLE.md "Three layers").
+
+export type UserPrincipal = {
+  kind: "user";
+  userId: string;
+  email: string;
+  /** The workspace the dashboard is looking at, checked against the user's memberships. */
+  workspaceId: string | null;
+  role: "admin" | "support" | null;
+};
+
+export type Principal = ({ kind: "key" } & KeyPrincipal) | UserPrincipal;
+
+export type Context = {
+  db: Database;
+  principal: Principal | null;
+  requestId: string;
+  /** The service origin, for links in responses. */
+  appUrl: string;
+  /** Headers a procedure adds to its REST response (`Link` of D10, for example). */
+  responseHeaders: Record<string, string>;
+};
+
+export type Meta = OpenApiMeta<{
+  /** The API key scope the procedure needs (checked for key callers). */
+  scope?: Scope;
+  /** A POST that honours `Idempotency-Key` (D27, D28); the REST facade implements it. */
+  idempotent?: boolean;
+  /** Dashboard callers: the roles allowed (default: both for queries, admin for mutations). */
+  roles?: ("admin" | "support")[];
+  /** The success status the REST facade answers with (200 by default). */
+  successStatus?: 200 | 201 | 202;
+}>;
+
+const t = initTRPC.context<Context>().meta<Meta>().create({
+  errorFormatter({ shape, error }) {
+    const app = error.cause instanceof AppError ? error.cause : null;
+    return app ? { ...shape, data: { ...shape.data, type: app.type, code: app.code, param: app.param } } : shape;
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Who is acting inside one workspace: the identity the domain services receive. */
+export type Actor = { workspaceId: string; mode: Mode; principal: Principal };
+
+/**
+ * Any caller acting on a workspace: an API key (scope checked, D22) or a dashboard user
+ * with a membership (role checked). Dashboard changes act in `live` mode (D31).
+ */
+export const workspaceProcedure = t.procedure.use(async ({ ctx, meta, type, next }) => {
+  const principal = ctx.principal;
+  if (!principal) throw new AppError("authentication", "missing_api_key", "Authentication required.");
+  if (principal.kind === "key") {
+    if (meta?.scope && !principal.scopes.includes(meta.scope)) {
+      throw new AppError("forbidden", "missing_scope", `This API key lacks the scope \`${meta.scope}\` that this endpoint needs.`);
+    }
+    return next({ ctx: { actor: { workspaceId: principal.workspaceId, mode: principal.mode, principal } satisfies Actor } });
+  }
+  if (!principal.workspaceId || !principal.role) {
+    throw new TRPCError({ code: "FORBIDDEN", message: "Choose a workspace you are a member of." });
+  }
+  const roles = meta?.roles ?? (type === "mutation" ? ["admin"] : ["admin", "support"]);
+  if (!roles.includes(principal.role)) {
+    throw new AppError("forbidden", "role_required", `This action needs the ${roles.join(" or ")} role.`);
+  }
+  return next({ ctx: { actor: { workspaceId: principal.workspaceId, mode: "live", principal } satisfies Actor } });
+});
+
+/** Dashboard-only procedures: a signed-in user, whatever workspace. */
+export const userProcedure = t.procedure.use(({ ctx, next }) => {
+  if (ctx.principal?.kind !== "user") throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first." });
+  return next({ ctx: { user: ctx.principal } });
+});

@@ -1,0 +1,67 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "../generated/prisma/client.ts";
+import { env } from "../lib/env.ts";
+
+export type Engine = "postgres" | "pglite";
+
+export type Database = {
+  engine: Engine;
+  prisma: PrismaClient;
+  /** The driver adapter factory, reused by the migration engine. */
+  adapter: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+};
+
+// One database handle per process. Next's bundled route handlers and the server's own
+// modules are two module graphs in one process; they share the handle through globalThis so
+// the embedded store is opened once (PGlite allows one opener per directory).
+const slot = globalThis as typeof globalThis & { __svcDb?: Promise<Database> };
+
+export function db(): Promise<Database> {
+  slot.__svcDb ??= open();
+  return slot.__svcDb;
+}
+
+export async function closeDb(): Promise<void> {
+  const pending = slot.__svcDb;
+  slot.__svcDb = undefined;
+  if (pending) await (await pending).close();
+}
+
+async function open(): Promise<Database> {
+  const { databaseUrl, dataDir } = env();
+  if (databaseUrl) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+    const adapter = new PrismaPg(pool);
+    const prisma = new PrismaClient({ adapter });
+    return {
+      engine: "postgres",
+      prisma,
+      adapter,
+      async close() {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
+  }
+  const dir = join(dataDir, "pglite");
+  mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const adapter = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
+  const prisma = new PrismaClient({ adapter });
+  return {
+    engine: "pglite",
+    prisma,
+    adapter,
+    async close() {
+      await prisma.$disconnect();
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import * as glue from "@prisma/schema-engine-wasm/schema_engine_bg";
+import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+
+// Migrations through Prisma's WebAssembly schema engine, so no native engine binary is
+// needed (ARCHITECTURE.md "Databases"). The files under prisma/migrations are Prisma's own
+// format and `_prisma_migrations` is kept exactly as `prisma migrate deploy` keeps it.
+
+const root = resolve(process.env.SVC_ROOT ?? process.cwd());
+export const schemaPath = join(root, "prisma", "schema.prisma");
+export const migrationsDir = join(root, "prisma", "migrations");
+
+let wasmReady = false;
+
+function loadWasm(): void {
+  if (wasmReady) return;
+  const require = createRequire(import.meta.url);
+  const pkgDir = dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg"));
+  const module = new WebAssembly.Module(readFileSync(join(pkgDir, "schema_engine_bg.wasm")));
+  const instance = new WebAssembly.Instance(module, {
+    "./schema_engine_bg.js": glue as unknown as WebAssembly.ModuleImports,
+  });
+  glue.__wbg_set_wasm(instance.exports);
+  (instance.exports.__wbindgen_start as () => void)();
+  wasmReady = true;
+}
+
+async function engineFor(adapter: SqlMigrationAwareDriverAdapterFactory): Promise<SchemaEngine> {
+  loadWasm();
+  const schema = readFileSync(schemaPath, "utf8");
+  return glue.SchemaEngine.new(
+    { datamodels: [[schemaPath, schema]] },
+    () => {},
+    bindMigrationAwareSqlAdapterFactory(adapter),
+  );
+}
+
+export function readMigrations(): MigrationList {
+  const dirs = existsSync(migrationsDir)
+    ? readdirSync(migrationsDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
+    : [];
+  const lockPath = join(migrationsDir, "migration_lock.toml");
+  return {
+    baseDir: migrationsDir,
+    lockfile: {
+      path: "migration_lock.toml",
+      content: existsSync(lockPath) ? readFileSync(lockPath, "utf8") : null,
+    },
+    shadowDbInitScript: "",
+    migrationDirectories: dirs.map((name) => ({
+      path: name,
+      migrationFile: {
+        path: "migration.sql",
+        content: { tag: "ok", value: readFileSync(join(migrationsDir, name, "migration.sql"), "utf8") },
+      },
+    })),
+  };
+}
+
+/** Applies every pending migration; returns the names applied (none on a second call). */
+export async function applyMigrations(adapter: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
+  const engine = await engineFor(adapter);
+  try {
+    const out = await engine.applyMigrations({
+      migrationsList: readMigrations(),
+      filters: { externalTables: [], externalEnums: [] },
+    });
+    return out.appliedMigrationNames;
+  } finally {
+    engine.free();
+  }
+}
+
+/**
+ * The SQL that would bring the committed migration history to `schema.prisma`: the history
+ * is replayed into a throw-away in-memory PGlite and diffed against the schema. Empty when
+ * they agree (the drift test asserts that).
+ */
+export async function pendingSchemaChange(): Promise<string> {
+  const scratch = await PGlite.create();
+  const adapter = new PrismaPGlite(scratch) as unknown as SqlMigrationAwareDriverAdapterFactory;
+  try {
+    await applyMigrations(adapter);
+    const engine = await engineFor(adapter);
+    try {
+      const files = [{ path: schemaPath, content: readFileSync(schemaPath, "utf8") }];
+      const diff = await engine.diff({
+        from: { tag: "schemaDatasource", files, configDir: root },
+        to: { tag: "schemaDatamodel", files },
+        script: true,
+        exitCode: null,
+        filters: { externalTables: [], externalEnums: [] },
+      });
+      const sql = diff.stdout ?? "";
+      return /^\s*(--[^\n]*\n?\s*)*$/.test(sql) ? "" : sql;
+    } finally {
+      engine.free();
+    }
+  } finally {
+    await scratch.close();
+  }
+}
+
+/** Writes prisma/migrations/<timestamp>_<name>/migration.sql; returns its path or null. */
+export async function createMigration(name: string): Promise<string | null> {
+  const sql = await pendingSchemaChange();
+  if (!sql) return null;
+  const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+  const dir = join(migrationsDir, `${stamp}_${name.replace(/[^a-z0-9_]+/gi, "_").toLowerCase()}`);
+  mkdirSync(dir, { recursive: true });
+  const lockPath = join(migrationsDir, "migration_lock.toml");
+  if (!existsSync(lockPath)) {
+    writeFileSync(
+      lockPath,
+      '# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "postgresql"\n',
+    );
+  }
+  writeFileSync(join(dir, "migration.sql"), sql);
+  return join(dir, "migration.sql");
+}

@@ -1,0 +1,38 @@
+import type { Database } from "../db/client.ts";
+import { createKey } from "../keys/create-key.ts";
+import { createUser } from "../users/create-user.ts";
+import { randomBase62 } from "../lib/ids.ts";
+import { createWorkspace } from "../workspaces/create-workspace.ts";
+
+export const DEMO_WORKSPACE_NAME = "Demo";
+export const DEMO_ADMIN_EMAIL = "admin@demo.local";
+
+export type DemoCredentials = {
+  created: boolean;
+  workspace: string;
+  email: string;
+  password: string | null;
+  testKey: string | null;
+  liveKey: string | null;
+};
+
+/**
+ * Creates the demo workspace once (operations.md `svc demo`, and `npm start` on first start):
+ * an admin user, a test key and a live key. Keys and the password are shown only when they
+ * are created; later calls report the workspace and say they already exist.
+ */
+export async function ensureDemo(database: Database): Promise<DemoCredentials> {
+  const existing = await database.prisma.user.findUnique({
+    where: { email: DEMO_ADMIN_EMAIL },
+    select: { memberships: { select: { workspaceId: true }, take: 1, orderBy: { createdAt: "asc" } } },
+  });
+  const ws = existing?.memberships[0]?.workspaceId;
+  if (ws) return { created: false, workspace: ws, email: DEMO_ADMIN_EMAIL, password: null, testKey: null, liveKey: null };
+
+  const { id: workspace } = await createWorkspace(database, { name: DEMO_WORKSPACE_NAME, plan: "pro", defaultCountry: "BR" });
+  const password = `demo-${randomBase62(12)}`;
+  await createUser(database, workspace, { email: DEMO_ADMIN_EMAIL, password, role: "admin", name: "Demo admin" });
+  const test = await createKey(database, workspace, { mode: "test", name: "Demo test key" });
+  const live = await createKey(database, workspace, { mode: "live", name: "Demo live key" });
+  return { created: true, workspace, email: DEMO_ADMIN_EMAIL, password, testKey: test.key, liveKey: live.key };
+}

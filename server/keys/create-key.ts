@@ -1,0 +1,39 @@
+import { z } from "zod";
+import type { Database } from "../db/client.ts";
+import { sha256Hex } from "../lib/crypto.ts";
+import { newId, randomBase62 } from "../lib/ids.ts";
+import { MODES, SCOPES } from "./scopes.ts";
+
+export const ZCreateKeyRequest = z.object({
+  name: z.string().trim().min(1).max(100).default("API key"),
+  mode: z.enum(MODES),
+  scopes: z.array(z.enum(SCOPES)).min(1).default([...SCOPES]),
+});
+
+export type CreateKeyRequest = z.input<typeof ZCreateKeyRequest>;
+
+/** Key material of D21: `svc_<mode>_` + 40 random base62 characters. Only the hash is kept. */
+export function generateKey(mode: "test" | "live") {
+  const prefix = `svc_${mode}_`;
+  const key = prefix + randomBase62(40);
+  return { key, prefix, hash: sha256Hex(key), lastFour: key.slice(-4) };
+}
+
+export async function createKey(database: Database, workspaceId: string, request: CreateKeyRequest) {
+  const input = ZCreateKeyRequest.parse(request);
+  const material = generateKey(input.mode);
+  const row = await database.prisma.apiKey.create({
+    data: {
+      id: newId("key"),
+      workspaceId,
+      name: input.name,
+      mode: input.mode,
+      hash: material.hash,
+      prefix: material.prefix,
+      lastFour: material.lastFour,
+      scopes: [...new Set(input.scopes)],
+    },
+    select: { id: true },
+  });
+  return { id: row.id, key: material.key };
+}

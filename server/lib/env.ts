@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+// The environment is read and validated once, here (operations.md "Configuration").
+const ZEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default("./.data"),
+  APP_URL: z.url().optional(),
+  AUTH_SECRET: z.string().min(16).optional(),
+  CRON_SECRET: z.string().min(1).optional(),
+  PIPELINE: z.enum(["inline", "off"]).default("inline"),
+  ALLOW_PRIVATE_WEBHOOKS: z.enum(["0", "1", ""]).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = {
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  appUrl: string;
+  authSecret: string;
+  cronSecret: string | undefined;
+  pipeline: "inline" | "off";
+  allowPrivateWebhooks: boolean;
+  logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
+};
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = ZEnv.safeParse(emptyToUndefined(process.env));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid configuration ${String(issue?.path.join("."))}: ${issue?.message}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  cached = {
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    authSecret: e.AUTH_SECRET ?? generatedSecret(dataDir),
+    cronSecret: e.CRON_SECRET,
+    pipeline: e.PIPELINE,
+    allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS === "1",
+    logLevel: e.LOG_LEVEL,
+  };
+  return cached;
+}
+
+/** Lets the server fix the port it really listens on (PORT=0 in tests). */
+export function setListeningPort(port: number): void {
+  const e = env();
+  if (!process.env.APP_URL) e.appUrl = `http://localhost:${port}`;
+  e.port = port;
+}
+
+function emptyToUndefined(source: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(source)) out[k] = v === "" ? undefined : v;
+  return out;
+}
+
+/** AUTH_SECRET unset: generate one and keep it under DATA_DIR so sessions survive restarts. */
+function generatedSecret(dataDir: string): string {
+  const file = join(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+  return secret;
+}

@@ -1,0 +1,55 @@
+// One error type for the whole service (STYLE.md "Errors"). `type` is one of the spec's
+// error types; `code` is the stable, more specific snake_case code of D29.
+
+export const ERROR_STATUS = {
+  authentication: 401,
+  forbidden: 403,
+  invalid_request: 400,
+  not_found: 404,
+  conflict: 409,
+  rate_limit: 429,
+  quota_exceeded: 403,
+  api_error: 500,
+} as const;
+
+export type ErrorType = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly type: ErrorType;
+  readonly code: string;
+  readonly param: string | null;
+  readonly status: number;
+
+  constructor(type: ErrorType, code: string, message: string, opts: { param?: string | null; status?: number } = {}) {
+    super(message);
+    this.name = "AppError";
+    this.type = type;
+    this.code = code;
+    this.param = opts.param ?? null;
+    this.status = opts.status ?? ERROR_STATUS[type];
+  }
+}
+
+export const notFound = (what: string, param?: string) =>
+  new AppError("not_found", "resource_missing", `No such ${what}.`, { param });
+
+export const invalid = (code: string, message: string, param?: string | null) =>
+  new AppError("invalid_request", code, message, { param });
+
+export const conflict = (code: string, message: string, param?: string | null) =>
+  new AppError("conflict", code, message, { param });
+
+/** Prisma's unique violation (P2002) and missing row (P2025), mapped once. */
+export function prismaErrorCode(err: unknown): "unique" | "missing" | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === "P2002") return "unique";
+  if (code === "P2025") return "missing";
+  return null;
+}
+
+/** Whether a raw driver error is PostgreSQL's unique_violation (SQLSTATE 23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  if (prismaErrorCode(err) === "unique") return true;
+  const e = err as { code?: unknown; cause?: { code?: unknown; originalCode?: unknown } } | null;
+  return e?.code === "23505" || e?.cause?.code === "23505" || e?.cause?.originalCode === "23505";
+}

@@ -1,0 +1,43 @@
+import { randomBytes } from "node:crypto";
+
+// Every identifier of the service is made here: the spec's prefixes (msg_, ct_, flow_, run_,
+// tag_, field_) plus our own (evt_, key_, wh_, usr_, ch_).
+const PREFIXES = {
+  message: "msg",
+  contact: "ct",
+  flow: "flow",
+  run: "run",
+  tag: "tag",
+  field: "field",
+  event: "evt",
+  key: "key",
+  webhook: "wh",
+  user: "usr",
+  channel: "ch",
+} as const;
+
+export type IdKind = keyof typeof PREFIXES;
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** `length` characters of base62 from a uniform source (rejection sampling, no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** A time-ordered id: 8 chars of millisecond time, then 16 random, so ids sort by creation. */
+export function newId(kind: IdKind): string {
+  const time = Date.now().toString(36).padStart(9, "0");
+  return `${PREFIXES[kind]}_${time}${randomBase62(16)}`;
+}
+
+export function hasPrefix(id: string, kind: IdKind): boolean {
+  return id.startsWith(`${PREFIXES[kind]}_`);
+}

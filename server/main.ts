@@ -1,0 +1,106 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import next from "next";
+import { API_PREFIX, handleRest } from "./api/rest.ts";
+import { closeDb, db } from "./db/client.ts";
+import { applyMigrations } from "./db/migrate.ts";
+import { ensureDemo } from "./demo/ensure-demo.ts";
+import { env, setListeningPort } from "./lib/env.ts";
+import { randomBase62 } from "./lib/ids.ts";
+import { log } from "./lib/log.ts";
+
+// One process, two front doors (ARCHITECTURE.md): /api/v1/* goes straight to the REST
+// facade; everything else (dashboard, /api/trpc, /api/auth, /docs) goes to Next.
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dev = process.argv.includes("--dev");
+const config = env();
+const logger = log();
+
+const database = await db();
+const applied = await applyMigrations(database.adapter);
+if (applied.length) logger.info({ applied }, "migrations applied");
+
+const demo = await ensureDemo(database);
+
+const nextApp = next({ dev, dir: root, quiet: true });
+await nextApp.prepare();
+const nextHandler = nextApp.getRequestHandler();
+
+function isApiPath(url: string): boolean {
+  return url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
+}
+
+const REQUEST_ID = /^[\w.:-]{8,128}$/;
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = process.hrtime.bigint();
+  const incoming = req.headers["request-id"];
+  const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
+  res.setHeader("Request-Id", requestId);
+  res.once("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    logger.info({ requestId, method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+  });
+  const url = req.url ?? "/";
+  if (isApiPath(url)) {
+    await handleRest(req, res, { database, appUrl: config.appUrl, requestId, log: logger });
+    return;
+  }
+  await nextHandler(req, res);
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((err: unknown) => {
+    logger.error({ err }, "unhandled request error");
+    if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+    res.end();
+  });
+});
+server.keepAliveTimeout = 65_000;
+
+await new Promise<void>((resolve) => server.listen(config.port, resolve));
+const address = server.address();
+const port = typeof address === "object" && address ? address.port : config.port;
+setListeningPort(port);
+
+logger.info({ port, engine: database.engine, pipeline: config.pipeline, dev }, "listening");
+printBanner(port);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const deadline = setTimeout(() => server.closeAllConnections(), 10_000);
+  await closed;
+  clearTimeout(deadline);
+  await nextApp.close?.();
+  await closeDb();
+  logger.info("stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+
+function printBanner(listening: number): void {
+  const lines = [
+    "",
+    `  svc is listening on http://localhost:${listening} (${database.engine === "pglite" ? `embedded store in ${config.dataDir}` : "PostgreSQL"})`,
+    `  Dashboard: ${config.appUrl}/  API: ${config.appUrl}${API_PREFIX}  Docs: ${config.appUrl}/docs`,
+  ];
+  if (demo.created) {
+    lines.push(
+      `  Demo workspace ${demo.workspace} created. Sign in as ${demo.email} / ${demo.password}`,
+      `  Test key: ${demo.testKey}`,
+      `  Live key: ${demo.liveKey}`,
+      "  (shown once: keys are stored only as hashes)",
+    );
+  } else {
+    lines.push(`  Demo workspace ${demo.workspace}; sign in as ${demo.email} (password shown at first start)`);
+  }
+  process.stdout.write(`${lines.join("\n")}\n\n`);
+}
