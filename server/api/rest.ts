@@ -16,6 +16,8 @@ import { canonicalJson } from "../lib/canonical-json.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { AppError } from "../lib/errors.ts";
 import type { RateDecision } from "../ratelimit/sliding-window.ts";
+import { openApiDocument } from "./openapi.ts";
+import { API_PREFIX } from "./rest-paths.ts";
 import { appRouter } from "./root.ts";
 import type { Context, Meta } from "./trpc.ts";
 
@@ -24,7 +26,7 @@ import type { Context, Meta } from "./trpc.ts";
 // (D23), key authentication and plan gating (D21, D22), the rate limit and its headers (D24),
 // body limits (D26), idempotency (D27, D28) and the spec's error body (D29).
 
-export const API_PREFIX = "/api/v1";
+export { API_PREFIX };
 export const MAX_BODY_BYTES = 256 * 1024;
 
 type Route = { method: string; regexp: RegExp; meta: Meta };
@@ -78,6 +80,13 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, deps
   setCorsHeaders(req, res);
   if (req.method === "OPTIONS") {
     res.writeHead(204).end();
+    return;
+  }
+  if (req.method === "GET" && /^\/api\/v1\/openapi\.json(\?|$)/.test(req.url ?? "")) {
+    // The API description is public: no key, no rate limit.
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.setHeader("Cache-Control", "public, max-age=300");
+    res.writeHead(200).end(JSON.stringify(openApiDocument(deps.appUrl)));
     return;
   }
   let rate: RateDecision | null = null;

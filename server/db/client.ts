@@ -7,6 +7,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { env } from "../lib/env.ts";
+import { lockStore } from "./store-lock.ts";
 
 export type Engine = "postgres" | "pglite";
 
@@ -52,6 +53,7 @@ async function open(): Promise<Database> {
   }
   const dir = join(dataDir, "pglite");
   mkdirSync(dir, { recursive: true });
+  const releaseLock = lockStore(dataDir);
   const client = await PGlite.create(dir);
   const adapter = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
   const prisma = new PrismaClient({ adapter });
@@ -62,6 +64,7 @@ async function open(): Promise<Database> {
     async close() {
       await prisma.$disconnect();
       await client.close();
+      releaseLock();
     },
   };
 }
