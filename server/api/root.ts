@@ -1,4 +1,5 @@
 import { keysRouter } from "./routers/keys/router.ts";
+import { tagsRouter } from "./routers/tags/router.ts";
 import { systemRouter } from "./routers/system/router.ts";
 import { workspacesRouter } from "./routers/workspaces/router.ts";
 import { router } from "./trpc.ts";
@@ -8,6 +9,7 @@ import { router } from "./trpc.ts";
 export const appRouter = router({
   system: systemRouter,
   keys: keysRouter,
+  tags: tagsRouter,
   workspaces: workspacesRouter,
 });
 

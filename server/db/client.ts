@@ -14,7 +14,10 @@ export type Engine = "postgres" | "pglite";
 export type Database = {
   engine: Engine;
   prisma: PrismaClient;
-  /** The driver adapter factory, reused by the migration engine. */
+  /**
+   * The driver adapter factory for the migration engine. On PostgreSQL it opens a pool of
+   * its own per migration run, so the engine's session-level advisory lock ends with it.
+   */
   adapter: SqlMigrationAwareDriverAdapterFactory;
   close(): Promise<void>;
 };
@@ -39,12 +42,11 @@ async function open(): Promise<Database> {
   const { databaseUrl, dataDir } = env();
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
-    const adapter = new PrismaPg(pool);
-    const prisma = new PrismaClient({ adapter });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     return {
       engine: "postgres",
       prisma,
-      adapter,
+      adapter: new PrismaPg({ connectionString: databaseUrl, max: 1 }),
       async close() {
         await prisma.$disconnect();
         await pool.end();

@@ -31,14 +31,39 @@ function loadWasm(): void {
   wasmReady = true;
 }
 
-async function engineFor(adapter: SqlMigrationAwareDriverAdapterFactory): Promise<SchemaEngine> {
+type Engine = { engine: SchemaEngine; free: () => Promise<void> };
+
+/**
+ * The engine over the given adapter factory. `free` also disposes the connections the engine
+ * opened: it takes a session-level advisory lock on PostgreSQL and would otherwise keep it
+ * (and block every other process's migrations) for as long as the connection lives.
+ */
+async function engineFor(factory: SqlMigrationAwareDriverAdapterFactory): Promise<Engine> {
   loadWasm();
+  const opened: { dispose(): Promise<void> }[] = [];
+  const tracked: SqlMigrationAwareDriverAdapterFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => {
+      const adapter = await factory.connect();
+      opened.push(adapter);
+      return adapter;
+    },
+    connectToShadowDb: async () => {
+      const adapter = await factory.connectToShadowDb();
+      opened.push(adapter);
+      return adapter;
+    },
+  };
   const schema = readFileSync(schemaPath, "utf8");
-  return glue.SchemaEngine.new(
-    { datamodels: [[schemaPath, schema]] },
-    () => {},
-    bindMigrationAwareSqlAdapterFactory(adapter),
-  );
+  const engine = await glue.SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(tracked));
+  return {
+    engine,
+    free: async () => {
+      engine.free();
+      await Promise.all(opened.map((a) => a.dispose()));
+    },
+  };
 }
 
 export function readMigrations(): MigrationList {
@@ -68,7 +93,7 @@ export function readMigrations(): MigrationList {
 
 /** Applies every pending migration; returns the names applied (none on a second call). */
 export async function applyMigrations(adapter: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
-  const engine = await engineFor(adapter);
+  const { engine, free } = await engineFor(adapter);
   try {
     const out = await engine.applyMigrations({
       migrationsList: readMigrations(),
@@ -76,7 +101,7 @@ export async function applyMigrations(adapter: SqlMigrationAwareDriverAdapterFac
     });
     return out.appliedMigrationNames;
   } finally {
-    engine.free();
+    await free();
   }
 }
 
@@ -90,7 +115,7 @@ export async function pendingSchemaChange(): Promise<string> {
   const adapter = new PrismaPGlite(scratch) as unknown as SqlMigrationAwareDriverAdapterFactory;
   try {
     await applyMigrations(adapter);
-    const engine = await engineFor(adapter);
+    const { engine, free } = await engineFor(adapter);
     try {
       const files = [{ path: schemaPath, content: readFileSync(schemaPath, "utf8") }];
       const diff = await engine.diff({
@@ -103,7 +128,7 @@ export async function pendingSchemaChange(): Promise<string> {
       const sql = diff.stdout ?? "";
       return /^\s*(--[^\n]*\n?\s*)*$/.test(sql) ? "" : sql;
     } finally {
-      engine.free();
+      await free();
     }
   } finally {
     await scratch.close();

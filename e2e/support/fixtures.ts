@@ -1,0 +1,27 @@
+// The workspaces and keys every API test can use (seeded once per engine by seed.ts). Tests
+// that consume a rate limit get a workspace of their own so they never disturb each other.
+export type KeySpec = { mode: "test" | "live"; scopes?: string[]; revoked?: boolean };
+export type WorkspaceSpec = { plan: "free" | "starter" | "pro" | "scale"; rateLimit?: number; defaultCountry?: string; keys: Record<string, KeySpec> };
+
+export const FIXTURES = {
+  main: {
+    plan: "pro",
+    rateLimit: 100_000,
+    defaultCountry: "BR",
+    keys: {
+      test: { mode: "test" },
+      live: { mode: "live" },
+      readOnly: { mode: "test", scopes: ["messages:read"] },
+      revoked: { mode: "test", revoked: true },
+    },
+  },
+  other: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
+  free: { plan: "free", keys: { test: { mode: "test" }, live: { mode: "live" } } },
+  limited: { plan: "starter", rateLimit: 5, keys: { a: { mode: "test" }, b: { mode: "test" } } },
+  shared: { plan: "starter", rateLimit: 30, keys: { a: { mode: "test" } } },
+  pages: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
+  idem: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
+} satisfies Record<string, WorkspaceSpec>;
+
+export type FixtureWorkspace = { id: string; keys: Record<string, string>; keyIds: Record<string, string> };
+export type Fixtures = Record<string, FixtureWorkspace>;

@@ -1,0 +1,30 @@
+import { execFileSync } from "node:child_process";
+import type { TestProject } from "vitest/node";
+import { freshDatabase, type Engine } from "./database.ts";
+import type { Fixtures } from "./fixtures.ts";
+import { ROOT, startServer } from "./server.ts";
+
+export type ApiTarget = { engine: Engine; baseUrl: string; env: Record<string, string | undefined>; fixtures: Fixtures };
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    api: ApiTarget;
+  }
+}
+
+/** One fresh database and one real server per engine for the API tests of that engine. */
+export default async function setup(project: TestProject) {
+  const engine = project.config.env.SVC_ENGINE as Engine;
+  const database = await freshDatabase(engine, `api_${engine}`);
+  const seeded = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, ...database.env, LOG_LEVEL: "warn" },
+    encoding: "utf8",
+  });
+  const server = await startServer(database.env);
+  project.provide("api", { engine, baseUrl: server.url, env: database.env, fixtures: JSON.parse(seeded) as Fixtures });
+  return async () => {
+    await server.stop();
+    await database.drop();
+  };
+}

@@ -1,0 +1,29 @@
+// Seeds the fixture workspaces and keys of the API tests through the domain services, then
+// prints them as JSON. Run as a child process with the test database's environment, before
+// the server starts (the embedded store admits one process at a time).
+import { closeDb, db } from "../../server/db/client.ts";
+import { applyMigrations } from "../../server/db/migrate.ts";
+import { createKey } from "../../server/keys/create-key.ts";
+import { revokeKey } from "../../server/keys/revoke-key.ts";
+import type { Scope } from "../../server/keys/scopes.ts";
+import { createWorkspace, type CreateWorkspaceRequest } from "../../server/workspaces/create-workspace.ts";
+import { FIXTURES, type Fixtures, type WorkspaceSpec } from "./fixtures.ts";
+
+const database = await db();
+await applyMigrations(database.adapter);
+const out: Fixtures = {};
+for (const [label, spec] of Object.entries(FIXTURES as Record<string, WorkspaceSpec>)) {
+  const request: CreateWorkspaceRequest = { name: `Fixture ${label}`, plan: spec.plan, rateLimit: spec.rateLimit ?? null, defaultCountry: spec.defaultCountry ?? null };
+  const { id } = await createWorkspace(database, request);
+  const keys: Record<string, string> = {};
+  const keyIds: Record<string, string> = {};
+  for (const [name, key] of Object.entries(spec.keys)) {
+    const created = await createKey(database, id, { name, mode: key.mode, scopes: key.scopes as Scope[] | undefined });
+    if (key.revoked) await revokeKey(database, id, created.id);
+    keys[name] = created.key;
+    keyIds[name] = created.id;
+  }
+  out[label] = { id, keys, keyIds };
+}
+await closeDb();
+process.stdout.write(JSON.stringify(out));

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { invalid } from "./errors.ts";
+
+// List endpoints (D10): JSON arrays ordered by created_at then id, ascending; `limit` 1 to
+// 1000 (default 100) and `after` (an id: the page starts after it); a `Link: rel="next"`
+// header when more items exist.
+
+export const ZPageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100).describe("Page size, 1 to 1000 (default 100)."),
+  after: z.string().min(1).optional().describe("An id from the previous page: this page starts after it."),
+});
+
+export type PageQuery = z.infer<typeof ZPageQuery>;
+
+export type Cursor = { createdAt: Date; id: string };
+
+/** The `where` for rows after the cursor, in (created_at, id) order. */
+export function afterCursor(cursor: Cursor | null) {
+  if (!cursor) return {};
+  return {
+    OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }],
+  };
+}
+
+export function unknownCursor(): never {
+  throw invalid("invalid_cursor", "`after` is not the id of an item of this list.", "after");
+}
+
+/** Cuts the extra row fetched to learn whether more exist, and builds the `Link` header. */
+export function page<T extends { id: string }>(rows: T[], query: PageQuery, url: string): { items: T[]; link: string | null } {
+  const more = rows.length > query.limit;
+  const items = more ? rows.slice(0, query.limit) : rows;
+  const last = items[items.length - 1];
+  if (!more || !last) return { items, link: null };
+  const next = new URL(url);
+  next.searchParams.set("limit", String(query.limit));
+  next.searchParams.set("after", last.id);
+  return { items, link: `<${next.toString()}>; rel="next"` };
+}
