@@ -22,8 +22,8 @@ function loadWasm(): void {
   if (wasmReady) return;
   const require = createRequire(import.meta.url);
   const pkgDir = dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg"));
-  const module = new WebAssembly.Module(readFileSync(join(pkgDir, "schema_engine_bg.wasm")));
-  const instance = new WebAssembly.Instance(module, {
+  const wasmModule = new WebAssembly.Module(readFileSync(join(pkgDir, "schema_engine_bg.wasm")));
+  const instance = new WebAssembly.Instance(wasmModule, {
     "./schema_engine_bg.js": glue as unknown as WebAssembly.ModuleImports,
   });
   glue.__wbg_set_wasm(instance.exports);
