@@ -1,0 +1,13 @@
+// Seeds one workspace with a raised rate limit and a key for the benchmark; prints JSON.
+import { closeDb, db } from "../server/db/client.ts";
+import { applyMigrations } from "../server/db/migrate.ts";
+import { createKey } from "../server/keys/create-key.ts";
+import { createWorkspace } from "../server/workspaces/create-workspace.ts";
+
+const database = await db();
+await applyMigrations(database.adapter);
+const { id } = await createWorkspace(database, { name: "Bench", plan: "scale", rateLimit: 100_000_000, defaultCountry: "BR" });
+const test = await createKey(database, id, { mode: "test", name: "bench test" });
+const live = await createKey(database, id, { mode: "live", name: "bench live" });
+await closeDb();
+process.stdout.write(JSON.stringify({ workspace: id, testKey: test.key, liveKey: live.key }));

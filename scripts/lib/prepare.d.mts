@@ -1,0 +1,1 @@
+export function prepare(root: string, opts?: { quiet?: boolean }): void;
