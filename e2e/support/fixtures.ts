@@ -19,6 +19,8 @@ export const FIXTURES = {
   free: { plan: "free", keys: { test: { mode: "test" }, live: { mode: "live" } } },
   limited: { plan: "starter", rateLimit: 5, keys: { a: { mode: "test" }, b: { mode: "test" } } },
   shared: { plan: "starter", rateLimit: 30, keys: { a: { mode: "test" } } },
+  contacts: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["contacts:read"] } } },
+  nocountry: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   pages: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   idem: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
 } satisfies Record<string, WorkspaceSpec>;

@@ -32,10 +32,32 @@ export const MAX_BODY_BYTES = 256 * 1024;
 type Route = { method: string; regexp: RegExp; meta: Meta };
 
 const routes: Route[] = [];
-forEachOpenApiProcedure(appRouter._def.procedures, ({ meta }) => {
+forEachOpenApiProcedure(appRouter._def.procedures, ({ meta, procedure }) => {
   const m = meta as Meta;
-  if (m.openapi) routes.push({ method: m.openapi.method, regexp: getPathRegExp(normalizePath(m.openapi.path)), meta: m });
+  if (!m.openapi) return;
+  routes.push({ method: m.openapi.method, regexp: getPathRegExp(normalizePath(m.openapi.path)), meta: m });
+  if (m.openapi.method !== "GET") keepJsonTypesStrict((procedure as { _def: { inputs: unknown[] } })._def.inputs[0]);
 });
+
+/**
+ * trpc-to-openapi turns on zod's coercion for the number, boolean, bigint and date fields of
+ * every input object, bodies included, so `"yes"` would pass as `true`. Query strings need
+ * coercion; JSON bodies carry real types and must be checked strictly. For body procedures
+ * the flag is pinned off (the library assigns it; the assignment is ignored).
+ */
+function keepJsonTypesStrict(schema: unknown): void {
+  const def = (schema as { _zod?: { def?: Record<string, unknown> } } | undefined)?._zod?.def;
+  if (!def) return;
+  const type = def.type as string;
+  if (type === "optional" || type === "nullable" || type === "default" || type === "prefault") return keepJsonTypesStrict(def.innerType);
+  if (type === "object") {
+    for (const field of Object.values(def.shape as Record<string, unknown>)) keepJsonTypesStrict(field);
+    return;
+  }
+  if (["number", "boolean", "bigint", "date"].includes(type)) {
+    Object.defineProperty(def, "coerce", { get: () => false, set: () => {}, configurable: false });
+  }
+}
 
 type RestRequest = IncomingMessage & { body?: unknown };
 

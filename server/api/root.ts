@@ -1,3 +1,5 @@
+import { contactsRouter } from "./routers/contacts/router.ts";
+import { fieldsRouter } from "./routers/fields/router.ts";
 import { keysRouter } from "./routers/keys/router.ts";
 import { tagsRouter } from "./routers/tags/router.ts";
 import { systemRouter } from "./routers/system/router.ts";
@@ -10,6 +12,8 @@ export const appRouter = router({
   system: systemRouter,
   keys: keysRouter,
   tags: tagsRouter,
+  fields: fieldsRouter,
+  contacts: contactsRouter,
   workspaces: workspacesRouter,
 });
 

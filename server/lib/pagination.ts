@@ -15,19 +15,32 @@ export type PageQuery = z.infer<typeof ZPageQuery>;
 export type Cursor = { createdAt: Date; id: string };
 
 /** The `where` for rows after the cursor, in (created_at, id) order. */
-export function afterCursor(cursor: Cursor | null) {
+function afterCursor(cursor: Cursor | null) {
   if (!cursor) return {};
   return {
     OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }],
   };
 }
 
-export function unknownCursor(): never {
-  throw invalid("invalid_cursor", "`after` is not the id of an item of this list.", "after");
+export const PAGE_ORDER = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+
+/**
+ * One page of a workspace's list: `findCursor` finds the `after` row in the workspace (null:
+ * unknown, a 400 on `after`), `findMany` reads rows matching `where` in PAGE_ORDER.
+ */
+export async function listPage<T extends { id: string }>(
+  query: PageQuery,
+  url: string,
+  findCursor: (id: string) => Promise<Cursor | null>,
+  findMany: (where: ReturnType<typeof afterCursor>, take: number) => Promise<T[]>,
+): Promise<{ items: T[]; link: string | null }> {
+  const cursor = query.after ? await findCursor(query.after) : null;
+  if (query.after && !cursor) throw invalid("invalid_cursor", "`after` is not the id of an item of this list.", "after");
+  return page(await findMany(afterCursor(cursor), query.limit + 1), query, url);
 }
 
 /** Cuts the extra row fetched to learn whether more exist, and builds the `Link` header. */
-export function page<T extends { id: string }>(rows: T[], query: PageQuery, url: string): { items: T[]; link: string | null } {
+function page<T extends { id: string }>(rows: T[], query: PageQuery, url: string): { items: T[]; link: string | null } {
   const more = rows.length > query.limit;
   const items = more ? rows.slice(0, query.limit) : rows;
   const last = items[items.length - 1];

@@ -1,17 +1,13 @@
 import type { Database } from "../db/client.ts";
-import { afterCursor, page, unknownCursor, type PageQuery } from "../lib/pagination.ts";
+import { listPage, PAGE_ORDER, type PageQuery } from "../lib/pagination.ts";
 import { tagView } from "./tag-schemas.ts";
 
 export async function listTags(database: Database, workspaceId: string, query: PageQuery, url: string) {
-  const cursor = query.after
-    ? ((await database.prisma.tag.findFirst({ where: { id: query.after, workspaceId }, select: { id: true, createdAt: true } })) ??
-      unknownCursor())
-    : null;
-  const rows = await database.prisma.tag.findMany({
-    where: { workspaceId, ...afterCursor(cursor) },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    take: query.limit + 1,
-  });
-  const result = page(rows, query, url);
-  return { items: result.items.map(tagView), link: result.link };
+  const { items, link } = await listPage(
+    query,
+    url,
+    (id) => database.prisma.tag.findFirst({ where: { id, workspaceId }, select: { id: true, createdAt: true } }),
+    (where, take) => database.prisma.tag.findMany({ where: { workspaceId, ...where }, orderBy: PAGE_ORDER, take }),
+  );
+  return { items: items.map(tagView), link };
 }

@@ -1,0 +1,20 @@
+import { ZContact, ZUpsertContactRequest } from "../../../contacts/contact-schemas.ts";
+import type { Meta } from "../../trpc.ts";
+
+export const upsertContactMeta: Meta = {
+  openapi: {
+    method: "POST",
+    path: "/contacts",
+    tags: ["Contacts"],
+    summary: "Create or update a contact",
+    description:
+      "Matched by phone, or by e-mail when no phone is given; fields left out are kept (D14). Needs `phone` or `email`. " +
+      "`tags` replaces the tag set; `fields` is merged key by key (`null` removes a key). " +
+      "Emits `contato.criado` on creation and `contato.atualizado` when a stored value changed.",
+    protect: true,
+  },
+  scope: "contacts:write",
+  idempotent: true,
+};
+
+export { ZContact as ZUpsertContactResponse, ZUpsertContactRequest };

@@ -1,0 +1,55 @@
+import type { Database } from "../db/client.ts";
+import { invalid } from "../lib/errors.ts";
+import { normalizeEmail } from "../lib/email.ts";
+import { normalizePhone } from "../lib/phone.ts";
+import { checkFieldValue } from "../fields/field-values.ts";
+import type { UpsertContactRequest } from "./contact-schemas.ts";
+import { defaultCountry } from "./get-contact.ts";
+
+/** A contact change with every value normalized and checked (D1, D2, D14), before any write. */
+export type ContactPatch = {
+  phone?: string;
+  email?: string;
+  name?: string | null;
+  tags?: string[];
+  /** null removes the key. */
+  fields?: Record<string, string | number | boolean | null>;
+  optOutWhatsapp?: boolean;
+  optOutEmail?: boolean;
+};
+
+export async function checkContactPatch(database: Database, workspaceId: string, input: UpsertContactRequest): Promise<ContactPatch> {
+  const patch: ContactPatch = {};
+  if (input.phone !== undefined) patch.phone = normalizePhone(input.phone, await defaultCountry(database, workspaceId), "phone");
+  if (input.email !== undefined) patch.email = normalizeEmail(input.email, "email");
+  if (input.name !== undefined) patch.name = input.name === null || input.name === "" ? null : input.name;
+  if (input.tags !== undefined) patch.tags = await checkTags(database, workspaceId, input.tags);
+  if (input.fields !== undefined) patch.fields = await checkFields(database, workspaceId, input.fields);
+  if (input.opt_out_whatsapp !== undefined) patch.optOutWhatsapp = input.opt_out_whatsapp;
+  if (input.opt_out_email !== undefined) patch.optOutEmail = input.opt_out_email;
+  return patch;
+}
+
+/** D14: every id must be a tag of the workspace; the first unknown one is `tags.<index>`. */
+async function checkTags(database: Database, workspaceId: string, ids: string[]): Promise<string[]> {
+  const found = await database.prisma.tag.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } });
+  const known = new Set(found.map((t) => t.id));
+  const unknown = ids.findIndex((id) => !known.has(id));
+  if (unknown >= 0) throw invalid("unknown_tag", `tags.${unknown}: no tag ${ids[unknown]} in this workspace.`, `tags.${unknown}`);
+  return [...new Set(ids)].sort();
+}
+
+/** D14: every key must be a custom field of the workspace, each value of its type. */
+async function checkFields(database: Database, workspaceId: string, values: Record<string, unknown>): Promise<Record<string, string | number | boolean | null>> {
+  const keys = Object.keys(values);
+  const defs = await database.prisma.customField.findMany({ where: { workspaceId, key: { in: keys } }, select: { key: true, type: true } });
+  const types = new Map(defs.map((d) => [d.key, d.type]));
+  const out: Record<string, string | number | boolean | null> = {};
+  for (const key of keys) {
+    const type = types.get(key);
+    if (!type) throw invalid("unknown_field", `fields.${key}: no custom field with this key in this workspace.`, `fields.${key}`);
+    const value = values[key];
+    out[key] = value === null ? null : checkFieldValue(key, type, value);
+  }
+  return out;
+}

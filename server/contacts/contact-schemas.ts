@@ -1,0 +1,75 @@
+import { z } from "zod";
+
+export const ZUpsertContactRequest = z.object({
+  phone: z.string().max(64).optional().describe("Any common notation; stored in E.164 (D1). The contact is matched by phone first.").meta({ example: "+55 11 98765-4321" }),
+  email: z.string().max(320).optional().describe("Matched when no phone is given (D2).").meta({ example: "ana@example.com" }),
+  name: z.string().trim().max(200, "must be at most 200 characters").nullable().optional().describe("null clears it.").meta({ example: "Ana" }),
+  tags: z.array(z.string()).max(100).optional().describe("Tag ids; when given, replaces the contact's tags (D14)."),
+  fields: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("Custom-field values by key, merged key by key; `null` removes a key (D14).")
+    .meta({ example: { plan: "gold", visits: 3 } }),
+  opt_out_whatsapp: z.boolean().optional(),
+  opt_out_email: z.boolean().optional(),
+});
+
+export type UpsertContactRequest = z.output<typeof ZUpsertContactRequest>;
+
+export const ZContact = z
+  .object({
+    id: z.string().describe("Prefix `ct_`."),
+    phone: z.string().nullable().describe("E.164."),
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    tags: z.array(z.string()).describe("Tag ids (`tag_…`)."),
+    fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).describe("Custom-field values by key."),
+    opt_out_whatsapp: z.boolean(),
+    opt_out_email: z.boolean(),
+    created_at: z.string().describe("ISO 8601 timestamp."),
+    updated_at: z.string().describe("ISO 8601 timestamp."),
+  })
+  .meta({ id: "Contact" });
+
+export type Contact = z.infer<typeof ZContact>;
+
+export type ContactRow = {
+  id: string;
+  phone: string | null;
+  email: string | null;
+  name: string | null;
+  fields: unknown;
+  optOutWhatsapp: boolean;
+  optOutEmail: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  tags: { tagId: string }[];
+};
+
+export const CONTACT_SELECT = {
+  id: true,
+  phone: true,
+  email: true,
+  name: true,
+  fields: true,
+  optOutWhatsapp: true,
+  optOutEmail: true,
+  createdAt: true,
+  updatedAt: true,
+  tags: { select: { tagId: true }, orderBy: { tagId: "asc" as const } },
+};
+
+export function contactView(row: ContactRow): Contact {
+  return {
+    id: row.id,
+    phone: row.phone,
+    email: row.email,
+    name: row.name,
+    tags: row.tags.map((t) => t.tagId),
+    fields: (row.fields ?? {}) as Contact["fields"],
+    opt_out_whatsapp: row.optOutWhatsapp,
+    opt_out_email: row.optOutEmail,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

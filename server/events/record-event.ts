@@ -1,0 +1,44 @@
+import type { Prisma } from "../generated/prisma/client.ts";
+import type { Mode } from "../keys/scopes.ts";
+import { newId } from "../lib/ids.ts";
+
+// The event log (D31): one row per event, written by the caller's transaction together with
+// the change that causes it. Webhook delivery reads these rows.
+
+export const EVENT_NAMES = [
+  "mensagem.enviada",
+  "mensagem.entregue",
+  "mensagem.lida",
+  "mensagem.falhou",
+  "fluxo.concluido",
+  "fluxo.parado",
+  "contato.criado",
+  "contato.atualizado",
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];
+
+export type NewEvent = {
+  workspaceId: string;
+  mode: Mode;
+  name: EventName;
+  data: Prisma.InputJsonObject;
+  contactId?: string | null;
+  at?: Date;
+};
+
+export async function recordEvent(tx: Prisma.TransactionClient, event: NewEvent): Promise<string> {
+  const id = newId("event");
+  await tx.event.create({
+    data: {
+      id,
+      workspaceId: event.workspaceId,
+      name: event.name,
+      mode: event.mode,
+      data: event.data,
+      contactId: event.contactId ?? null,
+      createdAt: event.at ?? new Date(),
+    },
+  });
+  return id;
+}
