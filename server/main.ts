@@ -48,6 +48,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     await handleRest(req, res, { database, appUrl: config.appUrl, requestId, log: logger });
     return;
   }
+  req.headers["request-id"] = requestId; // the dashboard's route handlers log with the same id
   await nextHandler(req, res);
 }
 

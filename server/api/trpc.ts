@@ -39,12 +39,27 @@ export type Meta = OpenApiMeta<{
   successStatus?: 200 | 201 | 202;
 }>;
 
-const t = initTRPC.context<Context>().meta<Meta>().create({
-  errorFormatter({ shape, error }) {
-    const app = error.cause instanceof AppError ? error.cause : null;
-    return app ? { ...shape, data: { ...shape.data, type: app.type, code: app.code, param: app.param } } : shape;
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // The dashboard's view of errors: an AppError keeps its HTTP status, type, code and param;
+    // an unexpected error is a generic 500 whose message reveals nothing (it is logged).
+    errorFormatter({ shape, error }) {
+      const app = error.cause instanceof AppError ? error.cause : null;
+      if (app) {
+        return {
+          ...shape,
+          message: app.message,
+          data: { ...shape.data, httpStatus: app.status, type: app.type, code: app.code, param: app.param },
+        };
+      }
+      if (error.code === "INTERNAL_SERVER_ERROR") {
+        return { ...shape, message: "An unexpected error occurred.", data: { ...shape.data, stack: undefined } };
+      }
+      return shape;
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;

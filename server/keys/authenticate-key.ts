@@ -88,7 +88,13 @@ export async function authenticateKey(
   const start = windowStart(now);
   const [row] = await database.query<Row>(KEY_CHECK, [hash, start, start - WINDOW_MS]);
   if (!row || row.revoked || row.current === null) throw invalidKey();
-  const limits = effectiveLimits({ plan: row.plan, rateLimit: row.rate_limit, dailyLimit: null, monthlyLimit: null, monthlyLimitSet: false });
+  const limits = effectiveLimits({
+    plan: row.plan,
+    rateLimit: row.rate_limit,
+    dailyLimit: null,
+    monthlyLimit: null,
+    monthlyLimitSet: false,
+  });
   const rate = decide({ current: Number(row.current), previous: Number(row.previous ?? 0) }, limits.rateLimit, now);
   if (!rate.allowed) await database.query(GIVE_BACK, [hash, start]);
   return {
@@ -110,12 +116,16 @@ export async function authenticateKey(
  */
 export const ANONYMOUS_RATE_LIMIT = 1200;
 
-export async function consumeAnonymous(database: Database, address: string): Promise<RateDecision> {
-  const bucket = `ip:${address}`;
+export function consumeAnonymous(database: Database, address: string): Promise<RateDecision> {
+  return consumeBucket(database, `ip:${address}`, ANONYMOUS_RATE_LIMIT);
+}
+
+/** Counts one attempt in a named bucket of the same sliding window (sign-in attempts, say). */
+export async function consumeBucket(database: Database, bucket: string, limit: number): Promise<RateDecision> {
   const now = Date.now();
   const start = windowStart(now);
   const [row] = await database.query<{ current: number; previous: number | null }>(ANONYMOUS_HIT, [bucket, start, start - WINDOW_MS]);
-  const rate = decide({ current: Number(row?.current ?? 1), previous: Number(row?.previous ?? 0) }, ANONYMOUS_RATE_LIMIT, now);
+  const rate = decide({ current: Number(row?.current ?? 1), previous: Number(row?.previous ?? 0) }, limit, now);
   if (!rate.allowed) await database.query(GIVE_BACK, [bucket, start]);
   return rate;
 }

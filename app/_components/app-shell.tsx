@@ -1,0 +1,34 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { NavLinks } from "./nav-links.tsx";
+import { SignOutButton } from "./sign-out-button.tsx";
+import { WorkspaceSwitcher, type MyWorkspace } from "./workspace-switcher.tsx";
+
+type Props = { workspace: string; workspaces: MyWorkspace[]; email: string; children: ReactNode };
+
+/** Header (workspace switcher, user, sign-out), left navigation, and the page. */
+export function AppShell({ workspace, workspaces, email, children }: Props) {
+  return (
+    <div className="shell">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link href="/" className="brand">
+          svc
+        </Link>
+        <WorkspaceSwitcher current={workspace} initial={workspaces} />
+        <div className="user">
+          <span className="muted">{email}</span>
+          <SignOutButton />
+        </div>
+      </header>
+      <nav className="sidebar" aria-label="Dashboard">
+        <NavLinks workspace={workspace} />
+      </nav>
+      <main id="main" className="content">
+        {children}
+      </main>
+    </div>
+  );
+}

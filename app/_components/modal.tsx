@@ -1,0 +1,41 @@
+"use client";
+
+import { useEffect, useId, useRef, type ReactNode } from "react";
+
+type Props = {
+  title: string;
+  /** Closing by Escape or by a button: the parent unmounts the modal. */
+  onClose: () => void;
+  /** `alertdialog` for confirmations of something that cannot be undone. */
+  role?: "dialog" | "alertdialog";
+  children: ReactNode;
+};
+
+/**
+ * A modal dialog on the native <dialog> element: focus is moved into it and kept there,
+ * Escape closes it, and the page behind it is inert. Render it only while it is open.
+ */
+export function Modal({ title, onClose, role = "dialog", children }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      role={role}
+      aria-labelledby={titleId}
+      className="modal"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id={titleId}>{title}</h2>
+      {children}
+    </dialog>
+  );
+}

@@ -1,0 +1,27 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+/** The dashboard's sections; later areas (contacts, messages, usage, …) are added here. */
+const SECTIONS = [{ segment: "keys", label: "API keys" }] as const;
+
+export function NavLinks({ workspace }: { workspace: string }) {
+  const pathname = usePathname();
+  const base = `/w/${encodeURIComponent(workspace)}`;
+  return (
+    <ul>
+      {SECTIONS.map(({ segment, label }) => {
+        const href = `${base}/${segment}`;
+        const current = pathname === href || pathname.startsWith(`${href}/`);
+        return (
+          <li key={segment}>
+            <Link href={href} aria-current={current ? "page" : undefined}>
+              {label}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

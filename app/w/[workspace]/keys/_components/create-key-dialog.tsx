@@ -1,0 +1,88 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Modal } from "@/app/_components/modal.tsx";
+import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
+import { isScope, MODES, SCOPES, type Mode, type Scope } from "@/server/keys/scopes.ts";
+
+export type CreatedKey = { name: string; key: string };
+
+const MODE_HINT: Record<Mode, string> = {
+  test: "sandbox: simulates sending, spends no quota",
+  live: "production: really sends",
+};
+
+type Props = { onClose: () => void; onCreated: (created: CreatedKey) => void };
+
+export function CreateKeyDialog({ onClose, onCreated }: Props) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [formError, setFormError] = useState<string | null>(null);
+  // gcTime 0: the full key leaves the mutation cache as soon as this dialog unmounts.
+  const create = useMutation(trpc.keys.create.mutationOptions({ gcTime: 0 }));
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const name = String(form.get("name") ?? "").trim();
+    const mode = form.get("mode") === "live" ? "live" : "test";
+    const scopes = form.getAll("scopes").map(String).filter(isScope) satisfies Scope[];
+    if (scopes.length === 0) return setFormError("Choose at least one scope.");
+    setFormError(null);
+    create.mutate(
+      { name, mode, scopes },
+      {
+        onSuccess: async ({ key }) => {
+          await queryClient.invalidateQueries(trpc.keys.list.queryFilter());
+          onCreated({ name, key });
+        },
+      },
+    );
+  }
+
+  const error = formError ?? (create.isError ? errorMessage(create.error) : null);
+  return (
+    <Modal title="Create API key" onClose={onClose}>
+      <form className="stack" onSubmit={onSubmit}>
+        <div className="field">
+          <label htmlFor="key-name">Name</label>
+          <input id="key-name" name="name" required maxLength={100} placeholder="e.g. Production backend" autoFocus />
+        </div>
+        <fieldset>
+          <legend>Mode</legend>
+          {MODES.map((mode) => (
+            <label key={mode} className="choice">
+              <input type="radio" name="mode" value={mode} defaultChecked={mode === "test"} />
+              {mode === "test" ? "Test" : "Live"} <span className="muted">({MODE_HINT[mode]})</span>
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Scopes</legend>
+          <div className="scope-grid">
+            {SCOPES.map((scope) => (
+              <label key={scope} className="choice">
+                <input type="checkbox" name="scopes" value={scope} defaultChecked />
+                <code>{scope}</code>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <div className="actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button primary" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create key"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,20 @@
+import type { ReactNode } from "react";
+import { AppShell } from "@/app/_components/app-shell.tsx";
+import { DashboardProviders } from "@/app/_components/trpc-provider.tsx";
+import { dashboardCaller, requireMember } from "@/app/_lib/dashboard.ts";
+
+type Props = { children: ReactNode; params: Promise<{ workspace: string }> };
+
+/** Every page of one workspace: only its members get in; tRPC calls carry its id. */
+export default async function WorkspaceLayout({ children, params }: Props) {
+  const { workspace } = await params;
+  const member = await requireMember(workspace);
+  const workspaces = await (await dashboardCaller(workspace)).workspaces.mine();
+  return (
+    <DashboardProviders key={workspace} workspace={workspace}>
+      <AppShell workspace={workspace} workspaces={workspaces} email={member.email}>
+        {children}
+      </AppShell>
+    </DashboardProviders>
+  );
+}

@@ -1,0 +1,41 @@
+import { existsSync } from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+
+// Dashboard end-to-end tests in real Chromium against the real server (e2e/ui). The global
+// setup seeds a fresh embedded store and starts `server/main.ts`; run `npx next build` first.
+
+const DEBIAN_CHROMIUM = "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "e2e/ui",
+  testMatch: "**/*.spec.ts",
+  globalSetup: "./e2e/ui/fixtures/global-setup.ts",
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [["list"]],
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  outputDir: "test-results/ui",
+  projects: [
+    {
+      name: "ui",
+      use: {
+        ...devices["Desktop Chrome"],
+        headless: true,
+        trace: "retain-on-failure",
+        launchOptions: {
+          executablePath: existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined,
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+});

@@ -1,0 +1,53 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { db } from "../db/client.ts";
+import { env } from "../lib/env.ts";
+import { verifyCredentials } from "./verify-credentials.ts";
+
+// next-auth (v4) for the dashboard: credentials with hashed passwords, JWT sessions in an
+// httpOnly, SameSite=Lax cookie (secure when APP_URL is https). Roles are not in the token:
+// they are read from the memberships on every request (session-context.ts), so removing a
+// membership takes effect at once.
+
+declare module "next-auth" {
+  interface Session {
+    userId?: string;
+  }
+}
+
+export const SIGN_IN_PATH = "/sign-in";
+
+/** A signed-in dashboard session lasts one day; then the user signs in again. */
+export const SESSION_MAX_AGE_SECONDS = 24 * 60 * 60;
+
+let cached: NextAuthOptions | undefined;
+
+/** Built on first use, not at import, so `next build` never reads the environment. */
+export function authOptions(): NextAuthOptions {
+  if (cached) return cached;
+  const { appUrl, authSecret } = env();
+  // next-auth v4 takes its own origin from NEXTAUTH_URL; the service's is APP_URL.
+  process.env.NEXTAUTH_URL ??= appUrl;
+  cached = {
+    secret: authSecret,
+    useSecureCookies: appUrl.startsWith("https://"),
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: SIGN_IN_PATH, error: SIGN_IN_PATH },
+    providers: [
+      CredentialsProvider({
+        name: "e-mail and password",
+        credentials: {
+          email: { label: "E-mail", type: "email" },
+          password: { label: "Password", type: "password" },
+        },
+        authorize: async (credentials) => verifyCredentials(await db(), credentials),
+      }),
+    ],
+    callbacks: {
+      // The token's `sub` is the user id (next-auth's default); the session exposes it.
+      session: ({ session, token }) => ({ ...session, userId: token.sub }),
+    },
+  };
+  return cached;
+}
