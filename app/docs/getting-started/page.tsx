@@ -1,0 +1,213 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { openApiDocument } from "@/server/api/openapi.ts";
+import { API_PREFIX } from "@/server/api/rest-paths.ts";
+import { SCOPES } from "@/server/keys/scopes.ts";
+import { Markdown } from "../markdown.tsx";
+import { requestOrigin } from "../origin.ts";
+
+export const metadata: Metadata = {
+  title: "Getting started",
+  description: "Base URL, API keys, test and live mode, idempotency, rate limits and errors of the svc API.",
+};
+
+type Operation = { summary?: string; parameters?: { $ref?: string }[]; "x-required-scope"?: string };
+
+/** Every public endpoint with its scope and idempotency, read from the OpenAPI document. */
+function endpoints(origin: string) {
+  const doc = openApiDocument(origin);
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    (["get", "post", "put", "patch", "delete"] as const).flatMap((method) => {
+      const op = (item as Record<string, Operation | undefined>)[method];
+      if (!op) return [];
+      return [
+        {
+          method: method.toUpperCase(),
+          path,
+          summary: op.summary ?? "",
+          scope: op["x-required-scope"] ?? null,
+          idempotent: (op.parameters ?? []).some((p) => p.$ref === "#/components/parameters/IdempotencyKey"),
+        },
+      ];
+    }),
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export default async function GettingStartedPage() {
+  const origin = await requestOrigin();
+  const base = `${origin}${API_PREFIX}`;
+  const list = endpoints(origin);
+  return (
+    <main className="docs-page">
+      <h1>Getting started</h1>
+      <p className="docs-lead">
+        A server-to-server HTTP API to send transactional WhatsApp messages and e-mails, keep contacts, tags and custom fields, enroll
+        contacts in journeys, read usage and receive signed webhooks. Every endpoint is in the <Link href="/docs">reference</Link>.
+      </p>
+
+      <Section id="base-url" title="Base URL">
+        <p>
+          All paths are relative to <code>{base}</code> (D9); the version is part of the address. Request and response bodies are JSON,
+          timestamps are ISO 8601 in UTC. The OpenAPI 3.1 description is at{" "}
+          <a href={`${API_PREFIX}/openapi.json`}>{`${base}/openapi.json`}</a>.
+        </p>
+      </Section>
+
+      <Section id="authentication" title="Authentication">
+        <p>
+          Create an API key in the dashboard (<em>API keys</em>), or on the server with{" "}
+          <code>npx svc key create --workspace &lt;workspace&gt; --mode test</code>. The key is shown once: only its hash is stored. Send it
+          on every call; check it with <code>GET /</code>, which needs no scope:
+        </p>
+        <pre className="docs-code">{`curl ${base}/ \\
+  -H "Authorization: Bearer $SVC_API_KEY"
+
+{"ok":true,"version":"1.0.0","workspace":"acme-k3j9x2","mode":"test"}`}</pre>
+        <p>
+          A missing, unknown, malformed or revoked key is <code>401 authentication</code>. Revoking a key in the dashboard takes effect at
+          once. A workspace whose plan has no API access gets <code>403 forbidden</code> on every endpoint.
+        </p>
+      </Section>
+
+      <Section id="modes" title="Test and live keys">
+        <ul>
+          <li>
+            <code>svc_test_…</code> keys simulate sending: no provider is contacted and no quota is spent, but messages go through the same
+            states (<code>sent</code> at once, <code>delivered</code> about 1 s later, <code>read</code> about 2 s later) with the same
+            events and webhooks (D35). The recipients <code>+15550100001</code> / <code>failed@example.com</code> end <code>failed</code>,{" "}
+            <code>+15550100002</code> / <code>delivered@example.com</code> stop at <code>delivered</code>, and <code>+15550100003</code> /{" "}
+            <code>sent@example.com</code> stop at <code>sent</code>.
+          </li>
+          <li>
+            <code>svc_live_…</code> keys really send and count towards usage. They are for backends only: a request with an{" "}
+            <code>Origin</code> header (a browser) and a live key is refused with <code>403 forbidden</code> (D23). Test keys work from a
+            browser.
+          </li>
+          <li>
+            Contacts, tags, custom fields and flows are shared by both modes; messages, journey runs and idempotency keys belong to the mode
+            of the key that made them (D40).
+          </li>
+        </ul>
+      </Section>
+
+      <Section id="scopes" title="Scopes">
+        <p>
+          A key holds some of the scopes{" "}
+          {SCOPES.map((s, i) => (
+            <span key={s}>
+              {i > 0 ? ", " : ""}
+              <code>{s}</code>
+            </span>
+          ))}{" "}
+          (all by default). Calling an endpoint without its scope is <code>403 forbidden</code>, code <code>missing_scope</code>, and the
+          message names the scope (D22).
+        </p>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">endpoint</th>
+                <th scope="col">what it does</th>
+                <th scope="col">scope</th>
+                <th scope="col">
+                  <code>Idempotency-Key</code>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((e) => (
+                <tr key={`${e.method} ${e.path}`}>
+                  <th scope="row">
+                    <code>
+                      {e.method} {e.path}
+                    </code>
+                  </th>
+                  <td>
+                    <Markdown text={e.summary} />
+                  </td>
+                  <td>{e.scope ? <code>{e.scope}</code> : <span className="muted">none</span>}</td>
+                  <td>{e.idempotent ? "yes" : <span className="muted">no</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Section>
+
+      <Section id="idempotency" title="Idempotency">
+        <p>
+          Endpoints marked above accept an optional <code>Idempotency-Key</code> header (1 to 255 characters; a UUID per logical request).
+          Retrying with the same key is then safe (D27, D28):
+        </p>
+        <pre className="docs-code">{`curl -X POST ${base}/messages \\
+  -H "Authorization: Bearer $SVC_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: 5b0d9e3c-8f47-4f7e-9a39-2a1c6f0d4e11" \\
+  -d '{"channel":"whatsapp","to":{"phone":"+5511987654321"},"whatsapp":{"body":"Hi {{name}}"}}'`}</pre>
+        <ul>
+          <li>
+            The same key and body within 24 hours return the stored status, body and headers with <code>Idempotent-Replayed: true</code>;
+            nothing is sent or enrolled again. Bodies are compared as canonical JSON, so key order does not matter.
+          </li>
+          <li>
+            The same key with a different body is <code>422 invalid_request</code> (<code>idempotency_key_reused</code>); a retry while the
+            first request is still running is <code>409 conflict</code> (<code>idempotency_key_in_use</code>).
+          </li>
+          <li>
+            Keys are scoped to the workspace, the key mode and the endpoint. A <code>5xx</code> is not stored: retry it with the same key.
+          </li>
+        </ul>
+      </Section>
+
+      <Section id="rate-limits" title="Rate limits and quotas">
+        <ul>
+          <li>
+            Each key may make 120 requests per rolling 60 seconds (a plan setting), counted across every instance of the service (D24).
+            Every response carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code> (whole
+            seconds until the current window ends). Beyond the limit the answer is <code>429 rate_limit</code> with <code>Retry-After</code>
+            , in whole seconds.
+          </li>
+          <li>
+            Live sends also count against the workspace&apos;s daily limit per channel (UTC day) and monthly limit; past either, a live send
+            is <code>403 quota_exceeded</code> (D25). <code>GET /usage</code> reports the month&apos;s counts and both limits. Test keys
+            never reach a quota.
+          </li>
+          <li>
+            Request bodies are limited to 256 KiB (D26). Every response carries a <code>Request-Id</code>: quote it when you contact
+            support.
+          </li>
+        </ul>
+      </Section>
+
+      <Section id="errors" title="Errors">
+        <p>Errors have the HTTP status of their type and one body shape:</p>
+        <pre className="docs-code">{`HTTP/1.1 403 Forbidden
+
+{"error":{"type":"forbidden","code":"missing_scope",
+  "message":"This API key lacks the scope \`messages:send\` that this endpoint needs.",
+  "param":null,"doc_url":"${origin}/docs/errors#forbidden"}}`}</pre>
+        <p>
+          Branch on <code>type</code> and <code>code</code>, never on <code>message</code>; <code>param</code> names the field at fault,
+          such as <code>to.phone</code>. The <Link href="/docs/errors">error reference</Link> lists every type and code.
+        </p>
+      </Section>
+
+      <Section id="versioning" title="Versioning">
+        <p>
+          Within <code>/v1</code> changes are additive only: new endpoints, new optional fields, new event names and new error codes (D36).
+          Ignore fields you do not know, and handle an unknown error code by its type.
+        </p>
+      </Section>
+    </main>
+  );
+}

@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import "./docs.css";
+
+export const metadata: Metadata = {
+  title: { default: "API docs", template: "%s · svc API docs" },
+};
+
+// The public documentation (D29 links here): no sign-in, its own header.
+export default function DocsLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="docs">
+      <header className="docs-header">
+        <Link href="/docs" className="docs-brand">
+          svc API
+        </Link>
+        <nav aria-label="Documentation">
+          <ul>
+            <li>
+              <Link href="/docs/getting-started">Getting started</Link>
+            </li>
+            <li>
+              <Link href="/docs">Reference</Link>
+            </li>
+            <li>
+              <Link href="/docs/errors">Errors</Link>
+            </li>
+            <li>
+              <a href="/api/v1/openapi.json">openapi.json</a>
+            </li>
+          </ul>
+        </nav>
+      </header>
+      {children}
+    </div>
+  );
+}

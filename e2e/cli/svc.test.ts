@@ -1,0 +1,287 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { SCOPES } from "../../server/keys/scopes.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+// The operator CLI of operations.md, run as a real child process (`node bin/svc.mjs`) on both
+// engines: a fresh embedded store (PGlite) and a fresh PostgreSQL database. One database per
+// engine for the whole file; what the CLI wrote is checked directly in the database.
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const bin = join(root, "bin", "svc.mjs");
+const PG_ADMIN_URL = process.env.SVC_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function svc(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  const base = { ...process.env };
+  delete base.DATABASE_URL;
+  delete base.DATA_DIR;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: tmpdir(), env: { ...base, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A successful `--json` run: exactly one JSON object on stdout, nothing on stderr. */
+async function svcJson(env: Record<string, string>, ...args: string[]): Promise<Record<string, unknown>> {
+  const run = await svc(env, ...args, "--json");
+  expect(run.stderr, run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  expect(run.stdout.endsWith("\n")).toBe(true);
+  expect(run.stdout.trim().split("\n")).toHaveLength(1);
+  const value: unknown = JSON.parse(run.stdout);
+  expect(value).toBeTypeOf("object");
+  return value as Record<string, unknown>;
+}
+
+type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+
+type Engine = {
+  name: string;
+  setup(): Promise<{ env: Record<string, string>; query: Query; teardown(): Promise<void> }>;
+};
+
+const engines: Engine[] = [
+  {
+    name: "embedded store (PGlite)",
+    async setup() {
+      const dataDir = mkdtempSync(join(tmpdir(), "svc-cli-pglite-"));
+      return {
+        env: { DATA_DIR: dataDir },
+        // Opened only between CLI runs: the store takes one process at a time.
+        async query(sql, params) {
+          const client = await PGlite.create(join(dataDir, "pglite"));
+          try {
+            return (await client.query<Record<string, unknown>>(sql, params)).rows;
+          } finally {
+            await client.close();
+          }
+        },
+        async teardown() {
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
+    name: "PostgreSQL",
+    async setup() {
+      const name = `svc_cli_${randomBytes(4).toString("hex")}`;
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(PG_ADMIN_URL);
+      url.pathname = `/${name}`;
+      const dataDir = mkdtempSync(join(tmpdir(), "svc-cli-pg-"));
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      return {
+        env: { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
+        async query(sql, params) {
+          return (await client.query<Record<string, unknown>>(sql, params)).rows;
+        },
+        async teardown() {
+          await client.end();
+          await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          await admin.end();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+];
+
+describe("svc usage (no database)", () => {
+  const env = { DATA_DIR: join(tmpdir(), "svc-cli-unused") };
+
+  it("svc --help lists the commands on stdout", async () => {
+    const run = await svc(env, "--help");
+    expect(run.code).toBe(0);
+    for (const command of ["workspace create", "key create", "key revoke", "user create", "demo"]) expect(run.stdout).toContain(command);
+  });
+
+  it("svc <command> --help prints that command's options", async () => {
+    const run = await svc(env, "workspace", "create", "--help");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Usage: svc workspace create --name NAME");
+    expect(run.stdout).toContain("--monthly-limit N|none");
+  });
+
+  // Bad usage: exit status 2, nothing on stdout, the reason on stderr.
+  it.each([
+    { name: "an unknown command", args: ["frobnicate"], stderr: ['unknown command "frobnicate"'] },
+    { name: "an unknown flag", args: ["workspace", "create", "--name", "X", "--colour", "red"], stderr: ["unknown option --colour"] },
+    {
+      name: "an unknown scope",
+      args: ["key", "create", "--workspace", "w", "--mode", "test", "--scopes", "tags:read,tags:delete"],
+      stderr: ["unknown scope tags:delete", "messages:send"],
+    },
+  ])("$name is refused with exit status 2", async ({ args, stderr }) => {
+    const run = await svc(env, ...args, "--json");
+    expect(run).toMatchObject({ code: 2, stdout: "" });
+    for (const text of stderr) expect(run.stderr).toContain(text);
+  });
+});
+
+describe.each(engines)("svc on the $name", (engine) => {
+  let env: Record<string, string>;
+  let query: Query;
+  let teardown: (() => Promise<void>) | undefined;
+  let workspace = "";
+
+  beforeAll(async () => {
+    ({ env, query, teardown } = await engine.setup());
+  });
+  afterAll(async () => {
+    await teardown?.();
+  });
+
+  it("workspace create prints the identifier and stores the limits, --monthly-limit none included", async () => {
+    const out = await svcJson(
+      env,
+      ...["workspace", "create", "--name", "Acme Ltda", "--plan", "pro", "--rate-limit", "60", "--daily-limit", "5"],
+      ...["--monthly-limit", "none", "--default-country", "br"],
+    );
+    expect(Object.keys(out)).toEqual(["workspace"]);
+    expect(out.workspace).toMatch(/^acme-ltda-[a-z0-9]{6}$/);
+    workspace = out.workspace as string;
+    const [row] = await query(
+      "SELECT name, plan::text AS plan, rate_limit, daily_limit, monthly_limit, monthly_limit_set, default_country FROM workspaces WHERE id = $1",
+      [workspace],
+    );
+    expect(row).toEqual({
+      name: "Acme Ltda",
+      plan: "pro",
+      rate_limit: 60,
+      daily_limit: 5,
+      monthly_limit: null,
+      monthly_limit_set: true,
+      default_country: "BR",
+    });
+  });
+
+  it("key create with --scopes stores exactly those scopes; without, all of them", async () => {
+    const live = await svcJson(
+      env,
+      "key",
+      "create",
+      "--workspace",
+      workspace,
+      "--mode",
+      "live",
+      "--scopes",
+      "tags:read, contacts:read",
+      "--name",
+      "CI",
+    );
+    expect(Object.keys(live).sort()).toEqual(["id", "key"]);
+    expect(live.id).toMatch(/^key_[0-9A-Za-z]+$/);
+    expect(live.key).toMatch(/^svc_live_[0-9A-Za-z]{32,}$/);
+
+    // Human-readable output shows the key too.
+    const text = await svc(env, "key", "create", "--workspace", workspace, "--mode", "test");
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/svc_test_[0-9A-Za-z]{32,}/);
+    const testId = /key_[0-9A-Za-z]+/.exec(text.stdout)?.[0];
+
+    const rows = await query(
+      "SELECT id, name, mode::text AS mode, scopes, revoked_at FROM api_keys WHERE workspace_id = $1 ORDER BY mode",
+      [workspace],
+    );
+    expect(rows).toEqual([
+      { id: live.id, name: "CI", mode: "live", scopes: ["tags:read", "contacts:read"], revoked_at: null },
+      {
+        id: testId,
+        name: "API key",
+        mode: "test",
+        scopes: [...SCOPES],
+        revoked_at: null,
+      },
+    ]);
+
+    const revoked = await svcJson(env, "key", "revoke", "--workspace", workspace, "--id", String(testId));
+    expect(revoked).toEqual({ revoked: true });
+    const [row] = await query("SELECT revoked_at FROM api_keys WHERE id = $1", [testId]);
+    expect(row?.revoked_at).toBeInstanceOf(Date);
+  });
+
+  it("user create adds a user with a membership", async () => {
+    const out = await svcJson(
+      env,
+      "user",
+      "create",
+      "--workspace",
+      workspace,
+      "--email",
+      "Ops@Example.com",
+      "--password",
+      "s3cret-pass",
+      "--role",
+      "support",
+    );
+    expect(Object.keys(out)).toEqual(["id"]);
+    expect(out.id).toMatch(/^usr_/);
+    const rows = await query(
+      "SELECT u.email, m.role::text AS role FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.id = $1 AND m.workspace_id = $2",
+      [out.id, workspace],
+    );
+    expect(rows).toEqual([{ email: "ops@example.com", role: "support" }]);
+  });
+
+  // Failures: exit status 1, nothing on stdout, the reason on stderr.
+  it.each([
+    {
+      name: "key revoke of an unknown key",
+      args: () => ["key", "revoke", "--workspace", workspace, "--id", "key_nope"],
+      stderr: "No such API key",
+    },
+    {
+      name: "an unknown workspace",
+      args: () => ["key", "create", "--workspace", "no-such-ws", "--mode", "test"],
+      stderr: "No workspace with identifier no-such-ws",
+    },
+    {
+      name: "an invalid e-mail",
+      args: () => ["user", "create", "--workspace", workspace, "--email", "not-an-email", "--password", "s3cret-pass", "--role", "admin"],
+      stderr: "invalid --email",
+    },
+  ])("$name fails with exit status 1", async ({ args, stderr }) => {
+    const run = await svc(env, ...args(), "--json");
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toContain(stderr);
+  });
+
+  it("demo creates the demo workspace once; a second run shows no secrets", async () => {
+    const first = await svcJson(env, "demo");
+    expect(Object.keys(first).sort()).toEqual(["created", "email", "live_key", "password", "test_key", "workspace"]);
+    expect(first).toMatchObject({ created: true, email: "admin@demo.local" });
+    expect(first.workspace).toMatch(/^demo-[a-z0-9]{6}$/);
+    expect(first.password).toMatch(/\S{8,}/);
+    expect(first.test_key).toMatch(/^svc_test_[0-9A-Za-z]{32,}$/);
+    expect(first.live_key).toMatch(/^svc_live_[0-9A-Za-z]{32,}$/);
+
+    const second = await svcJson(env, "demo");
+    expect(second).toEqual({
+      workspace: first.workspace,
+      email: "admin@demo.local",
+      password: null,
+      test_key: null,
+      live_key: null,
+      created: false,
+    });
+  });
+});

@@ -1,0 +1,403 @@
+import { ERROR_STATUS, type ErrorType } from "./errors.ts";
+
+// Every error the service answers, in one place (D29): the spec's error types with their
+// HTTP status, and every `code` thrown anywhere in server/ (error-catalog.test.ts fails when a
+// code is missing here). The OpenAPI document (server/api/openapi.ts) takes its error
+// responses and examples from this file, and /docs/errors renders it; `error.doc_url`
+// (`<origin>/docs/errors#<type>`) lands on the section of the type.
+
+export type ErrorTypeDoc = {
+  type: ErrorType;
+  /** Every status the type is answered with; the first is ERROR_STATUS's. */
+  statuses: readonly number[];
+  title: string;
+  /** What happened. */
+  description: string;
+  /** What the caller should do. */
+  action: string;
+};
+
+export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
+  {
+    type: "authentication",
+    statuses: [ERROR_STATUS.authentication],
+    title: "Authentication failed",
+    description: "The request has no API key, or the key is unknown, malformed or revoked (D21).",
+    action:
+      "Send `Authorization: Bearer <key>` with an active `svc_test_…` or `svc_live_…` key. Keys are created in the dashboard; a revoked key never works again, so create a new one.",
+  },
+  {
+    type: "forbidden",
+    statuses: [ERROR_STATUS.forbidden],
+    title: "Forbidden",
+    description:
+      "The key is valid but may not do this: it lacks the endpoint's scope (the message names it), the workspace's plan does not include API access, or a live key was used from a browser (D22, D23).",
+    action:
+      "Create a key with the scope the message names, upgrade the plan, or call the API from your backend (test keys may be used from a browser).",
+  },
+  {
+    type: "invalid_request",
+    statuses: [ERROR_STATUS.invalid_request, 422],
+    title: "Invalid request",
+    description:
+      "The request is malformed or a value is invalid; `param` names the parameter at fault in dotted form, such as `to.phone`. The status is 422 when an `Idempotency-Key` is reused with a different body (D28).",
+    action:
+      "Fix the parameter named by `param` (the message says what is wrong) and send the request again; retrying it unchanged fails the same way.",
+  },
+  {
+    type: "not_found",
+    statuses: [ERROR_STATUS.not_found],
+    title: "Not found",
+    description:
+      "No such endpoint, or the resource does not exist. Another workspace's resources, and messages created with a key of the other mode, are not found either (D40).",
+    action: "Check the id, the path, and that the key belongs to the right workspace and mode.",
+  },
+  {
+    type: "conflict",
+    statuses: [ERROR_STATUS.conflict],
+    title: "Conflict",
+    description:
+      "The request conflicts with the current state: for example a name or key that already exists, or a request with the same `Idempotency-Key` still in progress (D11, D28). `code` and `param` tell which.",
+    action:
+      "Change the request or the state it conflicts with. For a request still in progress, retry a moment later with the same `Idempotency-Key`.",
+  },
+  {
+    type: "rate_limit",
+    statuses: [ERROR_STATUS.rate_limit],
+    title: "Rate limit exceeded",
+    description:
+      "The key made more requests than its limit (120 per rolling 60 seconds by default) allows. The response carries `Retry-After` (D24).",
+    action:
+      "Wait `Retry-After` seconds before retrying. Every response carries `RateLimit-Remaining` and `RateLimit-Reset` (whole seconds), so a client can slow down before it is refused.",
+  },
+  {
+    type: "quota_exceeded",
+    statuses: [ERROR_STATUS.quota_exceeded],
+    title: "Quota exceeded",
+    description:
+      "A live send would go past the workspace's daily limit for the channel (UTC day) or its monthly limit (D25). Test keys never reach a quota.",
+    action:
+      "Wait for the next UTC day or calendar month, or raise the limits by changing the plan. `GET /usage` reports the counts and limits.",
+  },
+  {
+    type: "api_error",
+    statuses: [ERROR_STATUS.api_error],
+    title: "Internal error",
+    description:
+      "Something unexpected failed on the service's side. Nothing is stored for `Idempotency-Key`, so the request may be retried (D28).",
+    action:
+      "Retry with exponential backoff, with the same `Idempotency-Key` where the endpoint supports one. If it persists, quote the `Request-Id` response header to support.",
+  },
+];
+
+/**
+ * Where a code can occur, so the OpenAPI document can list it on the right operations:
+ * `api` every endpoint; `api-input` endpoints with parameters or a body; `api-body` every
+ * POST; `api-path` endpoints with a path parameter; `api-scope` endpoints needing a scope;
+ * `api-idempotent` endpoints honouring `Idempotency-Key`; `api-list` paginated lists;
+ * `api-routing` an unknown path or method; or one endpoint (`POST /tags`). `dashboard` and
+ * `cli` are not answered by the public API.
+ */
+export type ErrorWhere =
+  | "api"
+  | "api-input"
+  | "api-body"
+  | "api-path"
+  | "api-scope"
+  | "api-idempotent"
+  | "api-list"
+  | "api-routing"
+  | "dashboard"
+  | "cli"
+  | `${"GET" | "POST" | "PUT" | "PATCH" | "DELETE"} /${string}`;
+
+export type ErrorCodeDoc = {
+  code: string;
+  type: ErrorType;
+  /** When it differs from the type's usual status (422 for `idempotency_key_reused`). */
+  status?: number;
+  description: string;
+  /** A typical message; `{scope}` and `{resource}` are filled in per endpoint. */
+  message: string;
+  /** A typical `param`; `{param}` is filled in per endpoint. */
+  param?: string | null;
+  where: readonly ErrorWhere[];
+};
+
+export const ERROR_CODES: readonly ErrorCodeDoc[] = [
+  // authentication
+  {
+    code: "missing_api_key",
+    type: "authentication",
+    description: "No `Authorization: Bearer <key>` header was sent.",
+    message: "No API key provided. Send it as `Authorization: Bearer svc_live_…`.",
+    where: ["api"],
+  },
+  {
+    code: "invalid_api_key",
+    type: "authentication",
+    description: "The key is unknown, malformed (not `svc_test_` or `svc_live_` and 32 or more base62 characters) or revoked.",
+    message: "Invalid API key: it is unknown, malformed or revoked.",
+    where: ["api"],
+  },
+  // forbidden
+  {
+    code: "missing_scope",
+    type: "forbidden",
+    description: "The key lacks the scope the endpoint needs; the message names it (D22).",
+    message: "This API key lacks the scope `{scope}` that this endpoint needs.",
+    where: ["api-scope"],
+  },
+  {
+    code: "plan_without_api_access",
+    type: "forbidden",
+    description: "The workspace's plan does not include API access (the free plan); every endpoint answers so (D22).",
+    message: "This workspace's plan does not include API access. Upgrade the plan to use the API.",
+    where: ["api"],
+  },
+  {
+    code: "live_key_in_browser",
+    type: "forbidden",
+    description: "A live key was sent with an `Origin` header, that is from a browser (D23). Test keys are accepted from browsers.",
+    message: "Live keys are refused from browsers (the request has an Origin header). Call the API from your backend, or use a test key.",
+    where: ["api"],
+  },
+  {
+    code: "role_required",
+    type: "forbidden",
+    description: "Dashboard: the signed-in user's role in the workspace does not allow the action (support users may only read).",
+    message: "This action needs the admin role.",
+    where: ["dashboard"],
+  },
+  {
+    code: "forbidden",
+    type: "forbidden",
+    description: "Dashboard: the signed-in user is not a member of the workspace being acted on.",
+    message: "Choose a workspace you are a member of.",
+    where: ["dashboard"],
+  },
+  // invalid_request
+  {
+    code: "parameter_missing",
+    type: "invalid_request",
+    description:
+      "A required parameter is absent; `param` names it. Also answered when neither `phone` nor `email` is given where one is needed (`param` = `phone`, D13, D14).",
+    message: "{param}: Invalid input: expected string, received undefined",
+    param: "{param}",
+    where: ["api-input"],
+  },
+  {
+    code: "parameter_invalid",
+    type: "invalid_request",
+    description:
+      "A parameter has a wrong type or value (format, length, range, allowed values); `param` names it and the message says why.",
+    message: "{param}: Too small: expected string to have >=1 characters",
+    param: "{param}",
+    where: ["api-input"],
+  },
+  {
+    code: "invalid_json",
+    type: "invalid_request",
+    description: "The body of a POST is not valid JSON, or is not a JSON object (D26).",
+    message: "The request body is not valid JSON.",
+    where: ["api-body"],
+  },
+  {
+    code: "body_too_large",
+    type: "invalid_request",
+    description: "The request body is larger than 256 KiB (D26).",
+    message: "The request body is larger than 256 KiB.",
+    where: ["api-body"],
+  },
+  {
+    code: "invalid_cursor",
+    type: "invalid_request",
+    description: "The `after` query parameter of a list is not the id of an item of that list (D10).",
+    message: "`after` is not the id of an item of this list.",
+    param: "after",
+    where: ["api-list"],
+  },
+  {
+    code: "invalid_phone",
+    type: "invalid_request",
+    description:
+      "A phone number is not valid, or has no country code while the workspace has no default country (D1). Numbers are stored in E.164; spaces, dashes, dots and parentheses are accepted on input.",
+    message: "phone is not a valid phone number.",
+    param: "phone",
+    where: ["POST /contacts", "GET /contacts"],
+  },
+  {
+    code: "invalid_email",
+    type: "invalid_request",
+    description: "An e-mail address is not a single, syntactically valid mailbox (D2).",
+    message: "email is not a valid e-mail address.",
+    param: "email",
+    where: ["POST /contacts", "GET /contacts"],
+  },
+  {
+    code: "unknown_tag",
+    type: "invalid_request",
+    description: "A tag id in a contact's `tags` is not a tag of this workspace; `param` is `tags.<index>` (D14).",
+    message: "tags.0: no tag tag_0mwq18yo3jJFvnIzUvqf4q in this workspace.",
+    param: "tags.0",
+    where: ["POST /contacts"],
+  },
+  {
+    code: "unknown_field",
+    type: "invalid_request",
+    description: "A key in a contact's `fields` is not a custom field of this workspace; `param` is `fields.<key>` (D14).",
+    message: "fields.plan: no custom field with this key in this workspace.",
+    param: "fields.plan",
+    where: ["POST /contacts"],
+  },
+  {
+    code: "invalid_field_value",
+    type: "invalid_request",
+    description:
+      "A value in a contact's `fields` does not fit the field's type: a number, `true` or `false`, a `YYYY-MM-DD` date, or text; `param` is `fields.<key>` (D14).",
+    message: "fields.birthday must be a date written YYYY-MM-DD.",
+    param: "fields.birthday",
+    where: ["POST /contacts"],
+  },
+  {
+    code: "invalid_idempotency_key",
+    type: "invalid_request",
+    description: "The `Idempotency-Key` header is empty or longer than 255 characters.",
+    message: "Idempotency-Key must be 1 to 255 characters.",
+    param: "Idempotency-Key",
+    where: ["api-idempotent"],
+  },
+  {
+    code: "idempotency_key_reused",
+    type: "invalid_request",
+    status: 422,
+    description:
+      "The `Idempotency-Key` was already used within 24 hours, on this endpoint and with a key of this mode, with a different body; bodies are compared as canonical JSON (D27, D28).",
+    message: "This Idempotency-Key was already used with a different request body. Use a new key for a new request.",
+    param: "Idempotency-Key",
+    where: ["api-idempotent"],
+  },
+  {
+    code: "method_not_allowed",
+    type: "invalid_request",
+    description: "The path exists but not with this HTTP method; the message lists the allowed ones.",
+    message: "DELETE is not allowed on /api/v1/tags. Allowed: GET, POST.",
+    where: ["api-routing"],
+  },
+  {
+    code: "invalid_workspace",
+    type: "invalid_request",
+    description: "Operator CLI and dashboard: a workspace setting is invalid (name, plan, limits, default country); `param` names it.",
+    message: "defaultCountry: must be an ISO 3166 alpha-2 country code",
+    param: "defaultCountry",
+    where: ["cli", "dashboard"],
+  },
+  {
+    code: "workspace_not_found",
+    type: "invalid_request",
+    description: "Operator CLI and dashboard: no workspace has the identifier given.",
+    message: "No workspace with identifier acme-k3j9x2.",
+    param: "workspace",
+    where: ["cli", "dashboard"],
+  },
+  // not_found
+  {
+    code: "resource_missing",
+    type: "not_found",
+    description:
+      "The resource does not exist in this workspace (or, for messages, in this key's mode); `param` names the parameter that carried the id.",
+    message: "No such {resource}.",
+    param: "{param}",
+    where: ["api-path"],
+  },
+  {
+    code: "route_not_found",
+    type: "not_found",
+    description: "No endpoint has this path. Paths are relative to `/api/v1` (D9).",
+    message: "No such endpoint: GET /api/v1/tag.",
+    where: ["api-routing"],
+  },
+  // conflict
+  {
+    code: "idempotency_key_in_use",
+    type: "conflict",
+    description:
+      "A request with the same `Idempotency-Key` is still being processed (D28). Retry once it has finished to get its stored response.",
+    message: "A request with this Idempotency-Key is still in progress. Retry in a moment.",
+    param: "Idempotency-Key",
+    where: ["api-idempotent"],
+  },
+  {
+    code: "tag_name_taken",
+    type: "conflict",
+    description: "The workspace already has a tag of that name, compared case-insensitively after trimming (D11).",
+    message: 'A tag named "VIP" already exists.',
+    param: "name",
+    where: ["POST /tags"],
+  },
+  {
+    code: "field_key_taken",
+    type: "conflict",
+    description: "The workspace already has a custom field with this `key` (D11).",
+    message: 'A custom field with key "birthday" already exists.',
+    param: "key",
+    where: ["POST /custom-fields"],
+  },
+  {
+    code: "phone_taken",
+    type: "conflict",
+    description: "The matched contact would get a phone number that another contact of the workspace already has (D14).",
+    message: "Another contact already has this phone number.",
+    param: "phone",
+    where: ["POST /contacts"],
+  },
+  {
+    code: "email_taken",
+    type: "conflict",
+    description: "The matched contact would get an e-mail address that another contact of the workspace already has (D14).",
+    message: "Another contact already has this e-mail address.",
+    param: "email",
+    where: ["POST /contacts"],
+  },
+  // rate_limit
+  {
+    code: "rate_limited",
+    type: "rate_limit",
+    description:
+      "Too many requests with this key in the rolling 60-second window (D24); requests without a valid key are limited per client address.",
+    message: "Too many requests: the limit is 120 per rolling 60 seconds. Retry after 12 s.",
+    where: ["api"],
+  },
+  // api_error
+  {
+    code: "internal_error",
+    type: "api_error",
+    description: "An unexpected failure. It is logged with the request id; no detail is leaked.",
+    message: "An unexpected error occurred. Quote request id req_7Hq2mZ9xK3pL0aB4cD5e to support.",
+    where: ["api"],
+  },
+];
+
+export function errorTypeDoc(type: ErrorType): ErrorTypeDoc {
+  const doc = ERROR_TYPES.find((t) => t.type === type);
+  if (!doc) throw new Error(`error type ${type} is missing from the catalog`);
+  return doc;
+}
+
+export function errorCodeDoc(code: string): ErrorCodeDoc | undefined {
+  return ERROR_CODES.find((c) => c.code === code);
+}
+
+export function codesOfType(type: ErrorType): ErrorCodeDoc[] {
+  return ERROR_CODES.filter((c) => c.type === type);
+}
+
+/** The status a code is answered with. */
+export function codeStatus(code: ErrorCodeDoc): number {
+  return code.status ?? ERROR_STATUS[code.type];
+}
+
+/** `error.doc_url` of D29. */
+export function errorDocUrl(appUrl: string, type: ErrorType): string {
+  return `${appUrl}/docs/errors#${type}`;
+}
