@@ -19,7 +19,11 @@ async function keyCheck(engine: Engine): Promise<void> {
   const database = await freshDatabase(engine, `bench_${engine}`);
   try {
     const seeded = JSON.parse(
-      execFileSync(process.execPath, ["--import", "tsx", "bench/seed.ts"], { cwd: ROOT, env: { ...process.env, ...database.env }, encoding: "utf8" }),
+      execFileSync(process.execPath, ["--import", "tsx", "bench/seed.ts"], {
+        cwd: ROOT,
+        env: { ...process.env, ...database.env },
+        encoding: "utf8",
+      }),
     ) as { testKey: string };
     const server = await startServer({ ...database.env, LOG_LEVEL: "warn" });
     try {
@@ -45,8 +49,15 @@ async function baseline(): Promise<void> {
     stdio: ["ignore", "pipe", "inherit"],
   });
   try {
-    const port = await new Promise<number>((resolve) => child.stdout.on("data", (d: Buffer) => resolve(Number(/listening (\d+)/.exec(d.toString())?.[1]))));
-    results["baseline node:http + pg, 1 insert (postgres)"] = await load({ url: `http://127.0.0.1:${port}/`, seconds: SECONDS, warmupSeconds: WARMUP, headers: { Authorization: "Bearer x" } });
+    const port = await new Promise<number>((resolve) =>
+      child.stdout.on("data", (d: Buffer) => resolve(Number(/listening (\d+)/.exec(d.toString())?.[1]))),
+    );
+    results["baseline node:http + pg, 1 insert (postgres)"] = await load({
+      url: `http://127.0.0.1:${port}/`,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP,
+      headers: { Authorization: "Bearer x" },
+    });
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
@@ -70,9 +81,16 @@ const base = results["baseline node:http + pg, 1 insert (postgres)"];
 const pgKey = results["GET /api/v1/ (postgres)"];
 if (base && pgKey) pgKey.note = `${(pgKey.rps / base.rps).toFixed(2)}× the baseline (target ≥ 0.5×)`;
 
-console.log(`\n${"section".padEnd(48)} ${"req/s".padStart(8)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"non-2xx".padStart(8)}  note`);
+console.log(
+  `\n${"section".padEnd(48)} ${"req/s".padStart(8)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"non-2xx".padStart(8)}  note`,
+);
 for (const [name, r] of Object.entries(results)) {
-  console.log(`${name.padEnd(48)} ${String(r.rps).padStart(8)} ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)} ${String(r.non2xx).padStart(8)}  ${r.note ?? ""}`);
+  console.log(
+    `${name.padEnd(48)} ${String(r.rps).padStart(8)} ${String(r.p50).padStart(7)} ${String(r.p99).padStart(7)} ${String(r.non2xx).padStart(8)}  ${r.note ?? ""}`,
+  );
 }
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-writeFileSync(join(ROOT, "bench/results/latest.json"), JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, results }, null, 2));
+writeFileSync(
+  join(ROOT, "bench/results/latest.json"),
+  JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, results }, null, 2),
+);

@@ -10,4 +10,4 @@ const { id } = await createWorkspace(database, { name: "Bench", plan: "scale", r
 const test = await createKey(database, id, { mode: "test", name: "bench test" });
 const live = await createKey(database, id, { mode: "live", name: "bench live" });
 await closeDb();
-process.stdout.write(JSON.stringify({ workspace: id, testKey: test.key, liveKey: live.key }));
+process.stdout.write(JSON.stringify({ workspace: id, testKey: test.key, liveKey: live.key }), () => process.exit(0));

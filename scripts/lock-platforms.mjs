@@ -8,7 +8,16 @@ import { readFileSync, writeFileSync } from "node:fs";
 const lock = JSON.parse(readFileSync("package-lock.json", "utf8"));
 const packages = lock.packages;
 const OS = ["darwin", "win32", "android", "freebsd", "openharmony", "linux", "sunos", "aix", "netbsd", "openbsd"];
-const CPU = { arm64: "arm64", x64: "x64", ia32: "ia32", arm: "arm", loong64: "loong64", ppc64: "ppc64", riscv64: "riscv64", s390x: "s390x" };
+const CPU = {
+  arm64: "arm64",
+  x64: "x64",
+  ia32: "ia32",
+  arm: "arm",
+  loong64: "loong64",
+  ppc64: "ppc64",
+  riscv64: "riscv64",
+  s390x: "s390x",
+};
 
 function platformOf(name) {
   const parts = name.split("/").pop().split("-");

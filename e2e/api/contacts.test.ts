@@ -28,7 +28,12 @@ const active = `active_${randomUUID().slice(0, 6)}`;
 beforeAll(async () => {
   vip = (await client.post("/tags", { name: `VIP ${randomUUID()}` })).body.id;
   gold = (await client.post("/tags", { name: `Gold ${randomUUID()}` })).body.id;
-  for (const [key, type] of [[plan, "text"], [visits, "number"], [born, "date"], [active, "boolean"]]) {
+  for (const [key, type] of [
+    [plan, "text"],
+    [visits, "number"],
+    [born, "date"],
+    [active, "boolean"],
+  ]) {
     expect((await client.post("/custom-fields", { name: key, key, type })).status).toBe(201);
   }
 });
@@ -86,7 +91,11 @@ describe("POST /contacts: create", () => {
   });
 
   it("needs contacts:write", async () => {
-    expectError(await api(ws.keys.readOnly).post("/contacts", { email: email() }), { status: 403, type: "forbidden", code: "missing_scope" });
+    expectError(await api(ws.keys.readOnly).post("/contacts", { email: email() }), {
+      status: 403,
+      type: "forbidden",
+      code: "missing_scope",
+    });
   });
 });
 
@@ -94,7 +103,8 @@ describe("POST /contacts: update", () => {
   it("matches by phone in any notation and keeps the fields left out", async () => {
     const p = phone();
     const e = email();
-    const created = (await client.post("/contacts", { phone: p.e164, email: e, name: "Bia", tags: [vip], fields: { [plan]: "gold" } })).body;
+    const created = (await client.post("/contacts", { phone: p.e164, email: e, name: "Bia", tags: [vip], fields: { [plan]: "gold" } }))
+      .body;
     const updated = await client.post("/contacts", { phone: p.national, name: "Beatriz" });
     expect(updated.body).toMatchObject({ id: created.id, name: "Beatriz", email: created.email, tags: [vip], fields: { [plan]: "gold" } });
     expect(updated.body.created_at).toBe(created.created_at);
@@ -105,7 +115,11 @@ describe("POST /contacts: update", () => {
     const e = email();
     const created = (await client.post("/contacts", { email: e })).body;
     const p = phone();
-    const updated = await client.post("/contacts", { email: e.toLowerCase().replace(/@.*/, "@EXAMPLE.com"), phone: undefined, opt_out_email: true });
+    const updated = await client.post("/contacts", {
+      email: e.toLowerCase().replace(/@.*/, "@EXAMPLE.com"),
+      phone: undefined,
+      opt_out_email: true,
+    });
     expect(updated.body).toMatchObject({ id: created.id, opt_out_email: true });
     const withPhone = await client.post("/contacts", { phone: p.e164, email: e });
     // A phone that no contact has and an e-mail of another contact: the new contact would take it.
@@ -115,7 +129,11 @@ describe("POST /contacts: update", () => {
   it("replaces tags and merges fields key by key; null removes a key (D14)", async () => {
     const p = phone();
     const id = (await client.post("/contacts", { phone: p.e164, tags: [vip], fields: { [plan]: "gold", [visits]: 3 } })).body.id;
-    const res = await client.post("/contacts", { phone: p.e164, tags: [gold], fields: { [visits]: null, [born]: "1990-05-17", [active]: true } });
+    const res = await client.post("/contacts", {
+      phone: p.e164,
+      tags: [gold],
+      fields: { [visits]: null, [born]: "1990-05-17", [active]: true },
+    });
     expect(res.body).toMatchObject({ id, tags: [gold], fields: { [plan]: "gold", [born]: "1990-05-17", [active]: true } });
     expect(res.body.fields).not.toHaveProperty(visits);
     expect((await client.post("/contacts", { phone: p.e164, tags: [] })).body.tags).toEqual([]);
@@ -137,7 +155,11 @@ describe("POST /contacts: update", () => {
   it("refuses an unknown tag among known ones with its index, and writes nothing", async () => {
     const p = phone();
     const before = (await client.post("/contacts", { phone: p.e164, tags: [vip] })).body;
-    expectError(await client.post("/contacts", { phone: p.e164, name: "x", tags: [gold, "tag_missing"] }), { status: 400, type: "invalid_request", param: "tags.1" });
+    expectError(await client.post("/contacts", { phone: p.e164, name: "x", tags: [gold, "tag_missing"] }), {
+      status: 400,
+      type: "invalid_request",
+      param: "tags.1",
+    });
     expect((await client.get(`/contacts/${before.id}`)).body).toEqual(before);
   });
 
@@ -146,13 +168,20 @@ describe("POST /contacts: update", () => {
     await client.post("/contacts", { email: taken });
     const p = phone();
     const before = (await client.post("/contacts", { phone: p.e164, name: "Own" })).body;
-    expectError(await client.post("/contacts", { phone: p.e164, email: taken, name: "Thief" }), { status: 409, type: "conflict", code: "email_taken", param: "email" });
+    expectError(await client.post("/contacts", { phone: p.e164, email: taken, name: "Thief" }), {
+      status: 409,
+      type: "conflict",
+      code: "email_taken",
+      param: "email",
+    });
     expect((await client.get(`/contacts/${before.id}`)).body).toEqual(before);
   });
 
   it("creates one contact under concurrent upserts of the same new phone", async () => {
     const p = phone();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => client.post("/contacts", { phone: i % 2 ? p.national : p.e164, name: "Same" })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => client.post("/contacts", { phone: i % 2 ? p.national : p.e164, name: "Same" })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     if (onPostgres) {
@@ -219,6 +248,10 @@ describe("GET /contacts and GET /contacts/{id} (D13)", () => {
   });
 
   it("needs contacts:read", async () => {
-    expectError(await api(fx.main!.keys.readOnly).get("/contacts?phone=%2B5511912345678"), { status: 403, type: "forbidden", code: "missing_scope" });
+    expectError(await api(fx.main!.keys.readOnly).get("/contacts?phone=%2B5511912345678"), {
+      status: 403,
+      type: "forbidden",
+      code: "missing_scope",
+    });
   });
 });

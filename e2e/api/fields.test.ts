@@ -35,17 +35,28 @@ describe("POST /custom-fields", () => {
   });
 
   it("accepts a key of exactly 64 characters", async () => {
-    expect((await client.post("/custom-fields", { name: "x", key: `a${randomUUID().replace(/-/g, "").slice(0, 20)}${"b".repeat(43)}` })).status).toBe(201);
+    expect(
+      (await client.post("/custom-fields", { name: "x", key: `a${randomUUID().replace(/-/g, "").slice(0, 20)}${"b".repeat(43)}` })).status,
+    ).toBe(201);
   });
 
   it("answers 409 on an existing key (D11)", async () => {
     const k = key();
     expect((await client.post("/custom-fields", { name: "A", key: k })).status).toBe(201);
-    expectError(await client.post("/custom-fields", { name: "B", key: k, type: "number" }), { status: 409, type: "conflict", code: "field_key_taken", param: "key" });
+    expectError(await client.post("/custom-fields", { name: "B", key: k, type: "number" }), {
+      status: 409,
+      type: "conflict",
+      code: "field_key_taken",
+      param: "key",
+    });
   });
 
   it("needs fields:write", async () => {
-    expectError(await api(fx.main!.keys.readOnly).post("/custom-fields", { name: "A", key: key() }), { status: 403, type: "forbidden", code: "missing_scope" });
+    expectError(await api(fx.main!.keys.readOnly).post("/custom-fields", { name: "A", key: key() }), {
+      status: 403,
+      type: "forbidden",
+      code: "missing_scope",
+    });
   });
 });
 

@@ -63,7 +63,9 @@ describe("idempotency (D27, D28)", () => {
   it("is safe under concurrent requests with the same key: one runs, none twice", async () => {
     const key = randomUUID();
     const body = { name: unique("parallel") };
-    const results = await Promise.all(Array.from({ length: 12 }, () => client.post("/tags", body, { headers: { "Idempotency-Key": key } })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => client.post("/tags", body, { headers: { "Idempotency-Key": key } })),
+    );
     const fresh = results.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") === null);
     const replays = results.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") === "true");
     const inProgress = results.filter((r) => r.status === 409);

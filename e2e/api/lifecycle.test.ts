@@ -58,7 +58,13 @@ describe("graceful shutdown", () => {
     const body = JSON.stringify({ name: "in flight" });
     const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
-        { host: "127.0.0.1", port, path: "/api/v1/tags", method: "POST", headers: { Authorization: `Bearer ${testKey}`, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } },
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/api/v1/tags",
+          method: "POST",
+          headers: { Authorization: `Bearer ${testKey}`, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+        },
         (res) => {
           let text = "";
           res.on("data", (d: Buffer) => (text += d.toString()));

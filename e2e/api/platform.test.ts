@@ -82,7 +82,11 @@ describe("browser rule and CORS (spec Authentication 4, D23)", () => {
 
   it.each(["/", "/tags", "/messages", "/no/such/path"])("answers the preflight of %s without a key", async (path) => {
     const res = await api().request("OPTIONS", path, undefined, {
-      headers: { Origin: "https://shop.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type,idempotency-key" },
+      headers: {
+        Origin: "https://shop.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization,content-type,idempotency-key",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
@@ -115,7 +119,11 @@ describe("error body for every failure (D26, D29)", () => {
 
   it("a body over 256 KiB: 400 body_too_large, declared or streamed", async () => {
     const big = JSON.stringify({ name: "x".repeat(256 * 1024) });
-    expectError(await client().post("/tags", undefined, { rawBody: big }), { status: 400, type: "invalid_request", code: "body_too_large" });
+    expectError(await client().post("/tags", undefined, { rawBody: big }), {
+      status: 400,
+      type: "invalid_request",
+      code: "body_too_large",
+    });
     const stream = new ReadableStream({
       start(controller) {
         controller.enqueue(new TextEncoder().encode(big));

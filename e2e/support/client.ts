@@ -41,13 +41,19 @@ export function expectError(
 ): { type: string; code: string; message: string; param: string | null; doc_url: string } {
   const error = res.body?.error;
   const summary = { status: res.status, type: error?.type, code: error?.code, param: error?.param };
-  const want = { status: expected.status, type: expected.type, code: expected.code ?? error?.code, param: expected.param === undefined ? error?.param : expected.param };
+  const want = {
+    status: expected.status,
+    type: expected.type,
+    code: expected.code ?? error?.code,
+    param: expected.param === undefined ? error?.param : expected.param,
+  };
   if (JSON.stringify(summary) !== JSON.stringify(want)) {
     throw new Error(`expected ${JSON.stringify(want)}, got ${JSON.stringify(summary)}: ${res.text}`);
   }
   const keys = Object.keys(error).sort().join(",");
   if (keys !== "code,doc_url,message,param,type") throw new Error(`error body has fields ${keys}`);
-  if (!/\/docs\/errors#[a-z_]+$/.test(error.doc_url) || !error.doc_url.endsWith(`#${expected.type}`)) throw new Error(`bad doc_url ${error.doc_url}`);
+  if (!/\/docs\/errors#[a-z_]+$/.test(error.doc_url) || !error.doc_url.endsWith(`#${expected.type}`))
+    throw new Error(`bad doc_url ${error.doc_url}`);
   if (typeof error.message !== "string" || !error.message) throw new Error("empty message");
   if (/\bat .+:\d+:\d+/.test(res.text)) throw new Error("stack trace leaked");
   return error;

@@ -8,7 +8,10 @@ export type Engine = "postgres" | "pglite";
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 
 /** A fresh, empty database for one test run: a new PostgreSQL database or a new PGlite dir. */
-export async function freshDatabase(engine: Engine, label: string): Promise<{ env: Record<string, string | undefined>; drop: () => Promise<void> }> {
+export async function freshDatabase(
+  engine: Engine,
+  label: string,
+): Promise<{ env: Record<string, string | undefined>; drop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), `svc-${label}-`));
   if (engine === "pglite") {
     return { env: { DATA_DIR: dataDir, DATABASE_URL: undefined }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };

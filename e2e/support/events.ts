@@ -11,7 +11,10 @@ export async function contactEvents(contactId: string): Promise<LoggedEvent[]> {
   const client = new pg.Client({ connectionString: inject("api").env.DATABASE_URL });
   await client.connect();
   try {
-    const { rows } = await client.query("SELECT id, name, mode::text AS mode, data, created_at FROM events WHERE contact_id = $1 ORDER BY created_at, id", [contactId]);
+    const { rows } = await client.query(
+      "SELECT id, name, mode::text AS mode, data, created_at FROM events WHERE contact_id = $1 ORDER BY created_at, id",
+      [contactId],
+    );
     return rows;
   } finally {
     await client.end();

@@ -1,7 +1,12 @@
 // The workspaces and keys every API test can use (seeded once per engine by seed.ts). Tests
 // that consume a rate limit get a workspace of their own so they never disturb each other.
 export type KeySpec = { mode: "test" | "live"; scopes?: string[]; revoked?: boolean };
-export type WorkspaceSpec = { plan: "free" | "starter" | "pro" | "scale"; rateLimit?: number; defaultCountry?: string; keys: Record<string, KeySpec> };
+export type WorkspaceSpec = {
+  plan: "free" | "starter" | "pro" | "scale";
+  rateLimit?: number;
+  defaultCountry?: string;
+  keys: Record<string, KeySpec>;
+};
 
 export const FIXTURES = {
   main: {
@@ -19,7 +24,12 @@ export const FIXTURES = {
   free: { plan: "free", keys: { test: { mode: "test" }, live: { mode: "live" } } },
   limited: { plan: "starter", rateLimit: 5, keys: { a: { mode: "test" }, b: { mode: "test" } } },
   shared: { plan: "starter", rateLimit: 30, keys: { a: { mode: "test" } } },
-  contacts: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["contacts:read"] } } },
+  contacts: {
+    plan: "pro",
+    rateLimit: 100_000,
+    defaultCountry: "BR",
+    keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["contacts:read"] } },
+  },
   nocountry: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   pages: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   idem: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },

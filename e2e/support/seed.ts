@@ -13,7 +13,12 @@ const database = await db();
 await applyMigrations(database.adapter);
 const out: Fixtures = {};
 for (const [label, spec] of Object.entries(FIXTURES as Record<string, WorkspaceSpec>)) {
-  const request: CreateWorkspaceRequest = { name: `Fixture ${label}`, plan: spec.plan, rateLimit: spec.rateLimit ?? null, defaultCountry: spec.defaultCountry ?? null };
+  const request: CreateWorkspaceRequest = {
+    name: `Fixture ${label}`,
+    plan: spec.plan,
+    rateLimit: spec.rateLimit ?? null,
+    defaultCountry: spec.defaultCountry ?? null,
+  };
   const { id } = await createWorkspace(database, request);
   const keys: Record<string, string> = {};
   const keyIds: Record<string, string> = {};
@@ -26,4 +31,4 @@ for (const [label, spec] of Object.entries(FIXTURES as Record<string, WorkspaceS
   out[label] = { id, keys, keyIds };
 }
 await closeDb();
-process.stdout.write(JSON.stringify(out));
+process.stdout.write(JSON.stringify(out), () => process.exit(0)); // the schema engine leaves a ~10 s timer

@@ -4,7 +4,12 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-export type RunningServer = { url: string; process: ChildProcess; output: () => string; stop: (signal?: NodeJS.Signals) => Promise<number | null> };
+export type RunningServer = {
+  url: string;
+  process: ChildProcess;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+};
 
 /**
  * Starts the real server (server/main.ts, the same entry as `npm start`) as a child process

@@ -18,7 +18,10 @@ function newest(path) {
 
 export function prepare(root, { quiet = false } = {}) {
   const stdio = quiet ? ["ignore", "ignore", "inherit"] : "inherit";
-  if (!existsSync(join(root, "server/generated/prisma/client.ts")) || newest(join(root, "prisma/schema.prisma")) > newest(join(root, "server/generated/prisma/client.ts"))) {
+  if (
+    !existsSync(join(root, "server/generated/prisma/client.ts")) ||
+    newest(join(root, "prisma/schema.prisma")) > newest(join(root, "server/generated/prisma/client.ts"))
+  ) {
     execFileSync(process.execPath, [join(root, "scripts/generate.mjs"), "--quiet"], { cwd: root, stdio });
   }
   const buildId = join(root, ".next/BUILD_ID");

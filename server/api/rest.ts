@@ -14,6 +14,7 @@ import {
 } from "../idempotency/idempotency.ts";
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { sha256Hex } from "../lib/crypto.ts";
+import { errorDocUrl } from "../lib/error-catalog.ts";
 import { AppError } from "../lib/errors.ts";
 import type { RateDecision } from "../ratelimit/sliding-window.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -82,7 +83,7 @@ export type RestDeps = { database: Database; appUrl: string; requestId: string; 
 
 export function errorBody(err: AppError, appUrl: string): string {
   return JSON.stringify({
-    error: { type: err.type, code: err.code, message: err.message, param: err.param, doc_url: `${appUrl}/docs/errors#${err.type}` },
+    error: { type: err.type, code: err.code, message: err.message, param: err.param, doc_url: errorDocUrl(appUrl, err.type) },
   });
 }
 
@@ -134,7 +135,9 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, deps
 async function authenticate(
   req: IncomingMessage,
   deps: RestDeps,
-): Promise<{ principal: KeyPrincipal; rate: RateDecision; outcome?: undefined } | { principal: null; rate: RateDecision; outcome: Outcome }> {
+): Promise<
+  { principal: KeyPrincipal; rate: RateDecision; outcome?: undefined } | { principal: null; rate: RateDecision; outcome: Outcome }
+> {
   const header = req.headers.authorization ?? "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   try {
@@ -156,7 +159,11 @@ async function afterAuthentication(
   rate: RateDecision,
 ): Promise<Outcome> {
   if (!principal.apiAccess) {
-    throw new AppError("forbidden", "plan_without_api_access", "This workspace's plan does not include API access. Upgrade the plan to use the API.");
+    throw new AppError(
+      "forbidden",
+      "plan_without_api_access",
+      "This workspace's plan does not include API access. Upgrade the plan to use the API.",
+    );
   }
   if (principal.mode === "live" && req.headers.origin !== undefined) {
     throw new AppError(
@@ -185,7 +192,9 @@ async function afterAuthentication(
   }
   const key = Array.isArray(idempotencyKey) ? idempotencyKey[0]! : idempotencyKey;
   if (key.length < 1 || key.length > 255) {
-    throw new AppError("invalid_request", "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.", { param: "Idempotency-Key" });
+    throw new AppError("invalid_request", "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.", {
+      param: "Idempotency-Key",
+    });
   }
   const scope: IdempotencyScope = { workspaceId: principal.workspaceId, mode: principal.mode, method, path, key };
   const claim = await claimIdempotencyKey(deps.database, scope, sha256Hex(canonicalJson(body ?? null)));
@@ -198,9 +207,14 @@ async function afterAuthentication(
     );
   }
   if (claim.kind === "in_progress") {
-    throw new AppError("conflict", "idempotency_key_in_use", "A request with this Idempotency-Key is still in progress. Retry in a moment.", {
-      param: "Idempotency-Key",
-    });
+    throw new AppError(
+      "conflict",
+      "idempotency_key_in_use",
+      "A request with this Idempotency-Key is still in progress. Retry in a moment.",
+      {
+        param: "Idempotency-Key",
+      },
+    );
   }
   if (claim.kind === "replay") {
     return { ...claim.response, headers: { ...claim.response.headers, "Idempotent-Replayed": "true" } };
@@ -261,9 +275,14 @@ export function toAppError(err: unknown, deps: Pick<RestDeps, "log" | "requestId
       const issue = issues[0];
       const param = issue.path.map(String).join(".") || null;
       const missing = issue.code === "invalid_type" && issue.input === undefined;
-      return new AppError("invalid_request", missing ? "parameter_missing" : "parameter_invalid", param ? `${param}: ${issue.message}` : issue.message, {
-        param,
-      });
+      return new AppError(
+        "invalid_request",
+        missing ? "parameter_missing" : "parameter_invalid",
+        param ? `${param}: ${issue.message}` : issue.message,
+        {
+          param,
+        },
+      );
     }
     if (err.code === "NOT_FOUND") return new AppError("not_found", "resource_missing", err.message);
     if (err.code === "FORBIDDEN") return new AppError("forbidden", "forbidden", err.message);

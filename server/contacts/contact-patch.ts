@@ -40,7 +40,11 @@ async function checkTags(database: Database, workspaceId: string, ids: string[])
 }
 
 /** D14: every key must be a custom field of the workspace, each value of its type. */
-async function checkFields(database: Database, workspaceId: string, values: Record<string, unknown>): Promise<Record<string, string | number | boolean | null>> {
+async function checkFields(
+  database: Database,
+  workspaceId: string,
+  values: Record<string, unknown>,
+): Promise<Record<string, string | number | boolean | null>> {
   const keys = Object.keys(values);
   const defs = await database.prisma.customField.findMany({ where: { workspaceId, key: { in: keys } }, select: { key: true, type: true } });
   const types = new Map(defs.map((d) => [d.key, d.type]));

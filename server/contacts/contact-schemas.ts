@@ -1,9 +1,21 @@
 import { z } from "zod";
 
 export const ZUpsertContactRequest = z.object({
-  phone: z.string().max(64).optional().describe("Any common notation; stored in E.164 (D1). The contact is matched by phone first.").meta({ example: "+55 11 98765-4321" }),
+  phone: z
+    .string()
+    .max(64)
+    .optional()
+    .describe("Any common notation; stored in E.164 (D1). The contact is matched by phone first.")
+    .meta({ example: "+55 11 98765-4321" }),
   email: z.string().max(320).optional().describe("Matched when no phone is given (D2).").meta({ example: "ana@example.com" }),
-  name: z.string().trim().max(200, "must be at most 200 characters").nullable().optional().describe("null clears it.").meta({ example: "Ana" }),
+  name: z
+    .string()
+    .trim()
+    .max(200, "must be at most 200 characters")
+    .nullable()
+    .optional()
+    .describe("null clears it.")
+    .meta({ example: "Ana" }),
   tags: z.array(z.string()).max(100).optional().describe("Tag ids; when given, replaces the contact's tags (D14)."),
   fields: z
     .record(z.string(), z.unknown())

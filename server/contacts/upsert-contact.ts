@@ -46,7 +46,11 @@ export async function updateContact(database: Database, actor: Actor, id: string
   );
 }
 
-async function lockContact(tx: Tx, workspaceId: string, by: { phone: string } | { email: string } | { id: string }): Promise<Locked | null> {
+async function lockContact(
+  tx: Tx,
+  workspaceId: string,
+  by: { phone: string } | { email: string } | { id: string },
+): Promise<Locked | null> {
   const [column, value] = Object.entries(by)[0] as [string, string];
   const rows = await tx.$queryRaw<Locked[]>`
     SELECT id, phone, email FROM contacts
@@ -56,7 +60,12 @@ async function lockContact(tx: Tx, workspaceId: string, by: { phone: string } | 
 }
 
 /** Inserts the new contact; on a concurrent insert of the same phone or e-mail, locks that one. */
-async function insertContact(tx: Tx, actor: Actor, patch: ContactPatch, match: { phone: string } | { email: string }): Promise<Locked | "created"> {
+async function insertContact(
+  tx: Tx,
+  actor: Actor,
+  patch: ContactPatch,
+  match: { phone: string } | { email: string },
+): Promise<Locked | "created"> {
   const id = newId("contact");
   const fields = Object.fromEntries(Object.entries(patch.fields ?? {}).filter(([, v]) => v !== null));
   const inserted = await tx.$queryRaw<{ id: string }[]>`
@@ -79,10 +88,18 @@ async function insertContact(tx: Tx, actor: Actor, patch: ContactPatch, match: {
 
 async function applyPatch(tx: Tx, actor: Actor, locked: Locked, patch: ContactPatch): Promise<Contact> {
   const before = await readContact(tx, actor.workspaceId, { id: locked.id });
-  if (patch.phone !== undefined && patch.phone !== locked.phone && (await taken(tx, actor.workspaceId, locked.id, { phone: patch.phone }))) {
+  if (
+    patch.phone !== undefined &&
+    patch.phone !== locked.phone &&
+    (await taken(tx, actor.workspaceId, locked.id, { phone: patch.phone }))
+  ) {
     throw conflict("phone_taken", "Another contact already has this phone number.", "phone");
   }
-  if (patch.email !== undefined && patch.email !== locked.email && (await taken(tx, actor.workspaceId, locked.id, { email: patch.email }))) {
+  if (
+    patch.email !== undefined &&
+    patch.email !== locked.email &&
+    (await taken(tx, actor.workspaceId, locked.id, { email: patch.email }))
+  ) {
     throw emailTaken();
   }
   const fields: Record<string, unknown> = { ...before.fields };
@@ -101,16 +118,33 @@ async function applyPatch(tx: Tx, actor: Actor, locked: Locked, patch: ContactPa
   const tags = patch.tags ?? before.tags;
   const changed =
     canonicalJson([next.phone, next.email, next.name, next.fields, next.optOutWhatsapp, next.optOutEmail, [...tags].sort()]) !==
-    canonicalJson([before.phone, before.email, before.name, before.fields, before.opt_out_whatsapp, before.opt_out_email, [...before.tags].sort()]);
+    canonicalJson([
+      before.phone,
+      before.email,
+      before.name,
+      before.fields,
+      before.opt_out_whatsapp,
+      before.opt_out_email,
+      [...before.tags].sort(),
+    ]);
   if (!changed) return before;
 
-  await tx.contact.update({ where: { id: locked.id }, data: { ...next, fields: next.fields as Prisma.InputJsonObject, updatedAt: new Date() } });
+  await tx.contact.update({
+    where: { id: locked.id },
+    data: { ...next, fields: next.fields as Prisma.InputJsonObject, updatedAt: new Date() },
+  });
   if (patch.tags) {
     await tx.contactTag.deleteMany({ where: { contactId: locked.id } });
     if (tags.length) await tx.contactTag.createMany({ data: tags.map((tagId) => ({ contactId: locked.id, tagId })) });
   }
   const after = await readContact(tx, actor.workspaceId, { id: locked.id });
-  await recordEvent(tx, { workspaceId: actor.workspaceId, mode: actor.mode, name: "contato.atualizado", data: after, contactId: locked.id });
+  await recordEvent(tx, {
+    workspaceId: actor.workspaceId,
+    mode: actor.mode,
+    name: "contato.atualizado",
+    data: after,
+    contactId: locked.id,
+  });
   return after;
 }
 

@@ -56,7 +56,11 @@ async function engineFor(factory: SqlMigrationAwareDriverAdapterFactory): Promis
     },
   };
   const schema = readFileSync(schemaPath, "utf8");
-  const engine = await glue.SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(tracked));
+  const engine = await glue.SchemaEngine.new(
+    { datamodels: [[schemaPath, schema]] },
+    () => {},
+    bindMigrationAwareSqlAdapterFactory(tracked),
+  );
   return {
     engine,
     free: async () => {

@@ -5,7 +5,11 @@ import { newId } from "../lib/ids.ts";
 import { fieldView, type CustomField, type ZCreateFieldRequest } from "./field-schemas.ts";
 
 /** D11: a key that exists already is a 409 with `param` = `key`. */
-export async function createField(database: Database, workspaceId: string, input: z.output<typeof ZCreateFieldRequest>): Promise<CustomField> {
+export async function createField(
+  database: Database,
+  workspaceId: string,
+  input: z.output<typeof ZCreateFieldRequest>,
+): Promise<CustomField> {
   try {
     const row = await database.prisma.customField.create({
       data: { id: newId("field"), workspaceId, name: input.name, key: input.key, type: input.type },

@@ -27,6 +27,12 @@ export const ZCustomField = z
 
 export type CustomField = z.infer<typeof ZCustomField>;
 
-export function fieldView(row: { id: string; name: string; key: string; type: (typeof FIELD_TYPES)[number]; createdAt: Date }): CustomField {
+export function fieldView(row: {
+  id: string;
+  name: string;
+  key: string;
+  type: (typeof FIELD_TYPES)[number];
+  createdAt: Date;
+}): CustomField {
   return { id: row.id, name: row.name, key: row.key, type: row.type, created_at: row.createdAt.toISOString() };
 }

@@ -12,13 +12,16 @@ export type IdempotencyScope = { workspaceId: string; mode: Mode; method: string
 
 export type StoredResponse = { status: number; body: string; headers: Record<string, string> };
 
-export type Claim =
-  | { kind: "claimed" }
-  | { kind: "replay"; response: StoredResponse }
-  | { kind: "in_progress" }
-  | { kind: "mismatch" };
+export type Claim = { kind: "claimed" } | { kind: "replay"; response: StoredResponse } | { kind: "in_progress" } | { kind: "mismatch" };
 
-type Row = { claimed: boolean; body_hash: string; status: string; response_status: number | null; response_body: string | null; response_headers: unknown };
+type Row = {
+  claimed: boolean;
+  body_hash: string;
+  status: string;
+  response_status: number | null;
+  response_body: string | null;
+  response_headers: unknown;
+};
 
 export async function claimIdempotencyKey(database: Database, scope: IdempotencyScope, bodyHash: string): Promise<Claim> {
   // One statement: insert the claim, or take over an expired record or a stale claim with

@@ -7,7 +7,10 @@ import { MODES, SCOPES } from "./scopes.ts";
 export const ZCreateKeyRequest = z.object({
   name: z.string().trim().min(1).max(100).default("API key"),
   mode: z.enum(MODES),
-  scopes: z.array(z.enum(SCOPES)).min(1).default([...SCOPES]),
+  scopes: z
+    .array(z.enum(SCOPES))
+    .min(1)
+    .default([...SCOPES]),
 });
 
 export type CreateKeyRequest = z.input<typeof ZCreateKeyRequest>;

@@ -30,14 +30,11 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string, param?: string) =>
-  new AppError("not_found", "resource_missing", `No such ${what}.`, { param });
+export const notFound = (what: string, param?: string) => new AppError("not_found", "resource_missing", `No such ${what}.`, { param });
 
-export const invalid = (code: string, message: string, param?: string | null) =>
-  new AppError("invalid_request", code, message, { param });
+export const invalid = (code: string, message: string, param?: string | null) => new AppError("invalid_request", code, message, { param });
 
-export const conflict = (code: string, message: string, param?: string | null) =>
-  new AppError("conflict", code, message, { param });
+export const conflict = (code: string, message: string, param?: string | null) => new AppError("conflict", code, message, { param });
 
 /** Prisma's unique violation (P2002) and missing row (P2025), mapped once. */
 export function prismaErrorCode(err: unknown): "unique" | "missing" | null {

@@ -41,7 +41,10 @@ function retryAfter(counts: WindowCounts, limit: number, nowMs: number): number 
   const current = counts.current - 1;
   for (let s = 1; s <= 120; s++) {
     const at = nowMs + s * 1000;
-    const shifted = windowStart(at) === start ? { current, previous: counts.previous } : { current: 0, previous: windowStart(at) === start + WINDOW_MS ? current : 0 };
+    const shifted =
+      windowStart(at) === start
+        ? { current, previous: counts.previous }
+        : { current: 0, previous: windowStart(at) === start + WINDOW_MS ? current : 0 };
     if (estimate({ ...shifted, current: shifted.current + 1 }, at) <= limit) return s;
   }
   return 120;

@@ -7,7 +7,8 @@ export const createTagMeta: Meta = {
     path: "/tags",
     tags: ["Tags"],
     summary: "Create a tag",
-    description: "Answers `409 conflict` (`param` = `name`) when a tag of that name exists, compared case-insensitively after trimming (D11).",
+    description:
+      "Answers `409 conflict` (`param` = `name`) when a tag of that name exists, compared case-insensitively after trimming (D11).",
     protect: true,
   },
   scope: "tags:write",
