@@ -53,8 +53,8 @@ const KEY_CHECK = `
     RETURNING 1
   ), hit AS (
     INSERT INTO rate_limit_counters (key_hash, window_start, count)
-    SELECT $1, $2, 1 FROM k WHERE NOT k.revoked
-    ON CONFLICT (key_hash, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
+    SELECT $1, $2, $4::int FROM k WHERE NOT k.revoked
+    ON CONFLICT (key_hash, window_start) DO UPDATE SET count = rate_limit_counters.count + EXCLUDED.count
     RETURNING count
   )
   SELECT k.*, (SELECT count FROM hit) AS current,
@@ -73,7 +73,47 @@ const ANONYMOUS_HIT = `
 
 const GIVE_BACK = `
   WITH ${RELAXED}
-  UPDATE rate_limit_counters SET count = count - 1 FROM relaxed WHERE key_hash = $1 AND window_start = $2`;
+  UPDATE rate_limit_counters SET count = count - $3 FROM relaxed WHERE key_hash = $1 AND window_start = $2`;
+
+type Hit = { row: Row | undefined; current: number | null; now: number; start: number };
+type Batch = { hash: string; waiters: { resolve: (hit: Hit) => void; reject: (err: unknown) => void }[] };
+
+// Requests of one key that arrive while that key's statement is in flight wait for the next
+// one, which counts them all at once (count + n) and gives each its own position in the
+// window. Each request is still decided on a count read from the database after it arrived,
+// so the limit stays exact across instances and a revocation is seen at once; the key's row
+// is updated once per round trip instead of once per request (docs/api-platform.md).
+const queued = new Map<string, Batch>();
+const inFlight = new Set<string>();
+
+function countRequest(database: Database, hash: string): Promise<Hit> {
+  return new Promise((resolve, reject) => {
+    let batch = queued.get(hash);
+    if (!batch) queued.set(hash, (batch = { hash, waiters: [] }));
+    batch.waiters.push({ resolve, reject });
+    if (!inFlight.has(hash)) void flush(database, hash);
+  });
+}
+
+async function flush(database: Database, hash: string): Promise<void> {
+  const batch = queued.get(hash);
+  if (!batch) return;
+  queued.delete(hash);
+  inFlight.add(hash);
+  const n = batch.waiters.length;
+  try {
+    const now = Date.now();
+    const start = windowStart(now);
+    const [row] = await database.query<Row>(KEY_CHECK, [hash, start, start - WINDOW_MS, n]);
+    const total = row?.current === null || row?.current === undefined ? null : Number(row.current);
+    batch.waiters.forEach((w, i) => w.resolve({ row, current: total === null ? null : total - n + i + 1, now, start }));
+  } catch (err) {
+    for (const w of batch.waiters) w.reject(err);
+  } finally {
+    inFlight.delete(hash);
+    if (queued.has(hash)) void flush(database, hash);
+  }
+}
 
 export async function authenticateKey(
   database: Database,
@@ -84,10 +124,8 @@ export async function authenticateKey(
   }
   if (!KEY_FORMAT.test(bearer)) throw invalidKey();
   const hash = sha256Hex(bearer);
-  const now = Date.now();
-  const start = windowStart(now);
-  const [row] = await database.query<Row>(KEY_CHECK, [hash, start, start - WINDOW_MS]);
-  if (!row || row.revoked || row.current === null) throw invalidKey();
+  const { row, current, now, start } = await countRequest(database, hash);
+  if (!row || row.revoked || current === null) throw invalidKey();
   const limits = effectiveLimits({
     plan: row.plan,
     rateLimit: row.rate_limit,
@@ -95,8 +133,8 @@ export async function authenticateKey(
     monthlyLimit: null,
     monthlyLimitSet: false,
   });
-  const rate = decide({ current: Number(row.current), previous: Number(row.previous ?? 0) }, limits.rateLimit, now);
-  if (!rate.allowed) await database.query(GIVE_BACK, [hash, start]);
+  const rate = decide({ current, previous: Number(row.previous ?? 0) }, limits.rateLimit, now);
+  if (!rate.allowed) await database.query(GIVE_BACK, [hash, start, 1]);
   return {
     principal: {
       keyId: row.id,
@@ -126,7 +164,7 @@ export async function consumeBucket(database: Database, bucket: string, limit: n
   const start = windowStart(now);
   const [row] = await database.query<{ current: number; previous: number | null }>(ANONYMOUS_HIT, [bucket, start, start - WINDOW_MS]);
   const rate = decide({ current: Number(row?.current ?? 1), previous: Number(row?.previous ?? 0) }, limit, now);
-  if (!rate.allowed) await database.query(GIVE_BACK, [bucket, start]);
+  if (!rate.allowed) await database.query(GIVE_BACK, [bucket, start, 1]);
   return rate;
 }
 
