@@ -34,6 +34,14 @@ describe("rate limit (D24)", () => {
     expect(other.headers.get("ratelimit-remaining")).toBe("4");
   });
 
+  it("stays exact under a burst of concurrent requests of one key", async () => {
+    const results = await Promise.all(Array.from({ length: 25 }, () => api(fx.burst!.keys.a).get("/")));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(15);
+    const remaining = results.filter((r) => r.status === 200).map((r) => Number(r.headers.get("ratelimit-remaining")));
+    expect(remaining.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
   it.runIf(inject("api").engine === "postgres")(
     "holds across several server processes sharing one database",
     async () => {

@@ -23,6 +23,7 @@ export const FIXTURES = {
   other: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
   free: { plan: "free", keys: { test: { mode: "test" }, live: { mode: "live" } } },
   limited: { plan: "starter", rateLimit: 5, keys: { a: { mode: "test" }, b: { mode: "test" } } },
+  burst: { plan: "starter", rateLimit: 10, keys: { a: { mode: "test" } } },
   shared: { plan: "starter", rateLimit: 30, keys: { a: { mode: "test" } } },
   contacts: {
     plan: "pro",
