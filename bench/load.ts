@@ -12,7 +12,7 @@ export async function load(opts: {
   headers?: Record<string, string>;
   body?: string;
   overallRate?: number;
-  setupRequest?: (req: { headers?: Record<string, string> }) => { headers?: Record<string, string> };
+  setupRequest?: (req: { headers?: Record<string, string>; body?: string }) => { headers?: Record<string, string>; body?: string };
 }): Promise<LoadResult> {
   const base = {
     url: opts.url,

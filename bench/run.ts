@@ -15,30 +15,52 @@ const results: Record<string, LoadResult & { note?: string }> = {};
 
 prepare(ROOT, { quiet: true });
 
-async function keyCheck(engine: Engine): Promise<void> {
+/** One fresh database and server per engine, seeded with a workspace whose rate limit is raised. */
+async function withServer(engine: Engine, run: (url: string, keys: { testKey: string; liveKey: string }) => Promise<void>): Promise<void> {
   const database = await freshDatabase(engine, `bench_${engine}`);
   try {
     const seeded = JSON.parse(
-      execFileSync(process.execPath, ["--import", "tsx", "bench/seed.ts"], {
-        cwd: ROOT,
-        env: { ...process.env, ...database.env },
-        encoding: "utf8",
-      }),
-    ) as { testKey: string };
+      execFileSync(process.execPath, ["--import", "tsx", "bench/seed.ts"], { cwd: ROOT, env: { ...process.env, ...database.env }, encoding: "utf8" }),
+    ) as { testKey: string; liveKey: string };
     const server = await startServer({ ...database.env, LOG_LEVEL: "warn" });
     try {
-      results[`GET /api/v1/ (${engine})`] = await load({
-        url: `${server.url}/api/v1/`,
-        seconds: SECONDS,
-        warmupSeconds: WARMUP,
-        headers: { Authorization: `Bearer ${seeded.testKey}` },
-      });
+      await run(server.url, seeded);
     } finally {
       await server.stop();
     }
   } finally {
     await database.drop();
   }
+}
+
+/** POST /contacts upserts: a new contact per request (phone and e-mail unique), 50 connections. */
+async function contactUpserts(engine: Engine): Promise<void> {
+  await withServer(engine, async (url, keys) => {
+    let n = 0;
+    results[`POST /api/v1/contacts upsert (${engine})`] = await load({
+      url: `${url}/api/v1/contacts`,
+      method: "POST",
+      seconds: SECONDS,
+      warmupSeconds: WARMUP,
+      headers: { Authorization: `Bearer ${keys.testKey}`, "Content-Type": "application/json" },
+      setupRequest: (req) => {
+        n++;
+        const phone = `+55119${String(10_000_000 + n).slice(-8)}`;
+        return { ...req, body: JSON.stringify({ phone, email: `bench${n}@example.com`, name: `Bench ${n}` }) };
+      },
+    });
+  });
+}
+
+async function keyCheck(engine: Engine): Promise<void> {
+  await withServer(engine, async (url, keys) => {
+    results[`GET /api/v1/ (${engine})`] = await load({
+      url: `${url}/api/v1/`,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP,
+      headers: { Authorization: `Bearer ${keys.testKey}` },
+    });
+  });
 }
 
 async function baseline(): Promise<void> {
@@ -70,6 +92,7 @@ const sections: Record<string, () => Promise<void>> = {
   baseline,
   "key-check-postgres": () => keyCheck("postgres"),
   "key-check-pglite": () => keyCheck("pglite"),
+  "contacts-postgres": () => contactUpserts("postgres"),
 };
 for (const [name, run] of Object.entries(sections)) {
   if (only.length && !only.includes(name)) continue;

@@ -3,8 +3,12 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-/** The dashboard's sections; later areas (contacts, messages, usage, …) are added here. */
-const SECTIONS = [{ segment: "keys", label: "API keys" }] as const;
+/** The dashboard's sections; later areas (messages, flows, usage, …) are added here. */
+const SECTIONS = [
+  { segment: "contacts", label: "Contacts" },
+  { segment: "tags", label: "Tags & fields" },
+  { segment: "keys", label: "API keys" },
+] as const;
 
 export function NavLinks({ workspace }: { workspace: string }) {
   const pathname = usePathname();

@@ -65,7 +65,13 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** Who is acting inside one workspace: the identity the domain services receive. */
-export type Actor = { workspaceId: string; mode: Mode; principal: Principal };
+export type Actor = {
+  workspaceId: string;
+  mode: Mode;
+  principal: Principal;
+  /** The workspace's default phone country when the caller already knows it (API keys). */
+  defaultCountry?: string | null;
+};
 
 /**
  * Any caller acting on a workspace: an API key (scope checked, D22) or a dashboard user
@@ -78,7 +84,16 @@ export const workspaceProcedure = t.procedure.use(async ({ ctx, meta, type, next
     if (meta?.scope && !principal.scopes.includes(meta.scope)) {
       throw new AppError("forbidden", "missing_scope", `This API key lacks the scope \`${meta.scope}\` that this endpoint needs.`);
     }
-    return next({ ctx: { actor: { workspaceId: principal.workspaceId, mode: principal.mode, principal } satisfies Actor } });
+    return next({
+      ctx: {
+        actor: {
+          workspaceId: principal.workspaceId,
+          mode: principal.mode,
+          principal,
+          defaultCountry: principal.defaultCountry,
+        } satisfies Actor,
+      },
+    });
   }
   if (!principal.workspaceId || !principal.role) {
     throw new TRPCError({ code: "FORBIDDEN", message: "Choose a workspace you are a member of." });

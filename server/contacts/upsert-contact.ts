@@ -8,154 +8,172 @@ import { newId } from "../lib/ids.ts";
 import { CONTACT_SELECT, contactView, type Contact, type UpsertContactRequest } from "./contact-schemas.ts";
 import { checkContactPatch, type ContactPatch } from "./contact-patch.ts";
 
-type Actor = { workspaceId: string; mode: Mode };
+type Actor = { workspaceId: string; mode: Mode; defaultCountry?: string | null };
 type Tx = Prisma.TransactionClient;
-type Locked = { id: string; phone: string | null; email: string | null };
+type By = { phone: string } | { email: string } | { id: string };
 
 /**
  * POST /contacts (spec "Create or update contact", D14): matched by phone, else by e-mail;
- * omitted fields are kept. Everything is checked before the transaction, and the transaction
- * writes the contact, its tags and its event together, so a refused request writes nothing.
- * Two concurrent upserts of one new contact: one inserts, the other finds it (ON CONFLICT)
- * and updates it; both answer with the same id.
+ * omitted fields are kept. Everything is checked before anything is written, and each path
+ * writes the contact, its tags and its event atomically, so a refused request writes nothing.
+ *
+ * A new contact is created by one statement (contact, tags and `contato.criado` together). If
+ * its phone or e-mail exists, that statement inserts nothing and the update path runs in a
+ * transaction that locks the matched contact. Two concurrent upserts of one new contact: one
+ * inserts, the other finds it and updates it; both answer with the same id.
  */
 export async function upsertContact(database: Database, actor: Actor, input: UpsertContactRequest): Promise<Contact> {
   if (input.phone === undefined && input.email === undefined) {
     throw invalid("parameter_missing", "Give at least `phone` or `email`.", "phone");
   }
-  const patch = await checkContactPatch(database, actor.workspaceId, input);
+  const patch = await checkContactPatch(database, actor, input);
+  const created = await createContact(database, actor, patch);
+  if (created) return created;
   const match = patch.phone !== undefined ? { phone: patch.phone } : { email: patch.email! };
   return withConflictMapping(() =>
     database.prisma.$transaction(async (tx) => {
-      const found = (await lockContact(tx, actor.workspaceId, match)) ?? (await insertContact(tx, actor, patch, match));
-      if (found === "created") return readContact(tx, actor.workspaceId, match);
-      return applyPatch(tx, actor, found, patch);
+      const current = await lockContact(tx, actor.workspaceId, match);
+      // The phone is free but the e-mail belongs to another contact (D14).
+      if (!current) throw emailTaken();
+      return applyPatch(tx, actor, current, patch);
     }),
   );
 }
 
 /** Dashboard edits of one contact by id, through the same rules. */
 export async function updateContact(database: Database, actor: Actor, id: string, input: UpsertContactRequest): Promise<Contact> {
-  const patch = await checkContactPatch(database, actor.workspaceId, input);
+  const patch = await checkContactPatch(database, actor, input);
   return withConflictMapping(() =>
     database.prisma.$transaction(async (tx) => {
-      const found = await lockContact(tx, actor.workspaceId, { id });
-      if (!found) throw notFound("contact", "id");
-      return applyPatch(tx, actor, found, patch);
+      const current = await lockContact(tx, actor.workspaceId, { id });
+      if (!current) throw notFound("contact", "id");
+      return applyPatch(tx, actor, current, patch);
     }),
   );
 }
 
-async function lockContact(
-  tx: Tx,
-  workspaceId: string,
-  by: { phone: string } | { email: string } | { id: string },
-): Promise<Locked | null> {
-  const [column, value] = Object.entries(by)[0] as [string, string];
-  const rows = await tx.$queryRaw<Locked[]>`
-    SELECT id, phone, email FROM contacts
-    WHERE workspace_id = ${workspaceId} AND ${Prisma.raw(`"${column}"`)} = ${value}
-    FOR UPDATE`;
-  return rows[0] ?? null;
-}
-
-/** Inserts the new contact; on a concurrent insert of the same phone or e-mail, locks that one. */
-async function insertContact(
-  tx: Tx,
-  actor: Actor,
-  patch: ContactPatch,
-  match: { phone: string } | { email: string },
-): Promise<Locked | "created"> {
-  const id = newId("contact");
-  const fields = Object.fromEntries(Object.entries(patch.fields ?? {}).filter(([, v]) => v !== null));
-  const inserted = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO contacts (id, workspace_id, phone, email, name, fields, opt_out_whatsapp, opt_out_email)
-    VALUES (${id}, ${actor.workspaceId}, ${patch.phone ?? null}, ${patch.email ?? null}, ${patch.name ?? null},
-            ${JSON.stringify(fields)}::jsonb, ${patch.optOutWhatsapp ?? false}, ${patch.optOutEmail ?? false})
+const CREATE_CONTACT = `
+  WITH ins AS (
+    INSERT INTO contacts (id, workspace_id, phone, email, name, fields, opt_out_whatsapp, opt_out_email, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $9)
     ON CONFLICT DO NOTHING
-    RETURNING id`;
-  if (inserted.length === 0) {
-    const other = await lockContact(tx, actor.workspaceId, match);
-    // The conflict was on the other identity: the e-mail belongs to another contact (D14).
-    if (!other) throw emailTaken();
-    return other;
-  }
-  if (patch.tags?.length) await tx.contactTag.createMany({ data: patch.tags.map((tagId) => ({ contactId: id, tagId })) });
-  const contact = await readContact(tx, actor.workspaceId, { id });
-  await recordEvent(tx, { workspaceId: actor.workspaceId, mode: actor.mode, name: "contato.criado", data: contact, contactId: id });
-  return "created";
+    RETURNING id
+  ), tagged AS (
+    INSERT INTO contact_tags (contact_id, tag_id) SELECT ins.id, t FROM ins, unnest($10::text[]) AS t
+  ), logged AS (
+    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at)
+    SELECT $11, $2, 'contato.criado', $12::"KeyMode", $13::jsonb, ins.id, $9 FROM ins
+  )
+  SELECT id FROM ins`;
+
+/** Inserts the contact with its tags and event in one statement; null when phone or e-mail exist. */
+async function createContact(database: Database, actor: Actor, patch: ContactPatch): Promise<Contact | null> {
+  const now = new Date();
+  const contact: Contact = {
+    id: newId("contact"),
+    phone: patch.phone ?? null,
+    email: patch.email ?? null,
+    name: patch.name ?? null,
+    tags: patch.tags ?? [],
+    fields: Object.fromEntries(Object.entries(patch.fields ?? {}).filter(([, v]) => v !== null)) as Contact["fields"],
+    opt_out_whatsapp: patch.optOutWhatsapp ?? false,
+    opt_out_email: patch.optOutEmail ?? false,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  // Sent straight to the driver (Database.query): this statement is the whole write of the
+  // API's busiest create path, and Prisma's per-query cost was half of it (docs/architecture.md).
+  const rows = await database.query<{ id: string }>(CREATE_CONTACT, [
+    contact.id,
+    actor.workspaceId,
+    contact.phone,
+    contact.email,
+    contact.name,
+    JSON.stringify(contact.fields),
+    contact.opt_out_whatsapp,
+    contact.opt_out_email,
+    now,
+    contact.tags,
+    newId("event"),
+    actor.mode,
+    JSON.stringify(contact),
+  ]);
+  return rows.length ? contact : null;
 }
 
-async function applyPatch(tx: Tx, actor: Actor, locked: Locked, patch: ContactPatch): Promise<Contact> {
-  const before = await readContact(tx, actor.workspaceId, { id: locked.id });
+async function lockContact(tx: Tx, workspaceId: string, by: By): Promise<Contact | null> {
+  const [column, value] = Object.entries(by)[0] as [string, string];
+  const locked = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM contacts WHERE workspace_id = ${workspaceId} AND ${Prisma.raw(`"${column}"`)} = ${value} FOR UPDATE`;
+  if (!locked[0]) return null;
+  const row = await tx.contact.findUnique({ where: { id: locked[0].id }, select: CONTACT_SELECT });
+  return row ? contactView(row) : null;
+}
+
+async function applyPatch(tx: Tx, actor: Actor, before: Contact, patch: ContactPatch): Promise<Contact> {
   if (
     patch.phone !== undefined &&
-    patch.phone !== locked.phone &&
-    (await taken(tx, actor.workspaceId, locked.id, { phone: patch.phone }))
+    patch.phone !== before.phone &&
+    (await taken(tx, actor.workspaceId, before.id, { phone: patch.phone }))
   ) {
     throw conflict("phone_taken", "Another contact already has this phone number.", "phone");
   }
   if (
     patch.email !== undefined &&
-    patch.email !== locked.email &&
-    (await taken(tx, actor.workspaceId, locked.id, { email: patch.email }))
+    patch.email !== before.email &&
+    (await taken(tx, actor.workspaceId, before.id, { email: patch.email }))
   ) {
     throw emailTaken();
   }
-  const fields: Record<string, unknown> = { ...before.fields };
+  const fields: Contact["fields"] = { ...before.fields };
   for (const [key, value] of Object.entries(patch.fields ?? {})) {
     if (value === null) delete fields[key];
     else fields[key] = value;
   }
-  const next = {
+  const after: Contact = {
+    ...before,
     phone: patch.phone ?? before.phone,
     email: patch.email ?? before.email,
     name: patch.name !== undefined ? patch.name : before.name,
+    tags: patch.tags ?? before.tags,
     fields,
-    optOutWhatsapp: patch.optOutWhatsapp ?? before.opt_out_whatsapp,
-    optOutEmail: patch.optOutEmail ?? before.opt_out_email,
+    opt_out_whatsapp: patch.optOutWhatsapp ?? before.opt_out_whatsapp,
+    opt_out_email: patch.optOutEmail ?? before.opt_out_email,
   };
-  const tags = patch.tags ?? before.tags;
-  const changed =
-    canonicalJson([next.phone, next.email, next.name, next.fields, next.optOutWhatsapp, next.optOutEmail, [...tags].sort()]) !==
-    canonicalJson([
-      before.phone,
-      before.email,
-      before.name,
-      before.fields,
-      before.opt_out_whatsapp,
-      before.opt_out_email,
-      [...before.tags].sort(),
-    ]);
-  if (!changed) return before;
+  const comparable = (c: Contact) => canonicalJson({ ...c, tags: [...c.tags].sort(), updated_at: null });
+  if (comparable(after) === comparable(before)) return before;
 
+  const now = new Date();
+  after.updated_at = now.toISOString();
   await tx.contact.update({
-    where: { id: locked.id },
-    data: { ...next, fields: next.fields as Prisma.InputJsonObject, updatedAt: new Date() },
+    where: { id: before.id },
+    data: {
+      phone: after.phone,
+      email: after.email,
+      name: after.name,
+      fields: after.fields,
+      optOutWhatsapp: after.opt_out_whatsapp,
+      optOutEmail: after.opt_out_email,
+      updatedAt: now,
+    },
   });
   if (patch.tags) {
-    await tx.contactTag.deleteMany({ where: { contactId: locked.id } });
-    if (tags.length) await tx.contactTag.createMany({ data: tags.map((tagId) => ({ contactId: locked.id, tagId })) });
+    await tx.contactTag.deleteMany({ where: { contactId: before.id } });
+    if (after.tags.length) await tx.contactTag.createMany({ data: after.tags.map((tagId) => ({ contactId: before.id, tagId })) });
   }
-  const after = await readContact(tx, actor.workspaceId, { id: locked.id });
   await recordEvent(tx, {
     workspaceId: actor.workspaceId,
     mode: actor.mode,
     name: "contato.atualizado",
     data: after,
-    contactId: locked.id,
+    contactId: before.id,
+    at: now,
   });
   return after;
 }
 
 async function taken(tx: Tx, workspaceId: string, self: string, by: { phone: string } | { email: string }): Promise<boolean> {
   return (await tx.contact.count({ where: { workspaceId, ...by, id: { not: self } } })) > 0;
-}
-
-async function readContact(tx: Tx, workspaceId: string, by: { id: string } | { phone: string } | { email: string }): Promise<Contact> {
-  const row = await tx.contact.findFirst({ where: { workspaceId, ...by }, select: CONTACT_SELECT });
-  if (!row) throw notFound("contact");
-  return contactView(row);
 }
 
 const emailTaken = () => conflict("email_taken", "Another contact already has this e-mail address.", "email");

@@ -13,6 +13,8 @@ export type KeyPrincipal = {
   mode: Mode;
   scopes: Scope[];
   apiAccess: boolean;
+  /** The workspace's default phone country (D1), read by the same statement. */
+  defaultCountry: string | null;
 };
 
 const KEY_FORMAT = /^svc_(test|live)_[0-9A-Za-z]{32,}$/;
@@ -25,6 +27,7 @@ type Row = {
   revoked: boolean;
   plan: Plan;
   rate_limit: number | null;
+  default_country: string | null;
   current: number | null;
   previous: number | null;
 };
@@ -44,7 +47,7 @@ const RELAXED = `relaxed AS (SELECT set_config('synchronous_commit', 'off', true
 const KEY_CHECK = `
   WITH ${RELAXED}, k AS (
     SELECT k.id, k.workspace_id, k.mode::text AS mode, k.scopes, k.revoked_at IS NOT NULL AS revoked,
-           w.plan::text AS plan, w.rate_limit
+           w.plan::text AS plan, w.rate_limit, w.default_country
     FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
     WHERE k.hash = $1
   ), touch AS (
@@ -143,6 +146,7 @@ export async function authenticateKey(
       mode: row.mode,
       scopes: row.scopes as Scope[],
       apiAccess: limits.apiAccess,
+      defaultCountry: row.default_country,
     },
     rate,
   };

@@ -1,0 +1,60 @@
+import Link from "next/link";
+import { TagChips } from "@/app/_components/tag-chips.tsx";
+import { When } from "@/app/_components/when.tsx";
+import type { Contact } from "@/server/contacts/contact-schemas.ts";
+import type { Tag } from "@/server/tags/tag-schemas.ts";
+
+/** The channels a contact opted out of, as badges. */
+export function OptOuts({ contact }: { contact: Pick<Contact, "opt_out_whatsapp" | "opt_out_email"> }) {
+  if (!contact.opt_out_whatsapp && !contact.opt_out_email) return <span className="muted">None</span>;
+  return (
+    <ul className="flags chips" aria-label="Opted out of">
+      {contact.opt_out_whatsapp && <li className="badge opted-out">WhatsApp</li>}
+      {contact.opt_out_email && <li className="badge opted-out">E-mail</li>}
+    </ul>
+  );
+}
+
+type Props = { workspace: string; contacts: Contact[]; tags: ReadonlyMap<string, Tag>; busy: boolean };
+
+/** One page of contacts; the name opens the contact. */
+export function ContactsTable({ workspace, contacts, tags, busy }: Props) {
+  const base = `/w/${encodeURIComponent(workspace)}/contacts`;
+  return (
+    <div className="table-wrap" aria-busy={busy}>
+      <table>
+        <caption className="visually-hidden">Contacts of this workspace</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Phone</th>
+            <th scope="col">E-mail</th>
+            <th scope="col">Tags</th>
+            <th scope="col">Opted out of</th>
+            <th scope="col">Updated</th>
+          </tr>
+        </thead>
+        <tbody>
+          {contacts.map((contact) => (
+            <tr key={contact.id}>
+              <th scope="row">
+                <Link href={`${base}/${encodeURIComponent(contact.id)}`}>{contact.name ?? <span className="muted">No name</span>}</Link>
+              </th>
+              <td>{contact.phone ?? <span className="muted">—</span>}</td>
+              <td>{contact.email ?? <span className="muted">—</span>}</td>
+              <td>
+                <TagChips ids={contact.tags} tags={tags} />
+              </td>
+              <td>
+                <OptOuts contact={contact} />
+              </td>
+              <td>
+                <When value={contact.updated_at} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
