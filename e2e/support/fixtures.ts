@@ -1,5 +1,8 @@
 // The workspaces and keys every API test can use (seeded once per engine by seed.ts). Tests
 // that consume a rate limit get a workspace of their own so they never disturb each other.
+/** The dashboard user every fixture workspace has: an admin (e2e/support/dashboard.ts). */
+export const FIXTURE_ADMIN = { email: "fixture-admin@example.test", password: "fixture-admin-password" };
+
 export type KeySpec = { mode: "test" | "live"; scopes?: string[]; revoked?: boolean };
 export type WorkspaceSpec = {
   plan: "free" | "starter" | "pro" | "scale";

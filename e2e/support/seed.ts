@@ -6,8 +6,9 @@ import { applyMigrations } from "../../server/db/migrate.ts";
 import { createKey } from "../../server/keys/create-key.ts";
 import { revokeKey } from "../../server/keys/revoke-key.ts";
 import type { Scope } from "../../server/keys/scopes.ts";
+import { createUser } from "../../server/users/create-user.ts";
 import { createWorkspace, type CreateWorkspaceRequest } from "../../server/workspaces/create-workspace.ts";
-import { FIXTURES, type Fixtures, type WorkspaceSpec } from "./fixtures.ts";
+import { FIXTURE_ADMIN, FIXTURES, type Fixtures, type WorkspaceSpec } from "./fixtures.ts";
 
 const database = await db();
 await applyMigrations(database.adapter);
@@ -20,6 +21,7 @@ for (const [label, spec] of Object.entries(FIXTURES as Record<string, WorkspaceS
     defaultCountry: spec.defaultCountry ?? null,
   };
   const { id } = await createWorkspace(database, request);
+  await createUser(database, id, { ...FIXTURE_ADMIN, role: "admin" });
   const keys: Record<string, string> = {};
   const keyIds: Record<string, string> = {};
   for (const [name, key] of Object.entries(spec.keys)) {

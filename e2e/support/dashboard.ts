@@ -1,0 +1,35 @@
+import { inject } from "vitest";
+import { FIXTURE_ADMIN } from "./fixtures.ts";
+
+// The dashboard's own API (tRPC over /api/trpc, next-auth session cookie), used by the API
+// tests to read what the public API does not expose (a contact's event history) on both
+// engines through the real server.
+
+let session: Promise<string> | undefined;
+
+/** Signs the fixture admin in through next-auth's credentials flow; returns the cookie header. */
+async function signIn(baseUrl: string): Promise<string> {
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookies.join("; ") },
+    body: new URLSearchParams({ csrfToken, email: FIXTURE_ADMIN.email, password: FIXTURE_ADMIN.password, json: "true" }),
+  });
+  const all = [...cookies, ...res.headers.getSetCookie().map((c) => c.split(";")[0])];
+  if (!all.some((c) => c?.includes("session-token"))) throw new Error(`sign-in failed: ${res.status}`);
+  return all.join("; ");
+}
+
+export async function dashboardQuery<T>(workspaceId: string, path: string, input: unknown): Promise<T> {
+  const { baseUrl } = inject("api");
+  session ??= signIn(baseUrl);
+  const res = await fetch(`${baseUrl}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, {
+    headers: { Cookie: await session, "x-svc-workspace": workspaceId },
+  });
+  const body = (await res.json()) as { result?: { data: T }; error?: unknown };
+  if (!res.ok || !body.result) throw new Error(`${path}: ${res.status} ${JSON.stringify(body.error)}`);
+  return body.result.data;
+}
