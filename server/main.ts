@@ -36,14 +36,14 @@ const REQUEST_ID = /^[\w.:-]{8,128}$/;
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = process.hrtime.bigint();
+  const url = req.url ?? "/"; // as received: the REST facade rewrites req.url for its handler
   const incoming = req.headers["request-id"];
   const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
   res.setHeader("Request-Id", requestId);
   res.once("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info({ requestId, method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    logger.info({ requestId, method: req.method, url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
   });
-  const url = req.url ?? "/";
   if (isApiPath(url)) {
     await handleRest(req, res, { database, appUrl: config.appUrl, requestId, log: logger });
     return;

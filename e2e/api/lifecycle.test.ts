@@ -15,7 +15,7 @@ let testKey: string;
 
 beforeAll(async () => {
   database = await freshDatabase(engine, `life_${engine}`);
-  server = await startServer(database.env);
+  server = await startServer({ ...database.env, LOG_LEVEL: "info" });
   testKey = /Test key: (svc_test_\w+)/.exec(server.output())![1]!;
 });
 
@@ -31,6 +31,20 @@ describe("first start", () => {
     expect(out).toMatch(/Live key: svc_live_\w{40}/);
     const res = await api(testKey, server.url).get("/");
     expect(res.body).toMatchObject({ ok: true, mode: "test", workspace: expect.stringMatching(/^demo-/) });
+  });
+});
+
+describe("structured logs", () => {
+  it("writes one JSON line per request with its Request-Id", async () => {
+    const res = await api(testKey, server.url).get("/tags");
+    const id = res.headers.get("request-id")!;
+    await new Promise((r) => setTimeout(r, 100));
+    const line = server
+      .output()
+      .split("\n")
+      .find((l) => l.includes(`"requestId":"${id}"`));
+    expect(line).toBeDefined();
+    expect(JSON.parse(line!)).toMatchObject({ level: 30, msg: "request", method: "GET", url: "/api/v1/tags", status: 200, requestId: id });
   });
 });
 
