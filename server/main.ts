@@ -9,6 +9,7 @@ import { ensureDemo } from "./demo/ensure-demo.ts";
 import { env, setListeningPort } from "./lib/env.ts";
 import { randomBase62 } from "./lib/ids.ts";
 import { log } from "./lib/log.ts";
+import { startPipelineLoop } from "./pipeline/loop.ts";
 
 // One process, two front doors (ARCHITECTURE.md): /api/v1/* goes straight to the REST
 // facade; everything else (dashboard, /api/trpc, /api/auth, /docs) goes to Next.
@@ -23,6 +24,8 @@ const applied = await applyMigrations(database.adapter);
 if (applied.length) logger.info({ applied }, "migrations applied");
 
 const demo = await ensureDemo(database);
+
+const pipeline = config.pipeline === "inline" ? startPipelineLoop(database) : null;
 
 const nextApp = next({ dev, dir: root, quiet: true });
 await nextApp.prepare();
@@ -79,6 +82,7 @@ async function shutdown(signal: string): Promise<void> {
   const deadline = setTimeout(() => server.closeAllConnections(), 10_000);
   await closed;
   clearTimeout(deadline);
+  await pipeline?.stop();
   await nextApp.close?.();
   await closeDb();
   logger.info("stopped");

@@ -35,6 +35,12 @@ export const FIXTURES = {
     keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["contacts:read"] } },
   },
   nocountry: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
+  messages: {
+    plan: "starter",
+    rateLimit: 100_000,
+    defaultCountry: "BR",
+    keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["messages:read"] } },
+  },
   pages: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   idem: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
 } satisfies Record<string, WorkspaceSpec>;

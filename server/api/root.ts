@@ -1,5 +1,7 @@
 import { contactsRouter } from "./routers/contacts/router.ts";
 import { fieldsRouter } from "./routers/fields/router.ts";
+import { messagesRouter } from "./routers/messages/router.ts";
+import { usageRouter } from "./routers/usage/router.ts";
 import { keysRouter } from "./routers/keys/router.ts";
 import { tagsRouter } from "./routers/tags/router.ts";
 import { systemRouter } from "./routers/system/router.ts";
@@ -14,6 +16,8 @@ export const appRouter = router({
   tags: tagsRouter,
   fields: fieldsRouter,
   contacts: contactsRouter,
+  messages: messagesRouter,
+  usage: usageRouter,
   workspaces: workspacesRouter,
 });
 

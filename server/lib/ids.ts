@@ -14,6 +14,7 @@ const PREFIXES = {
   webhook: "wh",
   user: "usr",
   channel: "ch",
+  job: "job",
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

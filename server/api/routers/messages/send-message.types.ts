@@ -1,0 +1,22 @@
+import { ZMessage, ZSendMessageRequest } from "../../../messaging/message-schemas.ts";
+import type { Meta } from "../../trpc.ts";
+
+export const sendMessageMeta: Meta = {
+  openapi: {
+    method: "POST",
+    path: "/messages",
+    tags: ["Messages"],
+    summary: "Send a message",
+    description:
+      "Accepts the message and answers `202` with status `queued`; the result arrives by webhook or `GET /messages/{id}`. " +
+      "Checks, in order (D16): `channel_id` (404), the recipient's address (400), opt-out (409), a connected channel for live keys (409), " +
+      "placeholders (400, `variables.<name>`), then the daily and monthly limits for live keys (403 `quota_exceeded`). " +
+      "A test key dispatches nothing and simulates the states (D35).",
+    protect: true,
+  },
+  scope: "messages:send",
+  idempotent: true,
+  successStatus: 202,
+};
+
+export { ZMessage as ZSendMessageResponse, ZSendMessageRequest };

@@ -1,0 +1,77 @@
+import { loadChannel } from "../channels/load-channel.ts";
+import type { Database } from "../db/client.ts";
+import { backoffMs } from "../pipeline/backoff.ts";
+import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
+import type { ChannelConfig } from "../providers/provider.ts";
+import { providerFor } from "../providers/registry.ts";
+import { applyReport } from "./apply-report.ts";
+import type { Content } from "./send-message.ts";
+
+/** Temporary failures are retried for this long after acceptance, then the message fails (D39). */
+export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
+
+export type DispatchResult = "sent" | "failed" | "retry" | "skipped";
+
+type Row = { id: string; workspace_id: string; contact_id: string; to: string | null; status: string; content: Content; created_at: Date };
+
+/**
+ * Sends one live message through its channel's provider and records the answer in the same
+ * transaction that completes the job. A message that is no longer `queued` (another worker
+ * sent it) is not sent again. The one window for a duplicate provider call: the provider
+ * accepted, and this process died before that transaction committed (docs/pipeline.md).
+ */
+export async function dispatchMessage(
+  database: Database,
+  job: Job,
+  owner: string,
+  channels: (id: string) => Promise<ChannelConfig | null> = (id) => loadChannel(database, id),
+): Promise<DispatchResult> {
+  const [m] = await database.query<Row>(
+    `SELECT id, workspace_id, contact_id, "to", status::text AS status, content, created_at FROM messages WHERE id = $1`,
+    [job.subject_id],
+  );
+  if (!m || m.status !== "queued") {
+    await database.prisma.$transaction((tx) => completeJob(tx, job, owner));
+    return "skipped";
+  }
+  const channel = job.channel_id ? await channels(job.channel_id) : null;
+  if (!channel || !m.to) {
+    await finish(database, job, owner, { status: "failed", error: "The channel was disconnected before the message could be sent." });
+    return "failed";
+  }
+  const started = Date.now();
+  const result = await providerFor(channel.type).send(channel, {
+    id: m.id,
+    workspaceId: m.workspace_id,
+    contactId: m.contact_id,
+    to: m.to,
+    content: m.content,
+  });
+  const detail = { ...result.detail, duration_ms: result.detail.duration_ms ?? Date.now() - started, channel_id: channel.id };
+  if (result.outcome === "accepted") {
+    await finish(database, job, owner, { status: "sent", providerMessageId: result.providerMessageId, detail });
+    return "sent";
+  }
+  if (result.outcome === "permanent" || Date.now() - m.created_at.getTime() > RETRY_WINDOW_MS) {
+    await finish(database, job, owner, { status: "failed", error: result.error, detail });
+    return "failed";
+  }
+  const wait = Math.max(result.retryAfterMs ?? 0, backoffMs(job.attempts));
+  await database.prisma.$transaction(async (tx) => {
+    await tx.messageHistory.create({ data: { messageId: m.id, kind: "retry", detail: { ...detail, error: result.error, retry_in_ms: wait } } });
+    await rescheduleJob(tx, job, owner, new Date(Date.now() + wait), { error: result.error });
+  });
+  return "retry";
+}
+
+async function finish(
+  database: Database,
+  job: Job,
+  owner: string,
+  report: { status: "sent" | "failed"; error?: string; providerMessageId?: string; detail?: Record<string, unknown> },
+): Promise<void> {
+  await database.prisma.$transaction(async (tx) => {
+    await completeJob(tx, job, owner);
+    await applyReport(tx, job.subject_id, { ...report, kind: "status" });
+  });
+}

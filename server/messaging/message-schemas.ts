@@ -1,0 +1,108 @@
+import { z } from "zod";
+
+export const CHANNELS = ["whatsapp", "email"] as const;
+export const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
+
+export const ZRecipient = z
+  .object({
+    phone: z.string().max(64).optional().meta({ example: "+5511987654321" }),
+    email: z.string().max(320).optional(),
+    contact_id: z.string().max(64).optional().describe("Prefix `ct_`."),
+    name: z.string().trim().max(200).optional().describe("May accompany `phone` or `email`: the name of a contact created for them."),
+  })
+  .describe("Exactly one of `phone`, `email`, `contact_id` (D5).")
+  .meta({ id: "Recipient" });
+
+const ZVariableValue = z.union([z.string().max(1000, "must be at most 1000 characters"), z.number(), z.boolean()]);
+
+export const ZSendMessageRequest = z
+  .object({
+    channel: z.enum(CHANNELS),
+    to: ZRecipient,
+    whatsapp: z
+      .object({
+        body: z.string().max(4096, "must be at most 4096 characters").optional().describe("Text; accepts `{{variable}}` placeholders."),
+        media_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+        media_type: z.enum(MEDIA_TYPES).optional().describe("Required with `media_url`."),
+      })
+      .optional(),
+    email: z
+      .object({
+        subject: z.string().max(998, "must be at most 998 characters").optional(),
+        html: z.string().max(200_000).optional().describe("HTML body; accepts placeholders (their values are HTML-escaped)."),
+        reply_to: z.string().max(320).optional(),
+        preview_text: z.string().max(500).optional(),
+      })
+      .optional(),
+    variables: z
+      .record(z.string().max(64), ZVariableValue)
+      .optional()
+      .describe("Values for the `{{variable}}` placeholders: at most 100 keys; strings, numbers or booleans (D17)."),
+    channel_id: z.string().max(64).optional().describe("A specific channel; otherwise the connected channel of the type is used."),
+  })
+  .superRefine((v, ctx) => {
+    const given = (["phone", "email", "contact_id"] as const).filter((k) => v.to[k] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({ code: "custom", path: ["to"], message: "give exactly one of phone, email or contact_id" });
+    }
+    if (v.channel === "whatsapp") {
+      if (!v.whatsapp?.body && !v.whatsapp?.media_url) {
+        ctx.addIssue({ code: "custom", path: ["whatsapp", "body"], message: "a WhatsApp message needs whatsapp.body or whatsapp.media_url" });
+      } else if (v.whatsapp?.media_url && !v.whatsapp.media_type) {
+        ctx.addIssue({ code: "custom", path: ["whatsapp", "media_type"], message: "is required with whatsapp.media_url" });
+      }
+    }
+    if (v.channel === "email" && !v.email?.html) {
+      ctx.addIssue({ code: "custom", path: ["email", "html"], message: "an e-mail needs email.html" });
+    }
+    if (v.variables && Object.keys(v.variables).length > 100) {
+      ctx.addIssue({ code: "custom", path: ["variables"], message: "at most 100 variables" });
+    }
+  });
+
+export type SendMessageRequest = z.output<typeof ZSendMessageRequest>;
+
+export const ZMessage = z
+  .object({
+    id: z.string().describe("Prefix `msg_`."),
+    status: z.enum(["queued", "sent", "delivered", "read", "failed"]),
+    channel: z.enum(CHANNELS),
+    to: z.string().nullable().describe("The address the message goes to."),
+    provider_message_id: z.string().nullable().describe("Null right after acceptance."),
+    error: z.string().nullable().describe("Why it failed; null otherwise."),
+    sent_at: z.string().nullable(),
+    delivered_at: z.string().nullable(),
+    read_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: "Message" });
+
+export type Message = z.infer<typeof ZMessage>;
+
+export type MessageRow = {
+  id: string;
+  status: Message["status"];
+  channel: Message["channel"];
+  to: string | null;
+  providerMessageId: string | null;
+  error: string | null;
+  sentAt: Date | null;
+  deliveredAt: Date | null;
+  readAt: Date | null;
+  createdAt: Date;
+};
+
+export function messageView(m: MessageRow): Message {
+  return {
+    id: m.id,
+    status: m.status,
+    channel: m.channel,
+    to: m.to,
+    provider_message_id: m.providerMessageId,
+    error: m.error,
+    sent_at: m.sentAt?.toISOString() ?? null,
+    delivered_at: m.deliveredAt?.toISOString() ?? null,
+    read_at: m.readAt?.toISOString() ?? null,
+    created_at: m.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,32 @@
+import { CONTACT_SELECT, contactView, type Contact } from "../contacts/contact-schemas.ts";
+import { defaultCountry, type WorkspaceRef } from "../contacts/get-contact.ts";
+import type { Database } from "../db/client.ts";
+import { normalizeEmail } from "../lib/email.ts";
+import { notFound } from "../lib/errors.ts";
+import { normalizePhone } from "../lib/phone.ts";
+
+export type Recipient = { phone?: string; email?: string; contact_id?: string; name?: string };
+
+/**
+ * D15: `to.contact_id` must exist (404); `to.phone` or `to.email` finds the contact, or
+ * describes the one to create (with `name`). Nothing is written here: the caller creates the
+ * contact only once every check has passed.
+ */
+export async function resolveRecipient(
+  database: Database,
+  ref: WorkspaceRef,
+  to: Recipient,
+): Promise<{ contact: Contact; exists: true } | { contact: null; exists: false; draft: { phone?: string; email?: string; name?: string } }> {
+  if (to.contact_id !== undefined) {
+    const row = await database.prisma.contact.findFirst({ where: { id: to.contact_id, workspaceId: ref.workspaceId }, select: CONTACT_SELECT });
+    if (!row) throw notFound("contact", "to.contact_id");
+    return { contact: contactView(row), exists: true };
+  }
+  const by =
+    to.phone !== undefined
+      ? { phone: normalizePhone(to.phone, await defaultCountry(database, ref), "to.phone") }
+      : { email: normalizeEmail(to.email!, "to.email") };
+  const row = await database.prisma.contact.findFirst({ where: { workspaceId: ref.workspaceId, ...by }, select: CONTACT_SELECT });
+  if (row) return { contact: contactView(row), exists: true };
+  return { contact: null, exists: false, draft: { ...by, ...(to.name ? { name: to.name } : {}) } };
+}

@@ -1,0 +1,153 @@
+import type { Contact } from "../contacts/contact-schemas.ts";
+import type { WorkspaceRef } from "../contacts/get-contact.ts";
+import { upsertContact } from "../contacts/upsert-contact.ts";
+import type { Database } from "../db/client.ts";
+import type { Mode } from "../keys/scopes.ts";
+import { normalizeEmail } from "../lib/email.ts";
+import { conflict, invalid, notFound } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { wakePipeline } from "../pipeline/wake.ts";
+import { countLiveMessage } from "../usage/quota.ts";
+import { messageView, type Message, type SendMessageRequest } from "./message-schemas.ts";
+import { placeholderValues, render, type RenderOptions } from "./render.ts";
+import { resolveRecipient } from "./resolve-recipient.ts";
+import { simulatedOutcome } from "./test-mode.ts";
+
+export type Sender = WorkspaceRef & { workspaceId: string; mode: Mode };
+
+// One statement writes the message, its first history entry and its outbox job (ARCHITECTURE
+// "Shape": transactional outbox). Sent straight to the driver on the test path; inside the
+// quota transaction on the live path.
+const INSERT_MESSAGE = `
+  WITH m AS (
+    INSERT INTO messages (id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, created_at)
+    VALUES ($1, $2, $3::"KeyMode", $4::"ChannelType", $5, $6, $7, 'queued', $8::jsonb, $9, $10)
+    RETURNING id
+  ), h AS (
+    INSERT INTO message_history (message_id, at, kind, status, detail) SELECT id, $10, 'status', 'queued', $11::jsonb FROM m
+  )
+  INSERT INTO jobs (id, kind, subject_id, workspace_id, channel_id, payload, run_at, created_at)
+  SELECT $12, $13, id, $2, $5, $14::jsonb, $10, $10 FROM m`;
+
+/**
+ * POST /messages (spec "Send message", D15, D16, D17, D25, D35). Every check runs before
+ * anything is written, in D16's order: the channel id, the recipient's address, opt-out, a
+ * connected channel (live keys), placeholders, then the quota inside the writing transaction.
+ */
+export async function sendMessage(database: Database, sender: Sender, input: SendMessageRequest, opts: { source?: "api" | "flow" } = {}): Promise<Message> {
+  const channelId = await pickChannel(database, sender, input);
+  const recipient = await resolveRecipient(database, sender, input.to);
+  const contact = recipient.contact ?? draftContact(recipient.draft);
+  const address = input.channel === "whatsapp" ? contact.phone : contact.email;
+  if (!address) {
+    const param = input.channel === "whatsapp" ? "to.phone" : "to.email";
+    throw invalid("recipient_missing_address", `The recipient has no ${input.channel === "whatsapp" ? "phone number" : "e-mail address"}.`, param);
+  }
+  if (input.channel === "whatsapp" ? contact.opt_out_whatsapp : contact.opt_out_email) {
+    throw conflict("recipient_opted_out", `The recipient opted out of ${input.channel} messages.`, "to");
+  }
+  const live = sender.mode === "live";
+  const liveChannel = live ? (channelId ?? (await connectedChannel(database, sender.workspaceId, input.channel))) : channelId;
+  const content = renderContent(input, contact, { missing: "refuse" });
+
+  const contactId = recipient.exists ? contact.id : (await upsertContact(database, sender, recipient.draft)).id;
+  const now = new Date();
+  const id = newId("message");
+  const params = [
+    id,
+    sender.workspaceId,
+    sender.mode,
+    input.channel,
+    liveChannel,
+    contactId,
+    address,
+    JSON.stringify(content),
+    opts.source ?? "api",
+    now,
+    JSON.stringify({ source: opts.source ?? "api" }),
+    newId("job"),
+    live ? "message.dispatch" : "message.simulate",
+    JSON.stringify(live ? {} : { outcome: simulatedOutcome(address), step: 0 }),
+  ];
+  if (live) {
+    await database.prisma.$transaction(async (tx) => {
+      await countLiveMessage(tx, sender.workspaceId, input.channel, now);
+      await tx.$executeRawUnsafe(INSERT_MESSAGE, ...params);
+    });
+  } else {
+    await database.query(INSERT_MESSAGE, params);
+  }
+  wakePipeline();
+  return messageView({
+    id,
+    status: "queued",
+    channel: input.channel,
+    to: address,
+    providerMessageId: null,
+    error: null,
+    sentAt: null,
+    deliveredAt: null,
+    readAt: null,
+    createdAt: now,
+  });
+}
+
+/** D16: an explicit `channel_id` must be a connected channel of the message's type. */
+async function pickChannel(database: Database, sender: Sender, input: SendMessageRequest): Promise<string | null> {
+  if (input.channel_id === undefined) return null;
+  const channel = await database.prisma.channel.findFirst({
+    where: { id: input.channel_id, workspaceId: sender.workspaceId, disconnectedAt: null },
+    select: { id: true, type: true },
+  });
+  if (!channel || channel.type !== input.channel) throw notFound(`${input.channel} channel`, "channel_id");
+  return channel.id;
+}
+
+/** The oldest connected channel of the type; a live send without one is a 409 (D16). */
+async function connectedChannel(database: Database, workspaceId: string, type: "whatsapp" | "email"): Promise<string> {
+  const channel = await database.prisma.channel.findFirst({
+    where: { workspaceId, type, disconnectedAt: null },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
+  if (!channel) throw conflict("channel_not_connected", `No ${type} channel is connected: connect one in the dashboard first.`, "channel");
+  return channel.id;
+}
+
+function draftContact(draft: { phone?: string; email?: string; name?: string }): Contact {
+  return {
+    id: "",
+    phone: draft.phone ?? null,
+    email: draft.email ?? null,
+    name: draft.name ?? null,
+    tags: [],
+    fields: {},
+    opt_out_whatsapp: false,
+    opt_out_email: false,
+    created_at: "",
+    updated_at: "",
+  };
+}
+
+export type Content =
+  | { body?: string; media_url?: string; media_type?: string }
+  | { subject: string; html: string; reply_to?: string; preview_text?: string };
+
+/** The message as it will be sent, placeholders filled (D17). */
+export function renderContent(input: SendMessageRequest, contact: Contact, opts: Pick<RenderOptions, "missing">): Content {
+  const values = placeholderValues(input.variables ?? {}, { ...contact, id: contact.id || "" });
+  if (input.channel === "whatsapp") {
+    const w = input.whatsapp ?? {};
+    return {
+      ...(w.body !== undefined ? { body: render(w.body, values, opts) } : {}),
+      ...(w.media_url ? { media_url: w.media_url, media_type: w.media_type } : {}),
+    };
+  }
+  const e = input.email ?? {};
+  return {
+    subject: render(e.subject ?? "", values, opts),
+    html: render(e.html ?? "", values, { ...opts, html: true }),
+    ...(e.reply_to ? { reply_to: normalizeEmail(e.reply_to, "email.reply_to") } : {}),
+    ...(e.preview_text ? { preview_text: render(e.preview_text, values, opts) } : {}),
+  };
+}

@@ -1,0 +1,35 @@
+import type { Database } from "../db/client.ts";
+import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
+import { applyReport } from "./apply-report.ts";
+import { SIMULATED_FAILURE, simulatedSteps, type Outcome } from "./test-mode.ts";
+
+/**
+ * One step of a test message's simulated life (D35): applies the step's status, then either
+ * schedules the next step on the simulated clock (relative to acceptance) or finishes.
+ */
+export async function simulateStep(database: Database, job: Job, owner: string): Promise<"done"> {
+  const outcome = job.payload.outcome as Outcome;
+  const index = Number(job.payload.step ?? 0);
+  const steps = simulatedSteps(outcome);
+  const step = steps[index];
+  const next = steps[index + 1];
+  await database.prisma.$transaction(async (tx) => {
+    if (step) {
+      await applyReport(tx, job.subject_id, {
+        status: step.status,
+        kind: "status",
+        error: step.status === "failed" ? SIMULATED_FAILURE : undefined,
+        detail: { simulated: true },
+      });
+    }
+    if (next) {
+      await rescheduleJob(tx, job, owner, new Date(job.created_at.getTime() + next.afterMs), {
+        countAttempt: false,
+        payload: { outcome, step: index + 1 },
+      });
+    } else {
+      await completeJob(tx, job, owner);
+    }
+  });
+  return "done";
+}

@@ -1,0 +1,29 @@
+// Test mode (D35): a test key never contacts a provider. Its messages move on a simulated
+// clock (`sent` at once, `delivered` about 1 s later, `read` about 2 s later); reserved
+// recipients end elsewhere.
+
+export type Outcome = "read" | "delivered" | "sent" | "failed";
+
+const RESERVED: Record<string, Outcome> = {
+  "+15550100001": "failed",
+  "failed@example.com": "failed",
+  "+15550100002": "delivered",
+  "delivered@example.com": "delivered",
+  "+15550100003": "sent",
+  "sent@example.com": "sent",
+};
+
+export function simulatedOutcome(address: string): Outcome {
+  return RESERVED[address.toLowerCase()] ?? "read";
+}
+
+export const SIMULATED_FAILURE = "simulated failure";
+
+/** The simulated steps of an outcome, with their delay after acceptance in milliseconds. */
+export function simulatedSteps(outcome: Outcome): { status: Outcome; afterMs: number }[] {
+  if (outcome === "failed") return [{ status: "failed", afterMs: 0 }];
+  const steps: { status: Outcome; afterMs: number }[] = [{ status: "sent", afterMs: 0 }];
+  if (outcome === "delivered" || outcome === "read") steps.push({ status: "delivered", afterMs: 1000 });
+  if (outcome === "read") steps.push({ status: "read", afterMs: 2000 });
+  return steps;
+}

@@ -1,0 +1,73 @@
+import type { Database } from "../db/client.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+
+// The outbox table's operations. A job is claimed with FOR UPDATE SKIP LOCKED and a lease, so
+// any number of workers in any number of processes can run the pipeline; a crashed worker's
+// jobs are taken again when their lease expires. A worker only completes or reschedules a job
+// while it still holds the lease.
+
+export type Job = {
+  id: string;
+  kind: string;
+  subject_id: string;
+  workspace_id: string;
+  channel_id: string | null;
+  payload: Record<string, unknown>;
+  run_at: Date;
+  attempts: number;
+  created_at: Date;
+};
+
+const CLAIM = `
+  UPDATE jobs SET lease_until = now() + make_interval(secs => $3::double precision / 1000), lease_owner = $1, attempts = attempts + 1
+  WHERE id IN (
+    SELECT id FROM jobs
+    WHERE run_at <= now() AND (lease_until IS NULL OR lease_until < now())
+    ORDER BY run_at
+    LIMIT $2
+    FOR UPDATE SKIP LOCKED
+  )
+  RETURNING id, kind, subject_id, workspace_id, channel_id, payload, run_at, attempts, created_at`;
+
+export async function claimJobs(database: Database, owner: string, limit: number, leaseMs: number): Promise<Job[]> {
+  return database.query<Job>(CLAIM, [owner, limit, leaseMs]);
+}
+
+/** Deletes a finished job in the transaction that records its effect; false if the lease was lost. */
+export async function completeJob(tx: Prisma.TransactionClient, job: Job, owner: string): Promise<boolean> {
+  const deleted = await tx.$executeRaw`DELETE FROM jobs WHERE id = ${job.id} AND lease_owner = ${owner}`;
+  return deleted > 0;
+}
+
+/** Puts a job back for later; `countAttempt: false` when it never ran (pacing). */
+export async function rescheduleJob(
+  database: Database | Prisma.TransactionClient,
+  job: Job,
+  owner: string,
+  runAt: Date,
+  opts: { error?: string; countAttempt?: boolean; payload?: Record<string, unknown> } = {},
+): Promise<void> {
+  const client = "prisma" in database ? database.prisma : database;
+  await client.$executeRaw`
+    UPDATE jobs SET run_at = ${runAt}, lease_until = NULL, lease_owner = NULL,
+      attempts = attempts - ${opts.countAttempt === false ? 1 : 0},
+      last_error = coalesce(${opts.error ?? null}, last_error),
+      payload = coalesce(${opts.payload ? JSON.stringify(opts.payload) : null}::jsonb, payload)
+    WHERE id = ${job.id} AND lease_owner = ${owner}`;
+}
+
+export type NewJob = { kind: string; subjectId: string; workspaceId: string; channelId?: string | null; payload?: Record<string, unknown>; runAt: Date };
+
+export async function enqueueJob(tx: Prisma.TransactionClient, id: string, job: NewJob): Promise<void> {
+  await tx.job.create({
+    data: {
+      id,
+      kind: job.kind,
+      subjectId: job.subjectId,
+      workspaceId: job.workspaceId,
+      channelId: job.channelId ?? null,
+      payload: (job.payload ?? {}) as Prisma.InputJsonObject,
+      runAt: job.runAt,
+    },
+  });
+}

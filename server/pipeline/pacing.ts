@@ -1,0 +1,29 @@
+import type { Database } from "../db/client.ts";
+
+// Per-channel provider throughput (messages per second), shared by every instance: before
+// calling a provider, a worker reserves slots in the channel's current second. The counter
+// only grows, and a reservation is granted what is left under the cap, so the sum granted in
+// one second never exceeds it, however many workers ask at once.
+
+const RESERVE = `
+  WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
+  INSERT INTO channel_pacing (channel_id, second, count) SELECT $1, $2, $3 FROM relaxed
+  ON CONFLICT (channel_id, second) DO UPDATE SET count = channel_pacing.count + EXCLUDED.count
+  RETURNING count`;
+
+/** Reservations are not made in the last part of a second: calls made then would land in the next. */
+export const SECOND_TAIL_MS = 150;
+
+export async function reserveSlots(database: Database, channelId: string, wanted: number, rate: number, nowMs = Date.now()): Promise<{ granted: number; nextSecondAt: Date }> {
+  const second = Math.floor(nowMs / 1000);
+  const nextSecondAt = new Date((second + 1) * 1000);
+  if (nowMs - second * 1000 > 1000 - SECOND_TAIL_MS) return { granted: 0, nextSecondAt };
+  const [row] = await database.query<{ count: number }>(RESERVE, [channelId, second, wanted]);
+  const before = Number(row!.count) - wanted;
+  return { granted: Math.max(0, Math.min(wanted, rate - before)), nextSecondAt };
+}
+
+export async function channelRates(database: Database, ids: string[]): Promise<Map<string, number>> {
+  const rows = await database.query<{ id: string; rate_per_second: number }>(`SELECT id, rate_per_second FROM channels WHERE id = ANY($1)`, [ids]);
+  return new Map(rows.map((r) => [r.id, r.rate_per_second]));
+}

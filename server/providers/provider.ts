@@ -1,0 +1,40 @@
+import type { Content } from "../messaging/send-message.ts";
+
+// One small interface per provider (ARCHITECTURE "Shape"): the pipeline hands a message to the
+// client of its channel's type and gets one of three answers back.
+
+export type ChannelConfig = {
+  id: string;
+  workspaceId: string;
+  type: "whatsapp" | "email";
+  /** WhatsApp: phone number id; e-mail: from address. */
+  externalId: string;
+  /** Non-secret settings, e.g. api_base_url, tracking_base_url. */
+  settings: Record<string, string>;
+  /** Decrypted secrets, e.g. access_token, app_secret, verify_token, smtp_url. */
+  secrets: Record<string, string>;
+  ratePerSecond: number;
+};
+
+export type OutboundMessage = {
+  id: string;
+  workspaceId: string;
+  contactId: string;
+  /** E.164 phone (WhatsApp) or e-mail address. */
+  to: string;
+  content: Content;
+};
+
+/** Every answer carries what the history keeps: provider request id and a reply excerpt. */
+export type ProviderDetail = { request_id?: string; status_code?: number; excerpt?: string; duration_ms?: number };
+
+export type ProviderResult =
+  | { outcome: "accepted"; providerMessageId: string; detail: ProviderDetail }
+  /** Will never succeed (invalid number, 4xx other than rate limits, SMTP 5xx): `failed`. */
+  | { outcome: "permanent"; error: string; detail: ProviderDetail }
+  /** May succeed later (rate limit, 5xx, timeout, SMTP 4xx, refused connection): retried. */
+  | { outcome: "temporary"; error: string; detail: ProviderDetail; retryAfterMs?: number };
+
+export interface ProviderClient {
+  send(channel: ChannelConfig, message: OutboundMessage): Promise<ProviderResult>;
+}

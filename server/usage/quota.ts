@@ -1,0 +1,52 @@
+import type { Prisma } from "../generated/prisma/client.ts";
+import type { Plan } from "../generated/prisma/enums.ts";
+import { AppError } from "../lib/errors.ts";
+import { effectiveLimits } from "../workspaces/plans.ts";
+
+export type Channel = "whatsapp" | "email";
+
+/** UTC day `YYYY-MM-DD` and month `YYYY-MM` (D20, D25). */
+export function usagePeriod(at: Date): { day: string; month: string } {
+  const day = at.toISOString().slice(0, 10);
+  return { day, month: day.slice(0, 7) };
+}
+
+/**
+ * Counts one live message against the workspace's limits, in the sending transaction (D25):
+ * the workspace row is locked so that concurrent sends count one at a time, and the counter
+ * is exact. Throws `quota_exceeded` when the daily limit of the channel or the monthly limit
+ * is reached; nothing is counted then.
+ */
+export async function countLiveMessage(tx: Prisma.TransactionClient, workspaceId: string, channel: Channel, at: Date): Promise<void> {
+  const { day, month } = usagePeriod(at);
+  const [ws] = await tx.$queryRaw<{ plan: Plan; daily_limit: number | null; monthly_limit: number | null; monthly_limit_set: boolean }[]>`
+    SELECT plan::text AS plan, daily_limit, monthly_limit, monthly_limit_set FROM workspaces WHERE id = ${workspaceId} FOR NO KEY UPDATE`;
+  if (!ws) throw new Error(`workspace ${workspaceId} vanished`);
+  const limits = effectiveLimits({
+    plan: ws.plan,
+    rateLimit: null,
+    dailyLimit: ws.daily_limit,
+    monthlyLimit: ws.monthly_limit,
+    monthlyLimitSet: ws.monthly_limit_set,
+  });
+  const [used] = await tx.$queryRaw<{ today: number; month: number }[]>`
+    SELECT coalesce(sum(count) FILTER (WHERE day = ${day} AND channel = ${channel}::"ChannelType"), 0)::int AS today,
+           coalesce(sum(count), 0)::int AS month
+    FROM usage_counters WHERE workspace_id = ${workspaceId} AND mode = 'live' AND day LIKE ${`${month}-%`}`;
+  if ((used?.today ?? 0) >= limits.dailyLimit) {
+    throw new AppError(
+      "quota_exceeded",
+      "daily_limit_reached",
+      `The daily limit of ${limits.dailyLimit} ${channel} messages is reached for ${day} (UTC).`,
+      { param: "channel" },
+    );
+  }
+  if (limits.monthlyLimit !== null && (used?.month ?? 0) >= limits.monthlyLimit) {
+    throw new AppError("quota_exceeded", "monthly_limit_reached", `The monthly limit of ${limits.monthlyLimit} messages is reached for ${month}.`, {
+      param: "channel",
+    });
+  }
+  await tx.$executeRaw`
+    INSERT INTO usage_counters (workspace_id, day, channel, mode, count) VALUES (${workspaceId}, ${day}, ${channel}::"ChannelType", 'live', 1)
+    ON CONFLICT (workspace_id, day, channel, mode) DO UPDATE SET count = usage_counters.count + 1`;
+}
