@@ -19,14 +19,13 @@ export async function searchContacts(database: Database, workspaceId: string, q:
         ],
       }
     : {};
-  const { items, link } = await listPage(
+  const { items, next } = await listPage(
     query,
     "http://dashboard/contacts",
     (id) => database.prisma.contact.findFirst({ where: { id, workspaceId }, select: { id: true, createdAt: true } }),
     (where, take) =>
       database.prisma.contact.findMany({ where: { workspaceId, ...match, ...where }, orderBy: PAGE_ORDER, take, select: CONTACT_SELECT }),
   );
-  const next = link ? new URL(/<([^>]+)>/.exec(link)![1]!).searchParams.get("after") : null;
   return { items: items.map(contactView), next };
 }
 

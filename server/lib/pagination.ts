@@ -14,15 +14,17 @@ export type PageQuery = z.infer<typeof ZPageQuery>;
 
 export type Cursor = { createdAt: Date; id: string };
 
-/** The `where` for rows after the cursor, in (created_at, id) order. */
-function afterCursor(cursor: Cursor | null) {
+/** The `where` for rows after the cursor, in (created_at, id) order, ascending or descending. */
+function afterCursor(cursor: Cursor | null, order: "asc" | "desc") {
   if (!cursor) return {};
+  const op = order === "asc" ? "gt" : "lt";
   return {
-    OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }],
+    OR: [{ createdAt: { [op]: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { [op]: cursor.id } }],
   };
 }
 
 export const PAGE_ORDER = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+export const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
 /**
  * One page of a workspace's list: `findCursor` finds the `after` row in the workspace (null:
@@ -33,20 +35,25 @@ export async function listPage<T extends { id: string }>(
   url: string,
   findCursor: (id: string) => Promise<Cursor | null>,
   findMany: (where: ReturnType<typeof afterCursor>, take: number) => Promise<T[]>,
-): Promise<{ items: T[]; link: string | null }> {
+  order: "asc" | "desc" = "asc",
+): Promise<{ items: T[]; link: string | null; next: string | null }> {
   const cursor = query.after ? await findCursor(query.after) : null;
   if (query.after && !cursor) throw invalid("invalid_cursor", "`after` is not the id of an item of this list.", "after");
-  return page(await findMany(afterCursor(cursor), query.limit + 1), query, url);
+  return page(await findMany(afterCursor(cursor, order), query.limit + 1), query, url);
 }
 
 /** Cuts the extra row fetched to learn whether more exist, and builds the `Link` header. */
-function page<T extends { id: string }>(rows: T[], query: PageQuery, url: string): { items: T[]; link: string | null } {
+function page<T extends { id: string }>(
+  rows: T[],
+  query: PageQuery,
+  url: string,
+): { items: T[]; link: string | null; next: string | null } {
   const more = rows.length > query.limit;
   const items = more ? rows.slice(0, query.limit) : rows;
   const last = items[items.length - 1];
-  if (!more || !last) return { items, link: null };
-  const next = new URL(url);
-  next.searchParams.set("limit", String(query.limit));
-  next.searchParams.set("after", last.id);
-  return { items, link: `<${next.toString()}>; rel="next"` };
+  if (!more || !last) return { items, link: null, next: null };
+  const nextUrl = new URL(url);
+  nextUrl.searchParams.set("limit", String(query.limit));
+  nextUrl.searchParams.set("after", last.id);
+  return { items, link: `<${nextUrl.toString()}>; rel="next"`, next: last.id };
 }
