@@ -42,9 +42,14 @@ export async function countLiveMessage(tx: Prisma.TransactionClient, workspaceId
     );
   }
   if (limits.monthlyLimit !== null && (used?.month ?? 0) >= limits.monthlyLimit) {
-    throw new AppError("quota_exceeded", "monthly_limit_reached", `The monthly limit of ${limits.monthlyLimit} messages is reached for ${month}.`, {
-      param: "channel",
-    });
+    throw new AppError(
+      "quota_exceeded",
+      "monthly_limit_reached",
+      `The monthly limit of ${limits.monthlyLimit} messages is reached for ${month}.`,
+      {
+        param: "channel",
+      },
+    );
   }
   await tx.$executeRaw`
     INSERT INTO usage_counters (workspace_id, day, channel, mode, count) VALUES (${workspaceId}, ${day}, ${channel}::"ChannelType", 'live', 1)
