@@ -6,7 +6,9 @@ import type { Tag } from "@/server/tags/tag-schemas.ts";
  * `decorative` when the tag's name is beside it (chips), so screen readers skip it.
  */
 export function Swatch({ color, decorative = false }: { color: string | null; decorative?: boolean }) {
-  const a11y = decorative ? ({ "aria-hidden": true } as const) : ({ role: "img", "aria-label": color ? `Color ${color}` : "No color" } as const);
+  const a11y = decorative
+    ? ({ "aria-hidden": true } as const)
+    : ({ role: "img", "aria-label": color ? `Color ${color}` : "No color" } as const);
   return <span className={color ? "swatch" : "swatch none"} style={color ? { backgroundColor: color } : undefined} {...a11y} />;
 }
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import { useRef, useState, type FormEvent } from "react";
+import { useRef, useState, useSyncExternalStore, type FormEvent } from "react";
 import { signInError } from "./sign-in-error.ts";
 
 type Props = { callbackUrl: string; initialError: string | null };
@@ -10,6 +10,12 @@ export function SignInForm({ callbackUrl, initialError }: Props) {
   const [error, setError] = useState<string | null>(initialError);
   const [pending, setPending] = useState(false);
   const password = useRef<HTMLInputElement>(null);
+  // Until the page's script runs, a submit would post the form to the page itself.
+  const ready = useSyncExternalStore(
+    () => () => {},
+    () => true,
+    () => false,
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,7 +58,7 @@ export function SignInForm({ callbackUrl, initialError }: Props) {
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="current-password" required ref={password} />
       </div>
-      <button type="submit" className="button primary" disabled={pending}>
+      <button type="submit" className="button primary" disabled={!ready || pending}>
         {pending ? "Signing in…" : "Sign in"}
       </button>
     </form>

@@ -19,8 +19,7 @@ export default async function TagsAndFieldsPage({ params }: Props) {
         <div>
           <h1>Tags &amp; fields</h1>
           <p className="muted">
-            Tags group contacts; custom fields hold more about each contact and fill the <code>{"{{key}}"}</code> placeholders of
-            messages.
+            Tags group contacts; custom fields hold more about each contact and fill the <code>{"{{key}}"}</code> placeholders of messages.
           </p>
         </div>
       </div>

@@ -2,6 +2,7 @@
 
 import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { apiFault, faultAt } from "@/app/_components/api-error.ts";
+import { FieldError } from "@/app/_components/form-feedback.tsx";
 import { Swatch } from "@/app/_components/tag-chips.tsx";
 import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
 import type { Contact } from "@/server/contacts/contact-schemas.ts";
@@ -75,7 +76,12 @@ export function ContactForm({ contact, tags, fields, error, pending, submitLabel
       <fieldset>
         <legend>Opt-outs</legend>
         <label className="choice">
-          <input type="checkbox" name="opt_out_whatsapp" defaultChecked={contact?.opt_out_whatsapp ?? false} {...a11y("opt_out_whatsapp")} />
+          <input
+            type="checkbox"
+            name="opt_out_whatsapp"
+            defaultChecked={contact?.opt_out_whatsapp ?? false}
+            {...a11y("opt_out_whatsapp")}
+          />
           Opted out of WhatsApp
         </label>
         <label className="choice">
@@ -96,11 +102,7 @@ export function ContactForm({ contact, tags, fields, error, pending, submitLabel
             </label>
           ))}
         </div>
-        {tagsError && (
-          <p id={tagsA11y["aria-describedby"]} className="field-error">
-            {tagsError}
-          </p>
-        )}
+        <FieldError id={`${tagsA11y.id}-error`} message={tagsError} />
       </fieldset>
 
       {fields.length > 0 && (
@@ -108,7 +110,13 @@ export function ContactForm({ contact, tags, fields, error, pending, submitLabel
           <legend>Custom fields</legend>
           <div className="form-grid">
             {fields.map((field) => (
-              <CustomFieldInput key={field.id} field={field} value={contact?.fields[field.key]} a11y={a11y(`fields.${field.key}`)} error={errorAt(`fields.${field.key}`)} />
+              <CustomFieldInput
+                key={field.id}
+                field={field}
+                value={contact?.fields[field.key]}
+                a11y={a11y(`fields.${field.key}`)}
+                error={errorAt(`fields.${field.key}`)}
+              />
             ))}
           </div>
           <p className="muted">An empty input removes the field&apos;s value.</p>
@@ -133,17 +141,25 @@ export function ContactForm({ contact, tags, fields, error, pending, submitLabel
 }
 
 /** A labelled input (the child, given `a11y`), an optional hint and its error. */
-function TextField({ label, a11y, error, hint, children }: { label: string; a11y: A11y; error: string | null; hint?: string; children: ReactNode }) {
+function TextField({
+  label,
+  a11y,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  a11y: A11y;
+  error: string | null;
+  hint?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="field">
       <label htmlFor={a11y.id}>{label}</label>
       {children}
       {hint && <span className="muted">{hint}</span>}
-      {error && (
-        <p id={`${a11y.id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldError id={`${a11y.id}-error`} message={error} />
     </div>
   );
 }
@@ -153,11 +169,7 @@ const INPUT_TYPE = { text: "text", number: "number", date: "date" } as const;
 /** One custom field's input, typed by the field: text, number, date, or a checkbox for boolean. */
 function CustomFieldInput({ field, value, a11y, error }: { field: CustomField; value: unknown; a11y: A11y; error: string | null }) {
   const name = `fields.${field.key}`;
-  const message = error && (
-    <p id={`${a11y.id}-error`} className="field-error">
-      {error}
-    </p>
-  );
+  const message = <FieldError id={`${a11y.id}-error`} message={error} />;
   const key = <code className="muted">{`{{${field.key}}}`}</code>;
   if (field.type === "boolean") {
     return (

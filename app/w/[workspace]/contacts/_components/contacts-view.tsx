@@ -60,7 +60,9 @@ export function ContactsView({ workspace, canManage }: { workspace: string; canM
           </button>
         )}
       </div>
-      {!canManage && <p className="note">You have read-only access to this workspace&apos;s contacts. Ask an admin to add or edit contacts.</p>}
+      {!canManage && (
+        <p className="note">You have read-only access to this workspace&apos;s contacts. Ask an admin to add or edit contacts.</p>
+      )}
 
       <form role="search" className="search" onSubmit={onSubmit}>
         <div className="field">

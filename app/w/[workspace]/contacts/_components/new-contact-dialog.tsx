@@ -31,7 +31,10 @@ export function NewContactDialog({ workspace, onClose }: { workspace: string; on
   return (
     <Modal title="New contact" onClose={onClose}>
       <div className="stack">
-        <p className="muted">Give a phone number or an e-mail address. A contact that already has this phone (or, without a phone, this e-mail) is updated instead.</p>
+        <p className="muted">
+          Give a phone number or an e-mail address. A contact that already has this phone (or, without a phone, this e-mail) is updated
+          instead.
+        </p>
         {!ready && !(tags.isError || fields.isError) && <p role="status">Loading tags and fields…</p>}
         {(tags.isError || fields.isError) && (
           <p role="alert" className="error">

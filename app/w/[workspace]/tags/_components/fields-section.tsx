@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
 import { apiFault, faultAt } from "@/app/_components/api-error.ts";
+import { CreateFormFooter, FieldError } from "@/app/_components/form-feedback.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useWorkspaceFields } from "@/app/_components/use-catalog.ts";
 import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
@@ -109,12 +110,7 @@ function CreateFieldForm() {
     "aria-invalid": errorAt(param) ? true : undefined,
     "aria-describedby": [`field-${param}-hint`, errorAt(param) ? `field-${param}-error` : null].filter(Boolean).join(" ") || undefined,
   });
-  const error = (param: string) =>
-    errorAt(param) && (
-      <p id={`field-${param}-error`} className="field-error">
-        {errorAt(param)}
-      </p>
-    );
+  const error = (param: string) => <FieldError id={`field-${param}-error`} message={errorAt(param)} />;
 
   return (
     <form ref={form} className="inline-form" aria-label="New custom field" onSubmit={onSubmit} noValidate>
@@ -148,19 +144,7 @@ function CreateFieldForm() {
         </span>
         {error("type")}
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={create.isPending}>
-          {create.isPending ? "Creating…" : "Create field"}
-        </button>
-      </div>
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
-      <p role="status" className="ok">
-        {created ?? ""}
-      </p>
+      <CreateFormFooter label="Create field" pending={create.isPending} error={general} done={created} />
     </form>
   );
 }

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
 import { apiFault, faultAt } from "@/app/_components/api-error.ts";
+import { CreateFormFooter, FieldError } from "@/app/_components/form-feedback.tsx";
 import { Swatch } from "@/app/_components/tag-chips.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useWorkspaceTags } from "@/app/_components/use-catalog.ts";
@@ -114,11 +115,7 @@ function CreateTagForm() {
           aria-invalid={nameError ? true : undefined}
           aria-describedby={nameError ? "tag-name-error" : undefined}
         />
-        {nameError && (
-          <p id="tag-name-error" className="field-error">
-            {nameError}
-          </p>
-        )}
+        <FieldError id="tag-name-error" message={nameError} />
       </div>
       <div className="field">
         <label htmlFor="tag-color">Color</label>
@@ -137,25 +134,9 @@ function CreateTagForm() {
             No color
           </label>
         </div>
-        {colorError && (
-          <p id="tag-color-error" className="field-error">
-            {colorError}
-          </p>
-        )}
+        <FieldError id="tag-color-error" message={colorError} />
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={create.isPending}>
-          {create.isPending ? "Creating…" : "Create tag"}
-        </button>
-      </div>
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
-      <p role="status" className="ok">
-        {created ?? ""}
-      </p>
+      <CreateFormFooter label="Create tag" pending={create.isPending} error={general} done={created} />
     </form>
   );
 }
