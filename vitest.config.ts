@@ -19,6 +19,17 @@ export default defineConfig({
     projects: [
       { test: { name: "unit", include: ["server/**/*.test.ts", "e2e/api/openapi.test.ts"], testTimeout: 60_000 } },
       { test: { name: "cli", include: ["e2e/cli/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        // Provider clients against real local servers (a fake Cloud API, an SMTP server on
+        // loopback) and the provider callbacks against an in-memory PGlite.
+        test: {
+          name: "providers",
+          include: ["e2e/providers/**/*.test.ts"],
+          env: { ALLOW_PRIVATE_WEBHOOKS: "1", AUTH_SECRET: "providers-test-secret-0123456789", LOG_LEVEL: "silent" },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
       api("postgres"),
       api("pglite"),
     ],

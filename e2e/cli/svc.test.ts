@@ -242,6 +242,116 @@ describe.each(engines)("svc on the $name", (engine) => {
     expect(rows).toEqual([{ email: "ops@example.com", role: "support" }]);
   });
 
+  it("channel connect --type whatsapp stores the channel with its secrets sealed", async () => {
+    const out = await svcJson(
+      { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" },
+      ...["channel", "connect", "--workspace", workspace, "--type", "whatsapp", "--phone-number-id", "106540352242922"],
+      ...[
+        "--access-token",
+        "EAAG-cli-token",
+        "--app-secret",
+        "cli-app-secret",
+        "--verify-token",
+        "cli-verify",
+        "--api-base-url",
+        "http://127.0.0.1:9/v21.0",
+      ],
+    );
+    expect(Object.keys(out)).toEqual(["channel_id"]);
+    expect(out.channel_id).toMatch(/^ch_[0-9A-Za-z]+$/);
+    const [row] = await query(
+      "SELECT workspace_id, type::text AS type, external_id, settings, secrets, rate_per_second, disconnected_at FROM channels WHERE id = $1",
+      [out.channel_id],
+    );
+    expect(row).toMatchObject({
+      workspace_id: workspace,
+      type: "whatsapp",
+      external_id: "106540352242922",
+      settings: { api_base_url: "http://127.0.0.1:9/v21.0" },
+      rate_per_second: 80,
+      disconnected_at: null,
+    });
+    expect(row!.secrets).toMatch(/^v1\./);
+    expect(String(row!.secrets)).not.toMatch(/EAAG-cli-token|cli-app-secret|cli-verify/);
+  });
+
+  it("channel connect --type email prints the events token in the human output only", async () => {
+    const args = ["channel", "connect", "--workspace", workspace, "--type", "email", "--smtp-url", "smtp://relay:pw@127.0.0.1:2525"];
+    const out = await svcJson(
+      { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" },
+      ...args,
+      ...["--from", "News@Shop.Example.com", "--tracking-base-url", "https://t.example.com/"],
+    );
+    expect(Object.keys(out)).toEqual(["channel_id"]);
+    const [row] = await query("SELECT type::text AS type, external_id, settings, secrets FROM channels WHERE id = $1", [out.channel_id]);
+    expect(row).toMatchObject({
+      type: "email",
+      external_id: "News@shop.example.com",
+      settings: { from: "News@shop.example.com", smtp_server: "smtp://127.0.0.1:2525", tracking_base_url: "https://t.example.com" },
+    });
+    expect(String(row!.secrets)).not.toContain("pw@");
+
+    const text = await svc({ ...env, ALLOW_PRIVATE_WEBHOOKS: "1" }, ...args, "--from", "ops@example.com");
+    expect(text.code).toBe(0);
+    const channelId = /ch_[0-9A-Za-z]+/.exec(text.stdout)?.[0];
+    expect(text.stdout).toMatch(new RegExp(`${channelId}\\.[0-9A-Za-z]{40}`));
+    expect(text.stdout).toContain("/api/providers/email/events");
+  });
+
+  it.each([
+    {
+      name: "a loopback Graph API base",
+      args: [
+        "--type",
+        "whatsapp",
+        "--phone-number-id",
+        "1",
+        "--access-token",
+        "t",
+        "--app-secret",
+        "s",
+        "--verify-token",
+        "v",
+        "--api-base-url",
+        "http://127.0.0.1:9",
+      ],
+      flag: "--api-base-url",
+    },
+    {
+      name: "a private SMTP host",
+      args: ["--type", "email", "--smtp-url", "smtps://192.168.1.20", "--from", "a@example.com"],
+      flag: "--smtp-url",
+    },
+  ])("channel connect refuses $name without ALLOW_PRIVATE_WEBHOOKS=1", async ({ args, flag }) => {
+    const [before] = await query("SELECT count(*)::int AS n FROM channels");
+    const run = await svc({ ...env, ALLOW_PRIVATE_WEBHOOKS: "0" }, "channel", "connect", "--workspace", workspace, ...args, "--json");
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toContain(`invalid ${flag}`);
+    expect(run.stderr).toContain("ALLOW_PRIVATE_WEBHOOKS=1");
+    const [after] = await query("SELECT count(*)::int AS n FROM channels");
+    expect(after!.n).toBe(before!.n);
+  });
+
+  it("channel connect refuses flags of the other type as bad usage", async () => {
+    const run = await svc(
+      env,
+      "channel",
+      "connect",
+      "--workspace",
+      workspace,
+      "--type",
+      "email",
+      "--smtp-url",
+      "smtp://a.example.com",
+      "--from",
+      "a@example.com",
+      "--app-secret",
+      "s",
+    );
+    expect(run).toMatchObject({ code: 2, stdout: "" });
+    expect(run.stderr).toContain("--app-secret is only for --type whatsapp");
+  });
+
   // Failures: exit status 1, nothing on stdout, the reason on stderr.
   it.each([
     {

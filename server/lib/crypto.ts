@@ -1,5 +1,6 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
+import { env } from "./env.ts";
 
 const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -26,4 +27,64 @@ export async function verifyPassword(password: string, stored: string): Promise<
     maxmem: SCRYPT.maxmem,
   });
   return timingSafeEqual(actual, expected);
+}
+
+// Credentials at rest (ARCHITECTURE "Providers"): channel secrets are sealed with AES-256-GCM
+// under a key derived from AUTH_SECRET with HKDF-SHA256, one derived key per purpose. The
+// format is versioned so the scheme can change without losing stored rows:
+// `v1.<iv>.<tag>.<ciphertext>`, each part base64url.
+
+const SEAL_VERSION = "v1";
+const derivedKeys = new Map<string, Buffer>();
+
+/** A 32-byte key for one purpose (`info`), derived from `secret` with HKDF-SHA256. */
+export function deriveKey(secret: string, info: string): Buffer {
+  const id = `${info}\u0000${secret}`;
+  let key = derivedKeys.get(id);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", secret, "svc", info, 32));
+    derivedKeys.set(id, key);
+  }
+  return key;
+}
+
+/** Seals a JSON object of secrets (AES-256-GCM, random 96-bit IV, authenticated). */
+export function sealSecrets(secrets: Record<string, string>, secret: string = env().authSecret): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", deriveKey(secret, "svc/channel-secrets/v1"), iv);
+  cipher.setAAD(Buffer.from(SEAL_VERSION));
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(secrets), "utf8"), cipher.final()]);
+  return [SEAL_VERSION, iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+}
+
+/** Opens what `sealSecrets` sealed; throws when the text was altered or the key differs. */
+export function openSecrets(text: string, secret: string = env().authSecret): Record<string, string> {
+  const [version, iv, tag, ciphertext, extra] = text.split(".");
+  if (version !== SEAL_VERSION || !iv || !tag || ciphertext === undefined || extra !== undefined) {
+    throw new Error("Sealed secrets have an unknown format.");
+  }
+  const decipher = createDecipheriv("aes-256-gcm", deriveKey(secret, "svc/channel-secrets/v1"), Buffer.from(iv, "base64url"));
+  decipher.setAAD(Buffer.from(SEAL_VERSION));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  let plain: string;
+  try {
+    plain = Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
+  } catch {
+    throw new Error("Sealed secrets cannot be opened: they were altered, or AUTH_SECRET changed.");
+  }
+  const value: unknown = JSON.parse(plain);
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error("Sealed secrets are not an object.");
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
+
+/** Hex HMAC-SHA256 of `data` keyed with `key`. */
+export function hmacSha256Hex(key: string | Buffer, data: string | Buffer): string {
+  return createHmac("sha256", key).update(data).digest("hex");
+}
+
+/** Constant-time comparison of two strings (false when the lengths differ). */
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }

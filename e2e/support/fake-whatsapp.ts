@@ -1,0 +1,267 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+// A local stand-in for Meta's WhatsApp Cloud API, speaking its JSON: point a channel's
+// `api_base_url` at `url` (any path prefix, such as /v21.0, is accepted). It records every
+// request and answers like the real API: `{ messaging_product, contacts: [{ input, wa_id }],
+// messages: [{ id: "wamid.…" }] }`, or the error a test asks for with `setMode`.
+// It also builds and signs the webhook JSON the Cloud API posts back (status reports and
+// inbound messages), for tests of /api/providers/whatsapp.
+
+export type FakeWhatsAppRequest = {
+  method: string;
+  path: string;
+  /** The phone number id of `/<id>/messages`. */
+  phoneNumberId: string | null;
+  headers: IncomingHttpHeaders;
+  body: any;
+  raw: string;
+  at: number;
+  /** The wamid answered, when the request was accepted. */
+  wamid?: string;
+};
+
+export type FakeWhatsAppMode =
+  /** Accept every message (the default). */
+  | { kind: "ok" }
+  /** 429 with `Retry-After` (seconds) and Graph error 130429. */
+  | { kind: "rate_limited"; retryAfter?: number }
+  /** An HTTP status with an optional body (JSON unless a string). */
+  | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string> }
+  /** A Graph error: `{ error: { message, type, code, error_subcode?, fbtrace_id } }`. */
+  | { kind: "graph_error"; status?: number; code: number; message?: string; subcode?: number; details?: string }
+  /** Never answer (the client times out). */
+  | { kind: "hang" }
+  /** Close the connection without an answer. */
+  | { kind: "drop" };
+
+export type FakeWhatsApp = {
+  /** The base URL to use as a channel's `api_base_url`, e.g. `http://127.0.0.1:41234/v21.0`. */
+  url: string;
+  requests: FakeWhatsAppRequest[];
+  /** Answer the next `times` requests (all, when absent) this way; then back to the previous mode. */
+  setMode(mode: FakeWhatsAppMode, opts?: { times?: number }): void;
+  setLatency(ms: number): void;
+  /** Resolves once `count` requests have arrived. */
+  waitForRequests(count: number, timeoutMs?: number): Promise<FakeWhatsAppRequest[]>;
+  reset(): void;
+  close(): Promise<void>;
+};
+
+export async function startFakeWhatsApp(opts: { latencyMs?: number; port?: number; version?: string } = {}): Promise<FakeWhatsApp> {
+  const requests: FakeWhatsAppRequest[] = [];
+  let latencyMs = opts.latencyMs ?? 0;
+  let mode: FakeWhatsAppMode = { kind: "ok" };
+  const queued: FakeWhatsAppMode[] = [];
+  const sockets = new Set<Socket>();
+  const waiters = new Set<() => void>();
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      let body: unknown;
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const path = req.url ?? "/";
+      const record: FakeWhatsAppRequest = {
+        method: req.method ?? "",
+        path,
+        phoneNumberId: /\/([^/]+)\/messages$/.exec(path.split("?")[0]!)?.[1] ?? null,
+        headers: req.headers,
+        body,
+        raw,
+        at: Date.now(),
+      };
+      requests.push(record);
+      for (const wake of waiters) wake();
+      const current = queued.shift() ?? mode;
+      const answer = () => respond(res, record, current);
+      if (latencyMs > 0) setTimeout(answer, latencyMs);
+      else answer();
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/${opts.version ?? "v21.0"}`,
+    requests,
+    setMode(next, o = {}) {
+      if (o.times === undefined) {
+        queued.length = 0;
+        mode = next;
+      } else {
+        for (let i = 0; i < o.times; i++) queued.push(next);
+      }
+    },
+    setLatency(ms) {
+      latencyMs = ms;
+    },
+    waitForRequests(count, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (requests.length < count) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(requests.slice(0, count));
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`fake WhatsApp got ${requests.length} of ${count} requests`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    reset() {
+      requests.length = 0;
+      queued.length = 0;
+      mode = { kind: "ok" };
+      latencyMs = opts.latencyMs ?? 0;
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function respond(res: ServerResponse, record: FakeWhatsAppRequest, mode: FakeWhatsAppMode): void {
+  const traceId = randomBytes(8).toString("base64url");
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { "content-type": "application/json", "x-fb-trace-id": traceId, ...headers });
+    res.end(typeof body === "string" ? body : JSON.stringify(body));
+  };
+  const graphError = (
+    status: number,
+    code: number,
+    message: string,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) => json(status, { error: { message, type: "OAuthException", code, ...extra, fbtrace_id: traceId } }, headers);
+
+  if (mode.kind === "hang") return;
+  if (mode.kind === "drop") {
+    res.socket?.destroy();
+    return;
+  }
+  if (mode.kind === "rate_limited") {
+    return graphError(
+      429,
+      130429,
+      "(#130429) Rate limit hit",
+      {},
+      mode.retryAfter !== undefined ? { "retry-after": String(mode.retryAfter) } : {},
+    );
+  }
+  if (mode.kind === "status") return json(mode.status, mode.body ?? "", mode.headers);
+  if (mode.kind === "graph_error") {
+    return graphError(mode.status ?? 400, mode.code, mode.message ?? `(#${mode.code}) Graph error`, {
+      ...(mode.subcode !== undefined ? { error_subcode: mode.subcode } : {}),
+      ...(mode.details ? { error_data: { messaging_product: "whatsapp", details: mode.details } } : {}),
+    });
+  }
+  // The real API's checks that matter to a client: the route, the bearer token, the JSON.
+  if (record.method !== "POST" || !record.phoneNumberId) return graphError(400, 100, "Unsupported request");
+  if (!/^Bearer \S+$/.test(String(record.headers.authorization ?? ""))) return graphError(401, 190, "Invalid OAuth access token.");
+  const body = record.body as { messaging_product?: string; to?: string; type?: string } | undefined;
+  if (body?.messaging_product !== "whatsapp" || !body.to || !body.type) {
+    return graphError(400, 100, "(#100) Invalid parameter", {
+      error_data: { messaging_product: "whatsapp", details: "messaging_product, to and type are required" },
+    });
+  }
+  record.wamid = `wamid.${randomBytes(24).toString("base64url")}`;
+  json(200, { messaging_product: "whatsapp", contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: record.wamid }] });
+}
+
+// ---- Webhooks the Cloud API sends to /api/providers/whatsapp ----
+
+export type StatusReport = {
+  wamid: string;
+  status: "sent" | "delivered" | "read" | "failed";
+  /** Unix seconds; now by default. */
+  timestamp?: number;
+  recipient?: string;
+  errors?: { code: number; title: string; message?: string; error_data?: { details: string } }[];
+};
+
+function envelope(phoneNumberId: string, value: Record<string, unknown>) {
+  return {
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: "102290129340398",
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "15550783881", phone_number_id: phoneNumberId },
+              ...value,
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** The webhook JSON of status reports (`entry[].changes[].value.statuses[]`). */
+export function statusWebhook(phoneNumberId: string, reports: StatusReport[]): Record<string, unknown> {
+  return envelope(phoneNumberId, {
+    statuses: reports.map((r) => ({
+      id: r.wamid,
+      status: r.status,
+      timestamp: String(r.timestamp ?? Math.floor(Date.now() / 1000)),
+      recipient_id: r.recipient ?? "5511987654321",
+      ...(r.status !== "failed"
+        ? {
+            conversation: { id: randomBytes(16).toString("hex"), origin: { type: "utility" } },
+            pricing: { billable: true, pricing_model: "PMP", category: "utility" },
+          }
+        : {}),
+      ...(r.errors ? { errors: r.errors } : {}),
+    })),
+  });
+}
+
+/** The webhook JSON of an inbound text message (`entry[].changes[].value.messages[]`). */
+export function inboundTextWebhook(phoneNumberId: string, from: string, text: string): Record<string, unknown> {
+  return envelope(phoneNumberId, {
+    contacts: [{ profile: { name: "Ana" }, wa_id: from }],
+    messages: [
+      {
+        from,
+        id: `wamid.${randomBytes(24).toString("base64url")}`,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        type: "text",
+        text: { body: text },
+      },
+    ],
+  });
+}
+
+/** `X-Hub-Signature-256` of a raw body, as Meta computes it with the app secret. */
+export function signWebhook(raw: string, appSecret: string): string {
+  return `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}`;
+}
+
+/** Posts a webhook as the Cloud API does: the raw JSON, signed with the app secret. */
+export async function postWebhook(endpoint: string, payload: unknown, appSecret: string | null): Promise<Response> {
+  const raw = JSON.stringify(payload);
+  return fetch(endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(appSecret ? { "x-hub-signature-256": signWebhook(raw, appSecret) } : {}) },
+    body: raw,
+  });
+}

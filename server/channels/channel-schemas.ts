@@ -1,0 +1,127 @@
+import { z } from "zod";
+
+// A workspace's provider connections (operations.md "Provider endpoints"). What is stored:
+// `external_id` is the WhatsApp phone number id or the e-mail from address; `settings` the
+// non-secret settings; the secrets are sealed (server/lib/crypto.ts) and never returned.
+
+export const DEFAULT_GRAPH_API_BASE_URL = "https://graph.facebook.com/v21.0";
+
+/** Meta's default throughput for a WhatsApp business number; a modest default for SMTP relays. */
+export const DEFAULT_RATE_PER_SECOND = { whatsapp: 80, email: 10 } as const;
+
+/** The secrets each channel type keeps, in the order they are shown. */
+export const SECRET_NAMES = {
+  whatsapp: ["access_token", "app_secret", "verify_token"],
+  email: ["smtp_url", "events_token"],
+} as const;
+
+const ZHttpUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+  .max(2048)
+  .transform((u) => u.replace(/\/+$/, ""));
+
+const ZRate = z.number().int().min(1).max(1000).optional().describe("Provider calls per second at most (the pipeline paces sends).");
+
+const ZName = z.string().trim().min(1).max(100).optional();
+
+const ZSecret = (what: string) => z.string().trim().min(1, `${what} must not be empty`).max(4096);
+
+export const ZConnectWhatsAppRequest = z.object({
+  type: z.literal("whatsapp"),
+  name: ZName,
+  phone_number_id: z
+    .string()
+    .trim()
+    .regex(/^\d{1,32}$/, "must be the numeric phone number id of the WhatsApp Business account"),
+  access_token: ZSecret("access_token"),
+  app_secret: ZSecret("app_secret"),
+  verify_token: ZSecret("verify_token"),
+  api_base_url: ZHttpUrl.optional().describe(`The Graph API base, with its version; ${DEFAULT_GRAPH_API_BASE_URL} by default.`),
+  rate_per_second: ZRate,
+});
+
+export const ZConnectEmailRequest = z.object({
+  type: z.literal("email"),
+  name: ZName,
+  smtp_url: z
+    .string()
+    .trim()
+    .max(2048)
+    .refine(
+      (s) => /^smtps?:\/\/[^/]/i.test(s) && URL.canParse(s),
+      "must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465",
+    ),
+  from: z.string().trim().min(3).max(320).describe("The sender address (D2)."),
+  tracking_base_url: ZHttpUrl.optional().describe("Origin of the tracking and unsubscribe links; APP_URL by default."),
+  rate_per_second: ZRate,
+});
+
+export const ZConnectChannelRequest = z.discriminatedUnion("type", [ZConnectWhatsAppRequest, ZConnectEmailRequest]);
+
+export type ConnectChannelRequest = z.input<typeof ZConnectChannelRequest>;
+
+export const ZChannel = z.object({
+  id: z.string().describe("Prefix `ch_`."),
+  type: z.enum(["whatsapp", "email"]),
+  name: z.string(),
+  external_id: z.string().describe("WhatsApp: the phone number id; e-mail: the from address."),
+  settings: z.record(z.string(), z.string()).describe("api_base_url (WhatsApp), from and tracking_base_url (e-mail)."),
+  secrets_set: z.array(z.string()).describe("Names of the secrets stored; their values are never shown."),
+  secrets_readable: z.boolean().describe("False when the stored secrets cannot be decrypted (AUTH_SECRET changed)."),
+  callback_url: z.string().describe("Where the provider reports: the WhatsApp webhook, or the e-mail events endpoint."),
+  rate_per_second: z.number(),
+  created_at: z.string(),
+  disconnected_at: z.string().nullable(),
+});
+
+export type Channel = z.infer<typeof ZChannel>;
+
+export const ZConnectChannelResponse = z.object({
+  channel_id: z.string(),
+  channel: ZChannel,
+  events_token: z.string().optional().describe("E-mail channels: the bearer token of the e-mail events endpoint, shown once."),
+});
+
+export type ConnectChannelResponse = z.infer<typeof ZConnectChannelResponse>;
+
+export const ZSendTestRequest = z.object({
+  channel_id: z.string().min(1).max(64),
+  to: z.string().trim().min(1).max(320).describe("A phone number (WhatsApp) or an e-mail address."),
+  text: z.string().trim().min(1).max(4096),
+});
+
+export type SendTestRequest = z.infer<typeof ZSendTestRequest>;
+
+export type ChannelRow = {
+  id: string;
+  type: "whatsapp" | "email";
+  name: string;
+  externalId: string;
+  settings: unknown;
+  secrets: string;
+  ratePerSecond: number;
+  createdAt: Date;
+  disconnectedAt: Date | null;
+};
+
+export const CHANNEL_SELECT = {
+  id: true,
+  type: true,
+  name: true,
+  externalId: true,
+  settings: true,
+  secrets: true,
+  ratePerSecond: true,
+  createdAt: true,
+  disconnectedAt: true,
+} as const;
+
+/** Stored settings as strings (the JSON column is written only by connectChannel). */
+export function settingsOf(value: unknown): Record<string, string> {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
+
+export function callbackUrl(type: "whatsapp" | "email", appUrl: string): string {
+  return type === "whatsapp" ? `${appUrl}/api/providers/whatsapp` : `${appUrl}/api/providers/email/events`;
+}

@@ -1,0 +1,90 @@
+import type { Database } from "../db/client.ts";
+import { sealSecrets } from "../lib/crypto.ts";
+import { normalizeEmail } from "../lib/email.ts";
+import { env } from "../lib/env.ts";
+import { invalid } from "../lib/errors.ts";
+import { newId, randomBase62 } from "../lib/ids.ts";
+import { checkHost } from "../lib/private-address.ts";
+import {
+  CHANNEL_SELECT,
+  DEFAULT_GRAPH_API_BASE_URL,
+  DEFAULT_RATE_PER_SECOND,
+  ZConnectChannelRequest,
+  type ConnectChannelRequest,
+  type ConnectChannelResponse,
+} from "./channel-schemas.ts";
+import { channelView } from "./list-channels.ts";
+
+/**
+ * Connects a WhatsApp Cloud API number or an SMTP relay to a workspace (operations.md
+ * "Provider endpoints"). Secrets are sealed before they are written. Provider hosts that
+ * resolve to loopback or private addresses are refused unless ALLOW_PRIVATE_WEBHOOKS=1 (the
+ * rule of D34). An e-mail channel gets a bearer token for its events endpoint, returned here
+ * once.
+ */
+export async function connectChannel(
+  database: Database,
+  workspaceId: string,
+  input: ConnectChannelRequest,
+): Promise<ConnectChannelResponse> {
+  const request = ZConnectChannelRequest.parse(input);
+  const id = newId("channel");
+  let data: { name: string; externalId: string; settings: Record<string, string>; secrets: Record<string, string> };
+  let eventsToken: string | undefined;
+
+  if (request.type === "whatsapp") {
+    const apiBaseUrl = request.api_base_url ?? DEFAULT_GRAPH_API_BASE_URL;
+    // Meta's own host needs no check (and none that depends on DNS being reachable here).
+    if (apiBaseUrl !== DEFAULT_GRAPH_API_BASE_URL) await assertAllowedHost(new URL(apiBaseUrl).hostname, "api_base_url");
+    data = {
+      name: request.name ?? `WhatsApp ${request.phone_number_id}`,
+      externalId: request.phone_number_id,
+      settings: { api_base_url: apiBaseUrl },
+      secrets: { access_token: request.access_token, app_secret: request.app_secret, verify_token: request.verify_token },
+    };
+  } else {
+    const from = normalizeEmail(request.from, "from");
+    const smtp = new URL(request.smtp_url);
+    if (!smtp.hostname) throw invalid("parameter_invalid", "smtp_url has no host.", "smtp_url");
+    await assertAllowedHost(smtp.hostname, "smtp_url");
+    eventsToken = `${id}.${randomBase62(40)}`;
+    data = {
+      name: request.name ?? `E-mail ${from}`,
+      externalId: from,
+      settings: {
+        from,
+        smtp_server: `${smtp.protocol}//${smtp.host}`,
+        ...(request.tracking_base_url ? { tracking_base_url: request.tracking_base_url } : {}),
+      },
+      secrets: { smtp_url: request.smtp_url, events_token: eventsToken },
+    };
+  }
+
+  const row = await database.prisma.channel.create({
+    data: {
+      id,
+      workspaceId,
+      type: request.type,
+      name: data.name,
+      externalId: data.externalId,
+      settings: data.settings,
+      secrets: sealSecrets(data.secrets),
+      ratePerSecond: request.rate_per_second ?? DEFAULT_RATE_PER_SECOND[request.type],
+    },
+    select: CHANNEL_SELECT,
+  });
+  return { channel_id: id, channel: channelView(row), ...(eventsToken ? { events_token: eventsToken } : {}) };
+}
+
+/** D34's rule for provider hosts: public addresses only, unless the operator allows private ones. */
+async function assertAllowedHost(host: string, param: "api_base_url" | "smtp_url"): Promise<void> {
+  if (env().allowPrivateWebhooks) return;
+  const check = await checkHost(host);
+  if (check.ok) return;
+  if (check.reason === "unresolvable") throw invalid("unresolvable_host", `${param}: the host ${host} does not resolve.`, param);
+  throw invalid(
+    "private_address",
+    `${param}: ${host} is a loopback or private address (${check.address}); set ALLOW_PRIVATE_WEBHOOKS=1 to allow it (development, tests).`,
+    param,
+  );
+}

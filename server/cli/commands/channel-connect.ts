@@ -1,0 +1,127 @@
+import { callbackUrl, DEFAULT_GRAPH_API_BASE_URL, type ConnectChannelRequest } from "../../channels/channel-schemas.ts";
+import { connectChannel } from "../../channels/connect-channel.ts";
+import { env } from "../../lib/env.ts";
+import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
+import { oneOf, optionalString, requiredString, UsageError, wholeNumber, withDatabase, type Command, type Values } from "../command.ts";
+
+const TYPES = ["whatsapp", "email"] as const;
+
+const ONLY_FOR: Record<string, (typeof TYPES)[number]> = {
+  "phone-number-id": "whatsapp",
+  "access-token": "whatsapp",
+  "app-secret": "whatsapp",
+  "verify-token": "whatsapp",
+  "api-base-url": "whatsapp",
+  "smtp-url": "email",
+  from: "email",
+  "tracking-base-url": "email",
+};
+
+function request(values: Values, type: (typeof TYPES)[number]): ConnectChannelRequest {
+  for (const [flag, only] of Object.entries(ONLY_FOR)) {
+    if (values[flag] !== undefined && only !== type) throw new UsageError(`--${flag} is only for --type ${only}.`);
+  }
+  const common = { name: optionalString(values, "name"), rate_per_second: wholeNumber(values, "rate-per-second", 1) };
+  if (type === "whatsapp") {
+    return {
+      type,
+      ...common,
+      phone_number_id: requiredString(values, "phone-number-id"),
+      access_token: requiredString(values, "access-token"),
+      app_secret: requiredString(values, "app-secret"),
+      verify_token: requiredString(values, "verify-token"),
+      api_base_url: optionalString(values, "api-base-url"),
+    };
+  }
+  return {
+    type,
+    ...common,
+    smtp_url: requiredString(values, "smtp-url"),
+    from: requiredString(values, "from"),
+    tracking_base_url: optionalString(values, "tracking-base-url"),
+  };
+}
+
+export const channelConnect: Command = {
+  name: "channel connect",
+  summary: "Connect a WhatsApp Cloud API number or an SMTP relay to a workspace",
+  usage:
+    "channel connect --workspace W --type whatsapp --phone-number-id ID --access-token T --app-secret S --verify-token V [--api-base-url URL]\n" +
+    "       svc channel connect --workspace W --type email --smtp-url URL --from ADDRESS [--tracking-base-url URL]",
+  help: [
+    ["--workspace W", "the workspace identifier"],
+    ["--type whatsapp|email", "the channel type"],
+    ["--phone-number-id ID", "whatsapp: the Cloud API phone number id (status reports are routed by it)"],
+    ["--access-token T", "whatsapp: the access token sent as bearer to the Graph API"],
+    ["--app-secret S", "whatsapp: the Meta app secret that signs webhooks (X-Hub-Signature-256)"],
+    ["--verify-token V", "whatsapp: the token Meta's webhook handshake must present"],
+    ["--api-base-url URL", `whatsapp: the Graph API base with its version (${DEFAULT_GRAPH_API_BASE_URL} by default)`],
+    ["--smtp-url URL", "email: smtp:// or smtps://, with optional user:password@, e.g. smtps://user:pass@smtp.example.com:465"],
+    ["--from ADDRESS", "email: the sender address"],
+    ["--tracking-base-url URL", "email: origin of the tracking image and unsubscribe links (APP_URL by default)"],
+    ["--name TEXT", "a label for the dashboard"],
+    ["--rate-per-second N", "provider calls per second at most (80 for WhatsApp, 10 for e-mail by default)"],
+    [
+      "",
+      "Provider hosts on loopback or private addresses are refused unless ALLOW_PRIVATE_WEBHOOKS=1. Secrets are stored encrypted with AUTH_SECRET.",
+    ],
+  ],
+  options: {
+    workspace: { type: "string" },
+    type: { type: "string" },
+    "phone-number-id": { type: "string" },
+    "access-token": { type: "string" },
+    "app-secret": { type: "string" },
+    "verify-token": { type: "string" },
+    "api-base-url": { type: "string" },
+    "smtp-url": { type: "string" },
+    from: { type: "string" },
+    "tracking-base-url": { type: "string" },
+    name: { type: "string" },
+    "rate-per-second": { type: "string" },
+  },
+  flags: {
+    workspace: "--workspace",
+    type: "--type",
+    phone_number_id: "--phone-number-id",
+    access_token: "--access-token",
+    app_secret: "--app-secret",
+    verify_token: "--verify-token",
+    api_base_url: "--api-base-url",
+    smtp_url: "--smtp-url",
+    from: "--from",
+    tracking_base_url: "--tracking-base-url",
+    name: "--name",
+    rate_per_second: "--rate-per-second",
+  },
+  async run(values) {
+    const workspace = requiredString(values, "workspace");
+    const type = oneOf(values, "type", TYPES);
+    if (!type) throw new UsageError("--type is required (whatsapp or email).");
+    const input = request(values, type);
+    const connected = await withDatabase(async (database) => {
+      await getWorkspaceOrThrow(database, workspace);
+      return connectChannel(database, workspace, input);
+    });
+    const { channel } = connected;
+    const text =
+      channel.type === "whatsapp"
+        ? [
+            `Connected WhatsApp channel ${connected.channel_id} (phone number id ${channel.external_id}) to workspace ${workspace}.`,
+            "",
+            `In Meta's app settings, set the webhook callback URL to ${callbackUrl("whatsapp", env().appUrl)}`,
+            "with the same verify token, and subscribe to the messages field.",
+          ]
+        : [
+            `Connected e-mail channel ${connected.channel_id} (from ${channel.external_id}) to workspace ${workspace}.`,
+            "",
+            "Events token (shown only now; your relay posts delivery and bounce reports with it):",
+            "",
+            `  ${connected.events_token}`,
+            "",
+            `  POST ${callbackUrl("email", env().appUrl)}`,
+            "  Authorization: Bearer <events token>",
+          ];
+    return { json: { channel_id: connected.channel_id }, text: text.join("\n") };
+  },
+};

@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { updateContact } from "../contacts/upsert-contact.ts";
+import type { Database } from "../db/client.ts";
+import { safeEqual } from "../lib/crypto.ts";
+import { AppError } from "../lib/errors.ts";
+import { applyReport } from "../messaging/apply-report.ts";
+import { findMessageByProviderId } from "../messaging/find-message.ts";
+import { loadChannel } from "../channels/load-channel.ts";
+import { verifyToken } from "./email-token.ts";
+
+// What the e-mail callbacks do (D39, operations.md "Provider endpoints"); the routes under
+// app/api/providers/email/ are thin edges over these functions.
+
+async function emailMessage(database: Database, messageId: string) {
+  const message = await database.prisma.message.findUnique({
+    where: { id: messageId },
+    select: { id: true, workspaceId: true, contactId: true, channel: true, channelId: true },
+  });
+  return message?.channel === "email" ? message : null;
+}
+
+/** The tracking image was fetched: the message is `read` (which also sets delivered_at, D8). */
+export async function recordEmailOpen(database: Database, token: string, detail: Record<string, unknown> = {}): Promise<boolean> {
+  const messageId = verifyToken(token);
+  if (!messageId || !(await emailMessage(database, messageId))) return false;
+  return database.prisma.$transaction((tx) =>
+    applyReport(tx, messageId, { status: "read", kind: "provider_report", detail: { source: "open_tracking", ...detail } }),
+  );
+}
+
+export type UnsubscribeOutcome = "unsubscribed" | "invalid";
+
+/** Whether a token is valid and its message known (for the confirmation page). */
+export async function unsubscribeTarget(database: Database, token: string): Promise<boolean> {
+  const messageId = verifyToken(token);
+  return Boolean(messageId && (await emailMessage(database, messageId)));
+}
+
+/**
+ * One-click unsubscribe (RFC 8058): the message's contact gets `opt_out_email`, through the
+ * contact rules, so `contato.atualizado` is recorded when it changed. Provider callbacks act
+ * in `live` mode.
+ */
+export async function unsubscribeByToken(database: Database, token: string): Promise<UnsubscribeOutcome> {
+  const messageId = verifyToken(token);
+  const message = messageId ? await emailMessage(database, messageId) : null;
+  if (!message) return "invalid";
+  try {
+    await updateContact(database, { workspaceId: message.workspaceId, mode: "live" }, message.contactId, { opt_out_email: true });
+  } catch (err) {
+    // The contact was deleted since: there is nobody left to send to.
+    if (err instanceof AppError && err.type === "not_found") return "unsubscribed";
+    throw err;
+  }
+  return "unsubscribed";
+}
+
+export const ZEmailEvent = z.object({
+  message_id: z.string().trim().min(1).max(998).describe("Our `msg_…` id, or the SMTP Message-ID the relay reports."),
+  event: z.enum(["delivered", "bounced"]),
+  timestamp: z
+    .union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })])
+    .optional()
+    .describe("Unix seconds or an ISO 8601 timestamp; now when absent."),
+  reason: z.string().trim().max(1000).optional().describe("Why it bounced (the remote server's reply)."),
+});
+
+export type EmailEventOutcome = { status: 200 | 400 | 401 | 404; body: Record<string, unknown> };
+
+const MSG_IN_MESSAGE_ID = /^<?(msg_[0-9A-Za-z]+)(@[^>]*)?>?$/;
+
+/**
+ * The e-mail events endpoint (D39): a relay's delivery report for one message. The bearer
+ * token is the channel's events token, `<channel id>.<random>`; the message must have been
+ * sent through that channel.
+ */
+export async function handleEmailEvent(database: Database, authorization: string | null, body: unknown): Promise<EmailEventOutcome> {
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? "")?.[1];
+  const channelId = token?.slice(0, Math.max(0, token.indexOf(".")));
+  const channel = channelId ? await loadChannel(database, channelId, { includeDisconnected: true }).catch(() => null) : null;
+  if (!token || !channel || channel.type !== "email" || !safeEqual(channel.secrets.events_token ?? "", token)) {
+    return { status: 401, body: { error: "Invalid or missing events token (Authorization: Bearer <token>)." } };
+  }
+  const parsed = ZEmailEvent.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { status: 400, body: { error: `${issue?.path.join(".") || "body"}: ${issue?.message}` } };
+  }
+  const event = parsed.data;
+  const messageId = await resolveMessageId(database, channel.id, event.message_id);
+  if (!messageId) return { status: 404, body: { error: "No message of this channel has this id." } };
+  const at =
+    event.timestamp === undefined
+      ? undefined
+      : typeof event.timestamp === "number"
+        ? new Date(event.timestamp * 1000)
+        : new Date(event.timestamp);
+  const applied = await database.prisma.$transaction((tx) =>
+    applyReport(
+      tx,
+      messageId,
+      event.event === "delivered"
+        ? { status: "delivered", at, kind: "provider_report", detail: { source: "email_events", event: event.event } }
+        : {
+            status: "failed",
+            at,
+            error: event.reason ? `Bounced: ${event.reason}` : "Bounced.",
+            kind: "provider_report",
+            detail: { source: "email_events", event: event.event, ...(event.reason ? { reason: event.reason } : {}) },
+          },
+    ),
+  );
+  return { status: 200, body: { ok: true, message_id: messageId, applied } };
+}
+
+async function resolveMessageId(database: Database, channelId: string, given: string): Promise<string | null> {
+  const ours = MSG_IN_MESSAGE_ID.exec(given)?.[1];
+  if (ours) {
+    const found = await database.prisma.message.findFirst({ where: { id: ours, channelId }, select: { id: true } });
+    if (found) return found.id;
+  }
+  const bare = given.replace(/^<|>$/g, "");
+  for (const candidate of [`<${bare}>`, bare]) {
+    const found = await findMessageByProviderId(database, channelId, candidate);
+    if (found) return found.id;
+  }
+  return null;
+}

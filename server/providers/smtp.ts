@@ -1,0 +1,181 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import type SMTPPool from "nodemailer/lib/smtp-pool";
+import { env } from "../lib/env.ts";
+import { checkHost } from "../lib/private-address.ts";
+import type { Content } from "../messaging/send-message.ts";
+import { decorateHtml, htmlToText } from "./email-html.ts";
+import { signToken } from "./email-token.ts";
+import type { ChannelConfig, OutboundMessage, ProviderClient, ProviderDetail, ProviderResult } from "./provider.ts";
+
+// E-mail over SMTP through nodemailer, to any relay (D39): `sent` when the relay accepts the
+// message, `failed` on a 5xx reply, retried on a 4xx reply, a refused connection or a timeout.
+// One pooled transport per channel (and SMTP URL), reused across sends.
+
+const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000, dnsTimeout: 10_000 };
+const IDLE_CLOSE_MS = 5 * 60_000;
+
+type Pooled = { transport: Transporter<SMTPPool.SentMessageInfo>; inFlight: number; lastUsed: number };
+
+// In-process cache only (a connection pool, not shared state): another instance opens its own.
+const pools = new Map<string, Pooled>();
+let sweeper: NodeJS.Timeout | undefined;
+
+/** Closes every pooled SMTP connection (shutdown, tests). */
+export function closeSmtpTransports(): void {
+  for (const pooled of pools.values()) pooled.transport.close();
+  pools.clear();
+  if (sweeper) clearInterval(sweeper);
+  sweeper = undefined;
+}
+
+function sweepIdle(): void {
+  const now = Date.now();
+  for (const [key, pooled] of pools) {
+    if (pooled.inFlight === 0 && now - pooled.lastUsed > IDLE_CLOSE_MS) {
+      pooled.transport.close();
+      pools.delete(key);
+    }
+  }
+}
+
+class SmtpSetupError extends Error {
+  constructor(
+    message: string,
+    readonly outcome: "permanent" | "temporary",
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The transport of a channel. Unless private addresses are allowed, the relay's host is
+ * resolved and checked here and the connection is pinned to the checked address (TLS still
+ * verifies the host name), so the name cannot resolve elsewhere afterwards.
+ */
+async function transportFor(channel: ChannelConfig): Promise<Pooled> {
+  const smtpUrl = channel.secrets.smtp_url;
+  if (!smtpUrl) throw new SmtpSetupError("The channel has no smtp_url.", "permanent");
+  const key = `${channel.id}\n${smtpUrl}`;
+  const cached = pools.get(key);
+  if (cached) return cached;
+
+  const url = new URL(smtpUrl);
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  let host = hostname;
+  if (!env().allowPrivateWebhooks) {
+    const check = await checkHost(hostname);
+    if (!check.ok && check.reason === "unresolvable") throw new SmtpSetupError(`The SMTP host ${hostname} does not resolve.`, "temporary");
+    if (!check.ok) throw new SmtpSetupError(`smtp_url: ${hostname} resolves to a private address (${check.address}).`, "permanent");
+    host = check.addresses[0]!;
+  }
+  const secure = url.protocol === "smtps:";
+  const options: SMTPPool.Options = {
+    pool: true,
+    host,
+    ...(host !== hostname ? { servername: hostname } : {}),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+    maxConnections: 5,
+    maxMessages: 100,
+    ...TIMEOUTS,
+  };
+  const pooled: Pooled = { transport: nodemailer.createTransport(options), inFlight: 0, lastUsed: Date.now() };
+  // Another send may have created one meanwhile: keep the first, close ours.
+  const raced = pools.get(key);
+  if (raced) {
+    pooled.transport.close();
+    return raced;
+  }
+  pools.set(key, pooled);
+  if (!sweeper) {
+    sweeper = setInterval(sweepIdle, 60_000);
+    sweeper.unref();
+  }
+  return pooled;
+}
+
+type EmailContent = Extract<Content, { html: string }>;
+
+const isEmailContent = (c: Content): c is EmailContent => "html" in c;
+
+/** Where the tracking image and unsubscribe link point (the channel's base, or APP_URL). */
+export function trackingLinks(channel: ChannelConfig, messageId: string): { openUrl: string; unsubscribeUrl: string } {
+  const base = (channel.settings.tracking_base_url ?? env().appUrl).replace(/\/+$/, "");
+  const token = signToken(messageId);
+  return { openUrl: `${base}/api/providers/email/open/${token}`, unsubscribeUrl: `${base}/api/providers/email/unsubscribe/${token}` };
+}
+
+/** The nodemailer message for one e-mail, with its tracking, unsubscribe headers and text part. */
+export function buildMail(channel: ChannelConfig, message: OutboundMessage, content: EmailContent) {
+  const from = channel.settings.from ?? channel.externalId;
+  const links = trackingLinks(channel, message.id);
+  const html = decorateHtml(content.html, links, content.preview_text);
+  return {
+    from,
+    to: message.to,
+    subject: content.subject,
+    html,
+    text: htmlToText(html),
+    ...(content.reply_to ? { replyTo: content.reply_to } : {}),
+    // Our own id in the Message-ID, so an events call may quote either.
+    messageId: `<${message.id}@${from.slice(from.lastIndexOf("@") + 1)}>`,
+    headers: {
+      "List-Unsubscribe": `<${links.unsubscribeUrl}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  };
+}
+
+type SmtpError = Error & { code?: string; responseCode?: number; response?: string; command?: string };
+
+/** D39: a 5xx reply is permanent; a 4xx reply, a refused connection, a timeout are temporary. */
+export function mapSmtpError(err: SmtpError, detail: ProviderDetail): ProviderResult {
+  const reply = err.response?.trim();
+  const withCode = {
+    ...detail,
+    ...(err.responseCode ? { status_code: err.responseCode } : {}),
+    ...(reply ? { excerpt: reply.slice(0, 500) } : {}),
+  };
+  if (err.responseCode && err.responseCode >= 500) return { outcome: "permanent", error: reply || err.message, detail: withCode };
+  if (err.responseCode && err.responseCode >= 400) return { outcome: "temporary", error: reply || err.message, detail: withCode };
+  const what = err.code === "ETIMEDOUT" ? "timed out" : err.code === "ECONNECTION" ? "connection failed" : "failed";
+  return { outcome: "temporary", error: `SMTP ${what}: ${err.message}`, detail: withCode };
+}
+
+export const smtp: ProviderClient = {
+  async send(channel: ChannelConfig, message: OutboundMessage): Promise<ProviderResult> {
+    if (!isEmailContent(message.content)) return { outcome: "permanent", error: "The message is not an e-mail.", detail: {} };
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    let pooled: Pooled;
+    try {
+      pooled = await transportFor(channel);
+    } catch (err) {
+      if (err instanceof SmtpSetupError) return { outcome: err.outcome, error: err.message, detail: { duration_ms: elapsed() } };
+      return { outcome: "permanent", error: `smtp_url cannot be used: ${(err as Error).message}`, detail: {} };
+    }
+    pooled.inFlight++;
+    pooled.lastUsed = Date.now();
+    try {
+      const info = await pooled.transport.sendMail(buildMail(channel, message, message.content));
+      const response = info.response?.trim() ?? "";
+      const code = Number(/^\d{3}/.exec(response)?.[0] ?? 0);
+      const detail: ProviderDetail = {
+        request_id: info.messageId,
+        ...(code ? { status_code: code } : {}),
+        excerpt: response.slice(0, 500),
+        duration_ms: elapsed(),
+      };
+      if (info.rejected.length > 0 && info.accepted.length === 0) {
+        return { outcome: "permanent", error: response || "The relay rejected the recipient.", detail };
+      }
+      return { outcome: "accepted", providerMessageId: info.messageId, detail };
+    } catch (err) {
+      return mapSmtpError(err as SmtpError, { duration_ms: elapsed() });
+    } finally {
+      pooled.inFlight--;
+      pooled.lastUsed = Date.now();
+    }
+  },
+};

@@ -1,0 +1,132 @@
+import { z } from "zod";
+import { DEFAULT_GRAPH_API_BASE_URL } from "../channels/channel-schemas.ts";
+import { env } from "../lib/env.ts";
+import type { Content } from "../messaging/send-message.ts";
+import { firstHeader, postJson, retryAfterMs, type HttpAnswer } from "./http-post.ts";
+import type { ChannelConfig, OutboundMessage, ProviderClient, ProviderDetail, ProviderResult } from "./provider.ts";
+
+// Meta's WhatsApp Cloud API (operations.md "Provider endpoints"):
+// POST <api_base_url>/<phone_number_id>/messages with the access token as bearer, one message
+// per call. The answer's messages[0].id (a wamid) becomes the provider message id.
+
+export const WHATSAPP_TIMEOUT_MS = 15_000;
+
+/** Graph error codes that mean "slow down" or "try again later" rather than "never". */
+export const TEMPORARY_GRAPH_CODES = new Set([
+  4, // application request limit reached
+  80007, // WhatsApp Business account rate limit
+  130429, // Cloud API throughput reached
+  131048, // spam rate limit hit
+  131056, // too many messages to the same recipient (pair rate limit)
+  2, // temporary API service failure
+  131016, // service unavailable
+  133004, // server temporarily unavailable
+]);
+
+const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
+
+type WhatsAppContent = { body?: string; media_url?: string; media_type?: string };
+
+const isWhatsAppContent = (c: Content): c is WhatsAppContent => !("html" in c);
+
+/** The Cloud API's JSON for one message, or a reason it cannot be built. */
+export function cloudApiPayload(to: string, content: Content): { payload: Record<string, unknown> } | { error: string } {
+  if (!isWhatsAppContent(content)) return { error: "The message is an e-mail, not a WhatsApp message." };
+  const digits = to.replace(/\D/g, "");
+  if (digits.length < 8 || digits.length > 15) return { error: `${to} is not an E.164 phone number.` };
+  const base = { messaging_product: "whatsapp", recipient_type: "individual", to: digits };
+  if (content.media_url) {
+    const type = MEDIA_TYPES.find((t) => t === content.media_type);
+    if (!type) return { error: `media_type must be one of ${MEDIA_TYPES.join(", ")}.` };
+    const caption = type !== "audio" && content.body ? { caption: content.body } : {};
+    return { payload: { ...base, type, [type]: { link: content.media_url, ...caption } } };
+  }
+  if (!content.body) return { error: "The message has neither a body nor a media_url." };
+  return { payload: { ...base, type: "text", text: { body: content.body, preview_url: false } } };
+}
+
+const ZGraphError = z.object({
+  error: z.looseObject({
+    message: z.string().optional(),
+    code: z.number().optional(),
+    error_subcode: z.number().optional(),
+    error_data: z.looseObject({ details: z.string().optional() }).optional(),
+  }),
+});
+
+const ZGraphAccepted = z.object({ messages: z.array(z.looseObject({ id: z.string().min(1) })).min(1) });
+
+/** Maps one Cloud API answer to the pipeline's three outcomes. */
+export function mapCloudApiAnswer(answer: HttpAnswer, detail: ProviderDetail): ProviderResult {
+  const json = parseJson(answer.body);
+  if (answer.status >= 200 && answer.status < 300) {
+    const accepted = ZGraphAccepted.safeParse(json);
+    if (accepted.success) return { outcome: "accepted", providerMessageId: accepted.data.messages[0]!.id, detail };
+    // Not retried: the message may have gone out, and a retry could send it twice.
+    return { outcome: "permanent", error: `The Cloud API answered ${answer.status} without a message id.`, detail };
+  }
+  const retryAfter = retryAfterMs(answer.headers["retry-after"]);
+  const graph = ZGraphError.safeParse(json);
+  const error = graph.success
+    ? graphErrorText(graph.data.error)
+    : `HTTP ${answer.status}${answer.body ? `: ${answer.body.slice(0, 200)}` : ""}`;
+  const temporary =
+    answer.status === 429 ||
+    answer.status >= 500 ||
+    (graph.success && graph.data.error.code !== undefined && TEMPORARY_GRAPH_CODES.has(graph.data.error.code));
+  if (temporary) return { outcome: "temporary", error, detail, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
+  if (answer.status >= 300 && answer.status < 400) {
+    return {
+      outcome: "permanent",
+      error: `The Cloud API answered ${answer.status} (a redirect, not followed): check api_base_url.`,
+      detail,
+    };
+  }
+  return { outcome: "permanent", error, detail };
+}
+
+function graphErrorText(e: z.infer<typeof ZGraphError>["error"]): string {
+  const code = e.code !== undefined ? ` (code ${e.code}${e.error_subcode !== undefined ? `/${e.error_subcode}` : ""})` : "";
+  const details = e.error_data?.details && e.error_data.details !== e.message ? `: ${e.error_data.details}` : "";
+  return `${e.message ?? "Graph API error"}${code}${details}`;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export const whatsappCloud: ProviderClient = {
+  async send(channel: ChannelConfig, message: OutboundMessage): Promise<ProviderResult> {
+    const built = cloudApiPayload(message.to, message.content);
+    if ("error" in built) return { outcome: "permanent", error: built.error, detail: {} };
+    const base = channel.settings.api_base_url ?? DEFAULT_GRAPH_API_BASE_URL;
+    const url = new URL(`${base.replace(/\/+$/, "")}/${encodeURIComponent(channel.externalId)}/messages`);
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    let answer: HttpAnswer;
+    try {
+      answer = await postJson(url, { authorization: `Bearer ${channel.secrets.access_token ?? ""}` }, JSON.stringify(built.payload), {
+        timeoutMs: WHATSAPP_TIMEOUT_MS,
+        allowPrivate: env().allowPrivateWebhooks,
+      });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      const detail = { duration_ms: elapsed() };
+      if (e.code === "EPRIVATEADDRESS") return { outcome: "permanent", error: `api_base_url: ${e.message}.`, detail };
+      if (e.name === "TimeoutError")
+        return { outcome: "temporary", error: `The Cloud API did not answer within ${WHATSAPP_TIMEOUT_MS / 1000} s.`, detail };
+      return { outcome: "temporary", error: `Network error calling the Cloud API: ${e.code ?? e.message}.`, detail };
+    }
+    const requestId = firstHeader(answer.headers, ["x-fb-trace-id", "x-fb-request-id", "x-request-id"]);
+    return mapCloudApiAnswer(answer, {
+      status_code: answer.status,
+      ...(requestId ? { request_id: requestId } : {}),
+      excerpt: answer.body.slice(0, 500),
+      duration_ms: elapsed(),
+    });
+  },
+};

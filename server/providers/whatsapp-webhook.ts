@@ -1,0 +1,238 @@
+import { z } from "zod";
+import { channelConfig } from "../channels/load-channel.ts";
+import { CHANNEL_SELECT } from "../channels/channel-schemas.ts";
+import { upsertContact } from "../contacts/upsert-contact.ts";
+import type { Database } from "../db/client.ts";
+import { hmacSha256Hex, safeEqual } from "../lib/crypto.ts";
+import { log } from "../lib/log.ts";
+import { applyReport } from "../messaging/apply-report.ts";
+import { findMessageByProviderId } from "../messaging/find-message.ts";
+import type { ChannelConfig } from "./provider.ts";
+
+// The Cloud API's webhook (operations.md "Provider endpoints"): status reports and inbound
+// messages, POSTed to /api/providers/whatsapp and signed with the app secret. The route is a
+// thin edge; everything it decides is here.
+
+/** Inbound texts that opt the sender out of WhatsApp messages (compared trimmed, any case). */
+export const STOP_WORDS = ["STOP", "PARAR", "SAIR", "CANCELAR", "UNSUBSCRIBE"] as const;
+
+export function isStopWord(text: string): boolean {
+  return (STOP_WORDS as readonly string[]).includes(text.trim().toUpperCase());
+}
+
+/** `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`, compared in constant time. */
+export function verifySignature(raw: string | Buffer, header: string | null | undefined, appSecret: string): boolean {
+  const given = /^sha256=([0-9a-f]{64})$/i.exec(header?.trim() ?? "")?.[1];
+  if (!given || !appSecret) return false;
+  return safeEqual(given.toLowerCase(), hmacSha256Hex(appSecret, raw));
+}
+
+// Unknown fields are tolerated everywhere; an item of a kind we do not handle is skipped, not
+// refused, so one odd item does not lose the others.
+const ZWebhook = z.looseObject({
+  object: z.string().optional(),
+  entry: z.array(
+    z.looseObject({
+      changes: z
+        .array(
+          z.looseObject({
+            field: z.string().optional(),
+            value: z
+              .looseObject({
+                metadata: z.looseObject({ phone_number_id: z.coerce.string() }).optional(),
+                statuses: z.array(z.unknown()).optional(),
+                messages: z.array(z.unknown()).optional(),
+              })
+              .optional(),
+          }),
+        )
+        .default([]),
+    }),
+  ),
+});
+
+const ZStatus = z.looseObject({
+  id: z.string().min(1),
+  status: z.enum(["sent", "delivered", "read", "failed"]),
+  timestamp: z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(Number),
+  recipient_id: z.string().optional(),
+  errors: z
+    .array(
+      z.looseObject({
+        code: z.number().optional(),
+        title: z.string().optional(),
+        message: z.string().optional(),
+        error_data: z.looseObject({ details: z.string().optional() }).optional(),
+      }),
+    )
+    .optional(),
+});
+
+const ZInboundText = z.looseObject({
+  from: z.string().regex(/^\+?\d{6,15}$/),
+  type: z.literal("text"),
+  text: z.looseObject({ body: z.string() }),
+});
+
+export type StatusItem = z.infer<typeof ZStatus> & { raw: Record<string, unknown> };
+
+export type WebhookChange = {
+  phoneNumberId: string;
+  statuses: StatusItem[];
+  /** E.164 phones of senders whose text was a stop word. */
+  stopFrom: string[];
+};
+
+/** The changes of a webhook body that we act on; null when it is not the Cloud API's JSON. */
+export function parseWebhook(raw: string): WebhookChange[] | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const parsed = ZWebhook.safeParse(json);
+  if (!parsed.success) return null;
+  const changes: WebhookChange[] = [];
+  for (const entry of parsed.data.entry) {
+    for (const change of entry.changes) {
+      const phoneNumberId = change.value?.metadata?.phone_number_id;
+      if (!phoneNumberId) continue;
+      const statuses: StatusItem[] = [];
+      for (const item of change.value?.statuses ?? []) {
+        const status = ZStatus.safeParse(item);
+        if (status.success) statuses.push({ ...status.data, raw: item as Record<string, unknown> });
+      }
+      const stopFrom: string[] = [];
+      for (const item of change.value?.messages ?? []) {
+        const message = ZInboundText.safeParse(item);
+        if (message.success && isStopWord(message.data.text.body)) stopFrom.push(`+${message.data.from.replace(/^\+/, "")}`);
+      }
+      changes.push({ phoneNumberId, statuses, stopFrom });
+    }
+  }
+  return changes;
+}
+
+/** The report of one status item, for applyReport. */
+export function statusReport(item: StatusItem) {
+  const e = item.errors?.[0];
+  const error = e
+    ? `${e.title ?? e.message ?? "WhatsApp error"}${e.code !== undefined ? ` (code ${e.code})` : ""}${e.error_data?.details ? `: ${e.error_data.details}` : ""}`
+    : undefined;
+  return {
+    status: item.status,
+    at: new Date(item.timestamp * 1000),
+    ...(error ? { error } : item.status === "failed" ? { error: "WhatsApp reported the message as failed." } : {}),
+    kind: "provider_report" as const,
+    detail: item.raw,
+  };
+}
+
+export type WebhookOutcome = {
+  status: 200 | 400 | 401;
+  body: Record<string, unknown>;
+  /** What was done, for logs and tests (not sent to Meta). */
+  summary?: { applied: number; ignored: number; unmatched: number; optedOut: number };
+};
+
+const unauthorized: WebhookOutcome = { status: 401, body: { error: "Invalid or missing X-Hub-Signature-256." } };
+
+/**
+ * Handles one webhook POST. Every phone number id in it must belong to a channel whose app
+ * secret verifies the signature, or nothing is done (401). A number connected in several
+ * places (several workspaces, or a channel connected again) is matched by the secret that
+ * verifies; disconnected channels still take status reports for the messages they sent.
+ */
+export async function handleWhatsAppWebhook(database: Database, raw: Buffer | string, signature: string | null): Promise<WebhookOutcome> {
+  if (!/^sha256=[0-9a-f]{64}$/i.test(signature?.trim() ?? "")) return unauthorized;
+  const changes = parseWebhook(raw.toString());
+  if (!changes) return { status: 400, body: { error: "The body is not the WhatsApp Cloud API's webhook JSON." } };
+
+  const verified = new Map<string, Candidate[]>();
+  for (const phoneNumberId of new Set(changes.map((c) => c.phoneNumberId))) {
+    const channels = (await candidateChannels(database, phoneNumberId)).filter((c) =>
+      verifySignature(raw, signature, c.secrets.app_secret ?? ""),
+    );
+    if (channels.length === 0) return unauthorized;
+    verified.set(phoneNumberId, channels);
+  }
+
+  const summary = { applied: 0, ignored: 0, unmatched: 0, optedOut: 0 };
+  for (const change of changes) {
+    const channels = verified.get(change.phoneNumberId)!;
+    for (const item of change.statuses) {
+      const messageId = await findMessage(database, channels, item.id);
+      if (!messageId) {
+        summary.unmatched++;
+        continue;
+      }
+      const changed = await database.prisma.$transaction((tx) => applyReport(tx, messageId, statusReport(item)));
+      if (changed) summary.applied++;
+      else summary.ignored++;
+    }
+    const workspaces = new Set(channels.filter((c) => c.connected).map((c) => c.workspaceId));
+    for (const phone of change.stopFrom) {
+      for (const workspaceId of workspaces) {
+        try {
+          await upsertContact(database, { workspaceId, mode: "live" }, { phone, opt_out_whatsapp: true });
+          summary.optedOut++;
+        } catch (err) {
+          log().warn({ err, workspaceId }, "whatsapp webhook: could not record an opt-out");
+        }
+      }
+    }
+  }
+  return { status: 200, body: { ok: true }, summary };
+}
+
+type Candidate = ChannelConfig & { connected: boolean };
+
+async function candidateChannels(database: Database, phoneNumberId: string): Promise<Candidate[]> {
+  const rows = await database.prisma.channel.findMany({
+    where: { type: "whatsapp", externalId: phoneNumberId },
+    orderBy: { createdAt: "desc" },
+    select: { ...CHANNEL_SELECT, workspaceId: true },
+  });
+  const out: Candidate[] = [];
+  for (const row of rows) {
+    try {
+      out.push({ ...channelConfig(row), connected: row.disconnectedAt === null });
+    } catch (err) {
+      log().error({ err, channelId: row.id }, "whatsapp webhook: channel secrets cannot be opened (AUTH_SECRET changed?)");
+    }
+  }
+  return out;
+}
+
+async function findMessage(database: Database, channels: ChannelConfig[], wamid: string): Promise<string | null> {
+  for (const channel of channels) {
+    const found = await findMessageByProviderId(database, channel.id, wamid);
+    if (found) return found.id;
+  }
+  return null;
+}
+
+/**
+ * Meta's subscription handshake (GET): `hub.mode=subscribe` with a `hub.verify_token` that is
+ * a connected channel's verify token; the answer is `hub.challenge`. Null means 403.
+ */
+export async function verifyHandshake(database: Database, params: URLSearchParams): Promise<string | null> {
+  const token = params.get("hub.verify_token");
+  const challenge = params.get("hub.challenge");
+  if (params.get("hub.mode") !== "subscribe" || !token || challenge === null || challenge.length > 1024) return null;
+  const rows = await database.prisma.channel.findMany({
+    where: { type: "whatsapp", disconnectedAt: null },
+    select: { ...CHANNEL_SELECT, workspaceId: true },
+  });
+  let matched = false;
+  for (const row of rows) {
+    try {
+      // Every channel is compared (no early exit), in constant time each.
+      if (safeEqual(channelConfig(row).secrets.verify_token ?? "", token)) matched = true;
+    } catch {
+      // secrets that cannot be opened match nothing
+    }
+  }
+  return matched ? challenge : null;
+}
