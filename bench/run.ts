@@ -20,7 +20,11 @@ async function withServer(engine: Engine, run: (url: string, keys: { testKey: st
   const database = await freshDatabase(engine, `bench_${engine}`);
   try {
     const seeded = JSON.parse(
-      execFileSync(process.execPath, ["--import", "tsx", "bench/seed.ts"], { cwd: ROOT, env: { ...process.env, ...database.env }, encoding: "utf8" }),
+      execFileSync(process.execPath, ["--import", "tsx", "bench/seed.ts"], {
+        cwd: ROOT,
+        env: { ...process.env, ...database.env },
+        encoding: "utf8",
+      }),
     ) as { testKey: string; liveKey: string };
     const server = await startServer({ ...database.env, LOG_LEVEL: "warn" });
     try {

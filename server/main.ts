@@ -10,6 +10,7 @@ import { env, setListeningPort } from "./lib/env.ts";
 import { randomBase62 } from "./lib/ids.ts";
 import { log } from "./lib/log.ts";
 import { startPipelineLoop } from "./pipeline/loop.ts";
+import { closeSmtpTransports } from "./providers/smtp.ts";
 
 // One process, two front doors (ARCHITECTURE.md): /api/v1/* goes straight to the REST
 // facade; everything else (dashboard, /api/trpc, /api/auth, /docs) goes to Next.
@@ -83,6 +84,7 @@ async function shutdown(signal: string): Promise<void> {
   await closed;
   clearTimeout(deadline);
   await pipeline?.stop();
+  closeSmtpTransports();
   await nextApp.close?.();
   await closeDb();
   logger.info("stopped");

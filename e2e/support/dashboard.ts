@@ -33,3 +33,16 @@ export async function dashboardQuery<T>(workspaceId: string, path: string, input
   if (!res.ok || !body.result) throw new Error(`${path}: ${res.status} ${JSON.stringify(body.error)}`);
   return body.result.data;
 }
+
+export async function dashboardMutation<T>(workspaceId: string, path: string, input: unknown): Promise<T> {
+  const { baseUrl } = inject("api");
+  session ??= signIn(baseUrl);
+  const res = await fetch(`${baseUrl}/api/trpc/${path}`, {
+    method: "POST",
+    headers: { Cookie: await session, "x-svc-workspace": workspaceId, "Content-Type": "application/json" },
+    body: JSON.stringify(input),
+  });
+  const body = (await res.json()) as { result?: { data: T }; error?: unknown };
+  if (!res.ok || !body.result) throw new Error(`${path}: ${res.status} ${JSON.stringify(body.error)}`);
+  return body.result.data;
+}

@@ -7,6 +7,8 @@ export type KeySpec = { mode: "test" | "live"; scopes?: string[]; revoked?: bool
 export type WorkspaceSpec = {
   plan: "free" | "starter" | "pro" | "scale";
   rateLimit?: number;
+  dailyLimit?: number;
+  monthlyLimit?: number | null;
   defaultCountry?: string;
   keys: Record<string, KeySpec>;
 };
@@ -41,6 +43,9 @@ export const FIXTURES = {
     defaultCountry: "BR",
     keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["messages:read"] } },
   },
+  delivery: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { live: { mode: "live" }, test: { mode: "test" } } },
+  quota: { plan: "pro", rateLimit: 100_000, dailyLimit: 10, keys: { live: { mode: "live" }, test: { mode: "test" } } },
+  monthly: { plan: "pro", rateLimit: 100_000, monthlyLimit: 3, keys: { live: { mode: "live" } } },
   pages: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   idem: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
 } satisfies Record<string, WorkspaceSpec>;

@@ -18,6 +18,8 @@ for (const [label, spec] of Object.entries(FIXTURES as Record<string, WorkspaceS
     name: `Fixture ${label}`,
     plan: spec.plan,
     rateLimit: spec.rateLimit ?? null,
+    dailyLimit: spec.dailyLimit ?? null,
+    ...(spec.monthlyLimit !== undefined ? { monthlyLimit: spec.monthlyLimit } : {}),
     defaultCountry: spec.defaultCountry ?? null,
   };
   const { id } = await createWorkspace(database, request);

@@ -15,7 +15,7 @@ import {
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { errorDocUrl } from "../lib/error-catalog.ts";
-import { AppError } from "../lib/errors.ts";
+import { AppError, fromZodError } from "../lib/errors.ts";
 import type { RateDecision } from "../ratelimit/sliding-window.ts";
 import { openApiDocument } from "./openapi.ts";
 import { API_PREFIX } from "./rest-paths.ts";
@@ -270,20 +270,8 @@ export function toAppError(err: unknown, deps: Pick<RestDeps, "log" | "requestId
   const cause = err instanceof TRPCError ? err.cause : err;
   if (cause instanceof AppError) return cause;
   if (err instanceof TRPCError) {
-    const issues = (cause as { issues?: { path: PropertyKey[]; message: string; code: string; input?: unknown }[] } | undefined)?.issues;
-    if (err.code === "BAD_REQUEST" && (cause as Error | undefined)?.name === "ZodError" && issues?.[0]) {
-      const issue = issues[0];
-      const param = issue.path.map(String).join(".") || null;
-      const missing = issue.code === "invalid_type" && issue.input === undefined;
-      return new AppError(
-        "invalid_request",
-        missing ? "parameter_missing" : "parameter_invalid",
-        param ? `${param}: ${issue.message}` : issue.message,
-        {
-          param,
-        },
-      );
-    }
+    const invalidInput = fromZodError(cause);
+    if (err.code === "BAD_REQUEST" && invalidInput) return invalidInput;
     if (err.code === "NOT_FOUND") return new AppError("not_found", "resource_missing", err.message);
     if (err.code === "FORBIDDEN") return new AppError("forbidden", "forbidden", err.message);
     if (err.code === "UNAUTHORIZED") return new AppError("authentication", "invalid_api_key", err.message);

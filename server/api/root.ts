@@ -1,3 +1,4 @@
+import { channelsRouter } from "./routers/channels/router.ts";
 import { contactsRouter } from "./routers/contacts/router.ts";
 import { fieldsRouter } from "./routers/fields/router.ts";
 import { messagesRouter } from "./routers/messages/router.ts";
@@ -19,6 +20,7 @@ export const appRouter = router({
   messages: messagesRouter,
   usage: usageRouter,
   workspaces: workspacesRouter,
+  channels: channelsRouter,
 });
 
 export type AppRouter = typeof appRouter;

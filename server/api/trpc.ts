@@ -3,7 +3,7 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Database } from "../db/client.ts";
 import type { KeyPrincipal } from "../keys/authenticate-key.ts";
 import type { Mode, Scope } from "../keys/scopes.ts";
-import { AppError } from "../lib/errors.ts";
+import { AppError, fromZodError } from "../lib/errors.ts";
 
 // Procedures, context and the middleware every router shares (STYLE.md "Three layers").
 
@@ -46,7 +46,7 @@ const t = initTRPC
     // The dashboard's view of errors: an AppError keeps its HTTP status, type, code and param;
     // an unexpected error is a generic 500 whose message reveals nothing (it is logged).
     errorFormatter({ shape, error }) {
-      const app = error.cause instanceof AppError ? error.cause : null;
+      const app = error.cause instanceof AppError ? error.cause : error.code === "BAD_REQUEST" ? fromZodError(error.cause) : null;
       if (app) {
         return {
           ...shape,

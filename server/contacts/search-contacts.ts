@@ -24,7 +24,7 @@ export async function searchContacts(database: Database, workspaceId: string, q:
     "http://dashboard/contacts",
     (id) => database.prisma.contact.findFirst({ where: { id, workspaceId }, select: { id: true, createdAt: true } }),
     (where, take) =>
-      database.prisma.contact.findMany({ where: { workspaceId, ...match, ...where }, orderBy: PAGE_ORDER, take, select: CONTACT_SELECT }),
+      database.prisma.contact.findMany({ where: { workspaceId, AND: [match, where] }, orderBy: PAGE_ORDER, take, select: CONTACT_SELECT }),
   );
   return { items: items.map(contactView), next };
 }

@@ -224,7 +224,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
       "A phone number is not valid, or has no country code while the workspace has no default country (D1). Numbers are stored in E.164; spaces, dashes, dots and parentheses are accepted on input.",
     message: "phone is not a valid phone number.",
     param: "phone",
-    where: ["POST /contacts", "GET /contacts"],
+    where: ["POST /contacts", "GET /contacts", "POST /messages"],
   },
   {
     code: "invalid_email",
@@ -232,7 +232,57 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     description: "An e-mail address is not a single, syntactically valid mailbox (D2).",
     message: "email is not a valid e-mail address.",
     param: "email",
-    where: ["POST /contacts", "GET /contacts"],
+    where: ["POST /contacts", "GET /contacts", "POST /messages"],
+  },
+  {
+    code: "recipient_missing_address",
+    type: "invalid_request",
+    description:
+      "The recipient has no address for the channel: no phone for `whatsapp` (`param` = `to.phone`), no e-mail for `email` (`param` = `to.email`) (spec Send message rule 1, D16).",
+    message: "The recipient has no phone number.",
+    param: "to.phone",
+    where: ["POST /messages"],
+  },
+  {
+    code: "missing_variable",
+    type: "invalid_request",
+    description:
+      "A `{{placeholder}}` of the message has no value in `variables`, the contact's custom fields or the contact itself; `param` is `variables.<name>` (D17).",
+    message: "The placeholder {{code}} has no value: give it in variables.code.",
+    param: "variables.code",
+    where: ["POST /messages"],
+  },
+  {
+    code: "recipient_opted_out",
+    type: "conflict",
+    description: "The recipient opted out of the channel (`opt_out_whatsapp` or `opt_out_email`); `param` is `to` (D16).",
+    message: "The recipient opted out of whatsapp messages.",
+    param: "to",
+    where: ["POST /messages"],
+  },
+  {
+    code: "channel_not_connected",
+    type: "conflict",
+    description: "A live key sends on a channel type the workspace has not connected; connect it in the dashboard (D16).",
+    message: "No whatsapp channel is connected: connect one in the dashboard first.",
+    param: "channel",
+    where: ["POST /messages"],
+  },
+  {
+    code: "daily_limit_reached",
+    type: "quota_exceeded",
+    description: "A live send when the workspace has reached its daily limit for the channel (UTC day) (D25). Test keys never reach it.",
+    message: "The daily limit of 1000 whatsapp messages is reached for 2026-11-21 (UTC).",
+    param: "channel",
+    where: ["POST /messages"],
+  },
+  {
+    code: "monthly_limit_reached",
+    type: "quota_exceeded",
+    description: "A live send when the workspace has reached its monthly limit (`limit` of GET /usage) (D25).",
+    message: "The monthly limit of 10000 messages is reached for 2026-11.",
+    param: "channel",
+    where: ["POST /messages"],
   },
   {
     code: "unknown_tag",
@@ -299,6 +349,24 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     message: "No workspace with identifier acme-k3j9x2.",
     param: "workspace",
     where: ["cli", "dashboard"],
+  },
+  {
+    code: "private_address",
+    type: "invalid_request",
+    description:
+      "Dashboard and operator CLI: a channel's provider host (`api_base_url`, `smtp_url`) is or resolves to a loopback, private, link-local, carrier-grade NAT or cloud metadata address. Allowed only when the operator sets `ALLOW_PRIVATE_WEBHOOKS=1` (D34).",
+    message:
+      "api_base_url: 127.0.0.1 is a loopback or private address (127.0.0.1); set ALLOW_PRIVATE_WEBHOOKS=1 to allow it (development, tests).",
+    param: "api_base_url",
+    where: ["dashboard", "cli"],
+  },
+  {
+    code: "unresolvable_host",
+    type: "invalid_request",
+    description: "Dashboard and operator CLI: a channel's provider host does not resolve in DNS, so it cannot be checked or reached.",
+    message: "smtp_url: the host smtp.example.invalid does not resolve.",
+    param: "smtp_url",
+    where: ["dashboard", "cli"],
   },
   // not_found
   {

@@ -50,3 +50,26 @@ export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: unknown; cause?: { code?: unknown; originalCode?: unknown } } | null;
   return e?.code === "23505" || e?.cause?.code === "23505" || e?.cause?.originalCode === "23505";
 }
+
+type ZodIssueLike = { path: PropertyKey[]; message: string; code: string; input?: unknown };
+
+/**
+ * A zod validation error as the spec's `invalid_request`, `param` = the dotted path of the
+ * first fault: `parameter_missing` when absent, `parameter_invalid` otherwise. Null when
+ * `err` is not a zod error. Used by both doors (REST facade and dashboard tRPC).
+ */
+export function fromZodError(err: unknown): AppError | null {
+  const issues = (err as { name?: string; issues?: ZodIssueLike[] } | null)?.issues;
+  if ((err as Error | null)?.name !== "ZodError" || !issues?.[0]) return null;
+  const issue = issues[0];
+  const param = issue.path.map(String).join(".") || null;
+  const missing = issue.code === "invalid_type" && issue.input === undefined;
+  return new AppError(
+    "invalid_request",
+    missing ? "parameter_missing" : "parameter_invalid",
+    param ? `${param}: ${issue.message}` : issue.message,
+    {
+      param,
+    },
+  );
+}

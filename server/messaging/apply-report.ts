@@ -41,12 +41,19 @@ export async function applyReport(tx: Prisma.TransactionClient, messageId: strin
       at,
       kind: report.kind,
       status: report.status,
-      detail: { ...(report.detail ?? {}), ...(report.error ? { error: report.error } : {}), applied: path.length > 0 } as Prisma.InputJsonObject,
+      detail: {
+        ...(report.detail ?? {}),
+        ...(report.error ? { error: report.error } : {}),
+        applied: path.length > 0,
+      } as Prisma.InputJsonObject,
     },
   });
   const final = path[path.length - 1];
   if (!final) return false;
-  const sets = path.map((s) => `${TIMESTAMP[s]} = coalesce(${TIMESTAMP[s]}, $2)`).join(", ");
+  const recordedAt = new Date();
+  // A provider's time (whole seconds for WhatsApp) never puts a state before the previous one.
+  const floor = "greatest($2, created_at, coalesce(sent_at, created_at), coalesce(delivered_at, created_at))";
+  const sets = path.map((s) => `${TIMESTAMP[s]} = coalesce(${TIMESTAMP[s]}, ${floor})`).join(", ");
   await tx.$executeRawUnsafe(
     `UPDATE messages SET status = $3::"MessageStatus", ${sets}, error = coalesce($4, error), provider_message_id = coalesce($5, provider_message_id) WHERE id = $1`,
     messageId,
@@ -68,8 +75,9 @@ export async function applyReport(tx: Prisma.TransactionClient, messageId: strin
         ...(status === "failed" ? { error: report.error ?? "failed" } : {}),
       },
       contactId: m.contact_id,
-      // One millisecond apart, so the log orders mensagem.entregue before mensagem.lida (D8).
-      at: new Date(at.getTime() + i),
+      // Recorded now (a provider's time can be seconds behind), one millisecond apart, so the
+      // log orders mensagem.entregue before mensagem.lida (D8).
+      at: new Date(recordedAt.getTime() + i),
     });
   }
   return true;

@@ -58,7 +58,9 @@ export async function dispatchMessage(
   }
   const wait = Math.max(result.retryAfterMs ?? 0, backoffMs(job.attempts));
   await database.prisma.$transaction(async (tx) => {
-    await tx.messageHistory.create({ data: { messageId: m.id, kind: "retry", detail: { ...detail, error: result.error, retry_in_ms: wait } } });
+    await tx.messageHistory.create({
+      data: { messageId: m.id, kind: "retry", detail: { ...detail, error: result.error, retry_in_ms: wait } },
+    });
     await rescheduleJob(tx, job, owner, new Date(Date.now() + wait), { error: result.error });
   });
   return "retry";

@@ -35,7 +35,7 @@ export async function searchMessages(database: Database, workspaceId: string, fi
     (id) => database.prisma.message.findFirst({ where: { id, workspaceId }, select: { id: true, createdAt: true } }),
     (after, take) =>
       database.prisma.message.findMany({
-        where: { ...where, ...after },
+        where: { AND: [where, after] },
         orderBy: NEWEST_FIRST,
         take,
         select: {

@@ -22,7 +22,10 @@ export const ZSendMessageRequest = z
     whatsapp: z
       .object({
         body: z.string().max(4096, "must be at most 4096 characters").optional().describe("Text; accepts `{{variable}}` placeholders."),
-        media_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+        media_url: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .optional(),
         media_type: z.enum(MEDIA_TYPES).optional().describe("Required with `media_url`."),
       })
       .optional(),
@@ -47,7 +50,11 @@ export const ZSendMessageRequest = z
     }
     if (v.channel === "whatsapp") {
       if (!v.whatsapp?.body && !v.whatsapp?.media_url) {
-        ctx.addIssue({ code: "custom", path: ["whatsapp", "body"], message: "a WhatsApp message needs whatsapp.body or whatsapp.media_url" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["whatsapp", "body"],
+          message: "a WhatsApp message needs whatsapp.body or whatsapp.media_url",
+        });
       } else if (v.whatsapp?.media_url && !v.whatsapp.media_type) {
         ctx.addIssue({ code: "custom", path: ["whatsapp", "media_type"], message: "is required with whatsapp.media_url" });
       }

@@ -5,7 +5,13 @@ import { invalid } from "../lib/errors.ts";
 // then the contact's name, phone, email and contact_id.
 
 export type Scalar = string | number | boolean;
-export type PlaceholderContact = { id: string; name: string | null; phone: string | null; email: string | null; fields: Record<string, Scalar> };
+export type PlaceholderContact = {
+  id: string;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  fields: Record<string, Scalar>;
+};
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g;
 

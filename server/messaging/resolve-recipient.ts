@@ -16,9 +16,14 @@ export async function resolveRecipient(
   database: Database,
   ref: WorkspaceRef,
   to: Recipient,
-): Promise<{ contact: Contact; exists: true } | { contact: null; exists: false; draft: { phone?: string; email?: string; name?: string } }> {
+): Promise<
+  { contact: Contact; exists: true } | { contact: null; exists: false; draft: { phone?: string; email?: string; name?: string } }
+> {
   if (to.contact_id !== undefined) {
-    const row = await database.prisma.contact.findFirst({ where: { id: to.contact_id, workspaceId: ref.workspaceId }, select: CONTACT_SELECT });
+    const row = await database.prisma.contact.findFirst({
+      where: { id: to.contact_id, workspaceId: ref.workspaceId },
+      select: CONTACT_SELECT,
+    });
     if (!row) throw notFound("contact", "to.contact_id");
     return { contact: contactView(row), exists: true };
   }

@@ -34,14 +34,23 @@ const INSERT_MESSAGE = `
  * anything is written, in D16's order: the channel id, the recipient's address, opt-out, a
  * connected channel (live keys), placeholders, then the quota inside the writing transaction.
  */
-export async function sendMessage(database: Database, sender: Sender, input: SendMessageRequest, opts: { source?: "api" | "flow" } = {}): Promise<Message> {
+export async function sendMessage(
+  database: Database,
+  sender: Sender,
+  input: SendMessageRequest,
+  opts: { source?: "api" | "flow" } = {},
+): Promise<Message> {
   const channelId = await pickChannel(database, sender, input);
   const recipient = await resolveRecipient(database, sender, input.to);
   const contact = recipient.contact ?? draftContact(recipient.draft);
   const address = input.channel === "whatsapp" ? contact.phone : contact.email;
   if (!address) {
     const param = input.channel === "whatsapp" ? "to.phone" : "to.email";
-    throw invalid("recipient_missing_address", `The recipient has no ${input.channel === "whatsapp" ? "phone number" : "e-mail address"}.`, param);
+    throw invalid(
+      "recipient_missing_address",
+      `The recipient has no ${input.channel === "whatsapp" ? "phone number" : "e-mail address"}.`,
+      param,
+    );
   }
   if (input.channel === "whatsapp" ? contact.opt_out_whatsapp : contact.opt_out_email) {
     throw conflict("recipient_opted_out", `The recipient opted out of ${input.channel} messages.`, "to");
@@ -130,8 +139,7 @@ function draftContact(draft: { phone?: string; email?: string; name?: string }):
 }
 
 export type Content =
-  | { body?: string; media_url?: string; media_type?: string }
-  | { subject: string; html: string; reply_to?: string; preview_text?: string };
+  { body?: string; media_url?: string; media_type?: string } | { subject: string; html: string; reply_to?: string; preview_text?: string };
 
 /** The message as it will be sent, placeholders filled (D17). */
 export function renderContent(input: SendMessageRequest, contact: Contact, opts: Pick<RenderOptions, "missing">): Content {

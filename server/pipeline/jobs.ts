@@ -56,7 +56,14 @@ export async function rescheduleJob(
     WHERE id = ${job.id} AND lease_owner = ${owner}`;
 }
 
-export type NewJob = { kind: string; subjectId: string; workspaceId: string; channelId?: string | null; payload?: Record<string, unknown>; runAt: Date };
+export type NewJob = {
+  kind: string;
+  subjectId: string;
+  workspaceId: string;
+  channelId?: string | null;
+  payload?: Record<string, unknown>;
+  runAt: Date;
+};
 
 export async function enqueueJob(tx: Prisma.TransactionClient, id: string, job: NewJob): Promise<void> {
   await tx.job.create({

@@ -14,7 +14,13 @@ const RESERVE = `
 /** Reservations are not made in the last part of a second: calls made then would land in the next. */
 export const SECOND_TAIL_MS = 150;
 
-export async function reserveSlots(database: Database, channelId: string, wanted: number, rate: number, nowMs = Date.now()): Promise<{ granted: number; nextSecondAt: Date }> {
+export async function reserveSlots(
+  database: Database,
+  channelId: string,
+  wanted: number,
+  rate: number,
+  nowMs = Date.now(),
+): Promise<{ granted: number; nextSecondAt: Date }> {
   const second = Math.floor(nowMs / 1000);
   const nextSecondAt = new Date((second + 1) * 1000);
   if (nowMs - second * 1000 > 1000 - SECOND_TAIL_MS) return { granted: 0, nextSecondAt };
@@ -24,6 +30,9 @@ export async function reserveSlots(database: Database, channelId: string, wanted
 }
 
 export async function channelRates(database: Database, ids: string[]): Promise<Map<string, number>> {
-  const rows = await database.query<{ id: string; rate_per_second: number }>(`SELECT id, rate_per_second FROM channels WHERE id = ANY($1)`, [ids]);
+  const rows = await database.query<{ id: string; rate_per_second: number }>(
+    `SELECT id, rate_per_second FROM channels WHERE id = ANY($1)`,
+    [ids],
+  );
   return new Map(rows.map((r) => [r.id, r.rate_per_second]));
 }
