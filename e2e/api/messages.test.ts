@@ -62,13 +62,13 @@ describe("POST /messages with a test key (D35)", () => {
   });
 
   it.each([
-    { to: { email: "failed@example.com" }, channel: "email", final: "failed" },
-    { to: { phone: "+15550100001" }, channel: "whatsapp", final: "failed" },
-    { to: { phone: "+1 555 010 0002" }, channel: "whatsapp", final: "delivered" },
-    { to: { email: "delivered@example.com" }, channel: "email", final: "delivered" },
-    { to: { email: "sent@example.com" }, channel: "email", final: "sent" },
-    { to: { phone: "+15550100003" }, channel: "whatsapp", final: "sent" },
-  ])("reserved recipient $to.phone$to.email ends $final", async ({ to, channel, final }) => {
+    { label: "failed@example.com", to: { email: "failed@example.com" }, channel: "email", final: "failed" },
+    { label: "+15550100001", to: { phone: "+15550100001" }, channel: "whatsapp", final: "failed" },
+    { label: "+1 555 010 0002", to: { phone: "+1 555 010 0002" }, channel: "whatsapp", final: "delivered" },
+    { label: "delivered@example.com", to: { email: "delivered@example.com" }, channel: "email", final: "delivered" },
+    { label: "sent@example.com", to: { email: "sent@example.com" }, channel: "email", final: "sent" },
+    { label: "+15550100003", to: { phone: "+15550100003" }, channel: "whatsapp", final: "sent" },
+  ])("reserved recipient $label ends $final", async ({ to, channel, final }) => {
     const body =
       channel === "email" ? { channel, to, email: { subject: "s", html: "<p>x</p>" } } : { channel, to, whatsapp: { body: "x" } };
     const res = await client.post("/messages", body);

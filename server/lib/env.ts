@@ -14,6 +14,7 @@ const ZEnv = z.object({
   PIPELINE: z.enum(["inline", "off"]).default("inline"),
   ALLOW_PRIVATE_WEBHOOKS: z.enum(["0", "1", ""]).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  PIPELINE_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 export type Env = {
@@ -26,6 +27,8 @@ export type Env = {
   pipeline: "inline" | "off";
   allowPrivateWebhooks: boolean;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
+  /** How long a worker holds a claimed job before another may take it (a crashed worker's). */
+  pipelineLeaseMs: number;
 };
 
 let cached: Env | undefined;
@@ -49,6 +52,7 @@ export function env(): Env {
     pipeline: e.PIPELINE,
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS === "1",
     logLevel: e.LOG_LEVEL,
+    pipelineLeaseMs: e.PIPELINE_LEASE_SECONDS * 1000,
   };
   return cached;
 }

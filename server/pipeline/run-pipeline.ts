@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type { Database } from "../db/client.ts";
+import { env } from "../lib/env.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { dispatchMessage } from "../messaging/dispatch-message.ts";
@@ -24,8 +25,6 @@ export type PipelineCounts = { claimed: number; completed: number; paced: number
 
 export type PipelineOptions = { budgetMs?: number; batchSize?: number; concurrency?: number; leaseMs?: number; owner?: string };
 
-export const DEFAULT_LEASE_MS = 60_000;
-
 export function workerId(): string {
   return `${hostname()}:${process.pid}:${randomBase62(6)}`;
 }
@@ -35,7 +34,7 @@ export async function runPipeline(database: Database, opts: PipelineOptions = {}
   const deadline = Date.now() + (opts.budgetMs ?? 5_000);
   const counts: PipelineCounts = { claimed: 0, completed: 0, paced: 0, errors: 0 };
   while (Date.now() < deadline) {
-    const jobs = await claimJobs(database, owner, opts.batchSize ?? 200, opts.leaseMs ?? DEFAULT_LEASE_MS);
+    const jobs = await claimJobs(database, owner, opts.batchSize ?? 200, opts.leaseMs ?? env().pipelineLeaseMs);
     if (jobs.length === 0) break;
     counts.claimed += jobs.length;
     const runnable = await pace(database, jobs, owner, counts);
