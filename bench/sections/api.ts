@@ -1,0 +1,123 @@
+import { randomUUID } from "node:crypto";
+import { freshDatabase, type Engine } from "../../e2e/support/database.ts";
+import { load } from "../load.ts";
+import { peakRssMb as peakRss, record, results, SECONDS, startBaseline, WARMUP, withServer } from "../support.ts";
+
+/** The ceiling for a request that writes: node:http + pg, one insert per request. */
+export async function baseline(): Promise<void> {
+  const database = await freshDatabase("postgres", "bench_baseline");
+  const server = await startBaseline("bench/baseline-server.ts", database.env);
+  try {
+    record("baseline node:http + pg, 1 insert", {
+      ...(await load({ url: `${server.url}/`, seconds: SECONDS, warmupSeconds: WARMUP, headers: { Authorization: "Bearer x" } })),
+    });
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+}
+
+export async function keyCheck(engine: Engine): Promise<void> {
+  await withServer(engine, {}, async ({ url, keys }) => {
+    const r = await load({
+      url: `${url}/api/v1/`,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP,
+      headers: { Authorization: `Bearer ${keys.testKey}` },
+    });
+    const base = results["baseline node:http + pg, 1 insert"];
+    record(`GET /api/v1/ (${engine})`, {
+      ...r,
+      ...(base && engine === "postgres" ? { note: `${(r.rps / Number(base.rps)).toFixed(2)}× baseline (target ≥ 0.5×)` } : {}),
+    });
+  });
+}
+
+/** POST /contacts upserts: a new contact per request (phone and e-mail unique). */
+export async function contactUpserts(): Promise<void> {
+  await withServer("postgres", {}, async ({ url, keys }) => {
+    let n = 0;
+    record("POST /api/v1/contacts upsert (postgres)", {
+      ...(await load({
+        url: `${url}/api/v1/contacts`,
+        method: "POST",
+        seconds: SECONDS,
+        warmupSeconds: WARMUP,
+        headers: { Authorization: `Bearer ${keys.testKey}`, "Content-Type": "application/json" },
+        setupRequest: (req) => {
+          n++;
+          return {
+            ...req,
+            body: JSON.stringify({
+              phone: `+55119${String(10_000_000 + n).slice(-8)}`,
+              email: `bench${n}@example.com`,
+              name: `Bench ${n}`,
+            }),
+          };
+        },
+      })),
+    });
+  });
+}
+
+const MESSAGE = JSON.stringify({
+  channel: "whatsapp",
+  to: { phone: "+5511987654321" },
+  whatsapp: { body: "Your code is {{code}}" },
+  variables: { code: 1234 },
+});
+
+/**
+ * POST /messages accepted per second with a fresh Idempotency-Key per request, next to a
+ * node:http + pg server running the same statements in one transaction; then p99 at a fixed
+ * offered load of half the measured maximum.
+ */
+export async function messageAcceptance(): Promise<void> {
+  await withServer("postgres", {}, async ({ url, keys, env, sql, server }) => {
+    const headers = { Authorization: `Bearer ${keys.testKey}`, "Content-Type": "application/json" };
+    const withKey = (req: { headers?: Record<string, string> }) => ({
+      ...req,
+      headers: { ...headers, "Idempotency-Key": randomUUID() },
+      body: MESSAGE,
+    });
+    const target = `${url}/api/v1/messages`;
+    const max = await load({
+      url: target,
+      method: "POST",
+      seconds: SECONDS,
+      warmupSeconds: WARMUP,
+      headers,
+      body: MESSAGE,
+      setupRequest: withKey,
+    });
+    const half = await load({
+      url: target,
+      method: "POST",
+      seconds: SECONDS,
+      headers,
+      body: MESSAGE,
+      setupRequest: withKey,
+      overallRate: Math.round(max.rps / 2),
+    });
+
+    const [contact] = await sql("SELECT id FROM contacts WHERE phone = '+5511987654321'");
+    const baselineServer = await startBaseline("bench/baseline-messages.ts", { ...env, CONTACT_ID: contact.id });
+    const base = await load({
+      url: `${baselineServer.url}/`,
+      method: "POST",
+      seconds: SECONDS,
+      warmupSeconds: WARMUP,
+      headers,
+      body: MESSAGE,
+      setupRequest: withKey,
+    });
+    await baselineServer.stop();
+    record("baseline node:http + pg, same statements", { ...base });
+    record("POST /api/v1/messages accepted (postgres)", {
+      ...max,
+      note: `${(max.rps / base.rps).toFixed(2)}× baseline (targets ≥ 1000/s, ≥ 0.33×)`,
+    });
+    record(`POST /api/v1/messages at ${Math.round(max.rps / 2)}/s offered`, { ...half, note: "p99 target < 100 ms" });
+    record("server peak RSS after message load", { rss_mb: peakRss(server.process.pid!) });
+  });
+}

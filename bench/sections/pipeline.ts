@@ -1,0 +1,146 @@
+import { execFileSync } from "node:child_process";
+import { startFakeWhatsApp, type FakeWhatsApp } from "../../e2e/support/fake-whatsapp.ts";
+import { ROOT, startServer } from "../../e2e/support/server.ts";
+import { load } from "../load.ts";
+import { peakRssMb, percentile, record, withServer, type Bench } from "../support.ts";
+
+// The delivery pipeline on PostgreSQL against a local server speaking the Cloud API JSON with
+// 20 ms reply latency: dispatch rate, pacing at a channel's cap, and queued-to-sent latency
+// with the inline pipeline.
+
+const PHONE_NUMBER_ID = "1234567890";
+
+function connect(bench: Bench, fake: FakeWhatsApp): void {
+  execFileSync(
+    process.execPath,
+    [
+      "bin/svc.mjs",
+      "channel",
+      "connect",
+      "--workspace",
+      bench.keys.workspace,
+      "--type",
+      "whatsapp",
+      "--phone-number-id",
+      PHONE_NUMBER_ID,
+      "--access-token",
+      "t",
+      "--app-secret",
+      "s",
+      "--verify-token",
+      "v",
+      "--api-base-url",
+      fake.url,
+      "--json",
+    ],
+    { cwd: ROOT, env: { ...process.env, ...bench.env }, encoding: "utf8" },
+  );
+}
+
+/** Accepts `count` live messages through the API (50 at a time), each to its own phone. */
+async function accept(bench: Bench, count: number): Promise<void> {
+  let next = 0;
+  const headers = { Authorization: `Bearer ${bench.keys.liveKey}`, "Content-Type": "application/json" };
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const body = JSON.stringify({
+          channel: "whatsapp",
+          to: { phone: `+55119${String(10_000_000 + i).slice(-8)}` },
+          whatsapp: { body: `m${i}` },
+        });
+        const res = await fetch(`${bench.url}/api/v1/messages`, { method: "POST", headers, body });
+        if (res.status !== 202) throw new Error(`accept: ${res.status} ${await res.text()}`);
+      }
+    }),
+  );
+}
+
+/** Dispatch with a cap of `rate`/s: accepted with the pipeline off, then one inline server drains the backlog. */
+async function drain(rate: number, count: number): Promise<{ perSecond: Map<number, number>; first: number; last: number }> {
+  const fake = await startFakeWhatsApp({ latencyMs: 20 });
+  let out!: { perSecond: Map<number, number>; first: number; last: number };
+  try {
+    await withServer("postgres", { PIPELINE: "off", ALLOW_PRIVATE_WEBHOOKS: "1" }, async (bench) => {
+      connect(bench, fake);
+      await bench.sql("UPDATE channels SET rate_per_second = $1", [rate]);
+      await accept(bench, count);
+      const worker = await startServer({ ...bench.env, PIPELINE: "inline" });
+      try {
+        await fake.waitForRequests(count, 120_000);
+      } finally {
+        await worker.stop();
+      }
+      const times = fake.requests.map((r) => r.at).sort((a, b) => a - b);
+      const perSecond = new Map<number, number>();
+      for (const t of times) perSecond.set(Math.floor(t / 1000), (perSecond.get(Math.floor(t / 1000)) ?? 0) + 1);
+      out = { perSecond, first: times[0]!, last: times[times.length - 1]! };
+    });
+  } finally {
+    await fake.close();
+  }
+  return out;
+}
+
+export async function dispatchRate(): Promise<void> {
+  const count = 6_000;
+  const { first, last } = await drain(1_000, count);
+  const rate = Math.round((count - 1) / ((last - first) / 1000));
+  record("pipeline dispatch to the Cloud API fake (cap 1000/s)", { messages: count, per_second: rate, note: "target ≥ 1000/s" });
+}
+
+export async function pacing(): Promise<void> {
+  const count = 800;
+  const { perSecond } = await drain(80, count);
+  const seconds = [...perSecond.entries()].sort(([a], [b]) => a - b);
+  const full = seconds.slice(1, -1).map(([, n]) => n); // whole seconds of backlog
+  record("pacing at the default 80/s", {
+    max_per_second: Math.max(...seconds.map(([, n]) => n)),
+    min_full_second: Math.min(...full),
+    mean_full_second: Math.round(full.reduce((s, n) => s + n, 0) / full.length),
+    note: "targets: no second over 80, at least 72/s under backlog",
+  });
+}
+
+/** Time from `queued` to `sent` with the inline pipeline, at 200 messages per second offered. */
+export async function queuedToSent(): Promise<void> {
+  const fake = await startFakeWhatsApp({ latencyMs: 20 });
+  try {
+    await withServer("postgres", { PIPELINE: "inline", ALLOW_PRIVATE_WEBHOOKS: "1" }, async (bench) => {
+      connect(bench, fake);
+      await bench.sql("UPDATE channels SET rate_per_second = 1000");
+      let n = 0;
+      const headers = { Authorization: `Bearer ${bench.keys.liveKey}`, "Content-Type": "application/json" };
+      await load({
+        url: `${bench.url}/api/v1/messages`,
+        method: "POST",
+        seconds: 10,
+        headers,
+        overallRate: 200,
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({
+            channel: "whatsapp",
+            to: { phone: `+55119${String(20_000_000 + n++).slice(-8)}` },
+            whatsapp: { body: "hi" },
+          }),
+        }),
+      });
+      await new Promise((r) => setTimeout(r, 2_000));
+      const rows = await bench.sql(
+        "SELECT extract(epoch FROM sent_at - created_at) * 1000 AS ms FROM messages WHERE sent_at IS NOT NULL ORDER BY 1",
+      );
+      const ms = rows.map((r) => Number(r.ms));
+      record("queued → sent, inline pipeline (200/s offered)", {
+        messages: ms.length,
+        p50_ms: Math.round(percentile(ms, 50)),
+        p95_ms: Math.round(percentile(ms, 95)),
+        note: "target p95 < 1000 ms",
+      });
+      record("server peak RSS after pipeline load", { rss_mb: peakRssMb(bench.server.process.pid!) });
+    });
+  } finally {
+    await fake.close();
+  }
+}

@@ -1,0 +1,88 @@
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import pg from "pg";
+import { freshDatabase, type Engine } from "../e2e/support/database.ts";
+import { ROOT, startServer, type RunningServer } from "../e2e/support/server.ts";
+
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+
+/** One row of the report: figures by name, and a note (target met or not). */
+export type Row = Record<string, number | string>;
+export const results: Record<string, Row> = {};
+export const record = (name: string, row: Row) => (results[name] = row);
+
+export type Seeded = { workspace: string; testKey: string; liveKey: string };
+export type Bench = {
+  url: string;
+  keys: Seeded;
+  env: Record<string, string | undefined>;
+  server: RunningServer;
+  sql: (text: string, values?: unknown[]) => Promise<any[]>;
+};
+
+/** A fresh database, seeded (bench/seed.ts), and a server on it; `extraEnv` configures it. */
+export async function withServer(engine: Engine, extraEnv: Record<string, string>, run: (bench: Bench) => Promise<void>): Promise<void> {
+  const database = await freshDatabase(engine, `bench_${engine}`);
+  try {
+    const keys = JSON.parse(
+      execFileSync(process.execPath, ["--import", "tsx", "bench/seed.ts"], {
+        cwd: ROOT,
+        env: { ...process.env, ...database.env },
+        encoding: "utf8",
+      }),
+    ) as Seeded;
+    const env = { ...database.env, LOG_LEVEL: "warn", ...extraEnv };
+    const server = await startServer(env);
+    try {
+      await run({ url: server.url, keys, env, server, sql: (text, values) => sql(database.env.DATABASE_URL!, text, values) });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await database.drop();
+  }
+}
+
+export async function sql(url: string, text: string, values: unknown[] = []): Promise<any[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Starts a small baseline server script (prints `listening <port>`). */
+export async function startBaseline(
+  script: string,
+  env: Record<string, string | undefined>,
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve) =>
+    child.stdout.on("data", (d: Buffer) => resolve(Number(/listening (\d+)/.exec(d.toString())?.[1]))),
+  );
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
+
+/** The peak resident set size of a process so far, in MB (Linux VmHWM). */
+export function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
