@@ -119,8 +119,9 @@ describe("pipeline faults", () => {
 
     const doomed = await start({ PIPELINE: "inline" });
     await fake.waitForRequests(40, 30_000);
-    const killedAt = Date.now();
     await doomed.stop("SIGKILL");
+    // Observed after the process is gone: every call it made reached the fake before this.
+    const killedAt = Date.now();
     const beforeKill = fake.requests.length;
 
     const revived = await start({ PIPELINE: "inline" });

@@ -2,13 +2,60 @@ import type { Database } from "../db/client.ts";
 import { invalid, notFound } from "../lib/errors.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { normalizePhone } from "../lib/phone.ts";
-import { CONTACT_SELECT, contactView, type Contact } from "./contact-schemas.ts";
+import type { Contact } from "./contact-schemas.ts";
+
+type Row = {
+  id: string;
+  phone: string | null;
+  email: string | null;
+  name: string | null;
+  fields: Contact["fields"];
+  opt_out_whatsapp: boolean;
+  opt_out_email: boolean;
+  created_at: Date;
+  updated_at: Date;
+  tags: string[];
+};
+
+// One statement, straight to the driver: the contact and its tag ids. Sending a message looks
+// its recipient up this way on every call (docs/architecture.md, hot paths).
+const BY = { id: "c.id", phone: "c.phone", email: "c.email" } as const;
+const FIND = (column: string) => `
+  SELECT c.id, c.phone, c.email, c.name, c.fields, c.opt_out_whatsapp, c.opt_out_email, c.created_at, c.updated_at,
+         coalesce(array_agg(t.tag_id ORDER BY t.tag_id) FILTER (WHERE t.tag_id IS NOT NULL), '{}') AS tags
+  FROM contacts c LEFT JOIN contact_tags t ON t.contact_id = c.id
+  WHERE c.workspace_id = $1 AND ${column} = $2
+  GROUP BY c.id`;
+const QUERIES = { id: FIND(BY.id), phone: FIND(BY.phone), email: FIND(BY.email) };
+
+/** The workspace's contact with this id, phone or e-mail, or null. */
+export async function findContactBy(
+  database: Database,
+  workspaceId: string,
+  by: { id: string } | { phone: string } | { email: string },
+): Promise<Contact | null> {
+  const [column, value] = Object.entries(by)[0] as [keyof typeof QUERIES, string];
+  const [row] = await database.query<Row>(QUERIES[column], [workspaceId, value]);
+  if (!row) return null;
+  return {
+    id: row.id,
+    phone: row.phone,
+    email: row.email,
+    name: row.name,
+    tags: row.tags,
+    fields: row.fields ?? {},
+    opt_out_whatsapp: row.opt_out_whatsapp,
+    opt_out_email: row.opt_out_email,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
 
 /** Another workspace's contact is a 404 like an unknown one (STYLE.md "Errors"). */
 export async function getContactOrThrow(database: Database, workspaceId: string, id: string, param = "id"): Promise<Contact> {
-  const row = await database.prisma.contact.findFirst({ where: { id, workspaceId }, select: CONTACT_SELECT });
-  if (!row) throw notFound("contact", param);
-  return contactView(row);
+  const contact = await findContactBy(database, workspaceId, { id });
+  if (!contact) throw notFound("contact", param);
+  return contact;
 }
 
 /** GET /contacts: by phone when given (also when both are given), else by e-mail (D13). */
@@ -21,9 +68,9 @@ export async function findContact(database: Database, actor: WorkspaceRef, query
     query.phone !== undefined
       ? { phone: normalizePhone(query.phone, await defaultCountry(database, actor), "phone") }
       : { email: normalizeEmail(query.email!, "email") };
-  const row = await database.prisma.contact.findFirst({ where: { workspaceId, ...where }, select: CONTACT_SELECT });
-  if (!row) throw notFound("contact", query.phone !== undefined ? "phone" : "email");
-  return contactView(row);
+  const contact = await findContactBy(database, workspaceId, where);
+  if (!contact) throw notFound("contact", query.phone !== undefined ? "phone" : "email");
+  return contact;
 }
 
 /** A workspace, and its default phone country when the caller already read it (key check). */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -10,6 +11,13 @@ import { env } from "../lib/env.ts";
 import { lockStore } from "./store-lock.ts";
 
 export type Engine = "postgres" | "pglite";
+
+const names = new Map<string, string>();
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `svc_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`));
+  return name;
+}
 
 export type Database = {
   engine: Engine;
@@ -53,7 +61,8 @@ async function open(): Promise<Database> {
       engine: "postgres",
       prisma,
       adapter: new PrismaPg({ connectionString: databaseUrl, max: 1 }),
-      query: async <T>(text: string, values: unknown[]) => (await pool.query(text, values)).rows as T[],
+      // Named, so each connection parses and plans a statement once (the texts are constants).
+      query: async <T>(text: string, values: unknown[]) => (await pool.query({ name: statementName(text), text, values })).rows as T[],
       async close() {
         await prisma.$disconnect();
         await pool.end();

@@ -1,5 +1,5 @@
-import { CONTACT_SELECT, contactView, type Contact } from "../contacts/contact-schemas.ts";
-import { defaultCountry, type WorkspaceRef } from "../contacts/get-contact.ts";
+import type { Contact } from "../contacts/contact-schemas.ts";
+import { defaultCountry, findContactBy, type WorkspaceRef } from "../contacts/get-contact.ts";
 import type { Database } from "../db/client.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { notFound } from "../lib/errors.ts";
@@ -20,18 +20,15 @@ export async function resolveRecipient(
   { contact: Contact; exists: true } | { contact: null; exists: false; draft: { phone?: string; email?: string; name?: string } }
 > {
   if (to.contact_id !== undefined) {
-    const row = await database.prisma.contact.findFirst({
-      where: { id: to.contact_id, workspaceId: ref.workspaceId },
-      select: CONTACT_SELECT,
-    });
-    if (!row) throw notFound("contact", "to.contact_id");
-    return { contact: contactView(row), exists: true };
+    const contact = await findContactBy(database, ref.workspaceId, { id: to.contact_id });
+    if (!contact) throw notFound("contact", "to.contact_id");
+    return { contact, exists: true };
   }
   const by =
     to.phone !== undefined
       ? { phone: normalizePhone(to.phone, await defaultCountry(database, ref), "to.phone") }
       : { email: normalizeEmail(to.email!, "to.email") };
-  const row = await database.prisma.contact.findFirst({ where: { workspaceId: ref.workspaceId, ...by }, select: CONTACT_SELECT });
-  if (row) return { contact: contactView(row), exists: true };
+  const contact = await findContactBy(database, ref.workspaceId, by);
+  if (contact) return { contact, exists: true };
   return { contact: null, exists: false, draft: { ...by, ...(to.name ? { name: to.name } : {}) } };
 }
