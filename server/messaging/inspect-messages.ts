@@ -1,7 +1,7 @@
 import type { Database } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { listPage, NEWEST_FIRST, type PageQuery } from "../lib/pagination.ts";
-import { messageView } from "./message-schemas.ts";
+import { MESSAGE_SELECT, messageView } from "./message-schemas.ts";
 
 // The dashboard's message inspector (admins and support staff): find messages by id, phone
 // or e-mail; filter by status, channel, mode and date; open one with its whole history.
@@ -38,20 +38,7 @@ export async function searchMessages(database: Database, workspaceId: string, fi
         where: { AND: [where, after] },
         orderBy: NEWEST_FIRST,
         take,
-        select: {
-          id: true,
-          status: true,
-          channel: true,
-          to: true,
-          providerMessageId: true,
-          error: true,
-          sentAt: true,
-          deliveredAt: true,
-          readAt: true,
-          createdAt: true,
-          mode: true,
-          contactId: true,
-        },
+        select: { ...MESSAGE_SELECT, mode: true, contactId: true },
       }),
     "desc",
   );

@@ -99,6 +99,20 @@ export type MessageRow = {
   createdAt: Date;
 };
 
+/** The columns of `messageView`, for Prisma's `select`. */
+export const MESSAGE_SELECT = {
+  id: true,
+  status: true,
+  channel: true,
+  to: true,
+  providerMessageId: true,
+  error: true,
+  sentAt: true,
+  deliveredAt: true,
+  readAt: true,
+  createdAt: true,
+} as const;
+
 export function messageView(m: MessageRow): Message {
   return {
     id: m.id,
