@@ -3,10 +3,13 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-/** The dashboard's sections; later areas (messages, flows, usage, …) are added here. */
+/** The dashboard's sections; later areas (flows, …) are added here. */
 const SECTIONS = [
+  { segment: "messages", label: "Messages" },
   { segment: "contacts", label: "Contacts" },
   { segment: "tags", label: "Tags & fields" },
+  { segment: "channels", label: "Channels" },
+  { segment: "usage", label: "Usage" },
   { segment: "keys", label: "API keys" },
 ] as const;
 

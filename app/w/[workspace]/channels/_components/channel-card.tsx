@@ -1,0 +1,129 @@
+"use client";
+
+import { useId } from "react";
+import { CopyButton } from "@/app/_components/copy-button.tsx";
+import { When } from "@/app/_components/when.tsx";
+import { SECRET_NAMES, type Channel } from "@/server/channels/channel-schemas.ts";
+import { EXTERNAL_ID_LABEL, SECRET_LABEL, TYPE_LABEL } from "./channel-labels.ts";
+
+type Props = {
+  channel: Channel;
+  /** Admins only: the channel's actions. */
+  onSendTest?: () => void;
+  onDisconnect?: () => void;
+};
+
+/** One channel: what is stored in clear, which secrets are set (never their values), and where the provider reports. */
+export function ChannelCard({ channel, onSendTest, onDisconnect }: Props) {
+  const headingId = useId();
+  const disconnected = Boolean(channel.disconnected_at);
+  const settings = channel.settings;
+  return (
+    <article className={disconnected ? "panel channel disconnected" : "panel channel"} aria-labelledby={headingId}>
+      <div className="channel-head">
+        <h2 id={headingId}>{channel.name}</h2>
+        <span className={`badge channel-${channel.type}`}>{TYPE_LABEL[channel.type]}</span>
+        {disconnected ? <span className="badge revoked">Disconnected</span> : <span className="badge active">Connected</span>}
+        {(onSendTest || onDisconnect) && !disconnected && (
+          <div className="channel-actions">
+            {onSendTest && (
+              <button type="button" className="button small" aria-label={`Send a test message with ${channel.name}`} onClick={onSendTest}>
+                Send a test message…
+              </button>
+            )}
+            {onDisconnect && (
+              <button type="button" className="button danger small" aria-label={`Disconnect ${channel.name}`} onClick={onDisconnect}>
+                Disconnect
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+      <dl className="details">
+        <dt>Channel ID</dt>
+        <dd>
+          <code>{channel.id}</code>
+        </dd>
+        <dt>{EXTERNAL_ID_LABEL[channel.type]}</dt>
+        <dd>
+          <code>{channel.external_id}</code>
+        </dd>
+        {channel.type === "whatsapp" ? (
+          <>
+            <dt>API base URL</dt>
+            <dd>
+              <code>{settings.api_base_url ?? ""}</code>
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt>SMTP server</dt>
+            <dd>
+              <code>{settings.smtp_server ?? ""}</code>
+            </dd>
+            <dt>Tracking links</dt>
+            <dd>
+              {settings.tracking_base_url ? (
+                <code>{settings.tracking_base_url}</code>
+              ) : (
+                <span className="muted">This service&apos;s address</span>
+              )}
+            </dd>
+          </>
+        )}
+        <dt>Rate</dt>
+        <dd>{channel.rate_per_second} per second at most</dd>
+        <dt>Secrets</dt>
+        <dd>
+          <Secrets channel={channel} />
+        </dd>
+        <dt>Callback URL</dt>
+        <dd>
+          <div className="copy-inline">
+            <code>{channel.callback_url}</code>
+            <CopyButton value={channel.callback_url} label={`Copy the callback URL of ${channel.name}`} />
+          </div>
+          <span className="muted">
+            {channel.type === "whatsapp"
+              ? "In Meta's app, set this callback URL with the channel's verify token and subscribe to the messages field."
+              : "Delivery and bounce reports of your relay are posted here, with the events token as a bearer token."}
+          </span>
+        </dd>
+        <dt>Connected</dt>
+        <dd>
+          <When value={channel.created_at} />
+        </dd>
+        {disconnected && (
+          <>
+            <dt>Disconnected</dt>
+            <dd>
+              <When value={channel.disconnected_at} />
+            </dd>
+          </>
+        )}
+      </dl>
+    </article>
+  );
+}
+
+function Secrets({ channel }: { channel: Channel }) {
+  if (!channel.secrets_readable) {
+    return (
+      <p className="warning">
+        The stored secrets cannot be decrypted (the server&apos;s AUTH_SECRET changed): this channel cannot send. Connect it again.
+      </p>
+    );
+  }
+  return (
+    <ul className="chips" aria-label={`Secrets of ${channel.name}`}>
+      {SECRET_NAMES[channel.type].map((name) => {
+        const set = channel.secrets_set.includes(name);
+        return (
+          <li key={name} className={set ? "secret set" : "secret"}>
+            {SECRET_LABEL[name] ?? name}: {set ? "set" : "not set"}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,17 @@
+import type { Channel } from "@/server/channels/channel-schemas.ts";
+
+export type ChannelType = Channel["type"];
+
+export const TYPE_LABEL: Record<ChannelType, string> = { whatsapp: "WhatsApp", email: "E-mail" };
+
+/** The names of the sealed secrets (server/channels/channel-schemas.ts SECRET_NAMES), for people. */
+export const SECRET_LABEL: Record<string, string> = {
+  access_token: "Access token",
+  app_secret: "App secret",
+  verify_token: "Verify token",
+  smtp_url: "SMTP URL",
+  events_token: "Events token",
+};
+
+/** What `external_id` is for each type. */
+export const EXTERNAL_ID_LABEL: Record<ChannelType, string> = { whatsapp: "Phone number ID", email: "From address" };

@@ -1,0 +1,160 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useRef, type FormEvent } from "react";
+import { apiFault, faultAt } from "@/app/_components/api-error.ts";
+import { FieldError } from "@/app/_components/form-feedback.tsx";
+import { Modal } from "@/app/_components/modal.tsx";
+import { useTRPC } from "@/app/_components/trpc.ts";
+import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
+import type { Channel } from "@/server/channels/channel-schemas.ts";
+import type { SendTestResult } from "@/server/channels/send-test-message.ts";
+
+/**
+ * "Send a test message to…": one real provider call with the given text, answered with the
+ * provider's outcome. Nothing is recorded (no message, no usage).
+ */
+export function SendTestDialog({ channel, onClose }: { channel: Channel; onClose: () => void }) {
+  const trpc = useTRPC();
+  const form = useRef<HTMLFormElement>(null);
+  const send = useMutation(trpc.channels.sendTest.mutationOptions());
+  const fault = send.isError ? apiFault(send.error) : null;
+  const toError = faultAt(fault, "to");
+  const textError = faultAt(fault, "text");
+  const general = fault && !toError && !textError ? fault.message : null;
+  useFocusFirstInvalid(form, send.error);
+  const whatsapp = channel.type === "whatsapp";
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    send.mutate({ channel_id: channel.id, to: String(data.get("to") ?? ""), text: String(data.get("text") ?? "") });
+  }
+
+  return (
+    <Modal title={`Send a test message with “${channel.name}”`} onClose={onClose}>
+      <form ref={form} className="stack" onSubmit={onSubmit} noValidate>
+        <p className="muted">
+          One real {whatsapp ? "WhatsApp message" : "e-mail"} through this channel&apos;s provider. It is not recorded as a message and
+          spends no quota.
+          {whatsapp && " Outside a 24-hour conversation window WhatsApp may refuse free text: the provider's answer says so."}
+        </p>
+        <div className="field">
+          <label htmlFor="test-to">{whatsapp ? "Phone number" : "E-mail address"}</label>
+          <input
+            id="test-to"
+            name="to"
+            type={whatsapp ? "tel" : "email"}
+            required
+            maxLength={320}
+            placeholder={whatsapp ? "+55 11 98765-4321" : "you@example.com"}
+            autoComplete="off"
+            autoFocus
+            aria-invalid={toError ? true : undefined}
+            aria-describedby={toError ? "test-to-error" : undefined}
+          />
+          <FieldError id="test-to-error" message={toError} />
+        </div>
+        <div className="field">
+          <label htmlFor="test-text">Text</label>
+          <textarea
+            id="test-text"
+            name="text"
+            required
+            rows={3}
+            maxLength={4096}
+            defaultValue="Test message from svc"
+            aria-invalid={textError ? true : undefined}
+            aria-describedby={textError ? "test-text-error" : undefined}
+          />
+          <FieldError id="test-text-error" message={textError} />
+        </div>
+        {general && (
+          <p role="alert" className="error">
+            {general}
+          </p>
+        )}
+        <section aria-label="Provider's answer" aria-live="polite">
+          {send.data && <ProviderAnswer result={send.data} />}
+        </section>
+        <div className="actions">
+          <button type="button" className="button" onClick={onClose}>
+            Close
+          </button>
+          <button type="submit" className="button primary" disabled={send.isPending}>
+            {send.isPending ? "Sending…" : "Send test message"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+const OUTCOME: Record<SendTestResult["outcome"], string> = {
+  accepted: "Accepted by the provider",
+  permanent: "Refused by the provider (permanent: a message would fail)",
+  temporary: "Not accepted for now (temporary: a message would be retried)",
+};
+
+function ProviderAnswer({ result }: { result: SendTestResult }) {
+  const accepted = result.outcome === "accepted";
+  const { detail } = result;
+  return (
+    <div className={accepted ? "provider-answer accepted" : "provider-answer refused"}>
+      <p>
+        <strong>{OUTCOME[result.outcome]}</strong>
+      </p>
+      <dl className="details">
+        <dt>To</dt>
+        <dd>
+          <code>{result.to}</code>
+        </dd>
+        {accepted ? (
+          <>
+            <dt>Provider message ID</dt>
+            <dd>
+              <code>{result.provider_message_id}</code>
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt>Error</dt>
+            <dd>{result.error}</dd>
+          </>
+        )}
+        {result.retry_after_ms !== null && (
+          <>
+            <dt>Retry after</dt>
+            <dd>{Math.ceil(result.retry_after_ms / 1000)} s</dd>
+          </>
+        )}
+        {detail.status_code !== undefined && (
+          <>
+            <dt>Status code</dt>
+            <dd>{detail.status_code}</dd>
+          </>
+        )}
+        {detail.request_id && (
+          <>
+            <dt>Request ID</dt>
+            <dd>
+              <code>{detail.request_id}</code>
+            </dd>
+          </>
+        )}
+        {detail.duration_ms !== undefined && (
+          <>
+            <dt>Duration</dt>
+            <dd>{detail.duration_ms} ms</dd>
+          </>
+        )}
+      </dl>
+      {detail.excerpt && (
+        <details>
+          <summary>Provider&apos;s reply</summary>
+          <pre className="json">{detail.excerpt}</pre>
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import Link from "next/link";
+import { apiFault } from "@/app/_components/api-error.ts";
+import { useTRPC } from "@/app/_components/trpc.ts";
+import { When } from "@/app/_components/when.tsx";
+import type { AppRouter } from "@/server/api/root.ts";
+import { MessageContent } from "./message-content.tsx";
+import { CHANNEL_LABEL, FINAL_STATUSES, ModeBadge, StatusBadge } from "./message-labels.tsx";
+import { MessageTimeline } from "./message-timeline.tsx";
+
+export type MessageDetails = inferRouterOutputs<AppRouter>["messages"]["detail"];
+
+/** While a message can still move, its page follows it: closely at first, then calmly (an e-mail may stay `sent` for good, D39). */
+const REFRESH_MS = 2_000;
+const CALM_REFRESH_MS = 30_000;
+const CLOSE_WATCH_MS = 5 * 60_000;
+
+function refreshInterval(message: MessageDetails | undefined): number | false {
+  if (!message) return REFRESH_MS;
+  if (FINAL_STATUSES.has(message.status)) return false;
+  return Date.now() - Date.parse(message.created_at) < CLOSE_WATCH_MS ? REFRESH_MS : CALM_REFRESH_MS;
+}
+
+/** One message: its fields, its rendered content and its timeline. Read-only for everybody. */
+export function MessageDetail({ workspace, id }: { workspace: string; id: string }) {
+  const trpc = useTRPC();
+  const message = useQuery({
+    ...trpc.messages.detail.queryOptions({ id }),
+    refetchInterval: (query) => refreshInterval(query.state.data),
+  });
+  const base = `/w/${encodeURIComponent(workspace)}`;
+  const back = (
+    <Link href={`${base}/messages`} className="back-link">
+      ← All messages
+    </Link>
+  );
+  if (message.isPending) {
+    return (
+      <>
+        {back}
+        <p role="status">Loading the message…</p>
+      </>
+    );
+  }
+  if (message.isError) {
+    return (
+      <>
+        {back}
+        <p role="alert" className="error">
+          Could not load the message: {apiFault(message.error).message}
+        </p>
+      </>
+    );
+  }
+
+  const m = message.data;
+  const following = !FINAL_STATUSES.has(m.status);
+  return (
+    <>
+      {back}
+      <div className="page-header">
+        <div>
+          <h1>
+            {CHANNEL_LABEL[m.channel]} message to {m.to ?? "an unknown address"}
+          </h1>
+          <p className="muted">
+            <code>{m.id}</code>
+          </p>
+        </div>
+        <p className="status-line">
+          <StatusBadge status={m.status} /> <ModeBadge mode={m.mode} />
+        </p>
+      </div>
+      {following && (
+        <p className="muted refresh-note">This page follows the message: it refreshes by itself until the message is read or failed.</p>
+      )}
+
+      <section className="panel" aria-label="Message details">
+        <dl className="details">
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge status={m.status} />
+          </dd>
+          <dt>Mode</dt>
+          <dd>
+            <ModeBadge mode={m.mode} />
+          </dd>
+          <dt>Channel</dt>
+          <dd>
+            <ChannelName type={m.channel} channelId={m.channel_id} mode={m.mode} />
+          </dd>
+          <dt>To</dt>
+          <dd>{m.to ?? <span className="muted">None</span>}</dd>
+          <dt>Contact</dt>
+          <dd>
+            <Link href={`${base}/contacts/${encodeURIComponent(m.contact_id)}`}>
+              <code>{m.contact_id}</code>
+            </Link>
+          </dd>
+          <dt>Provider message ID</dt>
+          <dd>
+            {m.provider_message_id ? (
+              <code>{m.provider_message_id}</code>
+            ) : (
+              <span className="muted">
+                {m.mode === "test" ? "None (test messages reach no provider)" : following ? "None yet" : "None"}
+              </span>
+            )}
+          </dd>
+          <dt>Error</dt>
+          <dd>{m.error ? <span className="error-text">{m.error}</span> : <span className="muted">None</span>}</dd>
+          <dt>Sent by</dt>
+          <dd>{m.source === "flow" ? "A flow" : m.source === "api" ? "The API" : m.source}</dd>
+          <dt>Created</dt>
+          <dd>
+            <When value={m.created_at} />
+          </dd>
+          <dt>Sent</dt>
+          <dd>
+            <When value={m.sent_at} empty="Not yet" />
+          </dd>
+          <dt>Delivered</dt>
+          <dd>
+            <When value={m.delivered_at} empty="Not yet" />
+          </dd>
+          <dt>Read</dt>
+          <dd>
+            <When value={m.read_at} empty="Not yet" />
+          </dd>
+          {m.failed_at && (
+            <>
+              <dt>Failed</dt>
+              <dd>
+                <When value={m.failed_at} />
+              </dd>
+            </>
+          )}
+        </dl>
+      </section>
+
+      <section className="section" aria-labelledby="content-heading">
+        <h2 id="content-heading">Content</h2>
+        <MessageContent channel={m.channel} content={m.content} />
+      </section>
+
+      <section className="section" aria-labelledby="timeline-heading">
+        <h2 id="timeline-heading">Timeline</h2>
+        <MessageTimeline entries={m.history} />
+      </section>
+    </>
+  );
+}
+
+/** The channel's type and, for live messages, the connection it went through (by name when known). */
+function ChannelName({ type, channelId, mode }: { type: "whatsapp" | "email"; channelId: string | null; mode: string }) {
+  const trpc = useTRPC();
+  const channels = useQuery({ ...trpc.channels.list.queryOptions({ include_disconnected: true }), enabled: Boolean(channelId) });
+  const channel = channels.data?.find((c) => c.id === channelId);
+  return (
+    <>
+      {CHANNEL_LABEL[type]}
+      {channelId ? (
+        <>
+          {" · "}
+          {channel ? `${channel.name} ` : ""}
+          <code>{channelId}</code>
+          {channel?.disconnected_at && <span className="muted"> (disconnected)</span>}
+        </>
+      ) : (
+        <span className="muted">{mode === "test" ? " · simulated (test mode sends through no channel)" : ""}</span>
+      )}
+    </>
+  );
+}

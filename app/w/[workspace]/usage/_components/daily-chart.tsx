@@ -1,0 +1,82 @@
+"use client";
+
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { DailyUsage } from "@/server/usage/usage-report.ts";
+
+/** The series: live messages stacked in one bar per day, test messages (when shown) in a second one beside it. */
+const SERIES = [
+  { key: "whatsapp_live", name: "WhatsApp (live)", color: "#1f9d55", stack: "live", test: false },
+  { key: "email_live", name: "E-mail (live)", color: "#2f6fdf", stack: "live", test: false },
+  { key: "whatsapp_test", name: "WhatsApp (test)", color: "#8ed1a5", stack: "test", test: true },
+  { key: "email_test", name: "E-mail (test)", color: "#a9c3f5", stack: "test", test: true },
+] as const;
+
+const dayFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", timeZone: "UTC" });
+
+function dayLabel(day: string): string {
+  return dayFormat.format(new Date(`${day}T00:00:00Z`));
+}
+
+/** The month day by day (UTC days) as bars, with the numbers in a table for those who cannot see the chart. */
+export function DailyChart({ days, showTest }: { days: DailyUsage[]; showTest: boolean }) {
+  const series = SERIES.filter((s) => showTest || !s.test);
+  const data = days.map((d) => ({ ...d, label: String(Number(d.day.slice(8))) }));
+  return (
+    <figure className="daily-chart">
+      <div className="chart-box">
+        <ResponsiveContainer width="100%" height={280}>
+          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer>
+            <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.15} />
+            <XAxis dataKey="label" tick={{ fill: "currentColor", fontSize: 12 }} stroke="currentColor" interval="preserveStartEnd" />
+            <YAxis allowDecimals={false} tick={{ fill: "currentColor", fontSize: 12 }} stroke="currentColor" />
+            <Tooltip
+              labelFormatter={(_, payload) => {
+                const day = payload?.[0]?.payload as { day?: string } | undefined;
+                return day?.day ? dayLabel(day.day) : "";
+              }}
+              contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", borderRadius: 8, color: "var(--text)" }}
+              cursor={{ fill: "currentColor", fillOpacity: 0.08 }}
+            />
+            <Legend itemSorter={null} />
+            {series.map((s) => (
+              <Bar key={s.key} dataKey={s.key} name={s.name} stackId={s.stack} fill={s.color} isAnimationActive={false} />
+            ))}
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <figcaption className="visually-hidden">Messages per day this month{showTest ? ", live and test" : ", live only"}</figcaption>
+      <details>
+        <summary>Show the numbers</summary>
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Messages per day</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                {series.map((s) => (
+                  <th key={s.key} scope="col" className="number">
+                    {s.name}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {days.map((d) => (
+                <tr key={d.day}>
+                  <th scope="row">
+                    <time dateTime={d.day}>{dayLabel(d.day)}</time>
+                  </th>
+                  {series.map((s) => (
+                    <td key={s.key} className="number">
+                      {d[s.key]}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}

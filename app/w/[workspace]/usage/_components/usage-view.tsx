@@ -1,0 +1,113 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
+import { useState } from "react";
+import { apiFault } from "@/app/_components/api-error.ts";
+import { useTRPC } from "@/app/_components/trpc.ts";
+import { UsageBar } from "./usage-bar.tsx";
+import { UsageTotals } from "./usage-totals.tsx";
+
+// recharts is loaded with the chart only, in the browser (it measures its container).
+const DailyChart = dynamic(() => import("./daily-chart.tsx").then((m) => m.DailyChart), {
+  ssr: false,
+  loading: () => <p role="status">Loading the chart…</p>,
+});
+
+/** "2026-05" as "May 2026" (the period is a UTC calendar month, D20). */
+function monthName(period: string): string {
+  const [year, month] = period.split("-").map(Number);
+  return new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric", timeZone: "UTC" }).format(
+    new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, 1)),
+  );
+}
+
+/** The usage page: this month against the limits, today per channel, the month day by day, test versus live. */
+export function UsageView() {
+  const trpc = useTRPC();
+  const report = useQuery(trpc.usage.report.queryOptions());
+  const [showTest, setShowTest] = useState(false);
+
+  const header = (
+    <div className="page-header">
+      <div>
+        <h1>Usage</h1>
+        <p className="muted">
+          Live messages count against the limits when they are accepted, whether the API or a flow sent them. Test messages never count.
+          Months and days are in UTC.
+        </p>
+      </div>
+      <button type="button" className="button" onClick={() => report.refetch()} disabled={report.isFetching}>
+        {report.isFetching && !report.isPending ? "Refreshing…" : "Refresh"}
+      </button>
+    </div>
+  );
+  if (report.isPending) {
+    return (
+      <>
+        {header}
+        <p role="status">Loading usage…</p>
+      </>
+    );
+  }
+  if (report.isError) {
+    return (
+      <>
+        {header}
+        <p role="alert" className="error">
+          Could not load the usage: {apiFault(report.error).message}
+        </p>
+      </>
+    );
+  }
+
+  const r = report.data;
+  const month = monthName(r.period);
+  return (
+    <>
+      {header}
+      <section className="panel usage-panel" aria-labelledby="month-heading">
+        <h2 id="month-heading">This month: {month}</h2>
+        <UsageBar
+          label="Live messages this month"
+          value={r.total}
+          max={r.limit}
+          segments={[
+            { label: "WhatsApp", value: r.whatsapp, className: "whatsapp" },
+            { label: "e-mail", value: r.email, className: "email" },
+          ]}
+        />
+        <p className="muted">
+          {r.limit === null
+            ? "This workspace has no monthly limit."
+            : "The monthly limit applies to both channels together; once it is reached, live sends are refused with quota_exceeded."}
+        </p>
+      </section>
+
+      <section className="panel usage-panel" aria-labelledby="today-heading">
+        <h2 id="today-heading">Today (UTC)</h2>
+        <UsageBar label="WhatsApp today" value={r.today.whatsapp} max={r.daily_limit_per_channel} />
+        <UsageBar label="E-mail today" value={r.today.email} max={r.daily_limit_per_channel} />
+        <p className="muted">Each channel may send {r.daily_limit_per_channel.toLocaleString()} live messages a day.</p>
+      </section>
+
+      <section className="section" aria-labelledby="daily-heading">
+        <div className="section-head">
+          <h2 id="daily-heading">Day by day in {month}</h2>
+          <label className="choice">
+            <input type="checkbox" checked={showTest} onChange={(event) => setShowTest(event.target.checked)} />
+            Show test messages
+          </label>
+        </div>
+        <div className="panel chart-panel">
+          <DailyChart days={r.days} showTest={showTest} />
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="totals-heading">
+        <h2 id="totals-heading">Test and live this month</h2>
+        <UsageTotals live={{ whatsapp: r.whatsapp, email: r.email }} test={r.test} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,253 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test.ts";
+
+// The message inspector, in the "Messages" workspace seeded by fixtures/seed.ts: a test WhatsApp
+// message and a test e-mail (both `read` once the server's inline pipeline has run), a test
+// message to D35's failing number, and a live message whose provider never answers (it stays
+// `queued`, collecting retries). Tests that send a message send their own.
+
+/** Rows of the messages table (the header row excluded). */
+const messageRows = (page: Page) => page.getByRole("table", { name: "Messages, newest first" }).locator("tbody tr");
+
+async function openMessages(page: Page): Promise<void> {
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Messages" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Messages" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Messages" })).toHaveAttribute("aria-current", "page");
+  // The table is fetched by the page's script: once it shows, the search form is live.
+  await expect(messageRows(page).first()).toBeVisible();
+}
+
+/** The list shows the answer to the URL's search: no earlier page is still on screen. */
+async function settled(page: Page, param: string, value: string): Promise<void> {
+  await expect.poll(() => new URL(page.url()).searchParams.get(param) ?? "").toBe(value);
+  await expect(page.locator(".table-wrap[aria-busy='true']")).toHaveCount(0);
+}
+
+async function search(page: Page, text: string): Promise<void> {
+  await page.getByRole("searchbox", { name: "Search messages" }).fill(text);
+  await page.getByRole("searchbox", { name: "Search messages" }).press("Enter");
+  await settled(page, "q", text);
+}
+
+async function filter(page: Page, label: string, value: string): Promise<void> {
+  await page.getByLabel(label, { exact: true }).selectOption(value);
+  await settled(page, label.toLowerCase(), value);
+}
+
+/** Today in the browser's (and this process's) time zone, as a date input's value. */
+function localDay(plusDays = 0): string {
+  const d = new Date();
+  d.setDate(d.getDate() + plusDays);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+const details = (page: Page) => page.getByRole("region", { name: "Message details" });
+const timeline = (page: Page) => page.getByRole("list", { name: "Timeline, oldest first" }).getByRole("listitem");
+
+test("search finds a message by id, by phone and by e-mail", async ({ page, seed, signIn }) => {
+  const m = seed.messages;
+  await signIn(m.admin);
+  await openMessages(page);
+  const rows = messageRows(page);
+
+  await search(page, m.whatsappTest);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole("link", { name: m.whatsappTest })).toBeVisible();
+  await expect(rows.first()).toContainText("+15550104001");
+  await expect(rows.first()).toContainText("WhatsApp");
+  await expect(rows.first()).toContainText("test");
+
+  // A phone as people write it.
+  await search(page, "+1 (555) 010-4001");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole("link", { name: m.whatsappTest })).toBeVisible();
+
+  // An e-mail address, in any case.
+  await search(page, "INSPECT.EMAIL@example.test");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole("link", { name: m.emailTest })).toBeVisible();
+  await expect(rows.first()).toContainText("E-mail");
+
+  // Typing alone searches too, once the typing pauses.
+  await page.getByRole("searchbox", { name: "Search messages" }).fill(m.liveQueued);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole("link", { name: m.liveQueued })).toBeVisible();
+
+  await search(page, "msg_nothing_like_this");
+  await expect(page.getByText("No messages match this search.")).toBeVisible();
+});
+
+test("filters by status, mode, channel and dates, kept in the URL", async ({ page, seed, signIn }) => {
+  const m = seed.messages;
+  await signIn(m.admin);
+  await openMessages(page);
+  const rows = messageRows(page);
+
+  // The seeded failed message is the workspace's only one (other tests send messages that do not fail).
+  await filter(page, "Status", "failed");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole("link", { name: m.failedTest })).toBeVisible();
+  await expect(rows.first()).toContainText("failed");
+
+  await filter(page, "Status", "queued");
+  await filter(page, "Mode", "live");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole("link", { name: m.liveQueued })).toBeVisible();
+  await expect(rows.first()).toContainText("live");
+
+  // Opening a message and coming back keeps the filters.
+  await rows.first().getByRole("link", { name: m.liveQueued }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "WhatsApp message to +15550104002" })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1, name: "Messages" })).toBeVisible();
+  await expect(page.getByLabel("Status", { exact: true })).toHaveValue("queued");
+  await expect(page.getByLabel("Mode", { exact: true })).toHaveValue("live");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole("link", { name: m.liveQueued })).toBeVisible();
+
+  // Test mode only, e-mails only: the seeded test e-mail is the only one.
+  await filter(page, "Status", "");
+  await filter(page, "Mode", "test");
+  await filter(page, "Channel", "email");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole("link", { name: m.emailTest })).toBeVisible();
+  await expect(rows.first()).toContainText("E-mail");
+  await expect(rows.first()).toContainText("test");
+
+  // Dates: today holds the seeded messages, tomorrow none.
+  await page.getByLabel("From").fill(localDay());
+  await page.getByLabel("To", { exact: true }).fill(localDay());
+  await settled(page, "to", localDay());
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByRole("link", { name: m.emailTest })).toBeVisible();
+  await page.getByLabel("To", { exact: true }).fill(localDay(1));
+  await page.getByLabel("From").fill(localDay(1));
+  await settled(page, "from", localDay(1));
+  await expect(page.getByText("No messages match this search.")).toBeVisible();
+
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await expect(page).not.toHaveURL(/\?/);
+  await expect(rows.getByRole("link", { name: m.whatsappTest })).toBeVisible();
+  await expect(rows.getByRole("link", { name: m.liveQueued })).toBeVisible();
+});
+
+test("pages of 25, newest first, keep the search", async ({ page, seed, signIn }) => {
+  await signIn(seed.messages.support);
+  await openMessages(page);
+  const rows = messageRows(page);
+  const phones = async () => (await rows.locator("td:nth-of-type(3)").allTextContents()).map((t) => t.trim());
+  const numbers = (from: number, to: number) => Array.from({ length: from - to + 1 }, (_, i) => `+1555010${7000 + from - i}`);
+
+  // Seeded one after the other to +1 555 010 7001…7030: the newest 25 first.
+  await search(page, "+1555010 70");
+  await expect(rows).toHaveCount(25);
+  expect(await phones()).toEqual(numbers(30, 6));
+  const pager = page.getByRole("navigation", { name: "Pages of messages" });
+  await expect(pager.getByRole("button", { name: "Previous page" })).toBeDisabled();
+
+  await pager.getByRole("button", { name: "Next page" }).click();
+  await expect(pager.getByText("Page 2", { exact: true })).toBeVisible();
+  await expect(rows).toHaveCount(5);
+  expect(await phones()).toEqual(numbers(5, 1));
+  await expect(pager.getByRole("button", { name: "Next page" })).toBeDisabled();
+
+  await pager.getByRole("button", { name: "Previous page" }).click();
+  await expect(pager.getByText("Page 1", { exact: true })).toBeVisible();
+  await expect(rows).toHaveCount(25);
+  expect(await phones()).toEqual(numbers(30, 6));
+});
+
+test("a test message sent through the API: its content, then its timeline until read", async ({ page, seed, signIn }) => {
+  const m = seed.messages;
+  await signIn(m.admin);
+  const response = await page.request.post("/api/v1/messages", {
+    headers: { authorization: `Bearer ${m.testKey}` },
+    data: {
+      channel: "whatsapp",
+      to: { phone: "+15550104009" },
+      whatsapp: { body: "Timeline check for {{first}}" },
+      variables: { first: "Tess" },
+    },
+  });
+  expect(response.status()).toBe(202);
+  const { id } = (await response.json()) as { id: string };
+
+  await page.goto(`/w/${m.id}/messages/${id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "WhatsApp message to +15550104009" })).toBeVisible();
+  await expect(page.getByText(id, { exact: true })).toBeVisible();
+  await expect(page.getByRole("region", { name: "WhatsApp content" })).toContainText("Timeline check for Tess");
+
+  // The page follows the message: sent at once, delivered about 1 s later, read about 2 s later (D35).
+  await expect(details(page).getByRole("definition").first()).toHaveText("read", { timeout: 15_000 });
+  await expect(page.getByText("This page follows the message")).toHaveCount(0);
+  const entries = timeline(page);
+  await expect(entries).toHaveCount(4);
+  const statuses = ["queued", "sent", "delivered", "read"];
+  for (const [index, status] of statuses.entries()) {
+    await expect(entries.nth(index)).toContainText("Status change");
+    await expect(entries.nth(index).locator(".badge")).toHaveText(status);
+  }
+  await expect(entries.nth(1)).toContainText('"simulated": true');
+  for (const label of ["Sent", "Delivered", "Read"]) {
+    await expect(details(page).getByText(label, { exact: true }).locator("xpath=following-sibling::dd[1]")).not.toHaveText("Not yet");
+  }
+  await expect(details(page)).toContainText("simulated (test mode sends through no channel)");
+});
+
+test("an e-mail's page: subject, the HTML in a sandbox, and its contact", async ({ page, seed, signIn }) => {
+  const m = seed.messages;
+  await signIn(m.admin);
+  await page.goto(`/w/${m.id}/messages/${m.emailTest}`);
+  await expect(page.getByRole("heading", { level: 1, name: "E-mail message to inspect.email@example.test" })).toBeVisible();
+  const content = page.getByRole("region", { name: "E-mail content" });
+  await expect(content).toContainText("Your receipt");
+  await expect(content).toContainText("Order 1042 is paid");
+  await expect(content).toContainText("help@example.test");
+
+  // The author's HTML in an iframe with no permission at all: shown, its script never run.
+  const iframe = content.locator("iframe[title='E-mail body']");
+  await expect(iframe).toHaveAttribute("sandbox", "");
+  expect(await iframe.getAttribute("srcdoc")).toContain('<h1 id="receipt">Receipt 1042</h1>');
+  const body = page.frameLocator("iframe[title='E-mail body']");
+  await expect(body.getByRole("heading", { name: "Receipt 1042" })).toBeVisible();
+  await expect(body.getByText("Thanks for your order, Ellen.")).toBeVisible();
+  await expect(body.locator("#ran")).toHaveCount(0);
+
+  await expect(details(page).getByRole("definition").first()).toHaveText("read", { timeout: 15_000 });
+  await expect(timeline(page).filter({ hasText: "Status change" })).toHaveCount(4);
+
+  // The contact link opens the contact the message went to.
+  await details(page).getByRole("link", { name: /^ct_/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Ellen Inspect" })).toBeVisible();
+});
+
+test("support staff inspect a live message that keeps retrying, and a failed one", async ({ page, seed, signIn }) => {
+  const m = seed.messages;
+  await signIn(m.support);
+  await openMessages(page);
+  await search(page, m.liveQueued);
+  await messageRows(page).getByRole("link", { name: m.liveQueued }).click();
+
+  await expect(page.getByRole("heading", { level: 1, name: "WhatsApp message to +15550104002" })).toBeVisible();
+  await expect(details(page).getByRole("definition").first()).toHaveText("queued");
+  await expect(details(page)).toContainText("Unreachable WhatsApp");
+  await expect(page.getByText("This page follows the message")).toBeVisible();
+  await expect(page.getByRole("region", { name: "WhatsApp content" })).toContainText("Still trying");
+  // Each provider call that could not connect is a retry in the timeline, with its detail.
+  const retries = timeline(page).filter({ hasText: "Retry scheduled" });
+  await expect(retries.first()).toBeVisible({ timeout: 15_000 });
+  await expect(retries.first()).toContainText('"retry_in_ms"');
+  await expect(retries.first()).toContainText('"error"');
+  await expect(retries.first()).toContainText('"channel_id"');
+  await expect(timeline(page).first()).toContainText("Status change");
+
+  // D35's failing number: failed, with the error.
+  await page.goto(`/w/${m.id}/messages/${m.failedTest}`);
+  await expect(details(page).getByRole("definition").first()).toHaveText("failed", { timeout: 15_000 });
+  await expect(details(page)).toContainText("simulated failure");
+  await expect(timeline(page).last()).toContainText("failed");
+
+  // Another workspace's (or no) message is a 404 page.
+  const missing = await page.goto(`/w/${m.id}/messages/${seed.messages.failedTest}x`);
+  expect(missing?.status()).toBe(404);
+});
