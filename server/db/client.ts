@@ -19,6 +19,9 @@ function statementName(text: string): string {
   return name;
 }
 
+/** A parameterized statement on the driver: the database's, or a transaction's. */
+export type Sql = <T = any>(text: string, values?: unknown[]) => Promise<T[]>;
+
 export type Database = {
   engine: Engine;
   prisma: PrismaClient;
@@ -32,7 +35,9 @@ export type Database = {
    * the hot path that every API call runs (key check and rate limit): measured there, the
    * client's per-query cost was a third of the request (docs/api-platform.md).
    */
-  query<T>(text: string, values: unknown[]): Promise<T[]>;
+  query: Sql;
+  /** A transaction on one driver connection, for hot paths written in SQL (the pipeline's). */
+  transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -62,7 +67,24 @@ async function open(): Promise<Database> {
       prisma,
       adapter: new PrismaPg({ connectionString: databaseUrl, max: 1 }),
       // Named, so each connection parses and plans a statement once (the texts are constants).
-      query: async <T>(text: string, values: unknown[]) => (await pool.query({ name: statementName(text), text, values })).rows as T[],
+      query: async <T>(text: string, values: unknown[] = []) => (await pool.query({ name: statementName(text), text, values })).rows as T[],
+      async transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+        const client = await pool.connect();
+        try {
+          await client.query("BEGIN");
+          const result = await fn(
+            async <R>(text: string, values: unknown[] = []) =>
+              (await client.query({ name: statementName(text), text, values })).rows as R[],
+          );
+          await client.query("COMMIT");
+          return result;
+        } catch (err) {
+          await client.query("ROLLBACK").catch(() => {});
+          throw err;
+        } finally {
+          client.release();
+        }
+      },
       async close() {
         await prisma.$disconnect();
         await pool.end();
@@ -72,18 +94,24 @@ async function open(): Promise<Database> {
   const dir = join(dataDir, "pglite");
   mkdirSync(dir, { recursive: true });
   const releaseLock = lockStore(dataDir);
-  const client = await PGlite.create(dir);
+  return pgliteDatabase(await PGlite.create(dir), releaseLock);
+}
+
+/** A Database over an open PGlite (the embedded store, or an in-memory one in tests). */
+export function pgliteDatabase(client: PGlite, release: () => void = () => {}): Database {
   const adapter = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
   const prisma = new PrismaClient({ adapter });
   return {
     engine: "pglite",
     prisma,
     adapter,
-    query: async <T>(text: string, values: unknown[]) => (await client.query<T>(text, values)).rows,
+    query: async <T>(text: string, values: unknown[] = []) => (await client.query<T>(text, values)).rows,
+    transaction: <T>(fn: (sql: Sql) => Promise<T>) =>
+      client.transaction((tx) => fn(async <R>(text: string, values: unknown[] = []) => (await tx.query<R>(text, values)).rows)),
     async close() {
       await prisma.$disconnect();
       await client.close();
-      releaseLock();
+      release();
     },
   };
 }

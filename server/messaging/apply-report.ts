@@ -1,6 +1,6 @@
-import { recordEvent } from "../events/record-event.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { Sql } from "../db/client.ts";
 import type { Mode } from "../keys/scopes.ts";
+import { newId } from "../lib/ids.ts";
 import { EVENT_OF, transitionPath, type Status } from "./transitions.ts";
 
 export type Report = {
@@ -22,63 +22,70 @@ const TIMESTAMP: Record<Exclude<Status, "queued">, "sent_at" | "delivered_at" | 
 
 type Row = { id: string; workspace_id: string; mode: Mode; channel: "whatsapp" | "email"; contact_id: string; status: Status };
 
+const LOCK = `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, status::text AS status FROM messages WHERE id = $1 FOR UPDATE`;
+
+const HISTORY = `INSERT INTO message_history (message_id, at, kind, status, detail) VALUES ($1, $2, $3, $4::"MessageStatus", $5::jsonb)`;
+
+// A provider's time (whole seconds for WhatsApp) never puts a state before the previous one.
+const FLOOR = "greatest($2, created_at, coalesce(sent_at, created_at), coalesce(delivered_at, created_at))";
+
+/** The history entry, the status change and its events in one statement (per path shape). */
+function changeStatement(path: Exclude<Status, "queued">[]): string {
+  const sets = path.map((s) => `${TIMESTAMP[s]} = coalesce(${TIMESTAMP[s]}, ${FLOOR})`).join(", ");
+  return `
+    WITH h AS (${HISTORY}),
+    u AS (
+      UPDATE messages SET status = $6::"MessageStatus", ${sets}, error = coalesce($7, error), provider_message_id = coalesce($8, provider_message_id)
+      WHERE id = $1
+    )
+    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at)
+    SELECT e.id, e.workspace_id, e.name, e.mode::"KeyMode", e.data, e.contact_id, e.created_at
+    FROM jsonb_to_recordset($9::jsonb) AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text, created_at timestamptz)`;
+}
+
 /**
  * Applies a status change or provider report to a message in the caller's transaction (D8):
  * the report always goes to the history; the status only moves forward, passing through
  * `delivered` when a `read` arrives for a `sent` message; each state reached sets its
  * timestamp and records its `mensagem.*` event, in order. Returns whether the status changed.
+ * Two statements on the driver: the lock and read, then one write.
  */
-export async function applyReport(tx: Prisma.TransactionClient, messageId: string, report: Report): Promise<boolean> {
-  const [m] = await tx.$queryRaw<Row[]>`
-    SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, status::text AS status
-    FROM messages WHERE id = ${messageId} FOR UPDATE`;
+export async function applyReport(sql: Sql, messageId: string, report: Report): Promise<boolean> {
+  const [m] = await sql<Row>(LOCK, [messageId]);
   if (!m) return false;
   const at = report.at ?? new Date();
   const path = transitionPath(m.status, report.status);
-  await tx.messageHistory.create({
-    data: {
-      messageId,
-      at,
-      kind: report.kind,
-      status: report.status,
-      detail: {
-        ...(report.detail ?? {}),
-        ...(report.error ? { error: report.error } : {}),
-        applied: path.length > 0,
-      } as Prisma.InputJsonObject,
-    },
-  });
+  const detail = JSON.stringify({ ...(report.detail ?? {}), ...(report.error ? { error: report.error } : {}), applied: path.length > 0 });
+  const history = [messageId, at, report.kind, report.status, detail];
   const final = path[path.length - 1];
-  if (!final) return false;
-  const recordedAt = new Date();
-  // A provider's time (whole seconds for WhatsApp) never puts a state before the previous one.
-  const floor = "greatest($2, created_at, coalesce(sent_at, created_at), coalesce(delivered_at, created_at))";
-  const sets = path.map((s) => `${TIMESTAMP[s]} = coalesce(${TIMESTAMP[s]}, ${floor})`).join(", ");
-  await tx.$executeRawUnsafe(
-    `UPDATE messages SET status = $3::"MessageStatus", ${sets}, error = coalesce($4, error), provider_message_id = coalesce($5, provider_message_id) WHERE id = $1`,
-    messageId,
-    at,
+  if (!final) {
+    await sql(HISTORY, history);
+    return false;
+  }
+  // Events are stamped when recorded (a provider's time can be seconds behind), one
+  // millisecond apart, so the log orders mensagem.entregue before mensagem.lida (D8).
+  const recordedAt = Date.now();
+  const events = path.map((status, i) => ({
+    id: newId("event"),
+    workspace_id: m.workspace_id,
+    name: EVENT_OF[status],
+    mode: m.mode,
+    data: {
+      id: m.id,
+      channelType: m.channel,
+      status,
+      contact: m.contact_id,
+      ...(status === "failed" ? { error: report.error ?? "failed" } : {}),
+    },
+    contact_id: m.contact_id,
+    created_at: new Date(recordedAt + i).toISOString(),
+  }));
+  await sql(changeStatement(path), [
+    ...history,
     final,
     final === "failed" ? (report.error ?? "failed") : null,
     report.providerMessageId ?? null,
-  );
-  for (const [i, status] of path.entries()) {
-    await recordEvent(tx, {
-      workspaceId: m.workspace_id,
-      mode: m.mode,
-      name: EVENT_OF[status],
-      data: {
-        id: m.id,
-        channelType: m.channel,
-        status,
-        contact: m.contact_id,
-        ...(status === "failed" ? { error: report.error ?? "failed" } : {}),
-      },
-      contactId: m.contact_id,
-      // Recorded now (a provider's time can be seconds behind), one millisecond apart, so the
-      // log orders mensagem.entregue before mensagem.lida (D8).
-      at: new Date(recordedAt.getTime() + i),
-    });
-  }
+    JSON.stringify(events),
+  ]);
   return true;
 }

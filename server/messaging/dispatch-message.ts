@@ -31,7 +31,7 @@ export async function dispatchMessage(
     [job.subject_id],
   );
   if (!m || m.status !== "queued") {
-    await database.prisma.$transaction((tx) => completeJob(tx, job, owner));
+    await completeJob(database.query, job, owner);
     return "skipped";
   }
   const channel = job.channel_id ? await channels(job.channel_id) : null;
@@ -57,11 +57,12 @@ export async function dispatchMessage(
     return "failed";
   }
   const wait = Math.max(result.retryAfterMs ?? 0, backoffMs(job.attempts));
-  await database.prisma.$transaction(async (tx) => {
-    await tx.messageHistory.create({
-      data: { messageId: m.id, kind: "retry", detail: { ...detail, error: result.error, retry_in_ms: wait } },
-    });
-    await rescheduleJob(tx, job, owner, new Date(Date.now() + wait), { error: result.error });
+  await database.transaction(async (sql) => {
+    await sql(`INSERT INTO message_history (message_id, kind, detail) VALUES ($1, 'retry', $2::jsonb)`, [
+      m.id,
+      JSON.stringify({ ...detail, error: result.error, retry_in_ms: wait }),
+    ]);
+    await rescheduleJob(sql, job, owner, new Date(Date.now() + wait), { error: result.error });
   });
   return "retry";
 }
@@ -72,8 +73,8 @@ async function finish(
   owner: string,
   report: { status: "sent" | "failed"; error?: string; providerMessageId?: string; detail?: Record<string, unknown> },
 ): Promise<void> {
-  await database.prisma.$transaction(async (tx) => {
-    await completeJob(tx, job, owner);
-    await applyReport(tx, job.subject_id, { ...report, kind: "status" });
+  await database.transaction(async (sql) => {
+    await completeJob(sql, job, owner);
+    await applyReport(sql, job.subject_id, { ...report, kind: "status" });
   });
 }

@@ -13,9 +13,9 @@ export async function simulateStep(database: Database, job: Job, owner: string):
   const steps = simulatedSteps(outcome);
   const step = steps[index];
   const next = steps[index + 1];
-  await database.prisma.$transaction(async (tx) => {
+  await database.transaction(async (sql) => {
     if (step) {
-      await applyReport(tx, job.subject_id, {
+      await applyReport(sql, job.subject_id, {
         status: step.status,
         kind: "status",
         error: step.status === "failed" ? SIMULATED_FAILURE : undefined,
@@ -23,12 +23,12 @@ export async function simulateStep(database: Database, job: Job, owner: string):
       });
     }
     if (next) {
-      await rescheduleJob(tx, job, owner, new Date(job.created_at.getTime() + next.afterMs), {
+      await rescheduleJob(sql, job, owner, new Date(job.created_at.getTime() + next.afterMs), {
         countAttempt: false,
         payload: { outcome, step: index + 1 },
       });
     } else {
-      await completeJob(tx, job, owner);
+      await completeJob(sql, job, owner);
     }
   });
   return "done";

@@ -1,4 +1,4 @@
-import type { Database } from "../db/client.ts";
+import type { Database, Sql } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 
 // The outbox table's operations. A job is claimed with FOR UPDATE SKIP LOCKED and a lease, so
@@ -34,26 +34,32 @@ export async function claimJobs(database: Database, owner: string, limit: number
 }
 
 /** Deletes a finished job in the transaction that records its effect; false if the lease was lost. */
-export async function completeJob(tx: Prisma.TransactionClient, job: Job, owner: string): Promise<boolean> {
-  const deleted = await tx.$executeRaw`DELETE FROM jobs WHERE id = ${job.id} AND lease_owner = ${owner}`;
-  return deleted > 0;
+export async function completeJob(sql: Sql, job: Job, owner: string): Promise<boolean> {
+  const deleted = await sql(`DELETE FROM jobs WHERE id = $1 AND lease_owner = $2 RETURNING id`, [job.id, owner]);
+  return deleted.length > 0;
 }
+
+const RESCHEDULE = `
+  UPDATE jobs SET run_at = $3, lease_until = NULL, lease_owner = NULL, attempts = attempts - $4,
+    last_error = coalesce($5, last_error), payload = coalesce($6::jsonb, payload)
+  WHERE id = $1 AND lease_owner = $2`;
 
 /** Puts a job back for later; `countAttempt: false` when it never ran (pacing). */
 export async function rescheduleJob(
-  database: Database | Prisma.TransactionClient,
+  sql: Sql,
   job: Job,
   owner: string,
   runAt: Date,
   opts: { error?: string; countAttempt?: boolean; payload?: Record<string, unknown> } = {},
 ): Promise<void> {
-  const client = "prisma" in database ? database.prisma : database;
-  await client.$executeRaw`
-    UPDATE jobs SET run_at = ${runAt}, lease_until = NULL, lease_owner = NULL,
-      attempts = attempts - ${opts.countAttempt === false ? 1 : 0},
-      last_error = coalesce(${opts.error ?? null}, last_error),
-      payload = coalesce(${opts.payload ? JSON.stringify(opts.payload) : null}::jsonb, payload)
-    WHERE id = ${job.id} AND lease_owner = ${owner}`;
+  await sql(RESCHEDULE, [
+    job.id,
+    owner,
+    runAt,
+    opts.countAttempt === false ? 1 : 0,
+    opts.error ?? null,
+    opts.payload ? JSON.stringify(opts.payload) : null,
+  ]);
 }
 
 export type NewJob = {

@@ -6,6 +6,8 @@ import { log } from "../lib/log.ts";
 import { dispatchMessage } from "../messaging/dispatch-message.ts";
 import { simulateStep } from "../messaging/simulate-step.ts";
 import { backoffMs } from "./backoff.ts";
+import { loadChannel } from "../channels/load-channel.ts";
+import type { ChannelConfig } from "../providers/provider.ts";
 import { claimJobs, rescheduleJob, type Job } from "./jobs.ts";
 import { channelRates, reserveSlots } from "./pacing.ts";
 
@@ -14,10 +16,12 @@ import { channelRates, reserveSlots } from "./pacing.ts";
 // job is due or the time budget is spent. Run by the inline loop, the cron route and
 // `svc tick`.
 
-type Handler = (database: Database, job: Job, owner: string) => Promise<string>;
+/** What the jobs of one pass share: channel settings are read (and decrypted) once a pass. */
+type PassContext = { channels: (id: string) => Promise<ChannelConfig | null> };
+type Handler = (database: Database, job: Job, owner: string, pass: PassContext) => Promise<string>;
 
 const HANDLERS: Record<string, Handler> = {
-  "message.dispatch": (database, job, owner) => dispatchMessage(database, job, owner),
+  "message.dispatch": (database, job, owner, pass) => dispatchMessage(database, job, owner, pass.channels),
   "message.simulate": simulateStep,
 };
 
@@ -32,25 +36,53 @@ export function workerId(): string {
 export async function runPipeline(database: Database, opts: PipelineOptions = {}): Promise<PipelineCounts> {
   const owner = opts.owner ?? workerId();
   const deadline = Date.now() + (opts.budgetMs ?? 5_000);
+  const concurrency = opts.concurrency ?? 100;
   const counts: PipelineCounts = { claimed: 0, completed: 0, paced: 0, errors: 0 };
+  const cache = new Map<string, Promise<ChannelConfig | null>>();
+  const pass: PassContext = {
+    channels: (id) => {
+      if (!cache.has(id)) cache.set(id, loadChannel(database, id));
+      return cache.get(id)!;
+    },
+  };
+  const running = new Set<Promise<void>>();
+  // Claims whenever fewer than half of the slots are busy, so slow jobs never hold a batch back.
   while (Date.now() < deadline) {
-    const jobs = await claimJobs(database, owner, opts.batchSize ?? 200, opts.leaseMs ?? env().pipelineLeaseMs);
-    if (jobs.length === 0) break;
+    if (running.size > concurrency / 2) {
+      await Promise.race(running);
+      continue;
+    }
+    const jobs = await claimJobs(
+      database,
+      owner,
+      Math.min(opts.batchSize ?? 200, concurrency - running.size),
+      opts.leaseMs ?? env().pipelineLeaseMs,
+    );
+    if (jobs.length === 0) {
+      if (running.size === 0) break;
+      await Promise.race(running);
+      continue;
+    }
     counts.claimed += jobs.length;
-    const runnable = await pace(database, jobs, owner, counts);
-    await eachLimit(runnable, opts.concurrency ?? 100, async (job) => {
-      try {
-        const outcome = await HANDLERS[job.kind]!(database, job, owner);
-        counts[outcome] = (counts[outcome] ?? 0) + 1;
-        counts.completed++;
-      } catch (err) {
-        counts.errors++;
-        log().error({ err, job: job.id, kind: job.kind }, "pipeline job failed; retrying later");
-        await rescheduleJob(database, job, owner, new Date(Date.now() + backoffMs(job.attempts)), { error: String(err) }).catch(() => {});
-      }
-    });
+    for (const job of await pace(database, jobs, owner, counts)) {
+      const run: Promise<void> = runJob(database, job, owner, pass, counts).finally(() => running.delete(run));
+      running.add(run);
+    }
   }
+  await Promise.all(running);
   return counts;
+}
+
+async function runJob(database: Database, job: Job, owner: string, pass: PassContext, counts: PipelineCounts): Promise<void> {
+  try {
+    const outcome = await HANDLERS[job.kind]!(database, job, owner, pass);
+    counts[outcome] = (counts[outcome] ?? 0) + 1;
+    counts.completed++;
+  } catch (err) {
+    counts.errors++;
+    log().error({ err, job: job.id, kind: job.kind }, "pipeline job failed; retrying later");
+    await rescheduleJob(database.query, job, owner, new Date(Date.now() + backoffMs(job.attempts)), { error: String(err) }).catch(() => {});
+  }
 }
 
 /** Jobs over their channel's cap in this second go back to the start of the next one. */
@@ -71,15 +103,7 @@ async function pace(database: Database, jobs: Job[], owner: string, counts: Pipe
     free.push(...list.slice(0, granted));
     const later = list.slice(granted);
     counts.paced += later.length;
-    await Promise.all(later.map((job) => rescheduleJob(database, job, owner, nextSecondAt, { countAttempt: false })));
+    await Promise.all(later.map((job) => rescheduleJob(database.query, job, owner, nextSecondAt, { countAttempt: false })));
   }
   return free;
-}
-
-async function eachLimit<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await run(items[next++]!);
-  });
-  await Promise.all(workers);
 }

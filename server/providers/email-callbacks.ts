@@ -23,8 +23,8 @@ async function emailMessage(database: Database, messageId: string) {
 export async function recordEmailOpen(database: Database, token: string, detail: Record<string, unknown> = {}): Promise<boolean> {
   const messageId = verifyToken(token);
   if (!messageId || !(await emailMessage(database, messageId))) return false;
-  return database.prisma.$transaction((tx) =>
-    applyReport(tx, messageId, { status: "read", kind: "provider_report", detail: { source: "open_tracking", ...detail } }),
+  return database.transaction((sql) =>
+    applyReport(sql, messageId, { status: "read", kind: "provider_report", detail: { source: "open_tracking", ...detail } }),
   );
 }
 
@@ -95,9 +95,9 @@ export async function handleEmailEvent(database: Database, authorization: string
       : typeof event.timestamp === "number"
         ? new Date(event.timestamp * 1000)
         : new Date(event.timestamp);
-  const applied = await database.prisma.$transaction((tx) =>
+  const applied = await database.transaction((sql) =>
     applyReport(
-      tx,
+      sql,
       messageId,
       event.event === "delivered"
         ? { status: "delivered", at, kind: "provider_report", detail: { source: "email_events", event: event.event } }

@@ -167,7 +167,7 @@ export async function handleWhatsAppWebhook(database: Database, raw: Buffer | st
         summary.unmatched++;
         continue;
       }
-      const changed = await database.prisma.$transaction((tx) => applyReport(tx, messageId, statusReport(item)));
+      const changed = await database.transaction((sql) => applyReport(sql, messageId, statusReport(item)));
       if (changed) summary.applied++;
       else summary.ignored++;
     }
