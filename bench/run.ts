@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { ROOT } from "../e2e/support/server.ts";
 import { prepare } from "../scripts/lib/prepare.mjs";
 import { baseline, contactUpserts, keyCheck, messageAcceptance } from "./sections/api.ts";
-import { dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
+import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
 import { results, SECONDS } from "./support.ts";
 
 prepare(ROOT, { quiet: true });
@@ -19,6 +19,7 @@ const sections: Record<string, () => Promise<void>> = {
   contacts: contactUpserts,
   messages: messageAcceptance,
   dispatch: dispatchRate,
+  "dispatch-capacity": dispatchCapacity,
   pacing,
   latency: queuedToSent,
 };

@@ -90,6 +90,13 @@ export async function dispatchRate(): Promise<void> {
   record("pipeline dispatch to the Cloud API fake (cap 1000/s)", { messages: count, per_second: rate, note: "target ≥ 1000/s" });
 }
 
+/** The same backlog with the cap out of the way (5000/s): the pipeline's own capacity. */
+export async function dispatchCapacity(): Promise<void> {
+  const count = 6_000;
+  const { first, last } = await drain(5_000, count);
+  record("pipeline dispatch, channel cap 5000/s", { messages: count, per_second: Math.round((count - 1) / ((last - first) / 1000)) });
+}
+
 export async function pacing(): Promise<void> {
   const count = 800;
   const { perSecond } = await drain(80, count);

@@ -4,6 +4,7 @@ import { backoffMs } from "../pipeline/backoff.ts";
 import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
+import { newId } from "../lib/ids.ts";
 import { applyReport } from "./apply-report.ts";
 import type { Content } from "./send-message.ts";
 
@@ -12,7 +13,34 @@ export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
 
 export type DispatchResult = "sent" | "failed" | "retry" | "skipped";
 
-type Row = { id: string; workspace_id: string; contact_id: string; to: string | null; status: string; content: Content; created_at: Date };
+type Row = {
+  id: string;
+  workspace_id: string;
+  mode: "test" | "live";
+  channel: "whatsapp" | "email";
+  contact_id: string;
+  to: string | null;
+  status: string;
+  content: Content;
+  created_at: Date;
+};
+
+// The common outcome in one statement: the job is completed (while its lease is held) and the
+// still-queued message becomes `sent`, with its history entry and `mensagem.enviada`. If the
+// message moved meanwhile (a provider report overtook this commit), the general path runs.
+const MARK_SENT = `
+  WITH j AS (DELETE FROM jobs WHERE id = $1 AND lease_owner = $2 RETURNING id),
+  u AS (
+    UPDATE messages SET status = 'sent', sent_at = greatest($3, created_at), provider_message_id = $4
+    WHERE id = $5 AND status = 'queued' AND EXISTS (SELECT 1 FROM j)
+    RETURNING id
+  ),
+  h AS (INSERT INTO message_history (message_id, at, kind, status, detail) SELECT id, $3, 'status', 'sent', $6::jsonb FROM u),
+  e AS (
+    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at)
+    SELECT $7, $8, 'mensagem.enviada', $9::"KeyMode", $10::jsonb, $11, $3 FROM u
+  )
+  SELECT (SELECT count(*) FROM j)::int AS job, (SELECT count(*) FROM u)::int AS sent`;
 
 /**
  * Sends one live message through its channel's provider and records the answer in the same
@@ -27,7 +55,7 @@ export async function dispatchMessage(
   channels: (id: string) => Promise<ChannelConfig | null> = (id) => loadChannel(database, id),
 ): Promise<DispatchResult> {
   const [m] = await database.query<Row>(
-    `SELECT id, workspace_id, contact_id, "to", status::text AS status, content, created_at FROM messages WHERE id = $1`,
+    `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, "to", status::text AS status, content, created_at FROM messages WHERE id = $1`,
     [job.subject_id],
   );
   if (!m || m.status !== "queued") {
@@ -49,7 +77,26 @@ export async function dispatchMessage(
   });
   const detail = { ...result.detail, duration_ms: result.detail.duration_ms ?? Date.now() - started, channel_id: channel.id };
   if (result.outcome === "accepted") {
-    await finish(database, job, owner, { status: "sent", providerMessageId: result.providerMessageId, detail });
+    const now = new Date();
+    const event = { id: m.id, channelType: m.channel, status: "sent", contact: m.contact_id };
+    const [done] = await database.query<{ job: number; sent: number }>(MARK_SENT, [
+      job.id,
+      owner,
+      now,
+      result.providerMessageId,
+      m.id,
+      JSON.stringify({ ...detail, applied: true }),
+      newId("event"),
+      m.workspace_id,
+      m.mode,
+      JSON.stringify(event),
+      m.contact_id,
+    ]);
+    if (done?.job && !done.sent) {
+      await database.transaction((sql) =>
+        applyReport(sql, m.id, { status: "sent", providerMessageId: result.providerMessageId, detail, kind: "status" }),
+      );
+    }
     return "sent";
   }
   if (result.outcome === "permanent" || Date.now() - m.created_at.getTime() > RETRY_WINDOW_MS) {

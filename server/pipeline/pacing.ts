@@ -12,7 +12,7 @@ const RESERVE = `
   RETURNING count`;
 
 /** Reservations are not made in the last part of a second: calls made then would land in the next. */
-export const SECOND_TAIL_MS = 150;
+export const SECOND_TAIL_MS = 50;
 
 export async function reserveSlots(
   database: Database,
