@@ -20,7 +20,7 @@ function statementName(text: string): string {
 }
 
 /** A parameterized statement on the driver: the database's, or a transaction's. */
-export type Sql = <T = any>(text: string, values?: unknown[]) => Promise<T[]>;
+export type Sql = <T = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<T[]>;
 
 export type Database = {
   engine: Engine;
