@@ -15,6 +15,7 @@ import {
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { errorDocUrl } from "../lib/error-catalog.ts";
+import { readCapped } from "../lib/read-body.ts";
 import { AppError, fromZodError } from "../lib/errors.ts";
 import type { RateDecision } from "../ratelimit/sliding-window.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -309,22 +310,10 @@ function parseJson(raw: Buffer): unknown {
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_BODY_BYTES) {
-    req.resume();
-    throw bodyTooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      req.resume();
-      throw bodyTooLarge();
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  const raw = await readCapped(req, Number(req.headers["content-length"] ?? 0), MAX_BODY_BYTES);
+  if (raw) return raw;
+  req.resume();
+  throw bodyTooLarge();
 }
 
 /**

@@ -21,7 +21,7 @@ export async function searchContacts(database: Database, workspaceId: string, q:
     : {};
   const { items, next } = await listPage(
     query,
-    "http://dashboard/contacts",
+    null,
     (id) => database.prisma.contact.findFirst({ where: { id, workspaceId }, select: { id: true, createdAt: true } }),
     (where, take) =>
       database.prisma.contact.findMany({ where: { workspaceId, AND: [match, where] }, orderBy: PAGE_ORDER, take, select: CONTACT_SELECT }),

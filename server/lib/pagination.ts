@@ -28,11 +28,12 @@ export const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as con
 
 /**
  * One page of a workspace's list: `findCursor` finds the `after` row in the workspace (null:
- * unknown, a 400 on `after`), `findMany` reads rows matching `where` in PAGE_ORDER.
+ * unknown, a 400 on `after`), `findMany` reads rows matching `where` in PAGE_ORDER. `url` is
+ * the public URL of the list, for the `Link` header; null for the dashboard's lists.
  */
 export async function listPage<T extends { id: string }>(
   query: PageQuery,
-  url: string,
+  url: string | null,
   findCursor: (id: string) => Promise<Cursor | null>,
   findMany: (where: ReturnType<typeof afterCursor>, take: number) => Promise<T[]>,
   order: "asc" | "desc" = "asc",
@@ -46,12 +47,13 @@ export async function listPage<T extends { id: string }>(
 function page<T extends { id: string }>(
   rows: T[],
   query: PageQuery,
-  url: string,
+  url: string | null,
 ): { items: T[]; link: string | null; next: string | null } {
   const more = rows.length > query.limit;
   const items = more ? rows.slice(0, query.limit) : rows;
   const last = items[items.length - 1];
   if (!more || !last) return { items, link: null, next: null };
+  if (!url) return { items, link: null, next: last.id };
   const nextUrl = new URL(url);
   nextUrl.searchParams.set("limit", String(query.limit));
   nextUrl.searchParams.set("after", last.id);

@@ -31,7 +31,7 @@ export async function searchMessages(database: Database, workspaceId: string, fi
   };
   const { items, next } = await listPage(
     query,
-    "http://dashboard/messages",
+    null,
     (id) => database.prisma.message.findFirst({ where: { id, workspaceId }, select: { id: true, createdAt: true } }),
     (after, take) =>
       database.prisma.message.findMany({

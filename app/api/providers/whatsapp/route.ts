@@ -1,6 +1,6 @@
 import { db } from "@/server/db/client.ts";
 import { log } from "@/server/lib/log.ts";
-import { readBody } from "@/server/providers/read-body.ts";
+import { readRequestBody } from "@/server/lib/read-body.ts";
 import { handleWhatsAppWebhook, verifyHandshake } from "@/server/providers/whatsapp-webhook.ts";
 
 // The WhatsApp Cloud API's webhook (operations.md "Provider endpoints"): GET is Meta's
@@ -16,7 +16,7 @@ export async function GET(req: Request): Promise<Response> {
 }
 
 export async function POST(req: Request): Promise<Response> {
-  const raw = await readBody(req, MAX_BODY);
+  const raw = await readRequestBody(req, MAX_BODY);
   if (!raw) return Response.json({ error: "The body is larger than 1 MiB." }, { status: 413 });
   const outcome = await handleWhatsAppWebhook(await db(), raw, req.headers.get("x-hub-signature-256"));
   if (outcome.status === 200) log().debug({ summary: outcome.summary }, "whatsapp webhook");

@@ -1,12 +1,12 @@
 import { db } from "@/server/db/client.ts";
 import { handleEmailEvent } from "@/server/providers/email-callbacks.ts";
-import { readBody } from "@/server/providers/read-body.ts";
+import { readRequestBody } from "@/server/lib/read-body.ts";
 
 // The e-mail events endpoint of D39 (docs/providers.md): a relay's delivery or bounce report
 // for one message, authenticated with the channel's events token.
 
 export async function POST(req: Request): Promise<Response> {
-  const raw = await readBody(req, 64 * 1024);
+  const raw = await readRequestBody(req, 64 * 1024);
   if (!raw) return Response.json({ error: "The body is larger than 64 KiB." }, { status: 413 });
   let body: unknown;
   try {

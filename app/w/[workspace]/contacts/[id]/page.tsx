@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { isNotFoundError } from "@/app/_components/not-found-error.ts";
 import { dashboardCaller, requireMember } from "@/app/_lib/dashboard.ts";
 import "@/app/styles/records.css";
 import { ContactDetail } from "../_components/contact-detail.tsx";
@@ -8,12 +9,6 @@ export const metadata: Metadata = { title: "Contact" };
 
 type Props = { params: Promise<{ workspace: string; id: string }> };
 
-/** The server's `not_found` AppError, as the caller throws it (wrapped in a TRPCError). */
-function isNotFound(err: unknown): boolean {
-  const e = err as { type?: unknown; cause?: { type?: unknown } } | null;
-  return e?.type === "not_found" || e?.cause?.type === "not_found";
-}
-
 export default async function ContactPage({ params }: Props) {
   const { workspace, id } = await params;
   const member = await requireMember(workspace);
@@ -21,7 +16,7 @@ export default async function ContactPage({ params }: Props) {
   try {
     await (await dashboardCaller(workspace)).contacts.get({ id });
   } catch (err) {
-    if (isNotFound(err)) notFound();
+    if (isNotFoundError(err)) notFound();
     throw err;
   }
   return <ContactDetail workspace={workspace} id={id} canManage={member.role === "admin"} />;

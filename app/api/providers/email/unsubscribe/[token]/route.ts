@@ -1,6 +1,6 @@
 import { db } from "@/server/db/client.ts";
 import { unsubscribeByToken, unsubscribeTarget } from "@/server/providers/email-callbacks.ts";
-import { readBody } from "@/server/providers/read-body.ts";
+import { readRequestBody } from "@/server/lib/read-body.ts";
 import { unsubscribePage } from "@/server/providers/unsubscribe-page.ts";
 
 // One-click unsubscribe (RFC 8058, operations.md "Provider endpoints"). A POST whose body is
@@ -30,7 +30,7 @@ export async function GET(_req: Request, { params }: Context): Promise<Response>
 
 export async function POST(req: Request, { params }: Context): Promise<Response> {
   const { token } = await params;
-  const raw = await readBody(req, 16 * 1024);
+  const raw = await readRequestBody(req, 16 * 1024);
   const text = raw?.toString("utf8") ?? "";
   // application/x-www-form-urlencoded (what mail clients send) or multipart/form-data.
   const oneClick =
