@@ -48,6 +48,7 @@ export const FIXTURES = {
   monthly: { plan: "pro", rateLimit: 100_000, monthlyLimit: 3, keys: { live: { mode: "live" } } },
   pages: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   idem: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
+  webhooks: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
 } satisfies Record<string, WorkspaceSpec>;
 
 export type FixtureWorkspace = { id: string; keys: Record<string, string>; keyIds: Record<string, string> };

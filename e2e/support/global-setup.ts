@@ -4,6 +4,9 @@ import { freshDatabase, type Engine } from "./database.ts";
 import type { Fixtures } from "./fixtures.ts";
 import { ROOT, startServer } from "./server.ts";
 
+/** The retry waits of the API tests' server: nine attempts within about ten seconds. */
+export const WEBHOOK_TEST_SCHEDULE = "1,1,1,1,1,1,1,1";
+
 export type ApiTarget = { engine: Engine; baseUrl: string; env: Record<string, string | undefined>; fixtures: Fixtures };
 
 declare module "vitest" {
@@ -21,8 +24,15 @@ export default async function setup(project: TestProject) {
     env: { ...process.env, ...database.env, LOG_LEVEL: "warn" },
     encoding: "utf8",
   });
-  // The inline pipeline runs (messages move), and channels may point at the tests' local fakes.
-  const server = await startServer({ ...database.env, PIPELINE: "inline", ALLOW_PRIVATE_WEBHOOKS: "1" });
+  // The inline pipeline runs (messages move), channels and webhook endpoints may point at the
+  // tests' local servers, and webhook retries come after a second instead of D33's minutes.
+  const server = await startServer({
+    ...database.env,
+    PIPELINE: "inline",
+    ALLOW_PRIVATE_WEBHOOKS: "1",
+    WEBHOOK_TIMEOUT_SECONDS: "2",
+    WEBHOOK_RETRY_SCHEDULE: WEBHOOK_TEST_SCHEDULE,
+  });
   project.provide("api", { engine, baseUrl: server.url, env: database.env, fixtures: JSON.parse(seeded) as Fixtures });
   return async () => {
     await server.stop();

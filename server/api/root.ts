@@ -6,6 +6,7 @@ import { usageRouter } from "./routers/usage/router.ts";
 import { keysRouter } from "./routers/keys/router.ts";
 import { tagsRouter } from "./routers/tags/router.ts";
 import { systemRouter } from "./routers/system/router.ts";
+import { webhooksRouter } from "./routers/webhooks/router.ts";
 import { workspacesRouter } from "./routers/workspaces/router.ts";
 import { router } from "./trpc.ts";
 
@@ -21,6 +22,7 @@ export const appRouter = router({
   usage: usageRouter,
   workspaces: workspacesRouter,
   channels: channelsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

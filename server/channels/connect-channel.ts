@@ -1,10 +1,9 @@
 import type { Database } from "../db/client.ts";
 import { sealSecrets } from "../lib/crypto.ts";
 import { normalizeEmail } from "../lib/email.ts";
-import { env } from "../lib/env.ts";
 import { invalid } from "../lib/errors.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
-import { checkHost } from "../lib/private-address.ts";
+import { assertAllowedHost } from "../lib/private-address.ts";
 import {
   CHANNEL_SELECT,
   DEFAULT_GRAPH_API_BASE_URL,
@@ -74,17 +73,4 @@ export async function connectChannel(
     select: CHANNEL_SELECT,
   });
   return { channel_id: id, channel: channelView(row), ...(eventsToken ? { events_token: eventsToken } : {}) };
-}
-
-/** D34's rule for provider hosts: public addresses only, unless the operator allows private ones. */
-async function assertAllowedHost(host: string, param: "api_base_url" | "smtp_url"): Promise<void> {
-  if (env().allowPrivateWebhooks) return;
-  const check = await checkHost(host);
-  if (check.ok) return;
-  if (check.reason === "unresolvable") throw invalid("unresolvable_host", `${param}: the host ${host} does not resolve.`, param);
-  throw invalid(
-    "private_address",
-    `${param}: ${host} is a loopback or private address (${check.address}); set ALLOW_PRIVATE_WEBHOOKS=1 to allow it (development, tests).`,
-    param,
-  );
 }

@@ -7,6 +7,7 @@ import { conflict, invalid, isUniqueViolation, notFound } from "../lib/errors.ts
 import { newId } from "../lib/ids.ts";
 import { CONTACT_SELECT, contactView, type Contact, type UpsertContactRequest } from "./contact-schemas.ts";
 import { checkContactPatch, type ContactPatch } from "./contact-patch.ts";
+import { wakePipeline } from "../pipeline/wake.ts";
 
 type Actor = { workspaceId: string; mode: Mode; defaultCountry?: string | null };
 type Tx = Prisma.TransactionClient;
@@ -28,9 +29,11 @@ export async function upsertContact(database: Database, actor: Actor, input: Ups
   }
   const patch = await checkContactPatch(database, actor, input);
   const created = await createContact(database, actor, patch);
+  // Its event may have webhook deliveries to make.
+  wakePipeline();
   if (created) return created;
   const match = patch.phone !== undefined ? { phone: patch.phone } : { email: patch.email! };
-  return withConflictMapping(() =>
+  const updated = await withConflictMapping(() =>
     database.prisma.$transaction(async (tx) => {
       const current = await lockContact(tx, actor.workspaceId, match);
       // The phone is free but the e-mail belongs to another contact (D14).
@@ -38,18 +41,22 @@ export async function upsertContact(database: Database, actor: Actor, input: Ups
       return applyPatch(tx, actor, current, patch);
     }),
   );
+  wakePipeline();
+  return updated;
 }
 
 /** Dashboard edits of one contact by id, through the same rules. */
 export async function updateContact(database: Database, actor: Actor, id: string, input: UpsertContactRequest): Promise<Contact> {
   const patch = await checkContactPatch(database, actor, input);
-  return withConflictMapping(() =>
+  const updated = await withConflictMapping(() =>
     database.prisma.$transaction(async (tx) => {
       const current = await lockContact(tx, actor.workspaceId, { id });
       if (!current) throw notFound("contact", "id");
       return applyPatch(tx, actor, current, patch);
     }),
   );
+  wakePipeline();
+  return updated;
 }
 
 const CREATE_CONTACT = `

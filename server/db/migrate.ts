@@ -45,7 +45,7 @@ async function engineFor(factory: SqlMigrationAwareDriverAdapterFactory): Promis
     provider: factory.provider,
     adapterName: factory.adapterName,
     connect: async () => {
-      const adapter = await factory.connect();
+      const adapter = wholeScripts(await factory.connect());
       opened.push(adapter);
       return adapter;
     },
@@ -68,6 +68,28 @@ async function engineFor(factory: SqlMigrationAwareDriverAdapterFactory): Promis
       await Promise.all(opened.map((a) => a.dispose()));
     },
   };
+}
+
+type ScriptRunner = { executeScript(script: string): Promise<void> };
+type PgInternals = { client: { query(text: string): Promise<unknown> }; onError(error: unknown): never };
+
+/**
+ * @prisma/adapter-pg runs a migration script by splitting it on every `;`, which breaks
+ * PL/pgSQL bodies (our webhook fan-out trigger). PostgreSQL's simple query protocol runs a
+ * whole multi-statement script itself, as one implicit transaction; PGlite's adapter already
+ * does the equivalent.
+ */
+function wholeScripts<T extends ScriptRunner>(adapter: T): T {
+  if (!("adapterName" in adapter) || adapter.adapterName !== "@prisma/adapter-pg") return adapter;
+  const pg = adapter as unknown as PgInternals;
+  adapter.executeScript = async (script: string) => {
+    try {
+      await pg.client.query(script);
+    } catch (error) {
+      pg.onError(error);
+    }
+  };
+  return adapter;
 }
 
 export function readMigrations(): MigrationList {

@@ -15,6 +15,11 @@ const ZEnv = z.object({
   ALLOW_PRIVATE_WEBHOOKS: z.enum(["0", "1", ""]).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PIPELINE_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(60).default(10),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "a comma-separated list of seconds")
+    .default("10,60,300,1800,7200,21600,43200,86400"),
 });
 
 export type Env = {
@@ -29,6 +34,10 @@ export type Env = {
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   /** How long a worker holds a claimed job before another may take it (a crashed worker's). */
   pipelineLeaseMs: number;
+  /** A delivery must be answered within this time (D33: 10 s). */
+  webhookTimeoutMs: number;
+  /** The waits before each retry of a delivery (D33: 10 s … 24 h, nine attempts in all). */
+  webhookRetryDelaysMs: number[];
 };
 
 let cached: Env | undefined;
@@ -53,6 +62,8 @@ export function env(): Env {
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS === "1",
     logLevel: e.LOG_LEVEL,
     pipelineLeaseMs: e.PIPELINE_LEASE_SECONDS * 1000,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+    webhookRetryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE.split(",").map((s) => Number(s) * 1000),
   };
   return cached;
 }

@@ -354,7 +354,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     code: "private_address",
     type: "invalid_request",
     description:
-      "Dashboard and operator CLI: a channel's provider host (`api_base_url`, `smtp_url`) is or resolves to a loopback, private, link-local, carrier-grade NAT or cloud metadata address. Allowed only when the operator sets `ALLOW_PRIVATE_WEBHOOKS=1` (D34).",
+      "Dashboard and operator CLI: a webhook endpoint's `url` or a channel's provider host (`api_base_url`, `smtp_url`) is or resolves to a loopback, private, link-local, carrier-grade NAT or cloud metadata address. Allowed only when the operator sets `ALLOW_PRIVATE_WEBHOOKS=1` (D34).",
     message:
       "api_base_url: 127.0.0.1 is a loopback or private address (127.0.0.1); set ALLOW_PRIVATE_WEBHOOKS=1 to allow it (development, tests).",
     param: "api_base_url",
@@ -363,10 +363,27 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "unresolvable_host",
     type: "invalid_request",
-    description: "Dashboard and operator CLI: a channel's provider host does not resolve in DNS, so it cannot be checked or reached.",
+    description:
+      "Dashboard and operator CLI: a webhook endpoint's host or a channel's provider host does not resolve in DNS, so it cannot be checked or reached.",
     message: "smtp_url: the host smtp.example.invalid does not resolve.",
     param: "smtp_url",
     where: ["dashboard", "cli"],
+  },
+  {
+    code: "endpoint_disabled",
+    type: "conflict",
+    description: "Dashboard: a test event or a replay was asked of a disabled webhook endpoint. Enable the endpoint first.",
+    message: "The endpoint is disabled; enable it to send it events.",
+    param: "endpoint_id",
+    where: ["dashboard"],
+  },
+  {
+    code: "delivery_pending",
+    type: "conflict",
+    description: "Dashboard: a replay was asked of a webhook delivery that is still pending; it will be attempted again on its own (D33).",
+    message: "This delivery is still pending: it will be attempted again on its own.",
+    param: "delivery_id",
+    where: ["dashboard"],
   },
   // not_found
   {

@@ -12,6 +12,7 @@ const PREFIXES = {
   event: "evt",
   key: "key",
   webhook: "wh",
+  delivery: "whd",
   user: "usr",
   channel: "ch",
   job: "job",

@@ -1,6 +1,8 @@
 import { lookup as dnsLookup } from "node:dns";
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP, isIPv4, type LookupFunction } from "node:net";
+import { env } from "./env.ts";
+import { invalid } from "./errors.ts";
 
 // Addresses the service must not call on a user's behalf (D34, operations.md
 // ALLOW_PRIVATE_WEBHOOKS): loopback, private, link-local, unique-local, carrier-grade NAT,
@@ -132,3 +134,19 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
     callback(null, addresses[0]!.address, addresses[0]!.family);
   });
 };
+
+/**
+ * D34's rule where a URL is registered (webhook endpoints, provider base URLs, SMTP hosts):
+ * public addresses only, unless the operator allows private ones (ALLOW_PRIVATE_WEBHOOKS=1).
+ */
+export async function assertAllowedHost(host: string, param: string): Promise<void> {
+  if (env().allowPrivateWebhooks) return;
+  const check = await checkHost(host);
+  if (check.ok) return;
+  if (check.reason === "unresolvable") throw invalid("unresolvable_host", `${param}: the host ${host} does not resolve.`, param);
+  throw invalid(
+    "private_address",
+    `${param}: ${host} is a loopback or private address (${check.address}); set ALLOW_PRIVATE_WEBHOOKS=1 to allow it (development, tests).`,
+    param,
+  );
+}

@@ -42,17 +42,18 @@ export async function completeJob(sql: Sql, job: Job, owner: string): Promise<bo
 const RESCHEDULE = `
   UPDATE jobs SET run_at = $3, lease_until = NULL, lease_owner = NULL, attempts = attempts - $4,
     last_error = coalesce($5, last_error), payload = coalesce($6::jsonb, payload)
-  WHERE id = $1 AND lease_owner = $2`;
+  WHERE id = $1 AND lease_owner = $2
+  RETURNING id`;
 
-/** Puts a job back for later; `countAttempt: false` when it never ran (pacing). */
+/** Puts a job back for later; `countAttempt: false` when it never ran (pacing). False if the lease was lost. */
 export async function rescheduleJob(
   sql: Sql,
   job: Job,
   owner: string,
   runAt: Date,
   opts: { error?: string; countAttempt?: boolean; payload?: Record<string, unknown> } = {},
-): Promise<void> {
-  await sql(RESCHEDULE, [
+): Promise<boolean> {
+  const updated = await sql(RESCHEDULE, [
     job.id,
     owner,
     runAt,
@@ -60,6 +61,7 @@ export async function rescheduleJob(
     opts.error ?? null,
     opts.payload ? JSON.stringify(opts.payload) : null,
   ]);
+  return updated.length > 0;
 }
 
 export type NewJob = {

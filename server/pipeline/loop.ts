@@ -5,6 +5,8 @@ import { pipelineWaker } from "./wake.ts";
 
 /** While idle the loop polls this often; new work in this process wakes it at once. */
 export const IDLE_POLL_MS = 250;
+/** After a pass that found nothing, wake-ups wait this long: a stream of them costs a few claims a second, not one each. */
+export const MIN_IDLE_MS = 20;
 
 /**
  * The inline pipeline of `npm start` (PIPELINE=inline): passes of one second's budget, back to
@@ -26,6 +28,7 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
         log().error({ err }, "pipeline pass failed");
       }
       if (!running) break;
+      const idleSince = Date.now();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, IDLE_POLL_MS);
         wake = () => {
@@ -34,6 +37,8 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
         };
       });
       wake = null;
+      const rest = MIN_IDLE_MS - (Date.now() - idleSince);
+      if (running && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     }
   })();
   return {

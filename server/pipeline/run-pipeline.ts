@@ -8,7 +8,9 @@ import { simulateStep } from "../messaging/simulate-step.ts";
 import { backoffMs } from "./backoff.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
+import { deliverWebhook } from "../webhooks/deliver-webhook.ts";
 import { claimJobs, rescheduleJob, type Job } from "./jobs.ts";
+import { sweep } from "./sweep.ts";
 import { channelRates, reserveSlots } from "./pacing.ts";
 
 // One pass of the delivery pipeline (ARCHITECTURE "Shape"): claim due jobs in bounded
@@ -23,6 +25,8 @@ type Handler = (database: Database, job: Job, owner: string, pass: PassContext) 
 const HANDLERS: Record<string, Handler> = {
   "message.dispatch": (database, job, owner, pass) => dispatchMessage(database, job, owner, pass.channels),
   "message.simulate": simulateStep,
+  "webhook.deliver": deliverWebhook,
+  "maintenance.sweep": sweep,
 };
 
 export type PipelineCounts = { claimed: number; completed: number; paced: number; errors: number; [outcome: string]: number };

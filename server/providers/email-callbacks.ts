@@ -7,6 +7,7 @@ import { applyReport } from "../messaging/apply-report.ts";
 import { findMessageByProviderId } from "../messaging/find-message.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import { verifyToken } from "./email-token.ts";
+import { wakePipeline } from "../pipeline/wake.ts";
 
 // What the e-mail callbacks do (D39, operations.md "Provider endpoints"); the routes under
 // app/api/providers/email/ are thin edges over these functions.
@@ -23,9 +24,11 @@ async function emailMessage(database: Database, messageId: string) {
 export async function recordEmailOpen(database: Database, token: string, detail: Record<string, unknown> = {}): Promise<boolean> {
   const messageId = verifyToken(token);
   if (!messageId || !(await emailMessage(database, messageId))) return false;
-  return database.transaction((sql) =>
+  const changed = await database.transaction((sql) =>
     applyReport(sql, messageId, { status: "read", kind: "provider_report", detail: { source: "open_tracking", ...detail } }),
   );
+  if (changed) wakePipeline();
+  return changed;
 }
 
 export type UnsubscribeOutcome = "unsubscribed" | "invalid";
@@ -110,6 +113,7 @@ export async function handleEmailEvent(database: Database, authorization: string
           },
     ),
   );
+  if (applied) wakePipeline();
   return { status: 200, body: { ok: true, message_id: messageId, applied } };
 }
 

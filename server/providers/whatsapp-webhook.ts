@@ -8,6 +8,7 @@ import { log } from "../lib/log.ts";
 import { applyReport } from "../messaging/apply-report.ts";
 import { findMessageByProviderId } from "../messaging/find-message.ts";
 import type { ChannelConfig } from "./provider.ts";
+import { wakePipeline } from "../pipeline/wake.ts";
 
 // The Cloud API's webhook (operations.md "Provider endpoints"): status reports and inbound
 // messages, POSTed to /api/providers/whatsapp and signed with the app secret. The route is a
@@ -183,6 +184,8 @@ export async function handleWhatsAppWebhook(database: Database, raw: Buffer | st
       }
     }
   }
+  // Recorded events may have webhook deliveries to make.
+  if (summary.applied > 0) wakePipeline();
   return { status: 200, body: { ok: true }, summary };
 }
 

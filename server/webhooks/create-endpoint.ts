@@ -1,0 +1,24 @@
+import type { Database } from "../db/client.ts";
+import { newId } from "../lib/ids.ts";
+import { checkEndpointUrl } from "./endpoint-url.ts";
+import { generateSecret, sealSecret } from "./endpoint-secret.ts";
+import { ENDPOINT_SELECT, endpointView, ZCreateEndpointRequest, type CreateEndpointRequest } from "./webhook-schemas.ts";
+
+/** Registers an endpoint (D30). The secret is in this answer and nowhere else, ever. */
+export async function createEndpoint(database: Database, workspaceId: string, request: CreateEndpointRequest) {
+  const input = ZCreateEndpointRequest.parse(request);
+  const url = await checkEndpointUrl(input.url);
+  const secret = generateSecret();
+  const row = await database.prisma.webhookEndpoint.create({
+    data: {
+      id: newId("webhook"),
+      workspaceId,
+      url,
+      description: input.description || null,
+      events: [...new Set(input.events ?? [])],
+      secrets: { create: { secret: sealSecret(secret) } },
+    },
+    select: ENDPOINT_SELECT,
+  });
+  return { id: row.id, secret, endpoint: endpointView(row) };
+}

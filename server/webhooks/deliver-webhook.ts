@@ -1,0 +1,205 @@
+import type { Database } from "../db/client.ts";
+import { env } from "../lib/env.ts";
+import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
+import { postJson } from "../providers/http-post.ts";
+import { openSecret } from "./endpoint-secret.ts";
+import { eventBody } from "./event-body.ts";
+import { SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
+
+// The pipeline's handler for `webhook.deliver` jobs (D31 to D34): one signed POST of one
+// event to one endpoint, its attempt recorded in the transaction that completes or
+// reschedules the job.
+
+export type DeliveryResult = "delivered" | "retry" | "failed" | "skipped" | "deferred";
+
+/** Requests in flight to one endpoint from this process: a slow endpoint holds at most these slots. */
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 16;
+/** An endpoint with deliveries failing for this long is disabled (D33). */
+export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60_000;
+const EXCERPT_CHARS = 1_000;
+
+const inFlight = new Map<string, number>();
+
+type Row = {
+  id: string;
+  status: string;
+  body: string | null;
+  endpoint_id: string | null;
+  url: string | null;
+  enabled: boolean | null;
+  secrets: string[] | null;
+  event_id: string;
+  name: string | null;
+  mode: string | null;
+  workspace_id: string | null;
+  data: unknown;
+  created_at: Date | null;
+};
+
+const LOAD = `
+  SELECT d.id, d.status, d.body, d.event_id, ep.id AS endpoint_id, ep.url, ep.enabled,
+    (SELECT array_agg(s.secret ORDER BY s.id DESC) FROM webhook_secrets s
+      WHERE s.endpoint_id = ep.id AND (s.expires_at IS NULL OR s.expires_at > now())) AS secrets,
+    ev.name, ev.mode::text AS mode, ev.workspace_id, ev.data, ev.created_at
+  FROM webhook_deliveries d
+  LEFT JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+  LEFT JOIN events ev ON ev.id = d.event_id
+  WHERE d.id = $1`;
+
+// The common outcome in one statement: the job is completed while its lease is held, the
+// delivery succeeds, its attempt is kept, and the endpoint's failure streak ends.
+const SUCCEEDED = `
+  WITH j AS (DELETE FROM jobs WHERE id = $1 AND lease_owner = $2 RETURNING id),
+  d AS (
+    UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, last_status_code = $4,
+      last_error = NULL, next_attempt_at = NULL, updated_at = now()
+    WHERE id = $3 AND EXISTS (SELECT 1 FROM j)
+    RETURNING endpoint_id
+  ),
+  a AS (
+    INSERT INTO webhook_attempts (delivery_id, at, status_code, duration_ms, response_excerpt)
+    SELECT $3, $5, $4, $6, $7 FROM d
+  ),
+  e AS (UPDATE webhook_endpoints SET failing_since = NULL WHERE id IN (SELECT endpoint_id FROM d) AND failing_since IS NOT NULL)
+  SELECT count(*)::int AS done FROM j`;
+
+export async function deliverWebhook(database: Database, job: Job, owner: string): Promise<DeliveryResult> {
+  const endpointId = String(job.payload.endpoint_id ?? "");
+  const busy = inFlight.get(endpointId) ?? 0;
+  if (busy >= MAX_IN_FLIGHT_PER_ENDPOINT) {
+    await rescheduleJob(database.query, job, owner, new Date(Date.now() + 250), { countAttempt: false });
+    return "deferred";
+  }
+  inFlight.set(endpointId, busy + 1);
+  try {
+    return await deliver(database, job, owner);
+  } finally {
+    const left = (inFlight.get(endpointId) ?? 1) - 1;
+    if (left > 0) inFlight.set(endpointId, left);
+    else inFlight.delete(endpointId);
+  }
+}
+
+async function deliver(database: Database, job: Job, owner: string): Promise<DeliveryResult> {
+  const [row] = await database.query<Row>(LOAD, [job.subject_id]);
+  // Gone with its endpoint, or already settled (a replay raced a retry): nothing to send.
+  if (!row || row.status !== "pending" || !row.endpoint_id || !row.url) {
+    await completeJob(database.query, job, owner);
+    return "skipped";
+  }
+  if (!row.enabled || !row.secrets?.length) {
+    await settleFailure(database, job, owner, row, { final: true, error: "The endpoint is disabled.", attempt: null });
+    return "failed";
+  }
+  const body =
+    row.body ??
+    (row.name && row.created_at
+      ? eventBody({
+          id: row.event_id,
+          name: row.name,
+          mode: row.mode!,
+          workspace_id: row.workspace_id!,
+          data: row.data,
+          created_at: row.created_at,
+        })
+      : null);
+  if (!body) {
+    await settleFailure(database, job, owner, row, { final: true, error: "The event no longer exists.", attempt: null });
+    return "failed";
+  }
+  const at = new Date();
+  const secrets = row.secrets.map(openSecret);
+  let statusCode: number | null = null;
+  let excerpt: string | null = null;
+  let error: string | null = null;
+  try {
+    const answer = await postJson(
+      new URL(row.url),
+      {
+        "user-agent": "svc-webhooks/1.0",
+        [SIGNATURE_HEADER]: signatureHeader(body, secrets, at),
+        "x-svc-event-id": row.event_id,
+        "x-svc-delivery-id": row.id,
+      },
+      body,
+      { timeoutMs: env().webhookTimeoutMs, allowPrivate: env().allowPrivateWebhooks },
+    );
+    statusCode = answer.status;
+    excerpt = answer.body.slice(0, EXCERPT_CHARS);
+    if (answer.status >= 300 && answer.status < 400) {
+      error = `Redirects are not followed (${answer.status}${answer.headers.location ? ` to ${String(answer.headers.location)}` : ""}).`;
+    } else if (answer.status < 200 || answer.status >= 300) {
+      error = `The endpoint answered ${answer.status}.`;
+    }
+  } catch (err) {
+    error = (err as Error).message || String(err);
+  }
+  const durationMs = Date.now() - at.getTime();
+
+  if (!error) {
+    await database.query(SUCCEEDED, [job.id, owner, row.id, statusCode, at, durationMs, excerpt]);
+    return "delivered";
+  }
+  const delays = env().webhookRetryDelaysMs;
+  const final = job.attempts > delays.length;
+  await settleFailure(database, job, owner, row, {
+    final,
+    error,
+    attempt: { at, statusCode, durationMs, excerpt },
+    retryInMs: final ? undefined : jittered(delays[job.attempts - 1]!),
+  });
+  return final ? "failed" : "retry";
+}
+
+/** D33's schedule with ±10 % jitter, so retries of many deliveries do not arrive together. */
+function jittered(ms: number, random: () => number = Math.random): number {
+  return Math.round(ms * (0.9 + 0.2 * random()));
+}
+
+/**
+ * A failed attempt (or a delivery that cannot be attempted): kept in the log; the job is
+ * rescheduled or, after the last attempt, completed with the delivery `failed`. The endpoint's
+ * failure streak starts at its first failed attempt; once it has lasted 5 days the endpoint
+ * is disabled (D33).
+ */
+async function settleFailure(
+  database: Database,
+  job: Job,
+  owner: string,
+  row: Row,
+  outcome: {
+    final: boolean;
+    error: string;
+    attempt: { at: Date; statusCode: number | null; durationMs: number; excerpt: string | null } | null;
+    retryInMs?: number;
+  },
+): Promise<void> {
+  const nextAt = outcome.final ? null : new Date(Date.now() + outcome.retryInMs!);
+  await database.transaction(async (sql) => {
+    const held = outcome.final
+      ? await completeJob(sql, job, owner)
+      : await rescheduleJob(sql, job, owner, nextAt!, { error: outcome.error });
+    if (!held) return;
+    await sql(
+      `UPDATE webhook_deliveries SET status = $2, attempts = attempts + $3, next_attempt_at = $4, last_status_code = $5,
+         last_error = $6, updated_at = now() WHERE id = $1`,
+      [row.id, outcome.final ? "failed" : "pending", outcome.attempt ? 1 : 0, nextAt, outcome.attempt?.statusCode ?? null, outcome.error],
+    );
+    if (!outcome.attempt) return;
+    const a = outcome.attempt;
+    await sql(
+      `INSERT INTO webhook_attempts (delivery_id, at, status_code, duration_ms, response_excerpt, error) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [row.id, a.at, a.statusCode, a.durationMs, a.excerpt, outcome.error],
+    );
+    await sql(
+      `UPDATE webhook_endpoints ep SET failing_since = coalesce(ep.failing_since, $2),
+         enabled = ep.enabled AND NOT x.expired,
+         disabled_reason = CASE WHEN ep.enabled AND x.expired THEN 'failing' ELSE ep.disabled_reason END,
+         disabled_at = CASE WHEN ep.enabled AND x.expired THEN now() ELSE ep.disabled_at END
+       FROM (SELECT coalesce(failing_since, $2) <= now() - make_interval(secs => $3::double precision / 1000) AS expired
+             FROM webhook_endpoints WHERE id = $1) x
+       WHERE ep.id = $1`,
+      [row.endpoint_id, a.at, DISABLE_AFTER_MS],
+    );
+  });
+}

@@ -1,0 +1,107 @@
+import type { Database } from "../db/client.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { notFound } from "../lib/errors.ts";
+import { listPage, NEWEST_FIRST } from "../lib/pagination.ts";
+import { eventBody } from "./event-body.ts";
+import { ZDeliveryId, ZListDeliveriesRequest } from "./webhook-schemas.ts";
+import type { z } from "zod";
+
+// The delivery log of an endpoint (D33): admins and support staff read it, newest first.
+
+const ATTEMPT_SELECT = { at: true, statusCode: true, durationMs: true, responseExcerpt: true, error: true } as const;
+
+const DELIVERY_SELECT = {
+  id: true,
+  endpointId: true,
+  eventId: true,
+  eventName: true,
+  status: true,
+  attempts: true,
+  nextAttemptAt: true,
+  lastStatusCode: true,
+  lastError: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+type DeliveryRow = Prisma.WebhookDeliveryGetPayload<{ select: typeof DELIVERY_SELECT }>;
+type AttemptRow = Prisma.WebhookAttemptGetPayload<{ select: typeof ATTEMPT_SELECT }>;
+
+function deliveryView(row: DeliveryRow) {
+  return {
+    id: row.id,
+    endpoint_id: row.endpointId,
+    event_id: row.eventId,
+    event: row.eventName,
+    status: row.status as "pending" | "succeeded" | "failed",
+    attempts: row.attempts,
+    next_attempt_at: row.status === "pending" ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    last_status_code: row.lastStatusCode,
+    last_error: row.lastError,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+function attemptView(a: AttemptRow) {
+  return {
+    at: a.at.toISOString(),
+    status_code: a.statusCode,
+    duration_ms: a.durationMs,
+    response_excerpt: a.responseExcerpt,
+    error: a.error,
+  };
+}
+
+export async function listDeliveries(database: Database, workspaceId: string, request: z.input<typeof ZListDeliveriesRequest>) {
+  const input = ZListDeliveriesRequest.parse(request);
+  const endpoint = await database.prisma.webhookEndpoint.findFirst({ where: { id: input.endpoint_id, workspaceId }, select: { id: true } });
+  if (!endpoint) throw notFound("webhook endpoint", "endpoint_id");
+  const where: Prisma.WebhookDeliveryWhereInput = { endpointId: endpoint.id, ...(input.status ? { status: input.status } : {}) };
+  const { items, next } = await listPage(
+    { limit: input.limit, after: input.after },
+    null,
+    (id) => database.prisma.webhookDelivery.findFirst({ where: { id, endpointId: endpoint.id }, select: { id: true, createdAt: true } }),
+    (after, take) =>
+      database.prisma.webhookDelivery.findMany({
+        where: { AND: [where, after] },
+        orderBy: NEWEST_FIRST,
+        take,
+        select: { ...DELIVERY_SELECT, attemptsLog: { select: ATTEMPT_SELECT, orderBy: { id: "desc" }, take: 1 } },
+      }),
+    "desc",
+  );
+  return {
+    items: items.map((d) => ({ ...deliveryView(d), last_attempt: d.attemptsLog[0] ? attemptView(d.attemptsLog[0]) : null })),
+    next,
+  };
+}
+
+/** One delivery with every attempt (oldest first) and the body it sends. */
+export async function getDelivery(database: Database, workspaceId: string, request: z.input<typeof ZDeliveryId>) {
+  const { delivery_id } = ZDeliveryId.parse(request);
+  const d = await database.prisma.webhookDelivery.findFirst({
+    where: { id: delivery_id, workspaceId },
+    select: { ...DELIVERY_SELECT, body: true, attemptsLog: { select: ATTEMPT_SELECT, orderBy: { id: "asc" } } },
+  });
+  if (!d) throw notFound("webhook delivery", "delivery_id");
+  const event = d.body
+    ? null
+    : await database.prisma.event.findUnique({
+        where: { id: d.eventId },
+        select: { id: true, name: true, mode: true, workspaceId: true, data: true, createdAt: true },
+      });
+  const body =
+    d.body ??
+    (event
+      ? eventBody({
+          id: event.id,
+          name: event.name,
+          mode: event.mode,
+          workspace_id: event.workspaceId,
+          data: event.data,
+          created_at: event.createdAt,
+        })
+      : null);
+  return { ...deliveryView(d), body, attempts_log: d.attemptsLog.map(attemptView) };
+}

@@ -1,0 +1,59 @@
+import type { Database } from "../db/client.ts";
+import { conflict, invalid, notFound } from "../lib/errors.ts";
+import { wakePipeline } from "../pipeline/wake.ts";
+import { ZDeliveryId, ZReplayRangeRequest } from "./webhook-schemas.ts";
+import type { z } from "zod";
+
+// Replays from the dashboard (D33): a delivery is sent again with the same event id and body,
+// with a fresh retry schedule. Its earlier attempts stay in the log.
+
+const REPLAY = `
+  WITH d AS (
+    UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now(), updated_at = now()
+    FROM webhook_endpoints ep
+    WHERE ep.id = d.endpoint_id AND ep.enabled AND d.workspace_id = $1 AND d.status <> 'pending' AND %WHERE%
+    RETURNING d.id, d.workspace_id, d.endpoint_id
+  )
+  INSERT INTO jobs (id, kind, subject_id, workspace_id, payload, run_at)
+  SELECT 'job_' || replace(gen_random_uuid()::text, '-', ''), 'webhook.deliver', d.id, d.workspace_id, jsonb_build_object('endpoint_id', d.endpoint_id), now()
+  FROM d
+  RETURNING subject_id`;
+
+/** One delivery, whatever its outcome, unless it is still pending (it will be attempted anyway). */
+export async function replayDelivery(database: Database, workspaceId: string, request: z.input<typeof ZDeliveryId>) {
+  const { delivery_id } = ZDeliveryId.parse(request);
+  const rows = await database.query(REPLAY.replace("%WHERE%", "d.id = $2"), [workspaceId, delivery_id]);
+  if (rows.length === 0) {
+    const d = await database.prisma.webhookDelivery.findFirst({
+      where: { id: delivery_id, workspaceId },
+      select: { status: true, endpoint: { select: { enabled: true } } },
+    });
+    if (!d) throw notFound("webhook delivery", "delivery_id");
+    if (!d.endpoint.enabled)
+      throw conflict("endpoint_disabled", "The endpoint is disabled; enable it to replay its deliveries.", "delivery_id");
+    throw conflict("delivery_pending", "This delivery is still pending: it will be attempted again on its own.", "delivery_id");
+  }
+  wakePipeline();
+  return { replayed: 1 };
+}
+
+/** Every failed delivery of an endpoint created in [from, to). */
+export async function replayFailed(database: Database, workspaceId: string, request: z.input<typeof ZReplayRangeRequest>) {
+  const input = ZReplayRangeRequest.parse(request);
+  const from = new Date(input.from);
+  const to = new Date(input.to);
+  if (to <= from) throw invalid("parameter_invalid", "to: must be later than from.", "to");
+  const endpoint = await database.prisma.webhookEndpoint.findFirst({
+    where: { id: input.endpoint_id, workspaceId },
+    select: { id: true, enabled: true },
+  });
+  if (!endpoint) throw notFound("webhook endpoint", "endpoint_id");
+  if (!endpoint.enabled)
+    throw conflict("endpoint_disabled", "The endpoint is disabled; enable it to replay its deliveries.", "endpoint_id");
+  const rows = await database.query(
+    REPLAY.replace("%WHERE%", "d.endpoint_id = $2 AND d.status = 'failed' AND d.created_at >= $3 AND d.created_at < $4"),
+    [workspaceId, endpoint.id, from, to],
+  );
+  if (rows.length > 0) wakePipeline();
+  return { replayed: rows.length };
+}

@@ -1,0 +1,90 @@
+import { contactView } from "../contacts/contact-schemas.ts";
+import type { Database } from "../db/client.ts";
+import type { EventName } from "../events/record-event.ts";
+import { conflict, notFound } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { EVENT_OF } from "../messaging/transitions.ts";
+import { wakePipeline } from "../pipeline/wake.ts";
+import { eventBody } from "./event-body.ts";
+import { ZSendTestEventRequest } from "./webhook-schemas.ts";
+import type { z } from "zod";
+
+/**
+ * "Send test event" of the dashboard: one delivery, to this endpoint only, of a sample event
+ * of the chosen name with `mode: "test"` and made-up ids. It goes through the pipeline like
+ * any delivery (signature, retries, log), but is not in the event log: nothing happened.
+ */
+export async function sendTestEvent(database: Database, workspaceId: string, request: z.input<typeof ZSendTestEventRequest>) {
+  const input = ZSendTestEventRequest.parse(request);
+  const endpoint = await database.prisma.webhookEndpoint.findFirst({
+    where: { id: input.endpoint_id, workspaceId },
+    select: { id: true, enabled: true },
+  });
+  if (!endpoint) throw notFound("webhook endpoint", "endpoint_id");
+  if (!endpoint.enabled) throw conflict("endpoint_disabled", "The endpoint is disabled; enable it to send it events.", "endpoint_id");
+  const eventId = newId("event");
+  const deliveryId = newId("delivery");
+  const body = eventBody({
+    id: eventId,
+    name: input.event,
+    mode: "test",
+    workspace_id: workspaceId,
+    data: sampleData(input.event),
+    created_at: new Date(),
+  });
+  await database.prisma.$transaction([
+    database.prisma.webhookDelivery.create({
+      data: { id: deliveryId, workspaceId, endpointId: endpoint.id, eventId, eventName: input.event, body, nextAttemptAt: new Date() },
+    }),
+    database.prisma.job.create({
+      data: {
+        id: newId("job"),
+        kind: "webhook.deliver",
+        subjectId: deliveryId,
+        workspaceId,
+        payload: { endpoint_id: endpoint.id },
+        runAt: new Date(),
+      },
+    }),
+  ]);
+  wakePipeline();
+  return { delivery_id: deliveryId, event_id: eventId };
+}
+
+/** Data shaped as D31 says for each kind of event, with sample ids. */
+function sampleData(event: EventName): Record<string, unknown> {
+  const contact = newId("contact");
+  if (event.startsWith("mensagem.")) {
+    const status = Object.entries(EVENT_OF).find(([, name]) => name === event)?.[0];
+    return {
+      id: newId("message"),
+      channelType: "whatsapp",
+      status,
+      contact,
+      ...(event === "mensagem.falhou" ? { error: "Sample failure: the recipient is not on WhatsApp." } : {}),
+    };
+  }
+  if (event.startsWith("fluxo.")) {
+    const stopped = event === "fluxo.parado";
+    return {
+      id: newId("run"),
+      flow_id: newId("flow"),
+      contact,
+      status: stopped ? "stopped" : "completed",
+      ...(stopped ? { reason: "sample" } : {}),
+    };
+  }
+  const now = new Date();
+  return contactView({
+    id: contact,
+    phone: "+5511999990000",
+    email: "sample@example.com",
+    name: "Sample Contact",
+    fields: {},
+    optOutWhatsapp: false,
+    optOutEmail: false,
+    createdAt: now,
+    updatedAt: now,
+    tags: [],
+  });
+}
