@@ -111,7 +111,8 @@ describe("svc usage (no database)", () => {
   it("svc --help lists the commands on stdout", async () => {
     const run = await svc(env, "--help");
     expect(run.code).toBe(0);
-    for (const command of ["workspace create", "key create", "key revoke", "user create", "demo"]) expect(run.stdout).toContain(command);
+    for (const command of ["workspace create", "key create", "key revoke", "user create", "channel connect", "webhook create", "demo"])
+      expect(run.stdout).toContain(command);
   });
 
   it("svc <command> --help prints that command's options", async () => {
@@ -330,6 +331,78 @@ describe.each(engines)("svc on the $name", (engine) => {
     expect(run.stderr).toContain("ALLOW_PRIVATE_WEBHOOKS=1");
     const [after] = await query("SELECT count(*)::int AS n FROM channels");
     expect(after!.n).toBe(before!.n);
+  });
+
+  it("webhook create prints the id and the secret once; the secret is stored sealed", async () => {
+    const out = await svcJson(
+      { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" },
+      ...[
+        "webhook",
+        "create",
+        "--workspace",
+        workspace,
+        "--url",
+        "http://127.0.0.1:9/hooks",
+        "--events",
+        "mensagem.enviada,contato.criado",
+      ],
+    );
+    expect(Object.keys(out)).toEqual(["id", "secret"]);
+    expect(out.id).toMatch(/^wh_/);
+    expect(out.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    const [endpoint] = await query("SELECT url, events, enabled FROM webhook_endpoints WHERE id = $1", [out.id]);
+    expect(endpoint).toEqual({ url: "http://127.0.0.1:9/hooks", events: ["mensagem.enviada", "contato.criado"], enabled: true });
+    const [secret] = await query("SELECT secret FROM webhook_secrets WHERE endpoint_id = $1", [out.id]);
+    expect(secret!.secret).toMatch(/^v1\./);
+    expect(JSON.stringify(secret)).not.toContain(out.secret);
+    // (ALLOW_PRIVATE_WEBHOOKS=1 only because this machine has no DNS to check the host with.)
+    const all = await svcJson(
+      { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" },
+      "webhook",
+      "create",
+      "--workspace",
+      workspace,
+      "--url",
+      "https://hooks.example.com/svc",
+    );
+    const [every] = await query("SELECT events FROM webhook_endpoints WHERE id = $1", [all.id]);
+    expect(every!.events).toEqual([]);
+  });
+
+  // D30 and D34 at registration: https only, and never a private address, unless the operator allows it.
+  it.each([
+    { name: "an http URL", url: "http://hooks.example.com/x", stderr: "must be an https URL" },
+    { name: "a loopback address", url: "https://127.0.0.1/x", stderr: "loopback or private" },
+    { name: "localhost", url: "https://localhost:8443/x", stderr: "loopback or private" },
+    { name: "IPv6 loopback", url: "https://[::1]/x", stderr: "loopback or private" },
+    { name: "a private network", url: "https://10.1.2.3/x", stderr: "loopback or private" },
+    { name: "cloud metadata", url: "https://169.254.169.254/latest/meta-data", stderr: "loopback or private" },
+    { name: "an IPv4-mapped private address", url: "https://[::ffff:192.168.0.1]/x", stderr: "loopback or private" },
+  ])("webhook create refuses $name without ALLOW_PRIVATE_WEBHOOKS=1", async ({ url, stderr }) => {
+    const [before] = await query("SELECT count(*)::int AS n FROM webhook_endpoints");
+    const run = await svc({ ...env, ALLOW_PRIVATE_WEBHOOKS: "0" }, "webhook", "create", "--workspace", workspace, "--url", url, "--json");
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toContain("invalid --url");
+    expect(run.stderr).toContain(stderr);
+    const [after] = await query("SELECT count(*)::int AS n FROM webhook_endpoints");
+    expect(after!.n).toBe(before!.n);
+  });
+
+  it("webhook create refuses an unknown event name", async () => {
+    const run = await svc(
+      env,
+      "webhook",
+      "create",
+      "--workspace",
+      workspace,
+      "--url",
+      "https://h.example.com",
+      "--events",
+      "contato.apagado",
+      "--json",
+    );
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toContain("invalid --events");
   });
 
   it("channel connect refuses flags of the other type as bad usage", async () => {

@@ -140,20 +140,23 @@ async function deliver(database: Database, job: Job, owner: string): Promise<Del
     await database.query(SUCCEEDED, [job.id, owner, row.id, statusCode, at, durationMs, excerpt]);
     return "delivered";
   }
-  const delays = env().webhookRetryDelaysMs;
-  const final = job.attempts > delays.length;
+  const retryInMs = retryDelayMs(job.attempts, env().webhookRetryDelaysMs);
   await settleFailure(database, job, owner, row, {
-    final,
+    final: retryInMs === null,
     error,
     attempt: { at, statusCode, durationMs, excerpt },
-    retryInMs: final ? undefined : jittered(delays[job.attempts - 1]!),
+    retryInMs: retryInMs ?? undefined,
   });
-  return final ? "failed" : "retry";
+  return retryInMs === null ? "failed" : "retry";
 }
 
-/** D33's schedule with ±10 % jitter, so retries of many deliveries do not arrive together. */
-function jittered(ms: number, random: () => number = Math.random): number {
-  return Math.round(ms * (0.9 + 0.2 * random()));
+/**
+ * The wait after failed attempt number `attempt` (1-based): D33's schedule with ±10 % jitter,
+ * so the retries of many deliveries do not arrive together; null after the last attempt.
+ */
+export function retryDelayMs(attempt: number, delays: number[], random: () => number = Math.random): number | null {
+  const base = delays[attempt - 1];
+  return base === undefined ? null : Math.round(base * (0.9 + 0.2 * random()));
 }
 
 /**
