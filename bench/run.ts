@@ -8,6 +8,7 @@ import { ROOT } from "../e2e/support/server.ts";
 import { prepare } from "../scripts/lib/prepare.mjs";
 import { baseline, contactUpserts, keyCheck, messageAcceptance } from "./sections/api.ts";
 import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
+import { webhookDeliveries, webhookLatency } from "./sections/webhooks.ts";
 import { results, SECONDS } from "./support.ts";
 
 prepare(ROOT, { quiet: true });
@@ -22,6 +23,8 @@ const sections: Record<string, () => Promise<void>> = {
   "dispatch-capacity": dispatchCapacity,
   pacing,
   latency: queuedToSent,
+  "webhook-deliveries": webhookDeliveries,
+  "webhook-latency": webhookLatency,
 };
 
 const only = process.argv.slice(2);

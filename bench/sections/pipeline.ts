@@ -10,7 +10,7 @@ import { peakRssMb, percentile, record, withServer, type Bench } from "../suppor
 
 const PHONE_NUMBER_ID = "1234567890";
 
-function connect(bench: Bench, fake: FakeWhatsApp): void {
+export function connect(bench: Bench, fake: FakeWhatsApp): void {
   execFileSync(
     process.execPath,
     [

@@ -1,3 +1,4 @@
+import DataLoader from "dataloader";
 import type { Database } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
@@ -12,8 +13,13 @@ import { SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
 
 export type DeliveryResult = "delivered" | "retry" | "failed" | "skipped" | "deferred";
 
-/** Requests in flight to one endpoint from this process: a slow endpoint holds at most these slots. */
-export const MAX_IN_FLIGHT_PER_ENDPOINT = 16;
+/**
+ * Requests in flight to one endpoint from this process: a slow or failing endpoint holds at
+ * most half of the pipeline's 100 slots, so other endpoints and messages always have the rest.
+ */
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 50;
+/** A job over that cap goes back to the outbox for this long, without counting an attempt. */
+const DEFER_MS = 100;
 /** An endpoint with deliveries failing for this long is disabled (D33). */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60_000;
 const EXCERPT_CHARS = 1_000;
@@ -44,7 +50,25 @@ const LOAD = `
   FROM webhook_deliveries d
   LEFT JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
   LEFT JOIN events ev ON ev.id = d.event_id
-  WHERE d.id = $1`;
+  WHERE d.id = ANY($1::text[])`;
+
+// The jobs of one claim start together, so their deliveries are read in one query.
+const loaders = new WeakMap<Database, DataLoader<string, Row | undefined>>();
+
+function loadDelivery(database: Database, id: string): Promise<Row | undefined> {
+  let loader = loaders.get(database);
+  if (!loader) {
+    loader = new DataLoader(
+      async (ids: readonly string[]) => {
+        const rows = new Map((await database.query<Row>(LOAD, [ids])).map((r) => [r.id, r]));
+        return ids.map((id) => rows.get(id));
+      },
+      { cache: false, maxBatchSize: 200 },
+    );
+    loaders.set(database, loader);
+  }
+  return loader.load(id);
+}
 
 // The common outcome in one statement: the job is completed while its lease is held, the
 // delivery succeeds, its attempt is kept, and the endpoint's failure streak ends.
@@ -67,7 +91,7 @@ export async function deliverWebhook(database: Database, job: Job, owner: string
   const endpointId = String(job.payload.endpoint_id ?? "");
   const busy = inFlight.get(endpointId) ?? 0;
   if (busy >= MAX_IN_FLIGHT_PER_ENDPOINT) {
-    await rescheduleJob(database.query, job, owner, new Date(Date.now() + 250), { countAttempt: false });
+    await rescheduleJob(database.query, job, owner, new Date(Date.now() + DEFER_MS), { countAttempt: false });
     return "deferred";
   }
   inFlight.set(endpointId, busy + 1);
@@ -81,7 +105,7 @@ export async function deliverWebhook(database: Database, job: Job, owner: string
 }
 
 async function deliver(database: Database, job: Job, owner: string): Promise<DeliveryResult> {
-  const [row] = await database.query<Row>(LOAD, [job.subject_id]);
+  const row = await loadDelivery(database, job.subject_id);
   // Gone with its endpoint, or already settled (a replay raced a retry): nothing to send.
   if (!row || row.status !== "pending" || !row.endpoint_id || !row.url) {
     await completeJob(database.query, job, owner);

@@ -1,0 +1,107 @@
+import { execFileSync } from "node:child_process";
+import { startFakeWhatsApp } from "../../e2e/support/fake-whatsapp.ts";
+import { ROOT, startServer } from "../../e2e/support/server.ts";
+import { startReceiver, type Receiver } from "../../e2e/support/webhook-receiver.ts";
+import { load } from "../load.ts";
+import { percentile, record, withServer, type Bench } from "../support.ts";
+import { connect } from "./pipeline.ts";
+
+// Webhook delivery on PostgreSQL to a receiver on loopback that answers 200 at once: the
+// pipeline's delivery rate from a backlog, and the time from a message's state change to its
+// webhook arriving with the inline pipeline.
+
+function register(bench: Bench, receiver: Receiver, events?: string): void {
+  execFileSync(
+    process.execPath,
+    [
+      "bin/svc.mjs",
+      "webhook",
+      "create",
+      "--workspace",
+      bench.keys.workspace,
+      "--url",
+      receiver.url,
+      ...(events ? ["--events", events] : []),
+      "--json",
+    ],
+    { cwd: ROOT, env: { ...process.env, ...bench.env }, encoding: "utf8" },
+  );
+}
+
+/** A backlog of events (fanned out to deliveries by the database, as in production), drained by one inline server. */
+export async function webhookDeliveries(): Promise<void> {
+  const count = 10_000;
+  const receiver = await startReceiver();
+  try {
+    await withServer("postgres", { PIPELINE: "off", ALLOW_PRIVATE_WEBHOOKS: "1" }, async (bench) => {
+      register(bench, receiver);
+      await bench.sql(
+        `INSERT INTO events (id, workspace_id, name, mode, data, created_at)
+         SELECT 'evt_bench' || g, $1, 'contato.criado', 'live', jsonb_build_object('id', 'ct_bench' || g), now()
+         FROM generate_series(1, $2::int) g`,
+        [bench.keys.workspace, count],
+      );
+      const worker = await startServer({ ...bench.env, PIPELINE: "inline" });
+      try {
+        await receiver.waitFor(() => true, count, 120_000);
+      } finally {
+        await worker.stop();
+      }
+      const times = receiver.received.map((r) => r.at).sort((a, b) => a - b);
+      record("webhook deliveries to a local receiver (200 at once)", {
+        messages: count,
+        per_second: Math.round((count - 1) / ((times[times.length - 1]! - times[0]!) / 1000)),
+        note: "target ≥ 1000/s",
+      });
+    });
+  } finally {
+    await receiver.close();
+  }
+}
+
+/** Messages sent at 200/s offered; each `mensagem.enviada` is timed from its event timestamp to its arrival. */
+export async function webhookLatency(): Promise<void> {
+  const fake = await startFakeWhatsApp({ latencyMs: 20 });
+  const receiver = await startReceiver();
+  try {
+    await withServer("postgres", { PIPELINE: "inline", ALLOW_PRIVATE_WEBHOOKS: "1" }, async (bench) => {
+      connect(bench, fake);
+      register(bench, receiver, "mensagem.enviada");
+      await bench.sql("UPDATE channels SET rate_per_second = 1000");
+      let n = 0;
+      await load({
+        url: `${bench.url}/api/v1/messages`,
+        method: "POST",
+        seconds: 10,
+        headers: { Authorization: `Bearer ${bench.keys.liveKey}`, "Content-Type": "application/json" },
+        overallRate: 200,
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({
+            channel: "whatsapp",
+            to: { phone: `+55119${String(30_000_000 + n++).slice(-8)}` },
+            whatsapp: { body: "hi" },
+          }),
+        }),
+      });
+      // Every accepted message is sent, then its webhook arrives: wait for all of them (30 s at most).
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const [{ sent }] = await bench.sql("SELECT count(*)::int AS sent FROM messages WHERE sent_at IS NOT NULL");
+        const [{ total }] = await bench.sql("SELECT count(*)::int AS total FROM messages");
+        if ((sent === total && receiver.received.length >= sent) || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const ms = receiver.received.map((r) => r.at - Date.parse(r.body.timestamp as string)).sort((a, b) => a - b);
+      record("state change → webhook arrival, inline pipeline (200/s offered)", {
+        messages: ms.length,
+        p50_ms: Math.round(percentile(ms, 50)),
+        p95_ms: Math.round(percentile(ms, 95)),
+        note: "target p95 < 1000 ms",
+      });
+    });
+  } finally {
+    await receiver.close();
+    await fake.close();
+  }
+}
