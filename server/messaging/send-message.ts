@@ -1,7 +1,7 @@
 import type { Contact } from "../contacts/contact-schemas.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
-import type { Database } from "../db/client.ts";
+import type { Database, Sql } from "../db/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
@@ -60,32 +60,19 @@ export async function sendMessage(
   const content = renderContent(input, contact, { missing: "refuse" });
 
   const contactId = recipient.exists ? contact.id : (await upsertContact(database, sender, recipient.draft)).id;
-  const now = new Date();
-  const id = newId("message");
-  const params = [
-    id,
-    sender.workspaceId,
-    sender.mode,
-    input.channel,
-    liveChannel,
+  const message: NewMessage = {
+    sender,
+    channel: input.channel,
+    channelId: liveChannel,
     contactId,
     address,
-    JSON.stringify(content),
-    opts.source ?? "api",
-    now,
-    JSON.stringify({ source: opts.source ?? "api" }),
-    newId("job"),
-    live ? "message.dispatch" : "message.simulate",
-    JSON.stringify(live ? {} : { outcome: simulatedOutcome(address), step: 0 }),
-  ];
-  if (live) {
-    await database.prisma.$transaction(async (tx) => {
-      await countLiveMessage(tx, sender.workspaceId, input.channel, now);
-      await tx.$executeRawUnsafe(INSERT_MESSAGE, ...params);
-    });
-  } else {
-    await database.query(INSERT_MESSAGE, params);
-  }
+    content,
+    source: opts.source ?? "api",
+  };
+  const now = new Date();
+  const id = live
+    ? await database.transaction((sql) => insertMessage(sql, message, now))
+    : await insertMessage(database.query, message, now);
   wakePipeline();
   return messageView({
     id,
@@ -101,8 +88,47 @@ export async function sendMessage(
   });
 }
 
+export type NewMessage = {
+  sender: Sender;
+  channel: "whatsapp" | "email";
+  /** The channel a live message goes through; null for test messages (D35). */
+  channelId: string | null;
+  contactId: string;
+  address: string;
+  content: Content;
+  source: "api" | "flow";
+};
+
+/**
+ * Writes an accepted message with its history and its outbox job. A live message is first
+ * counted against the workspace's limits (D25), so call it inside a transaction for live
+ * messages: the API's own, or a flow run's.
+ */
+export async function insertMessage(sql: Sql, m: NewMessage, now: Date = new Date()): Promise<string> {
+  const live = m.sender.mode === "live";
+  if (live) await countLiveMessage(sql, m.sender.workspaceId, m.channel, now);
+  const id = newId("message");
+  await sql(INSERT_MESSAGE, [
+    id,
+    m.sender.workspaceId,
+    m.sender.mode,
+    m.channel,
+    m.channelId,
+    m.contactId,
+    m.address,
+    JSON.stringify(m.content),
+    m.source,
+    now,
+    JSON.stringify({ source: m.source }),
+    newId("job"),
+    live ? "message.dispatch" : "message.simulate",
+    JSON.stringify(live ? {} : { outcome: simulatedOutcome(m.address), step: 0 }),
+  ]);
+  return id;
+}
+
 /** D16: an explicit `channel_id` must be a connected channel of the message's type. */
-async function pickChannel(database: Database, sender: Sender, input: SendMessageRequest): Promise<string | null> {
+export async function pickChannel(database: Database, sender: Sender, input: SendMessageRequest): Promise<string | null> {
   if (input.channel_id === undefined) return null;
   const channel = await database.prisma.channel.findFirst({
     where: { id: input.channel_id, workspaceId: sender.workspaceId, disconnectedAt: null },
@@ -113,7 +139,7 @@ async function pickChannel(database: Database, sender: Sender, input: SendMessag
 }
 
 /** The oldest connected channel of the type; a live send without one is a 409 (D16). */
-async function connectedChannel(database: Database, workspaceId: string, type: "whatsapp" | "email"): Promise<string> {
+export async function connectedChannel(database: Database, workspaceId: string, type: "whatsapp" | "email"): Promise<string> {
   const channel = await database.prisma.channel.findFirst({
     where: { workspaceId, type, disconnectedAt: null },
     orderBy: { createdAt: "asc" },

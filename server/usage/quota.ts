@@ -1,4 +1,4 @@
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { Sql } from "../db/client.ts";
 import type { Plan } from "../generated/prisma/enums.ts";
 import { AppError } from "../lib/errors.ts";
 import { effectiveLimits } from "../workspaces/plans.ts";
@@ -17,10 +17,12 @@ export function usagePeriod(at: Date): { day: string; month: string } {
  * is exact. Throws `quota_exceeded` when the daily limit of the channel or the monthly limit
  * is reached; nothing is counted then.
  */
-export async function countLiveMessage(tx: Prisma.TransactionClient, workspaceId: string, channel: Channel, at: Date): Promise<void> {
+export async function countLiveMessage(sql: Sql, workspaceId: string, channel: Channel, at: Date): Promise<void> {
   const { day, month } = usagePeriod(at);
-  const [ws] = await tx.$queryRaw<{ plan: Plan; daily_limit: number | null; monthly_limit: number | null; monthly_limit_set: boolean }[]>`
-    SELECT plan::text AS plan, daily_limit, monthly_limit, monthly_limit_set FROM workspaces WHERE id = ${workspaceId} FOR NO KEY UPDATE`;
+  const [ws] = await sql<{ plan: Plan; daily_limit: number | null; monthly_limit: number | null; monthly_limit_set: boolean }>(
+    `SELECT plan::text AS plan, daily_limit, monthly_limit, monthly_limit_set FROM workspaces WHERE id = $1 FOR NO KEY UPDATE`,
+    [workspaceId],
+  );
   if (!ws) throw new Error(`workspace ${workspaceId} vanished`);
   const limits = effectiveLimits({
     plan: ws.plan,
@@ -29,10 +31,12 @@ export async function countLiveMessage(tx: Prisma.TransactionClient, workspaceId
     monthlyLimit: ws.monthly_limit,
     monthlyLimitSet: ws.monthly_limit_set,
   });
-  const [used] = await tx.$queryRaw<{ today: number; month: number }[]>`
-    SELECT coalesce(sum(count) FILTER (WHERE day = ${day} AND channel = ${channel}::"ChannelType"), 0)::int AS today,
-           coalesce(sum(count), 0)::int AS month
-    FROM usage_counters WHERE workspace_id = ${workspaceId} AND mode = 'live' AND day LIKE ${`${month}-%`}`;
+  const [used] = await sql<{ today: number; month: number }>(
+    `SELECT coalesce(sum(count) FILTER (WHERE day = $2 AND channel = $3::"ChannelType"), 0)::int AS today,
+            coalesce(sum(count), 0)::int AS month
+     FROM usage_counters WHERE workspace_id = $1 AND mode = 'live' AND day LIKE $4`,
+    [workspaceId, day, channel, `${month}-%`],
+  );
   if ((used?.today ?? 0) >= limits.dailyLimit) {
     throw new AppError(
       "quota_exceeded",
@@ -51,7 +55,9 @@ export async function countLiveMessage(tx: Prisma.TransactionClient, workspaceId
       },
     );
   }
-  await tx.$executeRaw`
-    INSERT INTO usage_counters (workspace_id, day, channel, mode, count) VALUES (${workspaceId}, ${day}, ${channel}::"ChannelType", 'live', 1)
-    ON CONFLICT (workspace_id, day, channel, mode) DO UPDATE SET count = usage_counters.count + 1`;
+  await sql(
+    `INSERT INTO usage_counters (workspace_id, day, channel, mode, count) VALUES ($1, $2, $3::"ChannelType", 'live', 1)
+     ON CONFLICT (workspace_id, day, channel, mode) DO UPDATE SET count = usage_counters.count + 1`,
+    [workspaceId, day, channel],
+  );
 }
