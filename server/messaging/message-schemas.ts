@@ -15,32 +15,54 @@ export const ZRecipient = z
 
 const ZVariableValue = z.union([z.string().max(1000, "must be at most 1000 characters"), z.number(), z.boolean()]);
 
+export const ZWhatsAppContent = z.object({
+  body: z.string().max(4096, "must be at most 4096 characters").optional().describe("Text; accepts `{{variable}}` placeholders."),
+  media_url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional(),
+  media_type: z.enum(MEDIA_TYPES).optional().describe("Required with `media_url`."),
+});
+
+export const ZEmailContent = z.object({
+  subject: z.string().max(998, "must be at most 998 characters").optional(),
+  html: z.string().max(200_000).optional().describe("HTML body; accepts placeholders (their values are HTML-escaped)."),
+  reply_to: z.string().max(320).optional(),
+  preview_text: z.string().max(500).optional(),
+});
+
+export const ZVariables = z
+  .record(z.string().max(64), ZVariableValue)
+  .refine((v) => Object.keys(v).length <= 100, "at most 100 variables")
+  .describe("Values for the `{{variable}}` placeholders: at most 100 keys; strings, numbers or booleans (D17).");
+
+type ContentFields = {
+  channel: "whatsapp" | "email";
+  whatsapp?: { body?: string; media_url?: string; media_type?: string };
+  email?: { html?: string };
+};
+
+/** D16's content rules, shared by `POST /messages` and flow `send` steps (D37). */
+export function checkContent(v: ContentFields, ctx: z.RefinementCtx): void {
+  if (v.channel === "whatsapp") {
+    if (!v.whatsapp?.body && !v.whatsapp?.media_url) {
+      ctx.addIssue({ code: "custom", path: ["whatsapp", "body"], message: "a WhatsApp message needs whatsapp.body or whatsapp.media_url" });
+    } else if (v.whatsapp?.media_url && !v.whatsapp.media_type) {
+      ctx.addIssue({ code: "custom", path: ["whatsapp", "media_type"], message: "is required with whatsapp.media_url" });
+    }
+  }
+  if (v.channel === "email" && !v.email?.html) {
+    ctx.addIssue({ code: "custom", path: ["email", "html"], message: "an e-mail needs email.html" });
+  }
+}
+
 export const ZSendMessageRequest = z
   .object({
     channel: z.enum(CHANNELS),
     to: ZRecipient,
-    whatsapp: z
-      .object({
-        body: z.string().max(4096, "must be at most 4096 characters").optional().describe("Text; accepts `{{variable}}` placeholders."),
-        media_url: z
-          .url({ protocol: /^https?$/ })
-          .max(2048)
-          .optional(),
-        media_type: z.enum(MEDIA_TYPES).optional().describe("Required with `media_url`."),
-      })
-      .optional(),
-    email: z
-      .object({
-        subject: z.string().max(998, "must be at most 998 characters").optional(),
-        html: z.string().max(200_000).optional().describe("HTML body; accepts placeholders (their values are HTML-escaped)."),
-        reply_to: z.string().max(320).optional(),
-        preview_text: z.string().max(500).optional(),
-      })
-      .optional(),
-    variables: z
-      .record(z.string().max(64), ZVariableValue)
-      .optional()
-      .describe("Values for the `{{variable}}` placeholders: at most 100 keys; strings, numbers or booleans (D17)."),
+    whatsapp: ZWhatsAppContent.optional(),
+    email: ZEmailContent.optional(),
+    variables: ZVariables.optional(),
     channel_id: z.string().max(64).optional().describe("A specific channel; otherwise the connected channel of the type is used."),
   })
   .superRefine((v, ctx) => {
@@ -48,23 +70,7 @@ export const ZSendMessageRequest = z
     if (given.length !== 1) {
       ctx.addIssue({ code: "custom", path: ["to"], message: "give exactly one of phone, email or contact_id" });
     }
-    if (v.channel === "whatsapp") {
-      if (!v.whatsapp?.body && !v.whatsapp?.media_url) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["whatsapp", "body"],
-          message: "a WhatsApp message needs whatsapp.body or whatsapp.media_url",
-        });
-      } else if (v.whatsapp?.media_url && !v.whatsapp.media_type) {
-        ctx.addIssue({ code: "custom", path: ["whatsapp", "media_type"], message: "is required with whatsapp.media_url" });
-      }
-    }
-    if (v.channel === "email" && !v.email?.html) {
-      ctx.addIssue({ code: "custom", path: ["email", "html"], message: "an e-mail needs email.html" });
-    }
-    if (v.variables && Object.keys(v.variables).length > 100) {
-      ctx.addIssue({ code: "custom", path: ["variables"], message: "at most 100 variables" });
-    }
+    checkContent(v, ctx);
   });
 
 export type SendMessageRequest = z.output<typeof ZSendMessageRequest>;
