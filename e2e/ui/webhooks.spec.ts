@@ -352,8 +352,24 @@ test("support users see the endpoints and the delivery log without any control",
   await expect(page.getByRole("button", { name: "Add endpoint" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /Send a test event|Edit|Rotate|Disable|Enable|Delete/ })).toHaveCount(0);
 
+  // Disabled by the service after 5 days of failures: said so.
+  const failing = card(page, seed.webhooks.failingEndpointUrl);
+  await expect(failing).toContainText("Disabled");
+  await expect(failing).toContainText("Disabled by the service");
+  await expect(failing).toContainText("failed for 5 days in a row");
+  await expect(failing).toContainText("All events");
+
   await seeded.getByRole("link", { name: `Delivery log of ${endpointUrl}` }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Delivery log" })).toBeVisible();
+  // 26 deliveries, newest first: the oldest is alone on the second page.
+  const rows = page.getByRole("table").getByRole("row");
+  await expect(rows).toHaveCount(26);
+  const pager = page.getByRole("navigation", { name: "Pages of deliveries" });
+  await expect(pager).toContainText("Page 1");
+  await pager.getByRole("button", { name: "Next page" }).click();
+  await expect(pager).toContainText("Page 2");
+  await expect(rows).toHaveCount(2);
+  await expect(pager.getByRole("button", { name: "Next page" })).toBeDisabled();
   // The seeded test event went to a closed port: both attempts failed.
   const row = page.getByRole("row", { name: new RegExp(eventId) });
   await expect(row).toContainText("failed", { timeout: 20_000 });
