@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Modal } from "@/app/_components/modal.tsx";
-import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
+import { useTRPC } from "@/app/_components/trpc.ts";
+import { ConfirmDialog } from "./confirm-dialog.tsx";
 import type { Endpoint } from "./webhook-labels.tsx";
 
 type Props = { endpoint: Endpoint; onClose: () => void; onDeleted: () => void };
@@ -21,31 +21,18 @@ export function DeleteEndpointDialog({ endpoint, onClose, onDeleted }: Props) {
     }),
   );
   return (
-    <Modal title="Delete this endpoint?" role="alertdialog" onClose={onClose}>
-      <div className="stack">
-        <p>
-          <code className="wrap-anywhere">{endpoint.url}</code> stops receiving events at once, and its secrets and its whole delivery log
-          are deleted. This cannot be undone: to receive events there again, add the endpoint again (with a new secret).
-        </p>
-        {remove.isError && (
-          <p role="alert" className="error">
-            {errorMessage(remove.error)}
-          </p>
-        )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose} autoFocus>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate({ endpoint_id: endpoint.id })}
-          >
-            {remove.isPending ? "Deleting…" : "Delete endpoint"}
-          </button>
-        </div>
-      </div>
-    </Modal>
+    <ConfirmDialog
+      title="Delete this endpoint?"
+      confirmLabel="Delete endpoint"
+      pendingLabel="Deleting…"
+      danger
+      pending={remove.isPending}
+      error={remove.error}
+      onConfirm={() => remove.mutate({ endpoint_id: endpoint.id })}
+      onClose={onClose}
+    >
+      <code className="wrap-anywhere">{endpoint.url}</code> stops receiving events at once, and its secrets and its whole delivery log are
+      deleted. This cannot be undone: to receive events there again, add the endpoint again (with a new secret).
+    </ConfirmDialog>
   );
 }

@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Modal } from "@/app/_components/modal.tsx";
-import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
+import { useTRPC } from "@/app/_components/trpc.ts";
+import { ConfirmDialog } from "./confirm-dialog.tsx";
 import type { Endpoint } from "./webhook-labels.tsx";
 
 type Props = { endpoint: Endpoint; onClose: () => void; onDisabled: () => void };
@@ -23,32 +23,18 @@ export function DisableEndpointDialog({ endpoint, onClose, onDisabled }: Props) 
     }),
   );
   return (
-    <Modal title="Disable this endpoint?" role="alertdialog" onClose={onClose}>
-      <div className="stack">
-        <p>
-          <code className="wrap-anywhere">{endpoint.url}</code> receives no events while it is disabled: deliveries still pending end as
-          failed without a request, and new events are not queued for it. Its secrets and delivery log are kept; enable it again at any
-          time.
-        </p>
-        {disable.isError && (
-          <p role="alert" className="error">
-            {errorMessage(disable.error)}
-          </p>
-        )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose} autoFocus>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button danger"
-            disabled={disable.isPending}
-            onClick={() => disable.mutate({ endpoint_id: endpoint.id, enabled: false })}
-          >
-            {disable.isPending ? "Disabling…" : "Disable endpoint"}
-          </button>
-        </div>
-      </div>
-    </Modal>
+    <ConfirmDialog
+      title="Disable this endpoint?"
+      confirmLabel="Disable endpoint"
+      pendingLabel="Disabling…"
+      danger
+      pending={disable.isPending}
+      error={disable.error}
+      onConfirm={() => disable.mutate({ endpoint_id: endpoint.id, enabled: false })}
+      onClose={onClose}
+    >
+      <code className="wrap-anywhere">{endpoint.url}</code> receives no events while it is disabled: deliveries still pending end as failed
+      without a request, and new events are not queued for it. Its secrets and delivery log are kept; enable it again at any time.
+    </ConfirmDialog>
   );
 }

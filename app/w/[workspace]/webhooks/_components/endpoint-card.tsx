@@ -22,7 +22,8 @@ type Props = {
   linkToLog?: boolean;
   /** What an action did, for the page's status line. */
   onDone: (message: string) => void;
-  onDeleted: () => void;
+  /** After a deletion, e.g. to leave the endpoint's own page. */
+  onDeleted?: () => void;
 };
 
 type Dialog = "test" | "edit" | "rotate" | "disable" | "delete" | null;
@@ -206,7 +207,7 @@ export function EndpointCard({ endpoint, workspace, canManage, linkToLog = false
           onDeleted={() => {
             setDialog(null);
             onDone(`Endpoint ${e.url} deleted.`);
-            onDeleted();
+            onDeleted?.();
           }}
         />
       )}

@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Modal } from "@/app/_components/modal.tsx";
-import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
+import { useTRPC } from "@/app/_components/trpc.ts";
+import { ConfirmDialog } from "./confirm-dialog.tsx";
 import type { Endpoint } from "./webhook-labels.tsx";
 
 export type Rotated = { url: string; secret: string; previousExpiresAt: string };
@@ -24,32 +24,18 @@ export function RotateSecretDialog({ endpoint, onClose, onRotated }: Props) {
     }),
   );
   return (
-    <Modal title="Rotate the signing secret?" role="alertdialog" onClose={onClose}>
-      <div className="stack">
-        <p>
-          A new secret for <code className="wrap-anywhere">{endpoint.url}</code> is made now and shown once. The current secret{" "}
-          <strong>stays valid for 24 hours</strong>: until then every delivery carries one <code>v1=</code> signature for each secret, so
-          your receiver keeps accepting deliveries while you switch it to the new one.
-        </p>
-        {rotate.isError && (
-          <p role="alert" className="error">
-            {errorMessage(rotate.error)}
-          </p>
-        )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose} autoFocus>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button primary"
-            disabled={rotate.isPending}
-            onClick={() => rotate.mutate({ endpoint_id: endpoint.id })}
-          >
-            {rotate.isPending ? "Rotating…" : "Rotate secret"}
-          </button>
-        </div>
-      </div>
-    </Modal>
+    <ConfirmDialog
+      title="Rotate the signing secret?"
+      confirmLabel="Rotate secret"
+      pendingLabel="Rotating…"
+      pending={rotate.isPending}
+      error={rotate.error}
+      onConfirm={() => rotate.mutate({ endpoint_id: endpoint.id })}
+      onClose={onClose}
+    >
+      A new secret for <code className="wrap-anywhere">{endpoint.url}</code> is made now and shown once. The current secret{" "}
+      <strong>stays valid for 24 hours</strong>: until then every delivery carries one <code>v1=</code> signature for each secret, so your
+      receiver keeps accepting deliveries while you switch it to the new one.
+    </ConfirmDialog>
   );
 }

@@ -55,14 +55,7 @@ export function WebhooksView({ workspace, canManage }: { workspace: string; canM
           <ul className="channel-list" aria-label="Endpoints">
             {endpoints.data.map((endpoint) => (
               <li key={endpoint.id}>
-                <EndpointCard
-                  endpoint={endpoint}
-                  workspace={workspace}
-                  canManage={canManage}
-                  linkToLog
-                  onDone={setDone}
-                  onDeleted={() => undefined}
-                />
+                <EndpointCard endpoint={endpoint} workspace={workspace} canManage={canManage} linkToLog onDone={setDone} />
               </li>
             ))}
           </ul>
