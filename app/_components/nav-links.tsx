@@ -9,6 +9,7 @@ const SECTIONS = [
   { segment: "contacts", label: "Contacts" },
   { segment: "tags", label: "Tags & fields" },
   { segment: "channels", label: "Channels" },
+  { segment: "webhooks", label: "Webhooks" },
   { segment: "usage", label: "Usage" },
   { segment: "keys", label: "API keys" },
 ] as const;

@@ -27,6 +27,9 @@ export default function DocsLayout({ children }: { children: ReactNode }) {
               <Link href="/docs/errors">Errors</Link>
             </li>
             <li>
+              <Link href="/docs/webhooks">Webhooks</Link>
+            </li>
+            <li>
               <a href="/api/v1/openapi.json">openapi.json</a>
             </li>
           </ul>

@@ -1,22 +1,10 @@
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { newId } from "../lib/ids.ts";
+import type { EventName } from "./event-names.ts";
 
 // The event log (D31): one row per event, written by the caller's transaction together with
 // the change that causes it. Webhook delivery reads these rows.
-
-export const EVENT_NAMES = [
-  "mensagem.enviada",
-  "mensagem.entregue",
-  "mensagem.lida",
-  "mensagem.falhou",
-  "fluxo.concluido",
-  "fluxo.parado",
-  "contato.criado",
-  "contato.atualizado",
-] as const;
-
-export type EventName = (typeof EVENT_NAMES)[number];
 
 export type NewEvent = {
   workspaceId: string;

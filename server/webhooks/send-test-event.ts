@@ -1,6 +1,6 @@
 import { contactView } from "../contacts/contact-schemas.ts";
 import type { Database } from "../db/client.ts";
-import type { EventName } from "../events/record-event.ts";
+import type { EventName } from "../events/event-names.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { EVENT_OF } from "../messaging/transitions.ts";

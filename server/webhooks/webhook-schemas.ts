@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVENT_NAMES } from "../events/record-event.ts";
+import { EVENT_NAMES } from "../events/event-names.ts";
 
 // Inputs and views of webhook endpoints and their deliveries (D30 to D33). Dashboard and CLI
 // only: the public API has no webhook registration (interface.md "Events").

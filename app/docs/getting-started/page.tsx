@@ -202,6 +202,14 @@ export default async function GettingStartedPage() {
         </p>
       </Section>
 
+      <Section id="webhooks" title="Webhooks">
+        <p>
+          Register your endpoints in the dashboard (<em>Webhooks</em>) to receive every message, journey and contact event as a signed{" "}
+          <code>POST</code>. Check each delivery&apos;s <code>X-svc-Signature</code> before trusting it:{" "}
+          <Link href="/docs/webhooks">Verify webhook signatures</Link> shows how, with retries, ordering and test events.
+        </p>
+      </Section>
+
       <Section id="versioning" title="Versioning">
         <p>
           Within <code>/v1</code> changes are additive only: new endpoints, new optional fields, new event names and new error codes (D36).

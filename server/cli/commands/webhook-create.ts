@@ -1,4 +1,4 @@
-import { EVENT_NAMES } from "../../events/record-event.ts";
+import { EVENT_NAMES } from "../../events/event-names.ts";
 import { createEndpoint } from "../../webhooks/create-endpoint.ts";
 import type { CreateEndpointRequest } from "../../webhooks/webhook-schemas.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";

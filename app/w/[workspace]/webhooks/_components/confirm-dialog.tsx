@@ -1,0 +1,44 @@
+"use client";
+
+import type { ReactNode } from "react";
+import { Modal } from "@/app/_components/modal.tsx";
+import { errorMessage } from "@/app/_components/trpc.ts";
+
+type Props = {
+  title: string;
+  /** What confirming does. */
+  children: ReactNode;
+  /** The confirm button's text, and its text while the change is under way. */
+  confirmLabel: string;
+  pendingLabel: string;
+  danger?: boolean;
+  pending: boolean;
+  /** The refusal of the last attempt, if any. */
+  error: unknown;
+  onConfirm: () => void;
+  onClose: () => void;
+};
+
+/** The confirmation of one change to an endpoint: what it does, Cancel (focused first) and the change. */
+export function ConfirmDialog({ title, children, confirmLabel, pendingLabel, danger = false, pending, error, onConfirm, onClose }: Props) {
+  return (
+    <Modal title={title} role="alertdialog" onClose={onClose}>
+      <div className="stack">
+        <p>{children}</p>
+        {error ? (
+          <p role="alert" className="error">
+            {errorMessage(error)}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="button" className="button" onClick={onClose} autoFocus>
+            Cancel
+          </button>
+          <button type="button" className={danger ? "button danger" : "button primary"} disabled={pending} onClick={onConfirm}>
+            {pending ? pendingLabel : confirmLabel}
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+}
