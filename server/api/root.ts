@@ -1,6 +1,7 @@
 import { channelsRouter } from "./routers/channels/router.ts";
 import { contactsRouter } from "./routers/contacts/router.ts";
 import { fieldsRouter } from "./routers/fields/router.ts";
+import { flowsRouter } from "./routers/flows/router.ts";
 import { messagesRouter } from "./routers/messages/router.ts";
 import { usageRouter } from "./routers/usage/router.ts";
 import { keysRouter } from "./routers/keys/router.ts";
@@ -23,6 +24,7 @@ export const appRouter = router({
   workspaces: workspacesRouter,
   channels: channelsRouter,
   webhooks: webhooksRouter,
+  flows: flowsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,6 +4,7 @@ import { AppError } from "../lib/errors.ts";
 import { UsageError, type Command, type Values } from "./command.ts";
 import { channelConnect } from "./commands/channel-connect.ts";
 import { demo } from "./commands/demo.ts";
+import { flowImport } from "./commands/flow-import.ts";
 import { keyCreate } from "./commands/key-create.ts";
 import { keyRevoke } from "./commands/key-revoke.ts";
 import { tick } from "./commands/tick.ts";
@@ -16,7 +17,7 @@ import { workspaceCreate } from "./commands/workspace-create.ts";
 // exactly one JSON object on stdout. Failures go to stderr; the exit status is 0 on success,
 // 1 when the command failed and 2 on bad usage.
 
-const COMMANDS: Command[] = [workspaceCreate, keyCreate, keyRevoke, userCreate, channelConnect, webhookCreate, demo, tick];
+const COMMANDS: Command[] = [workspaceCreate, keyCreate, keyRevoke, userCreate, channelConnect, webhookCreate, flowImport, demo, tick];
 
 const GLOBAL = {
   json: { type: "boolean" },

@@ -1,4 +1,4 @@
-import type { Database } from "../db/client.ts";
+import type { Database, Sql } from "../db/client.ts";
 import { invalid, notFound } from "../lib/errors.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { normalizePhone } from "../lib/phone.ts";
@@ -30,12 +30,13 @@ const QUERIES = { id: FIND(BY.id), phone: FIND(BY.phone), email: FIND(BY.email) 
 
 /** The workspace's contact with this id, phone or e-mail, or null. */
 export async function findContactBy(
-  database: Database,
+  source: Database | Sql,
   workspaceId: string,
   by: { id: string } | { phone: string } | { email: string },
 ): Promise<Contact | null> {
   const [column, value] = Object.entries(by)[0] as [keyof typeof QUERIES, string];
-  const [row] = await database.query<Row>(QUERIES[column], [workspaceId, value]);
+  const query = typeof source === "function" ? source : source.query;
+  const [row] = await query<Row>(QUERIES[column], [workspaceId, value]);
   if (!row) return null;
   return {
     id: row.id,

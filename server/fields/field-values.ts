@@ -9,8 +9,7 @@ export const MAX_TEXT_VALUE = 10_000;
  * D14: a value of the field's type, or the error `fields.<key>`: `number` a finite JSON number,
  * `date` a real calendar date `YYYY-MM-DD`, `boolean` a JSON boolean, `text` a string.
  */
-export function checkFieldValue(key: string, type: FieldType, value: unknown): string | number | boolean {
-  const param = `fields.${key}`;
+export function checkFieldValue(key: string, type: FieldType, value: unknown, param = `fields.${key}`): string | number | boolean {
   switch (type) {
     case "number":
       if (typeof value === "number" && Number.isFinite(value)) return value;

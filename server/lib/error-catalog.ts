@@ -287,18 +287,20 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "unknown_tag",
     type: "invalid_request",
-    description: "A tag id in a contact's `tags` is not a tag of this workspace; `param` is `tags.<index>` (D14).",
+    description:
+      "A tag id in a contact's `tags` is not a tag of this workspace; `param` is `tags.<index>` (D14). In a flow definition, `param` is the step's path, e.g. `steps.2.if.has_tag` (D37).",
     message: "tags.0: no tag tag_0mwq18yo3jJFvnIzUvqf4q in this workspace.",
     param: "tags.0",
-    where: ["POST /contacts"],
+    where: ["POST /contacts", "dashboard", "cli"],
   },
   {
     code: "unknown_field",
     type: "invalid_request",
-    description: "A key in a contact's `fields` is not a custom field of this workspace; `param` is `fields.<key>` (D14).",
+    description:
+      "A key in a contact's `fields` is not a custom field of this workspace; `param` is `fields.<key>` (D14). In a flow definition, `param` is the step's path, e.g. `steps.3.key` (D37).",
     message: "fields.plan: no custom field with this key in this workspace.",
     param: "fields.plan",
-    where: ["POST /contacts"],
+    where: ["POST /contacts", "dashboard", "cli"],
   },
   {
     code: "invalid_field_value",
@@ -368,6 +370,57 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     message: "smtp_url: the host smtp.example.invalid does not resolve.",
     param: "smtp_url",
     where: ["dashboard", "cli"],
+  },
+  {
+    code: "flow_not_active",
+    type: "conflict",
+    description:
+      "`POST /flows/{flow_id}/enroll`: the flow is `draft`, `paused` or `archived`; only an `active` flow accepts enrollment (D6).",
+    message: "The flow is paused; only an active flow accepts enrollment.",
+    param: "flow_id",
+    where: ["api"],
+  },
+  {
+    code: "already_enrolled",
+    type: "conflict",
+    description:
+      "`POST /flows/{flow_id}/enroll`: the contact already has an active run of the key's mode in this flow, and the flow does not allow re-entry (D18).",
+    message: "The contact already has an active run in this flow, which does not allow re-entry.",
+    param: "to",
+    where: ["api"],
+  },
+  {
+    code: "unknown_channel",
+    type: "invalid_request",
+    description: "Flow definitions: a `send` step's `channel_id` is not a connected channel of its type (D37).",
+    message: "steps.0.channel_id: no connected whatsapp channel with this id.",
+    param: "steps.0.channel_id",
+    where: ["dashboard", "cli"],
+  },
+  {
+    code: "invalid_flow_status",
+    type: "conflict",
+    description:
+      "Dashboard and `svc flow import`: a flow status change that D6's lifecycle does not allow (draft → active ↔ paused → archived; archived is final).",
+    message: "A archived flow cannot become active.",
+    param: "status",
+    where: ["dashboard", "cli"],
+  },
+  {
+    code: "flow_archived",
+    type: "conflict",
+    description: "Dashboard: an archived flow cannot be edited.",
+    message: "An archived flow cannot be changed.",
+    param: "flow_id",
+    where: ["dashboard"],
+  },
+  {
+    code: "run_not_active",
+    type: "conflict",
+    description: "Dashboard: unenrolling a run that is already completed, stopped or failed.",
+    message: "The run is already completed.",
+    param: "run_id",
+    where: ["dashboard"],
   },
   {
     code: "endpoint_disabled",

@@ -8,6 +8,7 @@ import { simulateStep } from "../messaging/simulate-step.ts";
 import { backoffMs } from "./backoff.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
+import { advanceRun } from "../flows/advance-run.ts";
 import { deliverWebhook } from "../webhooks/deliver-webhook.ts";
 import { claimJobs, rescheduleJob, type Job } from "./jobs.ts";
 import { sweep } from "./sweep.ts";
@@ -26,6 +27,7 @@ const HANDLERS: Record<string, Handler> = {
   "message.dispatch": (database, job, owner, pass) => dispatchMessage(database, job, owner, pass.channels),
   "message.simulate": simulateStep,
   "webhook.deliver": deliverWebhook,
+  "flow.step": advanceRun,
   "maintenance.sweep": sweep,
 };
 

@@ -1,0 +1,14 @@
+import { listActiveFlows } from "../../../flows/list-flows.ts";
+import { requestUrl } from "../../request-url.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+import { listFlowsMeta, ZListFlowsRequest, ZListFlowsResponse } from "./list-flows.types.ts";
+
+export const listFlows = workspaceProcedure
+  .meta(listFlowsMeta)
+  .input(ZListFlowsRequest)
+  .output(ZListFlowsResponse)
+  .query(async ({ ctx, input }) => {
+    const { items, link } = await listActiveFlows(ctx.db, ctx.actor.workspaceId, input, requestUrl(ctx, "/flows"));
+    if (link) ctx.responseHeaders.Link = link;
+    return items;
+  });

@@ -1,0 +1,26 @@
+import { router } from "../../trpc.ts";
+import { allFlows } from "./all-flows.ts";
+import { createFlow } from "./create-flow.ts";
+import { enrollContact } from "./enroll-contact.ts";
+import { getFlow } from "./get-flow.ts";
+import { getRun } from "./get-run.ts";
+import { listFlows } from "./list-flows.ts";
+import { listRuns } from "./list-runs.ts";
+import { setFlowStatus } from "./set-flow-status.ts";
+import { stopRun } from "./stop-run.ts";
+import { unenrollContact } from "./unenroll-contact.ts";
+import { updateFlow } from "./update-flow.ts";
+
+export const flowsRouter = router({
+  list: listFlows,
+  enroll: enrollContact,
+  unenroll: unenrollContact,
+  all: allFlows,
+  get: getFlow,
+  create: createFlow,
+  update: updateFlow,
+  setStatus: setFlowStatus,
+  runs: listRuns,
+  run: getRun,
+  stopRun,
+});

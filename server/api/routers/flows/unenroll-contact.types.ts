@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { ZUnenrollRequest } from "../../../flows/flow-schemas.ts";
+import type { Meta } from "../../trpc.ts";
+
+export const unenrollContactMeta: Meta = {
+  openapi: {
+    method: "POST",
+    path: "/flows/{flow_id}/unenroll",
+    tags: ["Flows"],
+    summary: "Unenroll a contact from a flow",
+    description:
+      "Stops the contact's active runs of the key's mode (D40) in the flow, or in every flow when `flow_id` is `all`. " +
+      "Each becomes `stopped`; `reason` goes to the run and to `fluxo.parado`. A contact in no journey: 200 with `unenrolled` 0. " +
+      "Unknown flow: 404 `flow_id`; a recipient matching no contact: 404 on the `to` field used (D19).",
+    protect: true,
+  },
+  scope: "flows:enroll",
+  idempotent: true,
+};
+
+export const ZUnenrollContactRequest = ZUnenrollRequest.extend({
+  flow_id: z.string().max(64).describe("A flow id (prefix `flow_`) or `all`."),
+});
+
+export const ZUnenrollContactResponse = z
+  .object({
+    unenrolled: z.number().int(),
+    contact_id: z.string(),
+    flow_id: z.string().describe("The path value: a flow id or `all`."),
+    runs: z.array(z.object({ id: z.string(), flow_id: z.string(), status: z.literal("stopped"), reason: z.string().nullable() })),
+  })
+  .meta({ id: "UnenrollResult" });

@@ -1,0 +1,63 @@
+import type { Database } from "../db/client.ts";
+import { checkFieldValue } from "../fields/field-values.ts";
+import { invalid } from "../lib/errors.ts";
+import { ZFlowDefinition, type FlowDefinition, type FlowDefinitionInput, type Step } from "./flow-schemas.ts";
+
+/**
+ * D37: a definition is validated when saved, and refused with the path of its first fault.
+ * The shape is zod's (`steps.2.if`); then every reference to the workspace: tag ids
+ * (`steps.2.if.has_tag`, `steps.3.add.0`), custom field keys and their value types
+ * (`steps.4.key`, `steps.4.value`), and channel ids (`steps.0.channel_id`).
+ */
+export async function checkDefinition(database: Database, workspaceId: string, input: FlowDefinitionInput): Promise<FlowDefinition> {
+  const definition = ZFlowDefinition.parse(input);
+  const [tags, fields, channels] = await Promise.all([
+    database.prisma.tag.findMany({ where: { workspaceId }, select: { id: true } }),
+    database.prisma.customField.findMany({ where: { workspaceId }, select: { key: true, type: true } }),
+    database.prisma.channel.findMany({ where: { workspaceId, disconnectedAt: null }, select: { id: true, type: true } }),
+  ]);
+  const tagIds = new Set(tags.map((t) => t.id));
+  const fieldTypes = new Map(fields.map((f) => [f.key, f.type]));
+  const channelTypes = new Map(channels.map((c) => [c.id, c.type]));
+
+  const tag = (id: string, param: string) => {
+    if (!tagIds.has(id)) throw invalid("unknown_tag", `${param}: no tag with id ${id} in this workspace.`, param);
+  };
+  const field = (key: string, param: string) => {
+    const type = fieldTypes.get(key);
+    if (!type) throw invalid("unknown_field", `${param}: no custom field with key ${key} in this workspace.`, param);
+    return type;
+  };
+  const walk = (steps: Step[], path: string) => {
+    steps.forEach((step, i) => {
+      const at = `${path}.${i}`;
+      switch (step.type) {
+        case "send":
+          if (step.channel_id !== undefined && channelTypes.get(step.channel_id) !== step.channel) {
+            throw invalid("unknown_channel", `${at}.channel_id: no connected ${step.channel} channel with this id.`, `${at}.channel_id`);
+          }
+          break;
+        case "branch":
+          if ("has_tag" in step.if) tag(step.if.has_tag, `${at}.if.has_tag`);
+          if ("field" in step.if) {
+            const type = field(step.if.field, `${at}.if.field`);
+            if ("equals" in step.if) checkFieldValue(step.if.field, type, step.if.equals, `${at}.if.equals`);
+          }
+          walk(step.then, `${at}.then`);
+          walk(step.else, `${at}.else`);
+          break;
+        case "tag":
+          step.add?.forEach((id, j) => tag(id, `${at}.add.${j}`));
+          step.remove?.forEach((id, j) => tag(id, `${at}.remove.${j}`));
+          break;
+        case "set_field": {
+          const type = field(step.key, `${at}.key`);
+          if (step.value !== null) checkFieldValue(step.key, type, step.value, `${at}.value`);
+          break;
+        }
+      }
+    });
+  };
+  walk(definition.steps, "steps");
+  return definition;
+}

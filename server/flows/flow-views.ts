@@ -1,0 +1,47 @@
+import { z } from "zod";
+import type { FlowDefinition, FlowStatus, RunStatus, Step } from "./flow-schemas.ts";
+
+// What flows and runs look like to callers: the spec's Flow and Flow run objects (API), and
+// the D37 document (export, editor).
+
+export const ZFlow = z
+  .object({
+    id: z.string().describe("Prefix `flow_`."),
+    name: z.string(),
+    status: z.enum(["draft", "active", "paused", "archived"]).describe("`active` is the status that allows enrollment (D6)."),
+    created_at: z.string(),
+  })
+  .meta({ id: "Flow" });
+
+export const ZFlowRun = z
+  .object({
+    id: z.string().describe("Prefix `run_`."),
+    flow_id: z.string(),
+    contact_id: z.string(),
+    status: z.enum(["active", "completed", "stopped", "failed"]).describe("`active` right after enrollment (D7)."),
+    created_at: z.string(),
+  })
+  .meta({ id: "FlowRun" });
+
+export type FlowRow = { id: string; name: string; status: FlowStatus; createdAt: Date };
+export type RunRow = { id: string; flowId: string; contactId: string; status: RunStatus; createdAt: Date };
+
+export const flowView = (f: FlowRow): z.infer<typeof ZFlow> => ({
+  id: f.id,
+  name: f.name,
+  status: f.status,
+  created_at: f.createdAt.toISOString(),
+});
+
+export const runView = (r: RunRow): z.infer<typeof ZFlowRun> => ({
+  id: r.id,
+  flow_id: r.flowId,
+  contact_id: r.contactId,
+  status: r.status,
+  created_at: r.createdAt.toISOString(),
+});
+
+/** The D37 document of a flow's current version (export, editor). */
+export function flowDocument(f: { name: string; status: FlowStatus; allowReentry: boolean }, steps: unknown): FlowDefinition {
+  return { name: f.name, status: f.status, allow_reentry: f.allowReentry, steps: steps as Step[] };
+}

@@ -1,0 +1,67 @@
+import type { Database } from "../db/client.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { notFound } from "../lib/errors.ts";
+import { listPage, NEWEST_FIRST } from "../lib/pagination.ts";
+import type { RunStatus } from "./flow-schemas.ts";
+import { runView } from "./flow-views.ts";
+
+const RUN_SELECT = {
+  id: true,
+  flowId: true,
+  contactId: true,
+  status: true,
+  createdAt: true,
+  mode: true,
+  version: true,
+  position: true,
+  reason: true,
+  nextStepAt: true,
+  endedAt: true,
+} as const;
+
+type Row = Prisma.FlowRunGetPayload<{ select: typeof RUN_SELECT }>;
+
+const detailView = (r: Row) => ({
+  ...runView(r),
+  mode: r.mode,
+  version: r.version,
+  position: r.position as (number | string)[],
+  reason: r.reason,
+  next_step_at: r.nextStepAt?.toISOString() ?? null,
+  ended_at: r.endedAt?.toISOString() ?? null,
+});
+
+/** A flow's runs for the dashboard, newest first, optionally of one status. */
+export async function listRuns(
+  database: Database,
+  workspaceId: string,
+  input: { flow_id: string; status?: RunStatus; limit: number; after?: string },
+) {
+  const flow = await database.prisma.flow.findFirst({ where: { id: input.flow_id, workspaceId }, select: { id: true } });
+  if (!flow) throw notFound("flow", "flow_id");
+  const where: Prisma.FlowRunWhereInput = { flowId: flow.id, ...(input.status ? { status: input.status } : {}) };
+  const { items, next } = await listPage(
+    { limit: input.limit, after: input.after },
+    null,
+    (id) => database.prisma.flowRun.findFirst({ where: { id, flowId: flow.id }, select: { id: true, createdAt: true } }),
+    (after, take) => database.prisma.flowRun.findMany({ where: { AND: [where, after] }, orderBy: NEWEST_FIRST, take, select: RUN_SELECT }),
+    "desc",
+  );
+  return { items: items.map(detailView), next };
+}
+
+/** One run with its history, oldest first. */
+export async function getRun(database: Database, workspaceId: string, runId: string) {
+  const run = await database.prisma.flowRun.findFirst({
+    where: { id: runId, workspaceId },
+    select: {
+      ...RUN_SELECT,
+      history: { orderBy: [{ at: "asc" }, { id: "asc" }], select: { at: true, kind: true, position: true, detail: true } },
+    },
+  });
+  if (!run) throw notFound("run", "run_id");
+  return {
+    ...detailView(run),
+    history: run.history.map((h) => ({ at: h.at.toISOString(), kind: h.kind, position: h.position, detail: h.detail })),
+  };
+}

@@ -1,0 +1,46 @@
+import type { Database } from "../db/client.ts";
+import { conflict, notFound } from "../lib/errors.ts";
+import { wakePipeline } from "../pipeline/wake.ts";
+import type { FlowStatus } from "./flow-schemas.ts";
+import { stopRuns } from "./stop-runs.ts";
+
+/** D6's lifecycle: draft → active ↔ paused → archived; archived is final. */
+const NEXT: Record<FlowStatus, FlowStatus[]> = {
+  draft: ["active", "paused", "archived"],
+  active: ["paused", "archived"],
+  paused: ["active", "archived"],
+  archived: [],
+};
+
+/** A paused flow's due steps wait here until it is resumed (their due time is kept on the run). */
+export const PARKED = new Date("9999-12-31T00:00:00Z");
+
+/**
+ * Moves a flow. Pausing holds its runs where they are (their steps are parked when they come
+ * due); resuming puts every held step back at its due time, or now if that has passed;
+ * archiving stops the active runs with reason `flow archived` (`fluxo.parado` each).
+ */
+export async function setFlowStatus(database: Database, workspaceId: string, flowId: string, status: FlowStatus) {
+  await database.transaction(async (sql) => {
+    const [flow] = await sql<{ status: FlowStatus }>(
+      `SELECT status::text AS status FROM flows WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
+      [flowId, workspaceId],
+    );
+    if (!flow) throw notFound("flow", "flow_id");
+    if (flow.status === status) return;
+    if (!NEXT[flow.status].includes(status)) {
+      throw conflict("invalid_flow_status", `A ${flow.status} flow cannot become ${status}.`, "status");
+    }
+    await sql(`UPDATE flows SET status = $2::"FlowStatus", updated_at = now() WHERE id = $1`, [flowId, status]);
+    if (status === "archived") await stopRuns(sql, { flowId }, "flow archived");
+    if (status === "active" && flow.status === "paused") {
+      await sql(
+        `UPDATE jobs j SET run_at = greatest(coalesce(r.next_step_at, now()), now())
+         FROM flow_runs r WHERE j.kind = 'flow.step' AND j.subject_id = r.id AND r.flow_id = $1 AND r.status = 'active' AND j.run_at >= $2`,
+        [flowId, PARKED],
+      );
+    }
+  });
+  wakePipeline();
+  return { flow_id: flowId, status };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import type { Step } from "./flow-schemas.ts";
+import { enterBranch, holds, nextPath, stepAt } from "./step-path.ts";
+
+const steps: Step[] = [
+  { type: "tag", add: ["tag_a"] },
+  {
+    type: "branch",
+    if: { has_tag: "tag_vip" },
+    then: [{ type: "wait", duration: "PT1H" }, { type: "exit" }],
+    else: [],
+  },
+  { type: "set_field", key: "stage", value: "done" },
+];
+
+describe("step paths (D37)", () => {
+  it("finds nested steps", () => {
+    expect(stepAt(steps, [0])?.type).toBe("tag");
+    expect(stepAt(steps, [1, "then", 1])?.type).toBe("exit");
+    expect(stepAt(steps, [5])).toBeUndefined();
+    expect(stepAt(steps, [0, "then", 0])).toBeUndefined();
+  });
+
+  it("moves to the next sibling, out of a branch, and to the end", () => {
+    expect(nextPath(steps, [0])).toEqual([1]);
+    expect(nextPath(steps, [1, "then", 0])).toEqual([1, "then", 1]);
+    expect(nextPath(steps, [1, "then", 1])).toEqual([2]);
+    expect(nextPath(steps, [2])).toBeNull();
+  });
+
+  it("enters a branch's list, or passes an empty one", () => {
+    expect(enterBranch(steps, [1], "then")).toEqual([1, "then", 0]);
+    expect(enterBranch(steps, [1], "else")).toEqual([2]);
+  });
+
+  it("evaluates conditions on the contact", () => {
+    const contact = { tags: ["tag_vip"], fields: { plan: "pro", n: 0 }, opt_out_whatsapp: true, opt_out_email: false };
+    expect(holds({ has_tag: "tag_vip" }, contact)).toBe(true);
+    expect(holds({ has_tag: "tag_x" }, contact)).toBe(false);
+    expect(holds({ field: "plan", equals: "pro" }, contact)).toBe(true);
+    expect(holds({ field: "n", exists: true }, contact)).toBe(true);
+    expect(holds({ field: "missing", exists: true }, contact)).toBe(false);
+    expect(holds({ opted_out: "whatsapp" }, contact)).toBe(true);
+    expect(holds({ opted_out: "email" }, contact)).toBe(false);
+  });
+});
