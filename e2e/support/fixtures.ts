@@ -49,6 +49,12 @@ export const FIXTURES = {
   pages: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   idem: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
   webhooks: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
+  flows: {
+    plan: "pro",
+    rateLimit: 100_000,
+    defaultCountry: "BR",
+    keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["flows:read"] } },
+  },
 } satisfies Record<string, WorkspaceSpec>;
 
 export type FixtureWorkspace = { id: string; keys: Record<string, string>; keyIds: Record<string, string> };

@@ -88,7 +88,7 @@ export async function advanceRun(database: Database, job: Job, owner: string): P
       const at = position;
       switch (step.type) {
         case "send":
-          history.push({ position: at, ...(await send(database, sql, run, contact, step)) });
+          history.push({ position: at, ...(await send(sql, run, contact, step)) });
           position = nextPath(steps, at);
           break;
         case "wait": {
@@ -157,7 +157,7 @@ function dueAt(step: { duration?: string; until?: string }, now: Date): Date {
  * ones render empty, D17). No address, an opt-out (D38), no usable channel or a reached limit
  * (D25): no message, and the run goes on with the reason in its history.
  */
-async function send(database: Database, sql: Sql, run: RunRow, contact: Contact, step: SendStep): Promise<Omit<History, "position">> {
+async function send(sql: Sql, run: RunRow, contact: Contact, step: SendStep): Promise<Omit<History, "position">> {
   const skip = (reason: string) => ({ kind: "skipped", detail: { type: "send", channel: step.channel, reason } });
   const address = step.channel === "whatsapp" ? contact.phone : contact.email;
   if (!address) return skip(`The contact has no ${step.channel === "whatsapp" ? "phone number" : "e-mail address"}.`);
@@ -167,8 +167,8 @@ async function send(database: Database, sql: Sql, run: RunRow, contact: Contact,
   const sender = { workspaceId: run.workspace_id, mode: run.mode };
   const request = { ...step, to: { contact_id: contact.id }, variables: run.variables } as SendMessageRequest;
   try {
-    const chosen = await pickChannel(database, sender, request);
-    const channelId = run.mode === "live" ? (chosen ?? (await connectedChannel(database, run.workspace_id, step.channel))) : chosen;
+    const chosen = await pickChannel(sql, sender, request);
+    const channelId = run.mode === "live" ? (chosen ?? (await connectedChannel(sql, run.workspace_id, step.channel))) : chosen;
     const content = renderContent(request, contact, { missing: "empty" });
     const id = await insertMessage(sql, {
       sender,

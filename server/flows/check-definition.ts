@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { checkFieldValue } from "../fields/field-values.ts";
-import { invalid } from "../lib/errors.ts";
+import { fromZodError, invalid } from "../lib/errors.ts";
 import { ZFlowDefinition, type FlowDefinition, type FlowDefinitionInput, type Step } from "./flow-schemas.ts";
 
 /**
@@ -10,7 +10,9 @@ import { ZFlowDefinition, type FlowDefinition, type FlowDefinitionInput, type St
  * (`steps.4.key`, `steps.4.value`), and channel ids (`steps.0.channel_id`).
  */
 export async function checkDefinition(database: Database, workspaceId: string, input: FlowDefinitionInput): Promise<FlowDefinition> {
-  const definition = ZFlowDefinition.parse(input);
+  const parsed = ZFlowDefinition.safeParse(input);
+  if (!parsed.success) throw fromZodError(parsed.error)!;
+  const definition = parsed.data;
   const [tags, fields, channels] = await Promise.all([
     database.prisma.tag.findMany({ where: { workspaceId }, select: { id: true } }),
     database.prisma.customField.findMany({ where: { workspaceId }, select: { key: true, type: true } }),

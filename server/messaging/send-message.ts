@@ -127,24 +127,32 @@ export async function insertMessage(sql: Sql, m: NewMessage, now: Date = new Dat
   return id;
 }
 
-/** D16: an explicit `channel_id` must be a connected channel of the message's type. */
-export async function pickChannel(database: Database, sender: Sender, input: SendMessageRequest): Promise<string | null> {
+/**
+ * D16: an explicit `channel_id` must be a connected channel of the message's type. Reads
+ * through `source`, so a flow run can ask inside its transaction (PGlite has one connection).
+ */
+export async function pickChannel(
+  source: Database | Sql,
+  sender: Sender,
+  input: Pick<SendMessageRequest, "channel" | "channel_id">,
+): Promise<string | null> {
   if (input.channel_id === undefined) return null;
-  const channel = await database.prisma.channel.findFirst({
-    where: { id: input.channel_id, workspaceId: sender.workspaceId, disconnectedAt: null },
-    select: { id: true, type: true },
-  });
+  const query = typeof source === "function" ? source : source.query;
+  const [channel] = await query<{ id: string; type: string }>(
+    `SELECT id, type::text AS type FROM channels WHERE id = $1 AND workspace_id = $2 AND disconnected_at IS NULL`,
+    [input.channel_id, sender.workspaceId],
+  );
   if (!channel || channel.type !== input.channel) throw notFound(`${input.channel} channel`, "channel_id");
   return channel.id;
 }
 
 /** The oldest connected channel of the type; a live send without one is a 409 (D16). */
-export async function connectedChannel(database: Database, workspaceId: string, type: "whatsapp" | "email"): Promise<string> {
-  const channel = await database.prisma.channel.findFirst({
-    where: { workspaceId, type, disconnectedAt: null },
-    orderBy: { createdAt: "asc" },
-    select: { id: true },
-  });
+export async function connectedChannel(source: Database | Sql, workspaceId: string, type: "whatsapp" | "email"): Promise<string> {
+  const query = typeof source === "function" ? source : source.query;
+  const [channel] = await query<{ id: string }>(
+    `SELECT id FROM channels WHERE workspace_id = $1 AND type = $2::"ChannelType" AND disconnected_at IS NULL ORDER BY created_at, id LIMIT 1`,
+    [workspaceId, type],
+  );
   if (!channel) throw conflict("channel_not_connected", `No ${type} channel is connected: connect one in the dashboard first.`, "channel");
   return channel.id;
 }

@@ -1,0 +1,345 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, expectError, fixtures } from "../support/client.ts";
+import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
+import { contactEvents } from "../support/events.ts";
+
+// Journeys over real HTTP (issue "Journeys", D6, D7, D17, D18, D19, D37, D38, D40): flows are
+// made through the dashboard's API, contacts are enrolled and unenrolled through the public
+// API, and the inline pipeline walks the runs.
+const ws = fixtures().flows!;
+const test = api(ws.keys.test);
+const live = api(ws.keys.live);
+
+type Run = {
+  id: string;
+  status: string;
+  version: number;
+  reason: string | null;
+  position: unknown;
+  history: { kind: string; detail: Record<string, unknown> }[];
+};
+
+const mutation = <T>(path: string, input: unknown) => dashboardMutation<T>(ws.id, path, input);
+const query = <T>(path: string, input: unknown) => dashboardQuery<T>(ws.id, path, input);
+
+let vip = "";
+let nurture = "";
+let seq = 0;
+const phone = () => `+55119${String(70_000_000 + (Date.now() % 1_000_000) * 10 + seq++).slice(-8)}`;
+
+async function flow(steps: unknown[], extra: Record<string, unknown> = {}): Promise<string> {
+  const { flow_id } = await mutation<{ flow_id: string }>("flows.create", {
+    definition: { name: `Flow ${seq++}`, status: "active", steps, ...extra },
+  });
+  return flow_id;
+}
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 800)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const runOf = (id: string) => query<Run>("flows.run", { run_id: id });
+const finished = (id: string) =>
+  until(
+    () => runOf(id),
+    (r) => r.status !== "active",
+  );
+const contact = async (id: string) => (await test.get(`/contacts/${id}`)).body;
+
+beforeAll(async () => {
+  vip = (await test.post("/tags", { name: "VIP" })).body.id;
+  nurture = (await test.post("/tags", { name: "Nurture" })).body.id;
+  expect((await test.post("/custom-fields", { name: "Stage", key: "stage" })).status).toBe(201);
+  expect((await test.post("/custom-fields", { name: "Coupon", key: "coupon" })).status).toBe(201);
+});
+
+describe("GET /flows (D6, D10)", () => {
+  it("lists active flows only, in creation order", async () => {
+    const a = await flow([{ type: "exit" }]);
+    const { flow_id: draft } = await mutation<{ flow_id: string }>("flows.create", {
+      definition: { name: "Draft", steps: [{ type: "exit" }] },
+    });
+    const b = await flow([{ type: "exit" }]);
+    const res = await test.get("/flows?limit=1000");
+    expect(res.status).toBe(200);
+    const ids = (res.body as { id: string; status: string }[]).map((f) => f.id);
+    expect(ids).toContain(a);
+    expect(ids).not.toContain(draft);
+    expect(ids.indexOf(a)).toBeLessThan(ids.indexOf(b));
+    expect(res.body.find((f: { id: string }) => f.id === a)).toEqual({
+      id: a,
+      name: expect.any(String),
+      status: "active",
+      created_at: expect.any(String),
+    });
+    const page = await test.get("/flows?limit=1");
+    expect(page.body).toHaveLength(1);
+    expect(page.headers.get("link")).toMatch(/rel="next"/);
+  });
+
+  it("needs flows:read, and enroll needs flows:enroll", async () => {
+    const f = await flow([{ type: "exit" }]);
+    const readOnly = api(ws.keys.readOnly);
+    expect((await readOnly.get("/flows")).status).toBe(200);
+    expectError(await readOnly.post(`/flows/${f}/enroll`, { to: { phone: phone() } }), { status: 403, type: "forbidden" });
+    expectError(await readOnly.post(`/flows/${f}/unenroll`, { to: { phone: phone() } }), { status: 403, type: "forbidden" });
+  });
+});
+
+describe("enroll (D15, D18, D40)", () => {
+  it("answers 201 with the run, then walks it to completed: tags, branch, fields, a test message with run variables", async () => {
+    const f = await flow([
+      { type: "tag", add: [vip] },
+      { type: "branch", if: { has_tag: vip }, then: [{ type: "set_field", key: "stage", value: "vip" }], else: [{ type: "exit" }] },
+      { type: "send", channel: "whatsapp", whatsapp: { body: "Hi {{name}}, use {{coupon}}{{missing}}" } },
+    ]);
+    const to = phone();
+    const res = await test.post(`/flows/${f}/enroll`, { to: { phone: to, name: "Ana" }, variables: { coupon: "WELCOME10" } });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^run_/),
+      flow_id: f,
+      contact_id: expect.stringMatching(/^ct_/),
+      status: "active",
+      created_at: expect.any(String),
+    });
+    const run = await finished(res.body.id);
+    expect(run.status).toBe("completed");
+    expect(run.history.map((h) => h.kind)).toEqual(["enrolled", "step", "step", "step", "step", "completed"]);
+    const sent = run.history.find((h) => h.detail.type === "send")!;
+    const message = await until(
+      async () => (await test.get(`/messages/${sent.detail.message_id as string}`)).body,
+      (m) => m.status === "read",
+    );
+    expect(message).toMatchObject({ channel: "whatsapp", to });
+    const detail = await query<{ content: { body: string }; mode: string }>("messages.detail", { id: message.id });
+    // D17 in flows: run variables first, a missing value renders empty.
+    expect(detail.content.body).toBe("Hi Ana, use WELCOME10");
+    expect(detail.mode).toBe("test");
+    const c = await contact(res.body.contact_id);
+    expect(c.tags).toEqual([vip]);
+    expect(c.fields).toEqual({ stage: "vip" });
+    const events = await until(
+      () => contactEvents(ws.id, res.body.contact_id),
+      (e) => e.some((x) => x.event === "fluxo.concluido"),
+    );
+    expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(["contato.criado", "contato.atualizado", "fluxo.concluido"]));
+    expect(events.find((e) => e.event === "fluxo.concluido")).toMatchObject({
+      mode: "test",
+      data: { id: res.body.id, flow_id: f, contact: res.body.contact_id, status: "completed" },
+    });
+  });
+
+  it("refuses an unknown flow, a flow that is not active, and a second active run without re-entry", async () => {
+    expectError(await test.post("/flows/flow_nope/enroll", { to: { phone: phone() } }), {
+      status: 404,
+      type: "not_found",
+      param: "flow_id",
+    });
+    const { flow_id: draft } = await mutation<{ flow_id: string }>("flows.create", {
+      definition: { name: "D", steps: [{ type: "exit" }] },
+    });
+    expectError(await test.post(`/flows/${draft}/enroll`, { to: { phone: phone() } }), {
+      status: 409,
+      type: "conflict",
+      code: "flow_not_active",
+    });
+    expectError(await test.post(`/flows/${draft}/enroll`, { to: { contact_id: "ct_nope" } }), {
+      status: 404,
+      param: "to.contact_id",
+      type: "not_found",
+    });
+    expectError(await test.post(`/flows/${draft}/enroll`, { to: {} }), { status: 400, type: "invalid_request", param: "to" });
+
+    const slow = await flow([{ type: "wait", duration: "PT1H" }, { type: "exit" }]);
+    const to = phone();
+    expect((await test.post(`/flows/${slow}/enroll`, { to: { phone: to } })).status).toBe(201);
+    expectError(await test.post(`/flows/${slow}/enroll`, { to: { phone: to } }), {
+      status: 409,
+      type: "conflict",
+      param: "to",
+      code: "already_enrolled",
+    });
+    // D40: runs belong to the key's mode; a live run is separate from the test one.
+    expect((await live.post(`/flows/${slow}/enroll`, { to: { phone: to } })).status).toBe(201);
+
+    const reentry = await flow([{ type: "wait", duration: "PT1H" }], { allow_reentry: true });
+    expect((await test.post(`/flows/${reentry}/enroll`, { to: { phone: to } })).status).toBe(201);
+    expect((await test.post(`/flows/${reentry}/enroll`, { to: { phone: to } })).status).toBe(201);
+  });
+
+  it("is idempotent with Idempotency-Key (D27, D28)", async () => {
+    const f = await flow([{ type: "wait", duration: "PT1H" }]);
+    const body = { to: { phone: phone() } };
+    const headers = { "Idempotency-Key": `enroll-${Date.now()}` };
+    const first = await test.post(`/flows/${f}/enroll`, body, { headers });
+    const again = await test.post(`/flows/${f}/enroll`, body, { headers });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    expectError(await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } }, { headers }), { status: 422, type: "invalid_request" });
+  });
+
+  it("skips a send to a contact without the address (D38) or without a live channel, and goes on", async () => {
+    const f = await flow([
+      { type: "send", channel: "email", email: { subject: "Hi", html: "<p>Hi</p>" } },
+      { type: "send", channel: "whatsapp", whatsapp: { body: "Hi" } },
+      { type: "tag", add: [nurture] },
+    ]);
+    const res = await live.post(`/flows/${f}/enroll`, { to: { phone: phone() } });
+    const run = await finished(res.body.id);
+    expect(run.status).toBe("completed");
+    const skipped = run.history.filter((h) => h.kind === "skipped").map((h) => h.detail.reason);
+    expect(skipped).toEqual(["The contact has no e-mail address.", expect.stringMatching(/No whatsapp channel is connected/)]);
+    expect((await contact(res.body.contact_id)).tags).toEqual([nurture]);
+  });
+});
+
+describe("unenroll (D19)", () => {
+  it("stops the run before its due step, with the reason in the run and in fluxo.parado", async () => {
+    const f = await flow([
+      { type: "wait", duration: "PT2S" },
+      { type: "tag", add: [vip] },
+    ]);
+    const to = phone();
+    const enrolled = await test.post(`/flows/${f}/enroll`, { to: { phone: to } });
+    await until(
+      () => runOf(enrolled.body.id),
+      (r) => r.history.some((h) => h.kind === "waiting"),
+    );
+    const res = await test.post(`/flows/${f}/unenroll`, { to: { phone: to }, reason: "bought already" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      unenrolled: 1,
+      contact_id: enrolled.body.contact_id,
+      flow_id: f,
+      runs: [{ id: enrolled.body.id, flow_id: f, status: "stopped", reason: "bought already" }],
+    });
+    await new Promise((r) => setTimeout(r, 3_000));
+    const run = await runOf(enrolled.body.id);
+    expect(run).toMatchObject({ status: "stopped", reason: "bought already" });
+    expect((await contact(enrolled.body.contact_id)).tags).toEqual([]);
+    const events = await contactEvents(ws.id, enrolled.body.contact_id);
+    expect(events.find((e) => e.event === "fluxo.parado")!.data).toEqual({
+      id: enrolled.body.id,
+      flow_id: f,
+      contact: enrolled.body.contact_id,
+      status: "stopped",
+      reason: "bought already",
+    });
+    const again = await test.post(`/flows/${f}/unenroll`, { to: { phone: to } });
+    expect(again.body).toEqual({ unenrolled: 0, contact_id: enrolled.body.contact_id, flow_id: f, runs: [] });
+  });
+
+  it("stops every journey with all, only in the key's mode (D40)", async () => {
+    const a = await flow([{ type: "wait", duration: "PT1H" }]);
+    const b = await flow([{ type: "wait", duration: "PT1H" }]);
+    const to = phone();
+    await test.post(`/flows/${a}/enroll`, { to: { phone: to } });
+    await test.post(`/flows/${b}/enroll`, { to: { phone: to } });
+    const liveRun = await live.post(`/flows/${a}/enroll`, { to: { phone: to } });
+    const res = await test.post("/flows/all/unenroll", { to: { phone: to } });
+    expect(res.body).toMatchObject({ unenrolled: 2, flow_id: "all" });
+    expect(res.body.runs.map((r: { reason: unknown }) => r.reason)).toEqual([null, null]);
+    expect((await runOf(liveRun.body.id)).status).toBe("active");
+  });
+
+  it("answers 404 for an unknown flow or a recipient that matches no contact, and creates nothing", async () => {
+    expectError(await test.post("/flows/flow_nope/unenroll", { to: { phone: phone() } }), {
+      status: 404,
+      param: "flow_id",
+      type: "not_found",
+    });
+    const f = await flow([{ type: "exit" }]);
+    const to = phone();
+    expectError(await test.post(`/flows/${f}/unenroll`, { to: { phone: to } }), { status: 404, param: "to.phone", type: "not_found" });
+    expectError(await test.post(`/flows/${f}/unenroll`, { to: { email: `nobody${Date.now()}@example.com` } }), {
+      status: 404,
+      param: "to.email",
+      type: "not_found",
+    });
+    expect((await test.get(`/contacts?phone=${encodeURIComponent(to)}`)).status).toBe(404);
+  });
+});
+
+describe("flow lifecycle and versions (D6, D37)", () => {
+  it("refuses an invalid definition with the path of the fault", async () => {
+    const bad = async (steps: unknown[]) => mutation("flows.create", { definition: { name: "Bad", steps } });
+    await expect(
+      bad([
+        { type: "tag", add: [vip] },
+        { type: "branch", if: { has_tag: "tag_nope" } },
+      ]),
+    ).rejects.toThrow(/"param":"steps.1.if.has_tag"/);
+    await expect(bad([{ type: "wait", duration: "an hour" }])).rejects.toThrow(/"param":"steps.0.duration"/);
+    await expect(bad([{ type: "branch", if: { has_tag: vip }, then: [{ type: "send", channel: "email", email: {} }] }])).rejects.toThrow(
+      /"param":"steps.0.then.0.email.html"/,
+    );
+    await expect(bad([{ type: "set_field", key: "nope", value: 1 }])).rejects.toThrow(/"param":"steps.0.key"/);
+    await expect(bad([{ type: "jump" }])).rejects.toThrow(/"param":"steps.0.type"/);
+    await expect(bad([])).rejects.toThrow(/"param":"steps"/);
+  });
+
+  it("keeps a run on its version when the active flow is edited", async () => {
+    const f = await flow([
+      { type: "wait", duration: "PT2S" },
+      { type: "tag", add: [vip] },
+    ]);
+    const first = await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } });
+    await mutation("flows.update", {
+      flow_id: f,
+      definition: {
+        name: "Edited",
+        status: "active",
+        steps: [
+          { type: "wait", duration: "PT2S" },
+          { type: "tag", add: [nurture] },
+        ],
+      },
+    });
+    const second = await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } });
+    const [a, b] = await Promise.all([finished(first.body.id), finished(second.body.id)]);
+    expect([a.version, b.version]).toEqual([1, 2]);
+    expect((await contact(first.body.contact_id)).tags).toEqual([vip]);
+    expect((await contact(second.body.contact_id)).tags).toEqual([nurture]);
+    const got = await query<{ version: number; definition: { name: string } }>("flows.get", { flow_id: f });
+    expect(got).toMatchObject({ version: 2, definition: { name: "Edited" } });
+  });
+
+  it("holds runs while paused, continues them on resume, and archiving stops them", async () => {
+    const f = await flow([
+      { type: "wait", duration: "PT1S" },
+      { type: "tag", add: [vip] },
+    ]);
+    const res = await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } });
+    await mutation("flows.setStatus", { flow_id: f, status: "paused" });
+    expectError(await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } }), { status: 409, type: "conflict" });
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await runOf(res.body.id)).status).toBe("active");
+    expect((await contact(res.body.contact_id)).tags).toEqual([]);
+    await mutation("flows.setStatus", { flow_id: f, status: "active" });
+    expect((await finished(res.body.id)).status).toBe("completed");
+    expect((await contact(res.body.contact_id)).tags).toEqual([vip]);
+
+    const waiting = await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } });
+    await mutation("flows.setStatus", { flow_id: f, status: "archived" });
+    expect(await runOf(waiting.body.id)).toMatchObject({ status: "stopped", reason: "flow archived" });
+    await expect(mutation("flows.setStatus", { flow_id: f, status: "active" })).rejects.toThrow(/invalid_flow_status/);
+    expect((await test.get("/flows?limit=1000")).body.map((x: { id: string }) => x.id)).not.toContain(f);
+  });
+
+  it("completes a run whose last step is a wait only when the wait is over", async () => {
+    const f = await flow([{ type: "wait", duration: "PT1S" }]);
+    const res = await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } });
+    const started = Date.now();
+    const run = await finished(res.body.id);
+    expect(run.status).toBe("completed");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});
