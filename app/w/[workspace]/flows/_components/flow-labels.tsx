@@ -1,6 +1,7 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root.ts";
 import type { FlowStatus, RunStatus, Step } from "@/server/flows/flow-schemas.ts";
+import { stepAt, type Path } from "@/server/flows/step-path.ts";
 
 type Outputs = inferRouterOutputs<AppRouter>["flows"];
 
@@ -51,20 +52,8 @@ export function positionLabel(position: readonly (number | string)[] | null | un
   return position.map((part, i) => (typeof part === "number" ? (i === 0 ? `Step ${part + 1}` : String(part + 1)) : part)).join(" › ");
 }
 
-/** The step at a position in a document's steps, if it has one there. */
-export function stepAtPosition(steps: Step[], position: readonly (number | string)[]): Step | undefined {
-  let list: Step[] = steps;
-  let step: Step | undefined;
-  for (let i = 0; i < position.length; i += 2) {
-    step = list[position[i] as number];
-    if (!step) return undefined;
-    const side = position[i + 1];
-    if (side === undefined) return step;
-    if (step.type !== "branch" || (side !== "then" && side !== "else")) return undefined;
-    list = step[side];
-  }
-  return step;
-}
+/** The step at a run's position in a document's steps, if it has one there (the engine's own lookup). */
+export const stepAtPosition = (steps: Step[], position: readonly (number | string)[]): Step | undefined => stepAt(steps, position as Path);
 
 /** A `steps.2.then.0`-style path (the server's fault `param`) for a position. */
 export function positionParam(position: readonly (number | string)[]): string {
