@@ -3,11 +3,12 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-/** The dashboard's sections; later areas (flows, …) are added here. */
+/** The dashboard's sections; later areas are added here. */
 const SECTIONS = [
   { segment: "messages", label: "Messages" },
   { segment: "contacts", label: "Contacts" },
   { segment: "tags", label: "Tags & fields" },
+  { segment: "flows", label: "Flows" },
   { segment: "channels", label: "Channels" },
   { segment: "webhooks", label: "Webhooks" },
   { segment: "usage", label: "Usage" },

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/app/_components/trpc.ts";
-import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { ConfirmDialog } from "@/app/_components/confirm-dialog.tsx";
 import type { Endpoint } from "./webhook-labels.tsx";
 
 export type Rotated = { url: string; secret: string; previousExpiresAt: string };

@@ -19,7 +19,7 @@ type Props = {
   onClose: () => void;
 };
 
-/** The confirmation of one change to an endpoint: what it does, Cancel (focused first) and the change. */
+/** The confirmation of one change (an endpoint, a flow, a run): what it does, Cancel (focused first) and the change. */
 export function ConfirmDialog({ title, children, confirmLabel, pendingLabel, danger = false, pending, error, onConfirm, onClose }: Props) {
   return (
     <Modal title={title} role="alertdialog" onClose={onClose}>

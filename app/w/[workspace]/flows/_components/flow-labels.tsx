@@ -1,0 +1,81 @@
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/api/root.ts";
+import type { FlowStatus, RunStatus, Step } from "@/server/flows/flow-schemas.ts";
+import { stepAt, type Path } from "@/server/flows/step-path.ts";
+
+type Outputs = inferRouterOutputs<AppRouter>["flows"];
+
+/** A flow as `flows.all` lists it, with its runs counted by status. */
+export type FlowSummary = Outputs["all"][number];
+/** A flow with its current D37 document. */
+export type FlowDetails = Outputs["get"];
+/** One run as `flows.runs` lists it. */
+export type Run = Outputs["runs"]["items"][number];
+/** One run with its history. */
+export type RunDetails = Outputs["run"];
+
+/** The document the editor builds (D37): what `flows.create`/`flows.update` take and export gives. */
+export type FlowDocument = { name: string; status?: FlowStatus; allow_reentry: boolean; steps: Step[] };
+
+export type StepType = Step["type"];
+export const STEP_TYPES: { type: StepType; label: string }[] = [
+  { type: "send", label: "Send a message" },
+  { type: "wait", label: "Wait" },
+  { type: "branch", label: "Branch (if / else)" },
+  { type: "tag", label: "Add or remove tags" },
+  { type: "set_field", label: "Set a custom field" },
+  { type: "exit", label: "Exit" },
+];
+export const STEP_TYPE_LABEL = Object.fromEntries(STEP_TYPES.map((s) => [s.type, s.label])) as Record<StepType, string>;
+
+/** A new step of `type` with empty values the author fills in (saving checks them). */
+export function newStep(type: StepType): Step {
+  switch (type) {
+    case "send":
+      return { type: "send", channel: "whatsapp", whatsapp: { body: "" } };
+    case "wait":
+      return { type: "wait", duration: "PT1H" };
+    case "branch":
+      return { type: "branch", if: { has_tag: "" }, then: [], else: [] };
+    case "tag":
+      return { type: "tag", add: [] };
+    case "set_field":
+      return { type: "set_field", key: "", value: "" };
+    case "exit":
+      return { type: "exit" };
+  }
+}
+
+/** A run's position (`[2, "then", 0]`) as people count steps: "Step 3 › then › 1". */
+export function positionLabel(position: readonly (number | string)[] | null | undefined): string {
+  if (!position || position.length === 0) return "—";
+  return position.map((part, i) => (typeof part === "number" ? (i === 0 ? `Step ${part + 1}` : String(part + 1)) : part)).join(" › ");
+}
+
+/** The step at a run's position in a document's steps, if it has one there (the engine's own lookup). */
+export const stepAtPosition = (steps: Step[], position: readonly (number | string)[]): Step | undefined => stepAt(steps, position as Path);
+
+/** A `steps.2.then.0`-style path (the server's fault `param`) for a position. */
+export function positionParam(position: readonly (number | string)[]): string {
+  return ["steps", ...position].join(".");
+}
+
+export function FlowStatusBadge({ status }: { status: FlowStatus }) {
+  return <span className={`badge flow-status-${status}`}>{status}</span>;
+}
+
+export function RunStatusBadge({ status }: { status: RunStatus }) {
+  return <span className={`badge run-status-${status}`}>{status}</span>;
+}
+
+/** Pretty JSON of a document, as exported and shown. */
+export const documentJson = (document: FlowDocument): string => `${JSON.stringify(document, null, 2)}\n`;
+
+/** The name of a downloaded export: the flow's name in kebab-case. */
+export function exportFileName(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  return `${slug || "flow"}.json`;
+}
