@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { FlowDefinitionInput } from "../../../flows/flow-schemas.ts";
 import { updateFlow as update } from "../../../flows/save-flow.ts";
 import { workspaceProcedure } from "../../trpc.ts";
-import { asAppError } from "./as-app-error.ts";
 
 /** Admins only; a changed flow that has left draft gets a new version (D37). */
 export const updateFlow = workspaceProcedure
