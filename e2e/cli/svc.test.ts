@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -111,7 +111,16 @@ describe("svc usage (no database)", () => {
   it("svc --help lists the commands on stdout", async () => {
     const run = await svc(env, "--help");
     expect(run.code).toBe(0);
-    for (const command of ["workspace create", "key create", "key revoke", "user create", "channel connect", "webhook create", "demo"])
+    for (const command of [
+      "workspace create",
+      "key create",
+      "key revoke",
+      "user create",
+      "channel connect",
+      "webhook create",
+      "flow import",
+      "demo",
+    ])
       expect(run.stdout).toContain(command);
   });
 
@@ -403,6 +412,45 @@ describe.each(engines)("svc on the $name", (engine) => {
     );
     expect(run).toMatchObject({ code: 1, stdout: "" });
     expect(run.stderr).toContain("invalid --events");
+  });
+
+  it("flow import creates the flow from a D37 file, with --status overriding the file's", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "svc-flow-")), "welcome.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: "Welcome",
+        status: "draft",
+        steps: [
+          { type: "send", channel: "whatsapp", whatsapp: { body: "Hi {{name}}" } },
+          { type: "wait", duration: "PT1H" },
+          { type: "exit" },
+        ],
+      }),
+    );
+    const out = await svcJson(env, "flow", "import", "--workspace", workspace, "--file", file, "--status", "active");
+    expect(Object.keys(out)).toEqual(["flow_id"]);
+    expect(out.flow_id).toMatch(/^flow_/);
+    const [flow] = await query("SELECT name, status::text AS status, version FROM flows WHERE id = $1", [out.flow_id]);
+    expect(flow).toEqual({ name: "Welcome", status: "active", version: 1 });
+    const [version] = await query("SELECT steps FROM flow_versions WHERE flow_id = $1", [out.flow_id]);
+    expect((version!.steps as unknown[]).length).toBe(3);
+    const draft = await svcJson(env, "flow", "import", "--workspace", workspace, "--file", file);
+    const [kept] = await query("SELECT status::text AS status FROM flows WHERE id = $1", [draft.flow_id]);
+    expect(kept!.status).toBe("draft");
+  });
+
+  it("flow import refuses a faulty definition with the fault's path, and writes nothing", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "svc-flow-")), "bad.json");
+    writeFileSync(file, JSON.stringify({ name: "Bad", steps: [{ type: "exit" }, { type: "branch", if: { has_tag: "tag_missing" } }] }));
+    const [before] = await query("SELECT count(*)::int AS n FROM flows");
+    const run = await svc(env, "flow", "import", "--workspace", workspace, "--file", file, "--json");
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toContain("steps.1.if.has_tag");
+    const [after] = await query("SELECT count(*)::int AS n FROM flows");
+    expect(after!.n).toBe(before!.n);
+    const missing = await svc(env, "flow", "import", "--workspace", workspace, "--file", "/nonexistent/flow.json", "--json");
+    expect(missing.code).toBe(2);
   });
 
   it("channel connect refuses flags of the other type as bad usage", async () => {

@@ -1,0 +1,151 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { api } from "../support/client.ts";
+import { freshDatabase } from "../support/database.ts";
+import type { Fixtures } from "../support/fixtures.ts";
+import { ROOT, startServer, type RunningServer } from "../support/server.ts";
+
+// Journeys under faults (issue "Journeys", Done means), each engine on its own database: a
+// wait survives a server restart and fires on time; and (PostgreSQL) three servers walking
+// the same runs never advance one run twice.
+const engine = inject("api").engine;
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let fx: Fixtures;
+const servers: RunningServer[] = [];
+
+function svc(args: string[]): Record<string, string> {
+  const out = execFileSync(process.execPath, ["bin/svc.mjs", ...args, "--json"], {
+    cwd: ROOT,
+    env: { ...process.env, ...database.env },
+    encoding: "utf8",
+  });
+  return JSON.parse(out) as Record<string, string>;
+}
+
+/** Imports a flow definition with the operator CLI (the embedded store must be free). */
+function importFlow(definition: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), "svc-flow-")), "flow.json");
+  writeFileSync(file, JSON.stringify(definition));
+  return svc(["flow", "import", "--workspace", fx.flows!.id, "--file", file, "--status", "active"]).flow_id!;
+}
+
+async function query(sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+  if (engine === "postgres") {
+    const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const client = await PGlite.create(join(database.env.DATA_DIR!, "pglite"));
+  try {
+    return (await client.query<Record<string, unknown>>(sql, params)).rows;
+  } finally {
+    await client.close();
+  }
+}
+
+async function start(): Promise<RunningServer> {
+  const server = await startServer({ ...database.env, PIPELINE: "inline", PIPELINE_LEASE_SECONDS: "3" });
+  servers.push(server);
+  return server;
+}
+
+beforeAll(async () => {
+  database = await freshDatabase(engine, `flowfault_${engine}`);
+  fx = JSON.parse(
+    execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, ...database.env },
+      encoding: "utf8",
+    }),
+  );
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop("SIGKILL")));
+  await database?.drop();
+});
+
+describe("journeys under faults", () => {
+  it("a wait survives a server restart and fires on time", async () => {
+    const flowId = importFlow({ name: "Restart", steps: [{ type: "wait", duration: "PT8S" }, { type: "exit" }] });
+    const first = await start();
+    const res = await api(fx.flows!.keys.test!, first.url).post(`/flows/${flowId}/enroll`, { to: { phone: "+5511955551234" } });
+    expect(res.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 500));
+    await first.stop("SIGKILL");
+    await new Promise((r) => setTimeout(r, 1_000));
+    const second = await start();
+    // The second server is up well before the step is due (it starts in a few seconds).
+    expect(Date.now() - new Date(res.body.created_at).getTime()).toBeLessThan(7_500);
+    await new Promise((r) => setTimeout(r, 9_500 - (Date.now() - new Date(res.body.created_at).getTime())));
+    await second.stop();
+    const [run] = await query(`SELECT status::text AS status, created_at, ended_at FROM flow_runs WHERE id = $1`, [res.body.id]);
+    expect(run!.status).toBe("completed");
+    const late = new Date(run!.ended_at as string).getTime() - new Date(run!.created_at as string).getTime() - 8_000;
+    // Due 8 s after enrollment; the inline loop polls every 250 ms when idle.
+    expect(late).toBeGreaterThanOrEqual(0);
+    expect(late).toBeLessThan(1_000);
+  });
+
+  it.runIf(engine === "postgres")("three servers never advance the same run twice", async () => {
+    const workspace = fx.flows!;
+    const tag = await api(workspace.keys.test!, (await start()).url).post("/tags", { name: `Walked ${Date.now()}` });
+    await Promise.all(servers.map((s) => s.stop()));
+    servers.length = 0;
+    const flowId = importFlow({
+      name: "Concurrent",
+      steps: [
+        { type: "tag", add: [tag.body.id] },
+        { type: "send", channel: "whatsapp", whatsapp: { body: "hi {{name}}" } },
+        { type: "wait", duration: "PT1S" },
+        { type: "send", channel: "whatsapp", whatsapp: { body: "again" } },
+      ],
+    });
+    const three = await Promise.all([start(), start(), start()]);
+    const runs: string[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, w) => {
+        for (let i = w; i < 150; i += 10) {
+          const server = three[i % 3]!;
+          const res = await api(workspace.keys.test!, server.url).post(`/flows/${flowId}/enroll`, {
+            to: { phone: `+55119555${String(i).padStart(5, "0")}` },
+          });
+          expect(res.status).toBe(201);
+          runs.push(res.body.id);
+        }
+      }),
+    );
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const [left] = await query(`SELECT count(*)::int AS n FROM flow_runs WHERE flow_id = $1 AND status = 'active'`, [flowId]);
+      if (left!.n === 0 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const states = await query(`SELECT status::text AS status, count(*)::int AS n FROM flow_runs WHERE flow_id = $1 GROUP BY 1`, [flowId]);
+    expect(states).toEqual([{ status: "completed", n: 150 }]);
+    // Each run walked each step once: three steps, one wait, one end; and wrote two messages.
+    const wrong = await query(
+      `SELECT h.run_id, count(*) FILTER (WHERE kind = 'step')::int AS steps, count(*) FILTER (WHERE kind = 'waiting')::int AS waits,
+         count(*) FILTER (WHERE kind = 'completed')::int AS ends
+       FROM flow_run_history h JOIN flow_runs r ON r.id = h.run_id WHERE r.flow_id = $1 GROUP BY h.run_id
+       HAVING count(*) FILTER (WHERE kind = 'step') <> 3 OR count(*) FILTER (WHERE kind = 'waiting') <> 1 OR count(*) FILTER (WHERE kind = 'completed') <> 1`,
+      [flowId],
+    );
+    expect(wrong).toEqual([]);
+    const messages = await query(
+      `SELECT r.id, (SELECT count(*)::int FROM messages m WHERE m.contact_id = r.contact_id AND m.source = 'flow') AS n FROM flow_runs r WHERE r.flow_id = $1`,
+      [flowId],
+    );
+    expect(messages.filter((r) => r.n !== 2)).toEqual([]);
+    expect(new Set(runs).size).toBe(150);
+  });
+});
