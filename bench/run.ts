@@ -8,6 +8,7 @@ import { ROOT } from "../e2e/support/server.ts";
 import { prepare } from "../scripts/lib/prepare.mjs";
 import { baseline, contactUpserts, keyCheck, messageAcceptance } from "./sections/api.ts";
 import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
+import { enrollments, runSteps } from "./sections/flows.ts";
 import { webhookDeliveries, webhookLatency } from "./sections/webhooks.ts";
 import { results, SECONDS } from "./support.ts";
 
@@ -25,6 +26,8 @@ const sections: Record<string, () => Promise<void>> = {
   latency: queuedToSent,
   "webhook-deliveries": webhookDeliveries,
   "webhook-latency": webhookLatency,
+  enroll: enrollments,
+  "flow-steps": runSteps,
 };
 
 const only = process.argv.slice(2);

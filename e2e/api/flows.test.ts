@@ -174,6 +174,13 @@ describe("enroll (D15, D18, D40)", () => {
     expect((await test.post(`/flows/${reentry}/enroll`, { to: { phone: to } })).status).toBe(201);
   });
 
+  it("makes one run of ten parallel enrollments of one new contact (D18)", async () => {
+    const f = await flow([{ type: "wait", duration: "PT1H" }]);
+    const to = phone();
+    const all = await Promise.all(Array.from({ length: 10 }, () => test.post(`/flows/${f}/enroll`, { to: { phone: to } })));
+    expect(all.map((r) => r.status).sort()).toEqual([201, ...Array<number>(9).fill(409)]);
+  });
+
   it("is idempotent with Idempotency-Key (D27, D28)", async () => {
     const f = await flow([{ type: "wait", duration: "PT1H" }]);
     const body = { to: { phone: phone() } };

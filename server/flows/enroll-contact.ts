@@ -10,17 +10,30 @@ import { runView, type RunRow } from "./flow-views.ts";
 import type { z } from "zod";
 
 // One statement writes the run, its first history entry and its first step's job (the
-// transactional outbox), once the checks inside the enrolling transaction have passed.
+// transactional outbox), unless the contact has an active run of this mode in the flow and
+// the flow does not allow re-entry (D18, D40). It runs after LOCK in the same transaction, so
+// its snapshot sees every run committed before the contact's row was locked.
 const INSERT_RUN = `
   WITH r AS (
     INSERT INTO flow_runs (id, workspace_id, flow_id, version, contact_id, mode, status, position, variables, next_step_at, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6::"KeyMode", 'active', '[0]', $7::jsonb, $8, $8, $8)
+    SELECT $1, $2, $3, $4, $5, $6::"KeyMode", 'active', '[0]', $7::jsonb, $8, $8, $8
+    WHERE $11::boolean OR NOT EXISTS (
+      SELECT 1 FROM flow_runs WHERE flow_id = $3 AND contact_id = $5 AND mode = $6::"KeyMode" AND status = 'active'
+    )
     RETURNING id
   ), h AS (
     INSERT INTO flow_run_history (run_id, at, kind, position, detail) SELECT id, $8, 'enrolled', '[0]', $9::jsonb FROM r
+  ), j AS (
+    INSERT INTO jobs (id, kind, subject_id, workspace_id, payload, run_at, created_at)
+    SELECT $10, 'flow.step', id, $2, '{"position":[0]}', $8, $8 FROM r
   )
-  INSERT INTO jobs (id, kind, subject_id, workspace_id, payload, run_at, created_at)
-  SELECT $10, 'flow.step', id, $2, '{"position":[0]}', $8, $8 FROM r`;
+  SELECT count(*)::int AS inserted FROM r`;
+
+// The contact's row serializes the enrollments of one contact; the flow's (shared) holds off
+// a status change until the run is written.
+const LOCK = `
+  SELECT f.status::text AS status, f.version, f.allow_reentry FROM flows f CROSS JOIN contacts c
+  WHERE f.id = $1 AND c.id = $2 FOR SHARE OF f FOR UPDATE OF c`;
 
 /**
  * POST /flows/{flow_id}/enroll (D15, D18, D40). Checks in order: the flow exists (404
@@ -30,7 +43,10 @@ const INSERT_RUN = `
  * The run starts at its first step at once, in the key's mode, on the flow's current version.
  */
 export async function enrollContact(database: Database, actor: Actor, flowId: string, input: z.output<typeof ZEnrollRequest>) {
-  const flow = await database.prisma.flow.findFirst({ where: { id: flowId, workspaceId: actor.workspaceId }, select: { status: true } });
+  const [flow] = await database.query<{ status: string }>(`SELECT status::text AS status FROM flows WHERE id = $1 AND workspace_id = $2`, [
+    flowId,
+    actor.workspaceId,
+  ]);
   if (!flow) throw notFound("flow", "flow_id");
   const recipient = await resolveRecipient(database, actor, input.to);
   if (flow.status !== "active") throw notActive(flow.status);
@@ -39,22 +55,9 @@ export async function enrollContact(database: Database, actor: Actor, flowId: st
   const now = new Date();
   const id = newId("run");
   await database.transaction(async (sql) => {
-    // The contact's row serializes enrollments of one contact; the flow's, against a status change.
-    await sql(`SELECT 1 FROM contacts WHERE id = $1 FOR UPDATE`, [contactId]);
-    const [current] = await sql<{ status: string; version: number; allow_reentry: boolean }>(
-      `SELECT status::text AS status, version, allow_reentry FROM flows WHERE id = $1 FOR SHARE`,
-      [flowId],
-    );
+    const [current] = await sql<{ status: string; version: number; allow_reentry: boolean }>(LOCK, [flowId, contactId]);
     if (current!.status !== "active") throw notActive(current!.status);
-    if (!current!.allow_reentry) {
-      const [active] = await sql(
-        `SELECT id FROM flow_runs WHERE flow_id = $1 AND contact_id = $2 AND mode = $3::"KeyMode" AND status = 'active' LIMIT 1`,
-        [flowId, contactId, actor.mode],
-      );
-      if (active)
-        throw conflict("already_enrolled", "The contact already has an active run in this flow, which does not allow re-entry.", "to");
-    }
-    await sql(INSERT_RUN, [
+    const [written] = await sql<{ inserted: number }>(INSERT_RUN, [
       id,
       actor.workspaceId,
       flowId,
@@ -65,7 +68,11 @@ export async function enrollContact(database: Database, actor: Actor, flowId: st
       now,
       JSON.stringify({ version: current!.version }),
       newId("job"),
+      current!.allow_reentry,
     ]);
+    if (!written?.inserted) {
+      throw conflict("already_enrolled", "The contact already has an active run in this flow, which does not allow re-entry.", "to");
+    }
   });
   wakePipeline();
   const run: RunRow = { id, flowId, contactId, status: "active", createdAt: now };
