@@ -2,11 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
-import { freshDatabase } from "../support/database.ts";
+import { freshDatabase, queryDatabase } from "../support/database.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 
@@ -34,23 +32,7 @@ function importFlow(definition: unknown): string {
   return svc(["flow", "import", "--workspace", fx.flows!.id, "--file", file, "--status", "active"]).flow_id!;
 }
 
-async function query(sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-  if (engine === "postgres") {
-    const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
-    await client.connect();
-    try {
-      return (await client.query(sql, params)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-  const client = await PGlite.create(join(database.env.DATA_DIR!, "pglite"));
-  try {
-    return (await client.query<Record<string, unknown>>(sql, params)).rows;
-  } finally {
-    await client.close();
-  }
-}
+const query = (sql: string, params: unknown[] = []) => queryDatabase(database.env, sql, params);
 
 async function start(): Promise<RunningServer> {
   const server = await startServer({ ...database.env, PIPELINE: "inline", PIPELINE_LEASE_SECONDS: "3" });

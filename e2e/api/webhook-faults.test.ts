@@ -1,12 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:net";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
-import { freshDatabase } from "../support/database.ts";
+import { freshDatabase, queryDatabase } from "../support/database.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
@@ -32,24 +29,7 @@ function svc(args: string[], extra: Record<string, string> = {}): Record<string,
   return JSON.parse(out) as Record<string, string>;
 }
 
-/** Runs one query with the server stopped (the embedded store takes one process at a time). */
-async function query(sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-  if (engine === "postgres") {
-    const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
-    await client.connect();
-    try {
-      return (await client.query(sql, params)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-  const client = await PGlite.create(join(database.env.DATA_DIR!, "pglite"));
-  try {
-    return (await client.query<Record<string, unknown>>(sql, params)).rows;
-  } finally {
-    await client.close();
-  }
-}
+const query = (sql: string, params: unknown[] = []) => queryDatabase(database.env, sql, params);
 
 async function freePort(): Promise<number> {
   const server = createServer();

@@ -34,3 +34,30 @@ export async function freshDatabase(
     },
   };
 }
+
+/**
+ * One query on a test database from outside the server: PostgreSQL through `pg`; the embedded
+ * store through PGlite, so only while no server holds it (one process at a time).
+ */
+export async function queryDatabase(
+  env: Record<string, string | undefined>,
+  sql: string,
+  params: unknown[] = [],
+): Promise<Record<string, unknown>[]> {
+  if (env.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const client = await PGlite.create(join(env.DATA_DIR!, "pglite"));
+  try {
+    return (await client.query<Record<string, unknown>>(sql, params)).rows;
+  } finally {
+    await client.close();
+  }
+}
