@@ -4,6 +4,7 @@ import { backoffMs } from "../pipeline/backoff.ts";
 import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
+import { batchedRows } from "../lib/batched-rows.ts";
 import { newId } from "../lib/ids.ts";
 import { applyReport } from "./apply-report.ts";
 import type { Content } from "./send-message.ts";
@@ -24,6 +25,12 @@ type Row = {
   content: Content;
   created_at: Date;
 };
+
+/** The jobs of one claim start together, so their messages are read in one query. */
+const loadMessage = batchedRows<Row>(
+  `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, "to", status::text AS status, content, created_at
+   FROM messages WHERE id = ANY($1::text[])`,
+);
 
 // The common outcome in one statement: the job is completed (while its lease is held) and the
 // still-queued message becomes `sent`, with its history entry and `mensagem.enviada`. If the
@@ -54,10 +61,7 @@ export async function dispatchMessage(
   owner: string,
   channels: (id: string) => Promise<ChannelConfig | null> = (id) => loadChannel(database, id),
 ): Promise<DispatchResult> {
-  const [m] = await database.query<Row>(
-    `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, "to", status::text AS status, content, created_at FROM messages WHERE id = $1`,
-    [job.subject_id],
-  );
+  const m = await loadMessage(database, job.subject_id);
   if (!m || m.status !== "queued") {
     await completeJob(database.query, job, owner);
     return "skipped";

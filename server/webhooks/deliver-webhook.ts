@@ -1,5 +1,5 @@
-import DataLoader from "dataloader";
 import type { Database } from "../db/client.ts";
+import { batchedRows } from "../lib/batched-rows.ts";
 import { env } from "../lib/env.ts";
 import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
 import { postJson } from "../providers/http-post.ts";
@@ -52,23 +52,8 @@ const LOAD = `
   LEFT JOIN events ev ON ev.id = d.event_id
   WHERE d.id = ANY($1::text[])`;
 
-// The jobs of one claim start together, so their deliveries are read in one query.
-const loaders = new WeakMap<Database, DataLoader<string, Row | undefined>>();
-
-function loadDelivery(database: Database, id: string): Promise<Row | undefined> {
-  let loader = loaders.get(database);
-  if (!loader) {
-    loader = new DataLoader(
-      async (ids: readonly string[]) => {
-        const rows = new Map((await database.query<Row>(LOAD, [ids])).map((r) => [r.id, r]));
-        return ids.map((id) => rows.get(id));
-      },
-      { cache: false, maxBatchSize: 200 },
-    );
-    loaders.set(database, loader);
-  }
-  return loader.load(id);
-}
+/** The jobs of one claim start together, so their deliveries are read in one query. */
+const loadDelivery = batchedRows<Row>(LOAD);
 
 // The common outcome in one statement: the job is completed while its lease is held, the
 // delivery succeeds, its attempt is kept, and the endpoint's failure streak ends.
