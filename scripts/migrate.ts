@@ -4,7 +4,8 @@ import { applyMigrations } from "../server/db/migrate.ts";
 
 const database = await db();
 const applied = await applyMigrations(database.adapter);
-console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
+if (process.argv.includes("--json")) console.log(JSON.stringify({ applied }));
+else console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
 await closeDb();
 // The WebAssembly schema engine leaves a timer running for about 10 s; nothing is pending.
 process.exit(0);

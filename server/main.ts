@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import next from "next";
 import { API_PREFIX, handleRest } from "./api/rest.ts";
 import { closeDb, db } from "./db/client.ts";
-import { applyMigrations } from "./db/migrate.ts";
+import { migrateInChild } from "./db/migrate-in-child.ts";
 import { ensureDemo } from "./demo/ensure-demo.ts";
 import { env, setListeningPort } from "./lib/env.ts";
 import { randomBase62 } from "./lib/ids.ts";
@@ -20,9 +20,12 @@ const dev = process.argv.includes("--dev");
 const config = env();
 const logger = log();
 
-const database = await db();
-const applied = await applyMigrations(database.adapter);
+// Migrations run in a child process that exits before the database is opened here: the
+// WebAssembly schema engine (about 40 MB) never stays in the server's memory, and the
+// embedded store is free for it (one process at a time).
+const applied = await migrateInChild(root);
 if (applied.length) logger.info({ applied }, "migrations applied");
+const database = await db();
 
 const demo = await ensureDemo(database);
 

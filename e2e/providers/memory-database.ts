@@ -1,5 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
-import { pgliteDatabase, type Database } from "../../server/db/client.ts";
+import type { Database } from "../../server/db/client.ts";
+import { pgliteDatabase } from "../../server/db/pglite-database.ts";
 import { applyMigrations } from "../../server/db/migrate.ts";
 
 /** A fresh in-memory PGlite with every migration applied, shaped like the server's `Database`. */

@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { env } from "../lib/env.ts";
 import { lockStore } from "./store-lock.ts";
@@ -94,24 +92,8 @@ async function open(): Promise<Database> {
   const dir = join(dataDir, "pglite");
   mkdirSync(dir, { recursive: true });
   const releaseLock = lockStore(dataDir);
+  // Loaded only for the embedded store: PGlite alone is about 45 MB of a PostgreSQL server's memory.
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { pgliteDatabase } = await import("./pglite-database.ts");
   return pgliteDatabase(await PGlite.create(dir), releaseLock);
-}
-
-/** A Database over an open PGlite (the embedded store, or an in-memory one in tests). */
-export function pgliteDatabase(client: PGlite, release: () => void = () => {}): Database {
-  const adapter = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
-  const prisma = new PrismaClient({ adapter });
-  return {
-    engine: "pglite",
-    prisma,
-    adapter,
-    query: async <T>(text: string, values: unknown[] = []) => (await client.query<T>(text, values)).rows,
-    transaction: <T>(fn: (sql: Sql) => Promise<T>) =>
-      client.transaction((tx) => fn(async <R>(text: string, values: unknown[] = []) => (await tx.query<R>(text, values)).rows)),
-    async close() {
-      await prisma.$disconnect();
-      await client.close();
-      release();
-    },
-  };
 }
