@@ -64,6 +64,15 @@ export async function rescheduleJob(
   return updated.length > 0;
 }
 
+/** Puts jobs that never ran (pacing, an endpoint's share of slots) back for later, in one statement. */
+export async function deferJobs(sql: Sql, jobs: Job[], owner: string, runAt: Date): Promise<void> {
+  if (jobs.length === 0) return;
+  await sql(
+    `UPDATE jobs SET run_at = $3, lease_until = NULL, lease_owner = NULL, attempts = attempts - 1 WHERE id = ANY($1::text[]) AND lease_owner = $2`,
+    [jobs.map((j) => j.id), owner, runAt],
+  );
+}
+
 export type NewJob = {
   kind: string;
   subjectId: string;

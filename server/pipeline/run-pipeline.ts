@@ -9,8 +9,8 @@ import { backoffMs } from "./backoff.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { advanceRun } from "../flows/advance-run.ts";
-import { deliverWebhook } from "../webhooks/deliver-webhook.ts";
-import { claimJobs, rescheduleJob, type Job } from "./jobs.ts";
+import { admitDeliveries, DEFER_MS, deliverWebhook } from "../webhooks/deliver-webhook.ts";
+import { claimJobs, deferJobs, rescheduleJob, type Job } from "./jobs.ts";
 import { sweep } from "./sweep.ts";
 import { channelRates, reserveSlots } from "./pacing.ts";
 
@@ -91,17 +91,26 @@ async function runJob(database: Database, job: Job, owner: string, pass: PassCon
   }
 }
 
-/** Jobs over their channel's cap in this second go back to the start of the next one. */
+/**
+ * Before jobs run: provider jobs over their channel's cap in this second go back to the start
+ * of the next one, and webhook jobs over their endpoint's share of slots go back for a moment.
+ */
 async function pace(database: Database, jobs: Job[], owner: string, counts: PipelineCounts): Promise<Job[]> {
   const byChannel = new Map<string, Job[]>();
+  const webhooks: Job[] = [];
   const free: Job[] = [];
   for (const job of jobs) {
-    if (job.channel_id && HANDLERS[job.kind] && job.kind === "message.dispatch") {
+    if (job.channel_id && job.kind === "message.dispatch") {
       const list = byChannel.get(job.channel_id) ?? [];
       list.push(job);
       byChannel.set(job.channel_id, list);
-    } else free.push(job);
+    } else if (job.kind === "webhook.deliver") webhooks.push(job);
+    else free.push(job);
   }
+  const { admitted, deferred } = admitDeliveries(webhooks);
+  free.push(...admitted);
+  counts.paced += deferred.length;
+  await deferJobs(database.query, deferred, owner, new Date(Date.now() + DEFER_MS));
   if (byChannel.size === 0) return free;
   const rates = await channelRates(database, [...byChannel.keys()]);
   for (const [channelId, list] of byChannel) {
@@ -109,7 +118,7 @@ async function pace(database: Database, jobs: Job[], owner: string, counts: Pipe
     free.push(...list.slice(0, granted));
     const later = list.slice(granted);
     counts.paced += later.length;
-    await Promise.all(later.map((job) => rescheduleJob(database.query, job, owner, nextSecondAt, { countAttempt: false })));
+    await deferJobs(database.query, later, owner, nextSecondAt);
   }
   return free;
 }

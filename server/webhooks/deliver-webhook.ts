@@ -11,7 +11,7 @@ import { SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
 // event to one endpoint, its attempt recorded in the transaction that completes or
 // reschedules the job.
 
-export type DeliveryResult = "delivered" | "retry" | "failed" | "skipped" | "deferred";
+export type DeliveryResult = "delivered" | "retry" | "failed" | "skipped";
 
 /**
  * Requests in flight to one endpoint from this process: a slow or failing endpoint holds at
@@ -19,7 +19,7 @@ export type DeliveryResult = "delivered" | "retry" | "failed" | "skipped" | "def
  */
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 50;
 /** A job over that cap goes back to the outbox for this long, without counting an attempt. */
-const DEFER_MS = 100;
+export const DEFER_MS = 100;
 /** An endpoint with deliveries failing for this long is disabled (D33). */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60_000;
 const EXCERPT_CHARS = 1_000;
@@ -72,14 +72,29 @@ const SUCCEEDED = `
   e AS (UPDATE webhook_endpoints SET failing_since = NULL WHERE id IN (SELECT endpoint_id FROM d) AND failing_since IS NOT NULL)
   SELECT count(*)::int AS done FROM j`;
 
+/**
+ * Admits the webhook jobs of one claim within each endpoint's share of slots, counting them
+ * in flight at once; the rest wait (the caller puts them back in the outbox together).
+ */
+export function admitDeliveries(jobs: Job[]): { admitted: Job[]; deferred: Job[] } {
+  const admitted: Job[] = [];
+  const deferred: Job[] = [];
+  for (const job of jobs) {
+    const endpointId = String(job.payload.endpoint_id ?? "");
+    const busy = inFlight.get(endpointId) ?? 0;
+    if (busy >= MAX_IN_FLIGHT_PER_ENDPOINT) {
+      deferred.push(job);
+      continue;
+    }
+    inFlight.set(endpointId, busy + 1);
+    admitted.push(job);
+  }
+  return { admitted, deferred };
+}
+
+/** The pipeline's handler for a job that `admitDeliveries` admitted. */
 export async function deliverWebhook(database: Database, job: Job, owner: string): Promise<DeliveryResult> {
   const endpointId = String(job.payload.endpoint_id ?? "");
-  const busy = inFlight.get(endpointId) ?? 0;
-  if (busy >= MAX_IN_FLIGHT_PER_ENDPOINT) {
-    await rescheduleJob(database.query, job, owner, new Date(Date.now() + DEFER_MS), { countAttempt: false });
-    return "deferred";
-  }
-  inFlight.set(endpointId, busy + 1);
   try {
     return await deliver(database, job, owner);
   } finally {
