@@ -58,7 +58,7 @@ afterAll(async () => {
 
 describe("journeys under faults", () => {
   it("a wait survives a server restart and fires on time", async () => {
-    const flowId = importFlow({ name: "Restart", steps: [{ type: "wait", duration: "PT8S" }, { type: "exit" }] });
+    const flowId = importFlow({ name: "Restart", steps: [{ type: "wait", duration: "PT15S" }, { type: "exit" }] });
     const first = await start();
     const res = await api(fx.flows!.keys.test!, first.url).post(`/flows/${flowId}/enroll`, { to: { phone: "+5511955551234" } });
     expect(res.status).toBe(201);
@@ -66,14 +66,14 @@ describe("journeys under faults", () => {
     await first.stop("SIGKILL");
     await new Promise((r) => setTimeout(r, 1_000));
     const second = await start();
-    // The second server is up well before the step is due (it starts in a few seconds).
-    expect(Date.now() - new Date(res.body.created_at).getTime()).toBeLessThan(7_500);
-    await new Promise((r) => setTimeout(r, 9_500 - (Date.now() - new Date(res.body.created_at).getTime())));
+    // The second server is up before the step is due (it starts in a few seconds, more on a busy machine).
+    expect(Date.now() - new Date(res.body.created_at).getTime()).toBeLessThan(14_000);
+    await new Promise((r) => setTimeout(r, 16_500 - (Date.now() - new Date(res.body.created_at).getTime())));
     await second.stop();
     const [run] = await query(`SELECT status::text AS status, created_at, ended_at FROM flow_runs WHERE id = $1`, [res.body.id]);
     expect(run!.status).toBe("completed");
-    const late = new Date(run!.ended_at as string).getTime() - new Date(run!.created_at as string).getTime() - 8_000;
-    // Due 8 s after enrollment; the inline loop polls every 250 ms when idle.
+    const late = new Date(run!.ended_at as string).getTime() - new Date(run!.created_at as string).getTime() - 15_000;
+    // Due 15 s after enrollment; the inline loop polls every 250 ms when idle.
     expect(late).toBeGreaterThanOrEqual(0);
     expect(late).toBeLessThan(1_000);
   });
