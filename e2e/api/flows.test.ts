@@ -271,6 +271,16 @@ describe("unenroll (D19)", () => {
       param: "to.email",
       type: "not_found",
     });
+    expectError(await test.post(`/flows/${f}/unenroll`, { to: { contact_id: "ct_nope" } }), {
+      status: 404,
+      param: "to.contact_id",
+      type: "not_found",
+    });
+    expectError(await test.post(`/flows/${f}/unenroll`, { to: { phone: to, email: "a@example.com" } }), {
+      status: 400,
+      param: "to",
+      type: "invalid_request",
+    });
     expect((await test.get(`/contacts?phone=${encodeURIComponent(to)}`)).status).toBe(404);
   });
 });

@@ -1,3 +1,4 @@
+import type { Sql } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { newId } from "../lib/ids.ts";
@@ -28,5 +29,15 @@ export async function recordEvent(tx: Prisma.TransactionClient, event: NewEvent)
       createdAt: event.at ?? new Date(),
     },
   });
+  return id;
+}
+
+/** The same row through the driver, for transactions written in SQL (the pipeline's, flow runs'). */
+export async function insertEvent(sql: Sql, event: NewEvent): Promise<string> {
+  const id = newId("event");
+  await sql(
+    `INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at) VALUES ($1, $2, $3, $4::"KeyMode", $5::jsonb, $6, $7)`,
+    [id, event.workspaceId, event.name, event.mode, JSON.stringify(event.data), event.contactId ?? null, event.at ?? new Date()],
+  );
   return id;
 }

@@ -3,8 +3,9 @@ import { parse as parseDuration, type Duration } from "tinyduration";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import { findContactBy } from "../contacts/get-contact.ts";
 import type { Database, Sql } from "../db/client.ts";
+import { insertEvent } from "../events/record-event.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
 import { AppError } from "../lib/errors.ts";
-import { newId } from "../lib/ids.ts";
 import type { SendMessageRequest } from "../messaging/message-schemas.ts";
 import { connectedChannel, insertMessage, pickChannel, renderContent } from "../messaging/send-message.ts";
 import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
@@ -227,10 +228,14 @@ async function setField(sql: Sql, contact: Contact, key: string, value: string |
 async function contactUpdated(sql: Sql, run: RunRow, now: Date): Promise<void> {
   await sql(`UPDATE contacts SET updated_at = $2 WHERE id = $1`, [run.contact_id, now]);
   const contact = await findContactBy(sql, run.workspace_id, { id: run.contact_id });
-  await sql(
-    `INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at) VALUES ($1, $2, 'contato.atualizado', $3::"KeyMode", $4::jsonb, $5, $6)`,
-    [newId("event"), run.workspace_id, run.mode, JSON.stringify(contact), run.contact_id, now],
-  );
+  await insertEvent(sql, {
+    workspaceId: run.workspace_id,
+    mode: run.mode,
+    name: "contato.atualizado",
+    data: contact as unknown as Prisma.InputJsonObject,
+    contactId: run.contact_id,
+    at: now,
+  });
 }
 
 async function writeHistory(sql: Sql, runId: string, history: History[], at: Date): Promise<void> {
@@ -264,25 +269,14 @@ async function end(
     `UPDATE flow_runs SET status = $2::"RunStatus", reason = $3, next_step_at = NULL, ended_at = $4, updated_at = $4 WHERE id = $1`,
     [run.id, status, reason ?? null, now],
   );
-  const data = {
-    id: run.id,
-    flow_id: run.flow_id,
-    contact: run.contact_id,
-    status,
-    ...(reason ? { reason } : {}),
-  };
-  await sql(
-    `INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at) VALUES ($1, $2, $3, $4::"KeyMode", $5::jsonb, $6, $7)`,
-    [
-      newId("event"),
-      run.workspace_id,
-      status === "completed" ? "fluxo.concluido" : "fluxo.parado",
-      run.mode,
-      JSON.stringify(data),
-      run.contact_id,
-      now,
-    ],
-  );
+  await insertEvent(sql, {
+    workspaceId: run.workspace_id,
+    mode: run.mode,
+    name: status === "completed" ? "fluxo.concluido" : "fluxo.parado",
+    data: { id: run.id, flow_id: run.flow_id, contact: run.contact_id, status, ...(reason ? { reason } : {}) },
+    contactId: run.contact_id,
+    at: now,
+  });
   await completeJob(sql, job, owner);
   return status;
 }

@@ -1,6 +1,6 @@
 import { parse as parseDuration } from "tinyduration";
 import { z } from "zod";
-import { CHANNELS, checkContent, ZEmailContent, ZRecipient, ZVariables, ZWhatsAppContent } from "../messaging/message-schemas.ts";
+import { CHANNELS, checkContent, ZEmailContent, ZSingleRecipient, ZVariables, ZWhatsAppContent } from "../messaging/message-schemas.ts";
 
 // The flow document of D37: the one format of the dashboard editor, its import and export, the
 // operator CLI and the tRPC API. Zod checks the shape (with the dotted path of each fault);
@@ -111,10 +111,7 @@ export type FlowDefinitionInput = z.input<typeof ZFlowDefinition>;
 export type FlowDefinition = z.output<typeof ZFlowDefinition>;
 
 export const ZEnrollRequest = z.object({
-  to: ZRecipient.superRefine((to, ctx) => {
-    const given = (["phone", "email", "contact_id"] as const).filter((k) => to[k] !== undefined);
-    if (given.length !== 1) ctx.addIssue({ code: "custom", message: "give exactly one of phone, email or contact_id" });
-  }),
+  to: ZSingleRecipient,
   variables: ZVariables.optional(),
 });
 

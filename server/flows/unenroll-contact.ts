@@ -1,9 +1,7 @@
-import { defaultCountry, findContactBy } from "../contacts/get-contact.ts";
 import type { Database } from "../db/client.ts";
 import type { Sender as Actor } from "../messaging/send-message.ts";
-import { normalizeEmail } from "../lib/email.ts";
 import { notFound } from "../lib/errors.ts";
-import { normalizePhone } from "../lib/phone.ts";
+import { resolveRecipient } from "../messaging/resolve-recipient.ts";
 import type { ZUnenrollRequest } from "./flow-schemas.ts";
 import { stopRuns } from "./stop-runs.ts";
 import type { z } from "zod";
@@ -19,27 +17,13 @@ export async function unenrollContact(database: Database, actor: Actor, flowId: 
     const flow = await database.prisma.flow.findFirst({ where: { id: flowId, workspaceId: actor.workspaceId }, select: { id: true } });
     if (!flow) throw notFound("flow", "flow_id");
   }
-  const contact = await findRecipient(database, actor, input.to);
+  // D15's lookup, without creating anyone: a recipient that matches no contact is a 404 on its field.
+  const recipient = await resolveRecipient(database, actor, input.to);
+  if (!recipient.exists) throw notFound("contact", input.to.phone !== undefined ? "to.phone" : "to.email");
+  const contact = recipient.contact;
   const reason = input.reason || null;
   const runs = await database.transaction((sql) =>
     stopRuns(sql, { contactId: contact.id, mode: actor.mode, flowId: flowId === "all" ? null : flowId }, reason),
   );
   return { unenrolled: runs.length, contact_id: contact.id, flow_id: flowId, runs };
-}
-
-async function findRecipient(database: Database, actor: Actor, to: { phone?: string; email?: string; contact_id?: string }) {
-  if (to.contact_id !== undefined) {
-    const found = await findContactBy(database, actor.workspaceId, { id: to.contact_id });
-    if (!found) throw notFound("contact", "to.contact_id");
-    return found;
-  }
-  if (to.phone !== undefined) {
-    const phone = normalizePhone(to.phone, await defaultCountry(database, actor), "to.phone");
-    const found = await findContactBy(database, actor.workspaceId, { phone });
-    if (!found) throw notFound("contact", "to.phone");
-    return found;
-  }
-  const found = await findContactBy(database, actor.workspaceId, { email: normalizeEmail(to.email!, "to.email") });
-  if (!found) throw notFound("contact", "to.email");
-  return found;
 }

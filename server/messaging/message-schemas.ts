@@ -13,6 +13,12 @@ export const ZRecipient = z
   .describe("Exactly one of `phone`, `email`, `contact_id` (D5).")
   .meta({ id: "Recipient" });
 
+/** D5: a recipient given by exactly one of `phone`, `email`, `contact_id` (messages, enroll, unenroll). */
+export const ZSingleRecipient = ZRecipient.superRefine((to, ctx) => {
+  const given = (["phone", "email", "contact_id"] as const).filter((k) => to[k] !== undefined);
+  if (given.length !== 1) ctx.addIssue({ code: "custom", message: "give exactly one of phone, email or contact_id" });
+});
+
 const ZVariableValue = z.union([z.string().max(1000, "must be at most 1000 characters"), z.number(), z.boolean()]);
 
 export const ZWhatsAppContent = z.object({
@@ -59,19 +65,13 @@ export function checkContent(v: ContentFields, ctx: z.RefinementCtx): void {
 export const ZSendMessageRequest = z
   .object({
     channel: z.enum(CHANNELS),
-    to: ZRecipient,
+    to: ZSingleRecipient,
     whatsapp: ZWhatsAppContent.optional(),
     email: ZEmailContent.optional(),
     variables: ZVariables.optional(),
     channel_id: z.string().max(64).optional().describe("A specific channel; otherwise the connected channel of the type is used."),
   })
-  .superRefine((v, ctx) => {
-    const given = (["phone", "email", "contact_id"] as const).filter((k) => v.to[k] !== undefined);
-    if (given.length !== 1) {
-      ctx.addIssue({ code: "custom", path: ["to"], message: "give exactly one of phone, email or contact_id" });
-    }
-    checkContent(v, ctx);
-  });
+  .superRefine(checkContent);
 
 export type SendMessageRequest = z.output<typeof ZSendMessageRequest>;
 

@@ -4,6 +4,7 @@ import type { EventName } from "../events/event-names.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { EVENT_OF } from "../messaging/transitions.ts";
+import { enqueueJob } from "../pipeline/jobs.ts";
 import { wakePipeline } from "../pipeline/wake.ts";
 import { eventBody } from "./event-body.ts";
 import { ZSendTestEventRequest } from "./webhook-schemas.ts";
@@ -32,21 +33,18 @@ export async function sendTestEvent(database: Database, workspaceId: string, req
     data: sampleData(input.event),
     created_at: new Date(),
   });
-  await database.prisma.$transaction([
-    database.prisma.webhookDelivery.create({
+  await database.prisma.$transaction(async (tx) => {
+    await tx.webhookDelivery.create({
       data: { id: deliveryId, workspaceId, endpointId: endpoint.id, eventId, eventName: input.event, body, nextAttemptAt: new Date() },
-    }),
-    database.prisma.job.create({
-      data: {
-        id: newId("job"),
-        kind: "webhook.deliver",
-        subjectId: deliveryId,
-        workspaceId,
-        payload: { endpoint_id: endpoint.id },
-        runAt: new Date(),
-      },
-    }),
-  ]);
+    });
+    await enqueueJob(tx, newId("job"), {
+      kind: "webhook.deliver",
+      subjectId: deliveryId,
+      workspaceId,
+      payload: { endpoint_id: endpoint.id },
+      runAt: new Date(),
+    });
+  });
   wakePipeline();
   return { delivery_id: deliveryId, event_id: eventId };
 }
