@@ -8,7 +8,7 @@ import { FIXTURE_ADMIN } from "./fixtures.ts";
 let session: Promise<string> | undefined;
 
 /** Signs the fixture admin in through next-auth's credentials flow; returns the cookie header. */
-async function signIn(baseUrl: string): Promise<string> {
+export async function signIn(baseUrl: string): Promise<string> {
   const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
