@@ -7,7 +7,8 @@ import { ROOT, startServer } from "./server.ts";
 /** The retry waits of the API tests' server: nine attempts within about ten seconds. */
 export const WEBHOOK_TEST_SCHEDULE = "1,1,1,1,1,1,1,1";
 
-export type ApiTarget = { engine: Engine; baseUrl: string; env: Record<string, string | undefined>; fixtures: Fixtures };
+/** `pid`: the server process, for tests that read its memory (/proc/<pid>/status). */
+export type ApiTarget = { engine: Engine; baseUrl: string; pid: number; env: Record<string, string | undefined>; fixtures: Fixtures };
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -33,7 +34,13 @@ export default async function setup(project: TestProject) {
     WEBHOOK_TIMEOUT_SECONDS: "2",
     WEBHOOK_RETRY_SCHEDULE: WEBHOOK_TEST_SCHEDULE,
   });
-  project.provide("api", { engine, baseUrl: server.url, env: database.env, fixtures: JSON.parse(seeded) as Fixtures });
+  project.provide("api", {
+    engine,
+    baseUrl: server.url,
+    pid: server.process.pid!,
+    env: database.env,
+    fixtures: JSON.parse(seeded) as Fixtures,
+  });
   return async () => {
     await server.stop();
     await database.drop();

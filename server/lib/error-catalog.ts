@@ -253,6 +253,15 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     where: ["POST /messages"],
   },
   {
+    code: "rendered_too_long",
+    type: "invalid_request",
+    description:
+      "With its placeholders filled, a text is over its limit: `whatsapp.body` 4096 characters, `email.subject` 998 characters, `email.html` 512 KiB; `param` is the field. Nothing was sent.",
+    message: "whatsapp.body is longer than 4096 characters once its placeholders are filled.",
+    param: "whatsapp.body",
+    where: ["POST /messages"],
+  },
+  {
     code: "recipient_opted_out",
     type: "conflict",
     description: "The recipient opted out of the channel (`opt_out_whatsapp` or `opt_out_email`); `param` is `to` (D16).",

@@ -32,3 +32,43 @@ describe("placeholders (D17)", () => {
     expect(render("{not} {{ }} x", placeholderValues({}, contact), { missing: "refuse" })).toBe("{not} {{ }} x");
   });
 });
+
+// D48: the limits apply to the rendered text, and rendering stops as soon as one is passed.
+describe("rendered-length limits (D48)", () => {
+  const limit = { param: "whatsapp.body", max: 20, unit: "characters" } as const;
+
+  it("renders up to the limit exactly", () => {
+    const values = placeholderValues({ v: "x".repeat(10) }, contact);
+    expect(render("0123456789{{v}}", values, { missing: "refuse", limit })).toHaveLength(20);
+  });
+
+  it("refuses one character over the limit with rendered_too_long and the field as param", () => {
+    const values = placeholderValues({ v: "x".repeat(11) }, contact);
+    expect(() => render("0123456789{{v}}", values, { missing: "refuse", limit })).toThrow(
+      expect.objectContaining({ status: 400, type: "invalid_request", code: "rendered_too_long", param: "whatsapp.body" }),
+    );
+  });
+
+  it("counts the escaped value in HTML, in UTF-8 bytes", () => {
+    const html = { param: "email.html", max: 12, unit: "bytes" } as const;
+    // "&&" escapes to "&amp;&amp;" (10 bytes); "é" is 2 bytes.
+    expect(render("{{v}}é", placeholderValues({ v: "&&" }, contact), { missing: "refuse", html: true, limit: html })).toBe("&amp;&amp;é");
+    expect(() => render("{{v}}éé", placeholderValues({ v: "&&" }, contact), { missing: "refuse", html: true, limit: html })).toThrow(
+      expect.objectContaining({ code: "rendered_too_long", param: "email.html" }),
+    );
+  });
+
+  it("stops at the first piece past the limit: an amplifying template costs about the limit, not the whole output", () => {
+    // 40,000 placeholders of 1,000 escaped ampersands would be 200,000,000 characters.
+    const template = "{{a}}".repeat(40_000);
+    const values = placeholderValues({ a: "&".repeat(1000) }, contact);
+    let filled = 0;
+    const get = values.get.bind(values);
+    values.get = (name: string) => (filled++, get(name));
+    expect(() =>
+      render(template, values, { missing: "refuse", html: true, limit: { param: "email.html", max: 512 * 1024, unit: "bytes" } }),
+    ).toThrow(expect.objectContaining({ code: "rendered_too_long" }));
+    // Each value is 5,000 bytes escaped: the 105th passes 512 KiB, and rendering stops there.
+    expect(filled).toBe(Math.floor((512 * 1024) / 5000) + 1);
+  });
+});

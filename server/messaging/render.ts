@@ -34,17 +34,52 @@ export type RenderOptions = {
   missing: "refuse" | "empty";
   /** Values inserted into HTML are escaped (D17). */
   html?: boolean;
+  /** D48: the longest the rendered text may be; rendering stops as soon as it is passed. */
+  limit?: RenderLimit;
 };
 
+/** A limit in UTF-16 characters (as the request's own limits count) or in UTF-8 bytes. */
+export type RenderLimit = { param: string; max: number; unit: "characters" | "bytes" };
+
+/**
+ * Fills the placeholders of `text`. With a limit, the output is measured piece by piece and
+ * `400 rendered_too_long` is thrown at the first piece that passes it, so a small template
+ * with many placeholders never builds a large string (D48).
+ */
 export function render(text: string, values: Map<string, string>, opts: RenderOptions): string {
-  return text.replace(PLACEHOLDER, (_, name: string) => {
-    const value = values.get(name);
-    if (value === undefined) {
-      if (opts.missing === "empty") return "";
-      throw invalid("missing_variable", `The placeholder {{${name}}} has no value: give it in variables.${name}.`, `variables.${name}`);
+  const { limit } = opts;
+  const measure = limit?.unit === "bytes" ? (s: string) => Buffer.byteLength(s) : (s: string) => s.length;
+  const parts: string[] = [];
+  let size = 0;
+  const add = (piece: string) => {
+    if (limit) {
+      size += measure(piece);
+      if (size > limit.max) throw renderedTooLong(limit);
     }
-    return opts.html ? escapeHtml(value) : value;
-  });
+    parts.push(piece);
+  };
+  let last = 0;
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    add(text.slice(last, match.index));
+    add(placeholderValue(match[1]!, values, opts));
+    last = match.index + match[0].length;
+  }
+  add(text.slice(last));
+  return parts.join("");
+}
+
+function placeholderValue(name: string, values: Map<string, string>, opts: RenderOptions): string {
+  const value = values.get(name);
+  if (value === undefined) {
+    if (opts.missing === "empty") return "";
+    throw invalid("missing_variable", `The placeholder {{${name}}} has no value: give it in variables.${name}.`, `variables.${name}`);
+  }
+  return opts.html ? escapeHtml(value) : value;
+}
+
+function renderedTooLong(limit: RenderLimit): Error {
+  const most = limit.unit === "bytes" ? `${limit.max / 1024} KiB` : `${limit.max} characters`;
+  return invalid("rendered_too_long", `${limit.param} is longer than ${most} once its placeholders are filled.`, limit.param);
 }
 
 export function escapeHtml(value: string): string {

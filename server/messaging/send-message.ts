@@ -175,20 +175,30 @@ function draftContact(draft: { phone?: string; email?: string; name?: string }):
 export type Content =
   { body?: string; media_url?: string; media_type?: string } | { subject: string; html: string; reply_to?: string; preview_text?: string };
 
-/** The message as it will be sent, placeholders filled (D17). */
+/** D48: the request's limits (D16) apply to the rendered text too. */
+const RENDERED_LIMITS = {
+  body: { param: "whatsapp.body", max: 4096, unit: "characters" },
+  subject: { param: "email.subject", max: 998, unit: "characters" },
+  html: { param: "email.html", max: 512 * 1024, unit: "bytes" },
+} as const;
+
+/**
+ * The message as it will be sent, placeholders filled (D17), for API sends and flow send
+ * steps alike; a rendered text over its limit is `400 rendered_too_long` (D48).
+ */
 export function renderContent(input: SendMessageRequest, contact: Contact, opts: Pick<RenderOptions, "missing">): Content {
   const values = placeholderValues(input.variables ?? {}, { ...contact, id: contact.id || "" });
   if (input.channel === "whatsapp") {
     const w = input.whatsapp ?? {};
     return {
-      ...(w.body !== undefined ? { body: render(w.body, values, opts) } : {}),
+      ...(w.body !== undefined ? { body: render(w.body, values, { ...opts, limit: RENDERED_LIMITS.body }) } : {}),
       ...(w.media_url ? { media_url: w.media_url, media_type: w.media_type } : {}),
     };
   }
   const e = input.email ?? {};
   return {
-    subject: render(e.subject ?? "", values, opts),
-    html: render(e.html ?? "", values, { ...opts, html: true }),
+    subject: render(e.subject ?? "", values, { ...opts, limit: RENDERED_LIMITS.subject }),
+    html: render(e.html ?? "", values, { ...opts, html: true, limit: RENDERED_LIMITS.html }),
     ...(e.reply_to ? { reply_to: normalizeEmail(e.reply_to, "email.reply_to") } : {}),
     ...(e.preview_text ? { preview_text: render(e.preview_text, values, opts) } : {}),
   };
