@@ -8,7 +8,9 @@ import { authenticateKey, consumeAnonymous, type KeyPrincipal } from "../keys/au
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
+  IdempotentEffect,
   isStorable,
+  keyInUse,
   releaseIdempotencyKey,
   type IdempotencyScope,
 } from "../idempotency/idempotency.ts";
@@ -207,26 +209,20 @@ async function afterAuthentication(
       { param: "Idempotency-Key", status: 422 },
     );
   }
-  if (claim.kind === "in_progress") {
-    throw new AppError(
-      "conflict",
-      "idempotency_key_in_use",
-      "A request with this Idempotency-Key is still in progress. Retry in a moment.",
-      {
-        param: "Idempotency-Key",
-      },
-    );
-  }
+  if (claim.kind === "in_progress") throw keyInUse();
   if (claim.kind === "replay") {
     return { ...claim.response, headers: { ...claim.response.headers, "Idempotent-Replayed": "true" } };
   }
+  // A service that writes an effect stores its success response in the same transaction (D46);
+  // every other outcome is stored (or released) here, after the request.
+  const effect = new IdempotentEffect(claim.held, route.meta.successStatus ?? 200);
   let outcome: Outcome | undefined;
   try {
-    outcome = await dispatch(req, res, deps, principal, route, `${path}${url.search}`);
+    outcome = await dispatch(req, res, deps, principal, route, `${path}${url.search}`, effect);
     return outcome;
   } finally {
-    if (outcome && isStorable(outcome.status)) await completeIdempotencyKey(deps.database, scope, outcome);
-    else await releaseIdempotencyKey(deps.database, scope);
+    if (!outcome || !isStorable(outcome.status)) await releaseIdempotencyKey(deps.database.query, claim.held);
+    else if (!effect.recorded) await completeIdempotencyKey(deps.database.query, claim.held, outcome);
   }
 }
 
@@ -248,6 +244,7 @@ async function dispatch(
   principal: KeyPrincipal,
   route: Route,
   relativeUrl: string,
+  idempotency?: IdempotentEffect,
 ): Promise<Outcome> {
   const context: Context = {
     db: deps.database,
@@ -255,6 +252,7 @@ async function dispatch(
     requestId: deps.requestId,
     appUrl: deps.appUrl,
     responseHeaders: {},
+    idempotency,
   };
   const target = req as RestRequest & { svcContext: Context; svcError?: TRPCError };
   target.svcContext = context;

@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Database } from "../db/client.ts";
+import type { IdempotentEffect } from "../idempotency/idempotency.ts";
 import type { KeyPrincipal } from "../keys/authenticate-key.ts";
 import type { Mode, Scope } from "../keys/scopes.ts";
 import { AppError, fromZodError } from "../lib/errors.ts";
@@ -26,6 +27,8 @@ export type Context = {
   appUrl: string;
   /** Headers a procedure adds to its REST response (`Link` of D10, for example). */
   responseHeaders: Record<string, string>;
+  /** REST requests with an `Idempotency-Key`: the services that write an effect store the response with it (D46). */
+  idempotency?: IdempotentEffect;
 };
 
 export type Meta = OpenApiMeta<{

@@ -1,12 +1,13 @@
 import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database } from "../db/client.ts";
+import type { IdempotentEffect } from "../idempotency/idempotency.ts";
 import type { Sender as Actor } from "../messaging/send-message.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";
 import { wakePipeline } from "../pipeline/wake.ts";
 import type { ZEnrollRequest } from "./flow-schemas.ts";
-import { runView, type RunRow } from "./flow-views.ts";
+import { runView } from "./flow-views.ts";
 import type { z } from "zod";
 
 // One statement writes the run, its first history entry and its first step's job (the
@@ -42,7 +43,13 @@ const LOCK = `
  * (409 `to`). A new phone or e-mail creates its contact only once the flow is known to accept.
  * The run starts at its first step at once, in the key's mode, on the flow's current version.
  */
-export async function enrollContact(database: Database, actor: Actor, flowId: string, input: z.output<typeof ZEnrollRequest>) {
+export async function enrollContact(
+  database: Database,
+  actor: Actor,
+  flowId: string,
+  input: z.output<typeof ZEnrollRequest>,
+  idempotency?: IdempotentEffect,
+) {
   const [flow] = await database.query<{ status: string }>(`SELECT status::text AS status FROM flows WHERE id = $1 AND workspace_id = $2`, [
     flowId,
     actor.workspaceId,
@@ -54,6 +61,7 @@ export async function enrollContact(database: Database, actor: Actor, flowId: st
 
   const now = new Date();
   const id = newId("run");
+  const view = runView({ id, flowId, contactId, status: "active", createdAt: now });
   await database.transaction(async (sql) => {
     const [current] = await sql<{ status: string; version: number; allow_reentry: boolean }>(LOCK, [flowId, contactId]);
     if (current!.status !== "active") throw notActive(current!.status);
@@ -73,10 +81,11 @@ export async function enrollContact(database: Database, actor: Actor, flowId: st
     if (!written?.inserted) {
       throw conflict("already_enrolled", "The contact already has an active run in this flow, which does not allow re-entry.", "to");
     }
+    // The run and the stored idempotent response commit together (D46).
+    await idempotency?.record(sql, view);
   });
   wakePipeline();
-  const run: RunRow = { id, flowId, contactId, status: "active", createdAt: now };
-  return runView(run);
+  return view;
 }
 
 const notActive = (status: string) =>

@@ -1,21 +1,32 @@
-import type { Database } from "../db/client.ts";
+import type { Database, Sql } from "../db/client.ts";
 import type { Mode } from "../keys/scopes.ts";
+import { conflict } from "../lib/errors.ts";
+import { env } from "../lib/env.ts";
 
-// Idempotency records (D27, D28). A record is claimed before the request runs, so a second
+// Idempotency records (D27, D28, D46). A record is claimed before the request runs, so a second
 // request with the same key waits for nothing: it sees `in_progress` and gets 409 at once.
+// A request that writes something (a message, a run) stores its response in the transaction
+// that writes it (`IdempotentEffect`): the effect and the stored response commit together, so
+// a claim still `in_progress` after a crash means the first attempt committed nothing, and
+// only such a claim is taken over once it is older than IDEMPOTENCY_CLAIM_SECONDS (at most 60).
+// Every write after the claim is fenced by the claim's `created_at`: a request whose claim was
+// taken over can no longer complete, release or commit its effect.
 
 export const RETENTION_HOURS = 24;
-/** A claim older than this whose request never finished (a crashed process) may be taken over. */
-export const STALE_CLAIM_SECONDS = 60;
 
 export type IdempotencyScope = { workspaceId: string; mode: Mode; method: string; path: string; key: string };
 
 export type StoredResponse = { status: number; body: string; headers: Record<string, string> };
 
-export type Claim = { kind: "claimed" } | { kind: "replay"; response: StoredResponse } | { kind: "in_progress" } | { kind: "mismatch" };
+/** The claim a request holds; `claimedAt` fences its later writes. */
+export type HeldClaim = { scope: IdempotencyScope; claimedAt: Date };
+
+export type Claim =
+  { kind: "claimed"; held: HeldClaim } | { kind: "replay"; response: StoredResponse } | { kind: "in_progress" } | { kind: "mismatch" };
 
 type Row = {
   claimed: boolean;
+  created_at: Date;
   body_hash: string;
   status: string;
   response_status: number | null;
@@ -33,21 +44,24 @@ const CLAIM = `
           response_status = NULL, response_body = NULL, response_headers = NULL
       WHERE idempotency_records.expires_at < now()
          OR (idempotency_records.status = 'in_progress' AND idempotency_records.body_hash = EXCLUDED.body_hash
-             AND idempotency_records.created_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS}))
-    RETURNING body_hash
+             AND idempotency_records.created_at < now() - make_interval(secs => $7))
+    RETURNING body_hash, created_at
   )
-  SELECT true AS claimed, body_hash, 'in_progress' AS status, NULL::int AS response_status, NULL AS response_body, NULL::jsonb AS response_headers FROM ins
+  SELECT true AS claimed, created_at, body_hash, 'in_progress' AS status, NULL::int AS response_status, NULL AS response_body, NULL::jsonb AS response_headers FROM ins
   UNION ALL
-  SELECT false, body_hash, status, response_status, response_body, response_headers FROM idempotency_records
+  SELECT false, created_at, body_hash, status, response_status, response_body, response_headers FROM idempotency_records
   WHERE workspace_id = $1 AND mode = $2::"KeyMode" AND method = $3 AND path = $4 AND key = $5 AND NOT EXISTS (SELECT 1 FROM ins)`;
 
 const COMPLETE = `
-  UPDATE idempotency_records SET status = 'done', response_status = $6, response_body = $7, response_headers = $8::jsonb
-  WHERE workspace_id = $1 AND mode = $2::"KeyMode" AND method = $3 AND path = $4 AND key = $5`;
+  UPDATE idempotency_records SET status = 'done', response_status = $7, response_body = $8, response_headers = $9::jsonb
+  WHERE workspace_id = $1 AND mode = $2::"KeyMode" AND method = $3 AND path = $4 AND key = $5
+    AND status = 'in_progress' AND created_at = $6
+  RETURNING 1 AS done`;
 
 const RELEASE = `
   DELETE FROM idempotency_records
-  WHERE workspace_id = $1 AND mode = $2::"KeyMode" AND method = $3 AND path = $4 AND key = $5 AND status = 'in_progress'`;
+  WHERE workspace_id = $1 AND mode = $2::"KeyMode" AND method = $3 AND path = $4 AND key = $5
+    AND status = 'in_progress' AND created_at = $6`;
 
 const params = (s: IdempotencyScope) => [s.workspaceId, s.mode, s.method, s.path, s.key];
 
@@ -57,9 +71,9 @@ const params = (s: IdempotencyScope) => [s.workspaceId, s.mode, s.method, s.path
  * primary key, so exactly one of them gets `claimed`.
  */
 export async function claimIdempotencyKey(database: Database, scope: IdempotencyScope, bodyHash: string): Promise<Claim> {
-  const [row] = await database.query<Row>(CLAIM, [...params(scope), bodyHash]);
+  const [row] = await database.query<Row>(CLAIM, [...params(scope), bodyHash, env().idempotencyClaimSeconds]);
   if (!row) return { kind: "in_progress" }; // the conflicting row's insert is not visible yet
-  if (row.claimed) return { kind: "claimed" };
+  if (row.claimed) return { kind: "claimed", held: { scope, claimedAt: new Date(row.created_at) } };
   if (row.body_hash !== bodyHash) return { kind: "mismatch" };
   if (row.status !== "done" || row.response_status === null) return { kind: "in_progress" };
   return {
@@ -72,13 +86,46 @@ export async function claimIdempotencyKey(database: Database, scope: Idempotency
   };
 }
 
-export async function completeIdempotencyKey(database: Database, scope: IdempotencyScope, response: StoredResponse): Promise<void> {
-  await database.query(COMPLETE, [...params(scope), response.status, response.body, JSON.stringify(response.headers)]);
+/** Stores the response while the claim is still this request's; false when it was taken over. */
+export async function completeIdempotencyKey(sql: Sql, held: HeldClaim, response: StoredResponse): Promise<boolean> {
+  const rows = await sql(COMPLETE, [
+    ...params(held.scope),
+    held.claimedAt,
+    response.status,
+    response.body,
+    JSON.stringify(response.headers),
+  ]);
+  return rows.length > 0;
 }
 
 /** The response is not kept (5xx, 401, 403, 429: D28): the client may retry with the key. */
-export async function releaseIdempotencyKey(database: Database, scope: IdempotencyScope): Promise<void> {
-  await database.query(RELEASE, params(scope));
+export async function releaseIdempotencyKey(sql: Sql, held: HeldClaim): Promise<void> {
+  await sql(RELEASE, [...params(held.scope), held.claimedAt]);
+}
+
+/** D28: 409 while another request holds the key (or has taken over this request's claim). */
+export const keyInUse = () =>
+  conflict("idempotency_key_in_use", "A request with this Idempotency-Key is still in progress. Retry in a moment.", "Idempotency-Key");
+
+/**
+ * What a service that writes an effect (a message, a run) receives from the REST edge: it
+ * calls `record` with its response inside the transaction that writes the effect, so the
+ * stored response and the effect commit together (D46). A claim taken over meanwhile (this
+ * request outlived IDEMPOTENCY_CLAIM_SECONDS) makes `record` throw, which rolls the effect back.
+ */
+export class IdempotentEffect {
+  recorded = false;
+  constructor(
+    private readonly held: HeldClaim,
+    private readonly status: number,
+  ) {}
+
+  async record(sql: Sql, body: unknown): Promise<void> {
+    if (!(await completeIdempotencyKey(sql, this.held, { status: this.status, body: JSON.stringify(body), headers: {} }))) {
+      throw keyInUse();
+    }
+    this.recorded = true;
+  }
 }
 
 /** D28: 2xx and 4xx are kept, except 401, 403 and 429 (and the in-progress 409, never claimed). */

@@ -15,6 +15,7 @@ const ZEnv = z.object({
   ALLOW_PRIVATE_WEBHOOKS: z.enum(["0", "1", ""]).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PIPELINE_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  IDEMPOTENCY_CLAIM_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(60).default(10),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
@@ -34,6 +35,8 @@ export type Env = {
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   /** How long a worker holds a claimed job before another may take it (a crashed worker's). */
   pipelineLeaseMs: number;
+  /** D46: an unfinished idempotency claim older than this may be taken over (at most 60 s). */
+  idempotencyClaimSeconds: number;
   /** A delivery must be answered within this time (D33: 10 s). */
   webhookTimeoutMs: number;
   /** The waits before each retry of a delivery (D33: 10 s … 24 h, nine attempts in all). */
@@ -62,6 +65,7 @@ export function env(): Env {
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS === "1",
     logLevel: e.LOG_LEVEL,
     pipelineLeaseMs: e.PIPELINE_LEASE_SECONDS * 1000,
+    idempotencyClaimSeconds: e.IDEMPOTENCY_CLAIM_SECONDS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
     webhookRetryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE.split(",").map((s) => Number(s) * 1000),
   };

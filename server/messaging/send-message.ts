@@ -2,6 +2,7 @@ import type { Contact } from "../contacts/contact-schemas.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database, Sql } from "../db/client.ts";
+import type { IdempotentEffect } from "../idempotency/idempotency.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
@@ -38,7 +39,7 @@ export async function sendMessage(
   database: Database,
   sender: Sender,
   input: SendMessageRequest,
-  opts: { source?: "api" | "flow" } = {},
+  opts: { source?: "api" | "flow"; idempotency?: IdempotentEffect } = {},
 ): Promise<Message> {
   const channelId = await pickChannel(database, sender, input);
   const recipient = await resolveRecipient(database, sender, input.to);
@@ -70,22 +71,27 @@ export async function sendMessage(
     source: opts.source ?? "api",
   };
   const now = new Date();
-  const id = live
-    ? await database.transaction((sql) => insertMessage(sql, message, now))
-    : await insertMessage(database.query, message, now);
+  // The message, its quota count (live) and the stored idempotent response commit together (D46).
+  const write = async (sql: Sql) => {
+    const id = await insertMessage(sql, message, now);
+    const view = messageView({
+      id,
+      status: "queued",
+      channel: input.channel,
+      to: address,
+      providerMessageId: null,
+      error: null,
+      sentAt: null,
+      deliveredAt: null,
+      readAt: null,
+      createdAt: now,
+    });
+    await opts.idempotency?.record(sql, view);
+    return view;
+  };
+  const view = live || opts.idempotency ? await database.transaction(write) : await write(database.query);
   wakePipeline();
-  return messageView({
-    id,
-    status: "queued",
-    channel: input.channel,
-    to: address,
-    providerMessageId: null,
-    error: null,
-    sentAt: null,
-    deliveredAt: null,
-    readAt: null,
-    createdAt: now,
-  });
+  return view;
 }
 
 export type NewMessage = {

@@ -6,4 +6,4 @@ export const sendMessage = workspaceProcedure
   .meta(sendMessageMeta)
   .input(ZSendMessageRequest)
   .output(ZSendMessageResponse)
-  .mutation(({ ctx, input }) => send(ctx.db, ctx.actor, input));
+  .mutation(({ ctx, input }) => send(ctx.db, ctx.actor, input, { idempotency: ctx.idempotency }));
