@@ -2,13 +2,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { API_PREFIX, handleRest } from "./api/rest.ts";
+import { API_PREFIX, errorBody, handleRest } from "./api/rest.ts";
 import { closeDb, db } from "./db/client.ts";
 import { migrateInChild } from "./db/migrate-in-child.ts";
 import { ensureDemo } from "./demo/ensure-demo.ts";
+import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/client-address.ts";
 import { env, setListeningPort } from "./lib/env.ts";
+import { AppError } from "./lib/errors.ts";
 import { randomBase62 } from "./lib/ids.ts";
 import { log } from "./lib/log.ts";
+import { cappedRequest, refuseBody } from "./lib/read-body.ts";
+import { securityHeaders } from "./lib/security-headers.ts";
 import { startPipelineLoop } from "./pipeline/loop.ts";
 import { closeSmtpTransports } from "./providers/smtp.ts";
 
@@ -41,6 +45,21 @@ function isApiPath(url: string): boolean {
 
 const REQUEST_ID = /^[\w.:-]{8,128}$/;
 
+/**
+ * The most a request handed to Next may send (D51): next-auth's forms are small; the
+ * dashboard's tRPC calls, the provider callbacks and everything else stay within 1 MiB (route
+ * handlers may cap lower). Refused before Next reads a byte.
+ */
+const AUTH_BODY_BYTES = 16 * 1024;
+const DASHBOARD_BODY_BYTES = 1024 * 1024;
+const bodyCap = (url: string) => (/^\/api\/auth(\/|\?|$)/.test(url) ? AUTH_BODY_BYTES : DASHBOARD_BODY_BYTES);
+const SECURITY_HEADERS = securityHeaders({ appUrl: config.appUrl, dev });
+
+function refuseLargeBody(req: IncomingMessage, res: ServerResponse, max: number): void {
+  const err = new AppError("invalid_request", "request_too_large", `The request body is larger than ${max / 1024} KiB.`, { status: 413 });
+  refuseBody(req, res, 413, errorBody(err, config.appUrl));
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = process.hrtime.bigint();
   const url = req.url ?? "/"; // as received: the REST facade rewrites req.url for its handler
@@ -55,8 +74,12 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     await handleRest(req, res, { database, appUrl: config.appUrl, requestId, log: logger });
     return;
   }
-  req.headers["request-id"] = requestId; // the dashboard's route handlers log with the same id
-  await nextHandler(req, res);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  const capped = await cappedRequest(req, bodyCap(url));
+  if (!capped) return refuseLargeBody(req, res, bodyCap(url));
+  capped.headers["request-id"] = requestId; // the dashboard's route handlers log with the same id
+  capped.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req); // never the client's own claim
+  await nextHandler(capped, res);
 }
 
 const server = createServer((req, res) => {

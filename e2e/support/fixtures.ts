@@ -2,6 +2,10 @@
 // that consume a rate limit get a workspace of their own so they never disturb each other.
 /** The dashboard user every fixture workspace has: an admin (e2e/support/dashboard.ts). */
 export const FIXTURE_ADMIN = { email: "fixture-admin@example.test", password: "fixture-admin-password" };
+/** A support user of `main` only (e2e/api/route-security.test.ts). */
+export const FIXTURE_SUPPORT = { email: "fixture-support@example.test", password: "fixture-support-password" };
+/** An admin of `other` only: a user of another workspace (e2e/api/route-security.test.ts). */
+export const FIXTURE_OUTSIDER = { email: "fixture-outsider@example.test", password: "fixture-outsider-password" };
 
 export type KeySpec = { mode: "test" | "live"; scopes?: string[]; revoked?: boolean };
 export type WorkspaceSpec = {
@@ -22,6 +26,7 @@ export const FIXTURES = {
       test: { mode: "test" },
       live: { mode: "live" },
       readOnly: { mode: "test", scopes: ["messages:read"] },
+      fieldsOnly: { mode: "test", scopes: ["fields:read"] },
       revoked: { mode: "test", revoked: true },
     },
   },

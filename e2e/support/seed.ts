@@ -8,7 +8,7 @@ import { revokeKey } from "../../server/keys/revoke-key.ts";
 import type { Scope } from "../../server/keys/scopes.ts";
 import { createUser } from "../../server/users/create-user.ts";
 import { createWorkspace, type CreateWorkspaceRequest } from "../../server/workspaces/create-workspace.ts";
-import { FIXTURE_ADMIN, FIXTURES, type Fixtures, type WorkspaceSpec } from "./fixtures.ts";
+import { FIXTURE_ADMIN, FIXTURE_OUTSIDER, FIXTURE_SUPPORT, FIXTURES, type Fixtures, type WorkspaceSpec } from "./fixtures.ts";
 
 const database = await db();
 await applyMigrations(database.adapter);
@@ -33,6 +33,8 @@ for (const [label, spec] of Object.entries(FIXTURES as Record<string, WorkspaceS
     keyIds[name] = created.id;
   }
   out[label] = { id, keys, keyIds };
+  if (label === "main") await createUser(database, id, { ...FIXTURE_SUPPORT, role: "support" });
+  if (label === "other") await createUser(database, id, { ...FIXTURE_OUTSIDER, role: "admin" });
 }
 await closeDb();
 process.stdout.write(JSON.stringify(out), () => process.exit(0)); // the schema engine leaves a ~10 s timer

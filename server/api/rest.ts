@@ -17,8 +17,9 @@ import {
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { errorDocUrl } from "../lib/error-catalog.ts";
-import { readCapped } from "../lib/read-body.ts";
+import { readNodeBody } from "../lib/read-body.ts";
 import { AppError, fromZodError } from "../lib/errors.ts";
+import { assertStorable } from "../lib/storable-input.ts";
 import type { RateDecision } from "../ratelimit/sliding-window.ts";
 import { openApiDocument } from "./openapi.ts";
 import { API_PREFIX } from "./rest-paths.ts";
@@ -304,13 +305,14 @@ function parseJson(raw: Buffer): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new AppError("invalid_request", "invalid_json", "The request body must be a JSON object.");
   }
+  assertStorable(value); // before anything walks the body (D50)
   return value;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const raw = await readCapped(req, Number(req.headers["content-length"] ?? 0), MAX_BODY_BYTES);
+  const raw = await readNodeBody(req, MAX_BODY_BYTES);
   if (raw) return raw;
-  req.resume();
+  req.resume(); // the rest is dropped as it comes
   throw bodyTooLarge();
 }
 

@@ -5,6 +5,7 @@ import type { IdempotentEffect } from "../idempotency/idempotency.ts";
 import type { KeyPrincipal } from "../keys/authenticate-key.ts";
 import type { Mode, Scope } from "../keys/scopes.ts";
 import { AppError, fromZodError } from "../lib/errors.ts";
+import { assertStorable } from "../lib/storable-input.ts";
 
 // Procedures, context and the middleware every router shares (STYLE.md "Three layers").
 
@@ -77,39 +78,52 @@ export type Actor = {
 };
 
 /**
+ * Every procedure's raw input, before its schema: text the database cannot store and JSON
+ * nested too deep are refused with 400 (D50), whichever door the input came through.
+ */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  assertStorable(await getRawInput());
+  return next();
+});
+
+/**
  * Any caller acting on a workspace: an API key (scope checked, D22) or a dashboard user
  * with a membership (role checked). Dashboard changes act in `live` mode (D31).
  */
-export const workspaceProcedure = t.procedure.use(async ({ ctx, meta, type, next }) => {
-  const principal = ctx.principal;
-  if (!principal) throw new AppError("authentication", "missing_api_key", "Authentication required.");
-  if (principal.kind === "key") {
-    if (meta?.scope && !principal.scopes.includes(meta.scope)) {
-      throw new AppError("forbidden", "missing_scope", `This API key lacks the scope \`${meta.scope}\` that this endpoint needs.`);
+export const workspaceProcedure = t.procedure
+  .use(async ({ ctx, meta, type, next }) => {
+    const principal = ctx.principal;
+    if (!principal) throw new AppError("authentication", "missing_api_key", "Authentication required.");
+    if (principal.kind === "key") {
+      if (meta?.scope && !principal.scopes.includes(meta.scope)) {
+        throw new AppError("forbidden", "missing_scope", `This API key lacks the scope \`${meta.scope}\` that this endpoint needs.`);
+      }
+      return next({
+        ctx: {
+          actor: {
+            workspaceId: principal.workspaceId,
+            mode: principal.mode,
+            principal,
+            defaultCountry: principal.defaultCountry,
+          } satisfies Actor,
+        },
+      });
     }
-    return next({
-      ctx: {
-        actor: {
-          workspaceId: principal.workspaceId,
-          mode: principal.mode,
-          principal,
-          defaultCountry: principal.defaultCountry,
-        } satisfies Actor,
-      },
-    });
-  }
-  if (!principal.workspaceId || !principal.role) {
-    throw new TRPCError({ code: "FORBIDDEN", message: "Choose a workspace you are a member of." });
-  }
-  const roles = meta?.roles ?? (type === "mutation" ? ["admin"] : ["admin", "support"]);
-  if (!roles.includes(principal.role)) {
-    throw new AppError("forbidden", "role_required", `This action needs the ${roles.join(" or ")} role.`);
-  }
-  return next({ ctx: { actor: { workspaceId: principal.workspaceId, mode: "live", principal } satisfies Actor } });
-});
+    if (!principal.workspaceId || !principal.role) {
+      throw new TRPCError({ code: "FORBIDDEN", message: "Choose a workspace you are a member of." });
+    }
+    const roles = meta?.roles ?? (type === "mutation" ? ["admin"] : ["admin", "support"]);
+    if (!roles.includes(principal.role)) {
+      throw new AppError("forbidden", "role_required", `This action needs the ${roles.join(" or ")} role.`);
+    }
+    return next({ ctx: { actor: { workspaceId: principal.workspaceId, mode: "live", principal } satisfies Actor } });
+  })
+  .use(storableInput);
 
 /** Dashboard-only procedures: a signed-in user, whatever workspace. */
-export const userProcedure = t.procedure.use(({ ctx, next }) => {
-  if (ctx.principal?.kind !== "user") throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first." });
-  return next({ ctx: { user: ctx.principal } });
-});
+export const userProcedure = t.procedure
+  .use(({ ctx, next }) => {
+    if (ctx.principal?.kind !== "user") throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first." });
+    return next({ ctx: { user: ctx.principal } });
+  })
+  .use(storableInput);

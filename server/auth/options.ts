@@ -2,12 +2,15 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { db } from "../db/client.ts";
 import { env } from "../lib/env.ts";
+import { CLIENT_ADDRESS_HEADER } from "../lib/client-address.ts";
+import { createSession, isSessionActive, revokeSession } from "./dashboard-sessions.ts";
 import { verifyCredentials } from "./verify-credentials.ts";
 
 // next-auth (v4) for the dashboard: credentials with hashed passwords, JWT sessions in an
 // httpOnly, SameSite=Lax cookie (secure when APP_URL is https). Roles are not in the token:
 // they are read from the memberships on every request (session-context.ts), so removing a
-// membership takes effect at once.
+// membership takes effect at once. The token names a server-side session
+// (dashboard-sessions.ts): sign-out revokes it, and a revoked token no longer signs anyone in.
 
 declare module "next-auth" {
   interface Session {
@@ -41,12 +44,24 @@ export function authOptions(): NextAuthOptions {
           email: { label: "E-mail", type: "email" },
           password: { label: "Password", type: "password" },
         },
-        authorize: async (credentials) => verifyCredentials(await db(), credentials),
+        authorize: async (credentials, req) => {
+          const address = (req.headers as Record<string, string | undefined> | undefined)?.[CLIENT_ADDRESS_HEADER];
+          return verifyCredentials(await db(), credentials, address ?? "unknown");
+        },
       }),
     ],
     callbacks: {
-      // The token's `sub` is the user id (next-auth's default); the session exposes it.
-      session: ({ session, token }) => ({ ...session, userId: token.sub }),
+      // At sign-in the token gets the id of a new server-side session.
+      jwt: async ({ token, user }) => (user ? { ...token, sid: await createSession(await db(), user.id, SESSION_MAX_AGE_SECONDS) } : token),
+      // The token's `sub` is the user id (next-auth's default); the session exposes it only
+      // while the server-side session is live.
+      session: async ({ session, token }) => ({
+        ...session,
+        userId: (await isSessionActive(await db(), token.sid, token.sub)) ? token.sub : undefined,
+      }),
+    },
+    events: {
+      signOut: async ({ token }) => revokeSession(await db(), token?.sid),
     },
   };
   return cached;

@@ -37,10 +37,10 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
   },
   {
     type: "invalid_request",
-    statuses: [ERROR_STATUS.invalid_request, 422],
+    statuses: [ERROR_STATUS.invalid_request, 422, 413],
     title: "Invalid request",
     description:
-      "The request is malformed or a value is invalid; `param` names the parameter at fault in dotted form, such as `to.phone`. The status is 422 when an `Idempotency-Key` is reused with a different body (D28).",
+      "The request is malformed or a value is invalid; `param` names the parameter at fault in dotted form, such as `to.phone`. The status is 422 when an `Idempotency-Key` is reused with a different body (D28), and 413 when a dashboard request body is too large (D51).",
     action:
       "Fix the parameter named by `param` (the message says what is wrong) and send the request again; retrying it unchanged fails the same way.",
   },
@@ -198,9 +198,18 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "invalid_json",
     type: "invalid_request",
-    description: "The body of a POST is not valid JSON, or is not a JSON object (D26).",
+    description: "The body of a POST is not valid JSON, is not a JSON object, or nests deeper than 32 levels (D26, D50).",
     message: "The request body is not valid JSON.",
-    where: ["api-body"],
+    where: ["api-body", "dashboard"],
+  },
+  {
+    code: "invalid_text",
+    type: "invalid_request",
+    description:
+      "A text value (or an object key) holds a character that cannot be stored: a NUL character or an unpaired UTF-16 surrogate. `param` names the field in dotted form, query and path parameters included (D50).",
+    message: "{param} contains a character that cannot be stored: a NUL character or an unpaired UTF-16 surrogate.",
+    param: "{param}",
+    where: ["api-input", "dashboard"],
   },
   {
     code: "body_too_large",
@@ -208,6 +217,14 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     description: "The request body is larger than 256 KiB (D26).",
     message: "The request body is larger than 256 KiB.",
     where: ["api-body"],
+  },
+  {
+    code: "request_too_large",
+    type: "invalid_request",
+    status: 413,
+    description: "Dashboard: the request body is larger than the dashboard accepts (16 KiB for sign-in, 1 MiB otherwise, D51).",
+    message: "The request body is larger than 1024 KiB.",
+    where: ["dashboard"],
   },
   {
     code: "invalid_cursor",

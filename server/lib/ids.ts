@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 
 // Every identifier of the service is made here: the spec's prefixes (msg_, ct_, flow_, run_,
-// tag_, field_) plus our own (evt_, key_, wh_, usr_, ch_).
+// tag_, field_) plus our own (evt_, key_, wh_, usr_, ch_, ses_).
 const PREFIXES = {
   message: "msg",
   contact: "ct",
@@ -16,6 +16,7 @@ const PREFIXES = {
   user: "usr",
   channel: "ch",
   job: "job",
+  session: "ses",
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

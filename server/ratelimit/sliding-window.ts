@@ -20,7 +20,8 @@ export function windowStart(nowMs: number): number {
   return Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
 }
 
-function estimate(counts: WindowCounts, nowMs: number): number {
+/** The requests counted in the rolling minute ending now. */
+export function estimate(counts: WindowCounts, nowMs: number): number {
   const elapsed = (nowMs - windowStart(nowMs)) / WINDOW_MS;
   return counts.previous * (1 - elapsed) + counts.current;
 }

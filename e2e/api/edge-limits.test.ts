@@ -1,0 +1,252 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type Engine } from "../support/database.ts";
+import { FIXTURE_ADMIN, FIXTURE_OUTSIDER, FIXTURE_SUPPORT, type Fixtures } from "../support/fixtures.ts";
+import { ROOT, startServer, type RunningServer } from "../support/server.ts";
+
+// The edge of the service under hostile input, over real HTTP against a server of its own
+// (its memory is measured, and sign-in throttling counts per client address):
+// - D51: bodies of the dashboard's routes are capped (/api/auth 16 KiB, everything else Next
+//   serves 1 MiB) and refused with 413 before they are read; the public API's at 256 KiB (D26);
+// - D50: text PostgreSQL cannot store and JSON nested too deep are 400s, not 500s;
+// - D51: failed sign-ins slow down per e-mail and per client address without locking the real
+//   user out, and a refused attempt costs as long as a checked one.
+
+const engine = (process.env.SVC_ENGINE ?? "pglite") as Engine;
+let server: RunningServer;
+let fixtures: Fixtures;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  const database = await freshDatabase(engine, `edge_${engine}`);
+  drop = database.drop;
+  fixtures = JSON.parse(
+    execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, ...database.env, LOG_LEVEL: "warn" },
+      encoding: "utf8",
+    }),
+  ) as Fixtures;
+  server = await startServer({ ...database.env, PIPELINE: "off", LOG_LEVEL: "error" });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await drop?.();
+});
+
+type Sent = { status: number; headers: Record<string, string | string[] | undefined>; text: string; ms: number };
+
+/**
+ * One request over node:http: `body` as given, or `bytes` of filler streamed in 64 KiB chunks
+ * (declared with Content-Length, or chunked). An answer that comes while the body is still
+ * being sent is kept; the send stops there.
+ */
+function send(
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string; bytes?: number; chunked?: boolean; from?: string } = {},
+): Promise<Sent> {
+  const started = performance.now();
+  const url = new URL(path, server.url);
+  const headers: Record<string, string> = { ...opts.headers };
+  const size = opts.body !== undefined ? Buffer.byteLength(opts.body) : (opts.bytes ?? 0);
+  if (!opts.chunked) headers["Content-Length"] = String(size);
+  return new Promise((resolve, reject) => {
+    let answered: Sent | undefined;
+    const req = httpRequest(url, { method: opts.method ?? "POST", headers, localAddress: opts.from, agent: false }, (res) => {
+      answered = { status: res.statusCode ?? 0, headers: res.headers, text: "", ms: performance.now() - started };
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (answered!.text += d));
+      res.on("end", () => resolve(answered!));
+      // The server closes the connection a second after refusing a body still being sent.
+      res.on("error", () => resolve(answered!));
+      res.on("aborted", () => resolve(answered!));
+    });
+    req.on("error", (err) => setTimeout(() => (answered ? resolve(answered) : reject(err)), 200));
+    if (opts.body !== undefined) return void req.end(opts.body);
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    let left = size;
+    const pump = () => {
+      while (left > 0 && !req.destroyed && !answered) {
+        const n = Math.min(left, chunk.length);
+        left -= n;
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void req.once("drain", pump);
+      }
+      if (left === 0 && !req.destroyed) req.end();
+    };
+    pump();
+  });
+}
+
+/** The server process's resident memory now and at its peak, in MB (/proc). */
+function serverMemory(): { rssMb: number; peakMb: number } {
+  const status = readFileSync(`/proc/${server.process.pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
+}
+
+const errorOf = (res: Sent) => (JSON.parse(res.text) as { error: { type: string; code: string; param: string | null } }).error;
+
+/** next-auth's credentials sign-in from client address `from`; the session cookie or null. */
+async function signIn(email: string, password: string, from?: string, chunked = false): Promise<{ cookie: string | null; ms: number }> {
+  const csrf = await send("/api/auth/csrf", { method: "GET", from });
+  const cookies = [csrf.headers["set-cookie"] ?? []].flat().map((c) => c.split(";")[0]);
+  const { csrfToken } = JSON.parse(csrf.text) as { csrfToken: string };
+  const res = await send("/api/auth/callback/credentials", {
+    from,
+    chunked,
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookies.join("; ") },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }).toString(),
+  });
+  const session = [res.headers["set-cookie"] ?? []].flat().find((c) => c.includes("session-token="));
+  return { cookie: session ? session.split(";")[0]! : null, ms: res.ms };
+}
+
+describe("request bodies are capped before they are read (D51, D26)", () => {
+  it("300 MB bodies to sign-in, /api/trpc and the public API are refused while memory stays under 400 MB", async () => {
+    const before = serverMemory();
+    const big = 300 * 1024 * 1024;
+    const [authDeclared, authChunked, trpcDeclared, trpcChunked, rest] = await Promise.all([
+      send("/api/auth/callback/credentials", { bytes: big, headers: { "Content-Type": "application/x-www-form-urlencoded" } }),
+      send("/api/auth/callback/credentials", {
+        bytes: big,
+        chunked: true,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      }),
+      send("/api/trpc/tags.create", { bytes: big, headers: { "Content-Type": "application/json" } }),
+      send("/api/trpc/tags.create", { bytes: big, chunked: true, headers: { "Content-Type": "application/json" } }),
+      send("/api/v1/tags", {
+        bytes: big,
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${fixtures.main!.keys.test}` },
+      }),
+    ]);
+    for (const res of [authDeclared, authChunked, trpcDeclared, trpcChunked]) {
+      expect(res.status).toBe(413);
+      expect(errorOf(res)).toMatchObject({ type: "invalid_request", code: "request_too_large" });
+    }
+    expect(rest.status).toBe(400);
+    expect(errorOf(rest)).toMatchObject({ type: "invalid_request", code: "body_too_large" });
+    const after = serverMemory();
+    console.log(
+      `server memory: before ${before.rssMb.toFixed(0)} MB (peak ${before.peakMb.toFixed(0)}), after 5 x 300 MB ${after.rssMb.toFixed(0)} MB (peak ${after.peakMb.toFixed(0)})`,
+    );
+    expect(after.peakMb).toBeLessThan(400);
+  });
+
+  it("refuses just past each cap and accepts bodies within it, chunked or declared", async () => {
+    const form = { "Content-Type": "application/x-www-form-urlencoded" };
+    expect((await send("/api/auth/signout", { bytes: 16 * 1024 + 1, headers: form })).status).toBe(413);
+    expect((await send("/api/auth/signout", { bytes: 16 * 1024 + 1, chunked: true, headers: form })).status).toBe(413);
+    const json = { "Content-Type": "application/json" };
+    expect((await send("/api/trpc/tags.create", { bytes: 1024 * 1024 + 1, headers: json })).status).toBe(413);
+    expect((await send("/api/trpc/tags.create", { bytes: 1024 * 1024 + 1, chunked: true, headers: json })).status).toBe(413);
+    // Within the caps the body reaches next-auth and tRPC whole, chunked too.
+    const chunkedSignIn = await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password, undefined, true);
+    expect(chunkedSignIn.cookie).toMatch(/session-token=/);
+    const created = await send("/api/trpc/tags.create", {
+      chunked: true,
+      headers: { ...json, Cookie: chunkedSignIn.cookie!, "x-svc-workspace": fixtures.main!.id },
+      body: JSON.stringify({ name: "Chunked tag" }),
+    });
+    expect(created.status).toBe(200);
+    expect(JSON.parse(created.text).result.data).toMatchObject({ name: "Chunked tag" });
+  });
+});
+
+describe("text the database cannot store and JSON nested too deep (D50)", () => {
+  const auth = () => ({ Authorization: `Bearer ${fixtures.main!.keys.test}`, "Content-Type": "application/json" });
+
+  it.each([
+    { name: "NUL in a contact's name", path: "/api/v1/contacts", body: `{"phone":"+15550109001","name":"a\\u0000b"}`, param: "name" },
+    {
+      name: "a lone surrogate in variables",
+      path: "/api/v1/messages",
+      body: `{"channel":"whatsapp","to":{"phone":"+15550109002"},"whatsapp":{"body":"Hi {{x}}"},"variables":{"x":"\\ud800"}}`,
+      param: "variables.x",
+    },
+    { name: "a lone low surrogate in a tag name", path: "/api/v1/tags", body: `{"name":"x\\udc00"}`, param: "name" },
+    { name: "NUL in an object key", path: "/api/v1/contacts", body: `{"phone":"+15550109003","fields":{"a\\u0000":"1"}}`, param: "fields" },
+  ])("$name: 400 invalid_text, param $param", async ({ path, body, param }) => {
+    const res = await send(path, { headers: auth(), body });
+    expect(res.status, res.text).toBe(400);
+    expect(errorOf(res)).toMatchObject({ type: "invalid_request", code: "invalid_text", param });
+  });
+
+  it("a NUL in a query parameter: 400 invalid_text naming it; in a path, no such resource", async () => {
+    const query = await send("/api/v1/tags?after=%00", { method: "GET", headers: auth() });
+    expect(query.status, query.text).toBe(400);
+    expect(errorOf(query)).toMatchObject({ code: "invalid_text", param: "after" });
+    // Path parameters reach the procedure still percent-encoded: an id that names nothing.
+    const path = await send("/api/v1/contacts/ct_%00", { method: "GET", headers: auth() });
+    expect(path.status, path.text).toBe(404);
+    expect(errorOf(path)).toMatchObject({ code: "resource_missing", param: "id" });
+  });
+
+  it("240 KB of nested arrays, and 33 levels of objects, are 400 invalid_json; 32 levels pass the check", async () => {
+    const deep = await send("/api/v1/contacts", {
+      headers: auth(),
+      body: `{"phone":"+15550109004","fields":${"[".repeat(120_000)}${"]".repeat(120_000)}}`,
+    });
+    expect(deep.status, deep.text.slice(0, 300)).toBe(400);
+    expect(errorOf(deep)).toMatchObject({ code: "invalid_json" });
+    const nest = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${"}".repeat(levels - 1)}`;
+    const over = await send("/api/v1/contacts", { headers: auth(), body: `{"phone":"+15550109005","fields":${nest(32)}}` });
+    expect(errorOf(over)).toMatchObject({ code: "invalid_json" });
+    const within = await send("/api/v1/contacts", { headers: auth(), body: `{"phone":"+15550109005","fields":${nest(31)}}` });
+    expect(errorOf(within).code).not.toBe("invalid_json"); // refused by the fields rules instead
+    expect(serverMemory().peakMb).toBeLessThan(400);
+  });
+
+  it("the dashboard's tRPC refuses the same input with 400 invalid_text and invalid_json", async () => {
+    const { cookie } = await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password);
+    const headers = { "Content-Type": "application/json", Cookie: cookie!, "x-svc-workspace": fixtures.main!.id };
+    const nul = await send("/api/trpc/tags.create", { headers, body: `{"name":"a\\u0000"}` });
+    expect(nul.status, nul.text).toBe(400);
+    expect(JSON.parse(nul.text).error.data).toMatchObject({ code: "invalid_text", param: "name" });
+    const deep = await send("/api/trpc/tags.create", { headers, body: `{"name":${"[".repeat(100_000)}${"]".repeat(100_000)}}` });
+    expect(deep.status, deep.text.slice(0, 300)).toBe(400);
+    expect(JSON.parse(deep.text).error.data).toMatchObject({ code: "invalid_json" });
+    const query = await send(`/api/trpc/contacts.search?input=${encodeURIComponent(JSON.stringify({ q: "\u0000" }))}`, {
+      method: "GET",
+      headers,
+    });
+    expect(query.status, query.text).toBe(400);
+    expect(JSON.parse(query.text).error.data).toMatchObject({ code: "invalid_text", param: "q" });
+  });
+});
+
+describe("dashboard sign-in is slowed, not locked (D51)", () => {
+  it("one address trying many e-mails is refused after 30 failures; another address and the real user still get in", async () => {
+    const attacker = "127.0.0.2";
+    for (let batch = 0; batch < 4; batch++) {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => signIn(`nobody-${batch}-${i}@example.test`, "wrong-password", attacker)));
+    }
+    // Past the address's limit even the right password is not checked from there…
+    expect((await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password, attacker)).cookie).toBeNull();
+    // …while the real user, from their own address, signs in.
+    expect((await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password, "127.0.0.3")).cookie).toMatch(/session-token=/);
+  });
+
+  it("ten wrong passwords slow the next attempt for that e-mail down, and the right password still signs in", async () => {
+    await Promise.all(Array.from({ length: 10 }, () => signIn(FIXTURE_ADMIN.email, "wrong-password", "127.0.0.4")));
+    const real = await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password, "127.0.0.5");
+    expect(real.cookie).toMatch(/session-token=/);
+    expect(real.ms).toBeGreaterThan(4_000); // 5 s at most (sign-in-throttle.ts)
+  });
+
+  it("a refused attempt takes as long as a checked one", async () => {
+    // 127.0.0.2 is refused (first test); from 127.0.0.6 a real user's wrong password is
+    // checked (five failures: not yet slowed). Alternated, so both see the same load.
+    const refused: number[] = [];
+    const checked: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      refused.push((await signIn(FIXTURE_SUPPORT.email, "wrong-password", "127.0.0.2")).ms);
+      checked.push((await signIn(FIXTURE_OUTSIDER.email, "wrong-password", "127.0.0.6")).ms);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    console.log(`sign-in: refused median ${median(refused).toFixed(0)} ms, checked median ${median(checked).toFixed(0)} ms`);
+    expect(median(refused)).toBeGreaterThan(median(checked) * 0.6);
+  });
+});

@@ -1,0 +1,82 @@
+import { expect, signIn, test } from "./fixtures/test.ts";
+
+// The dashboard's own security in real Chromium (D51): its security headers, a page framed by
+// another site refused, pages (the dashboard, the API reference) still working under the
+// Content-Security-Policy, sign-out ending the session on the server, and sign-in slowed by
+// wrong passwords without locking the real user out.
+
+const GUARDED = { email: "guarded@example.test", password: "guarded-password-1" };
+const REVOKER = { email: "revoker@example.test", password: "revoker-password-1" };
+
+test("dashboard and docs responses carry the security headers", async ({ request, seed }) => {
+  for (const path of ["/sign-in", "/docs", `/w/${seed.alpha.id}/keys`, "/docs/errors"]) {
+    const res = await request.get(path, { maxRedirects: 0 });
+    const headers = res.headers();
+    expect(headers["content-security-policy"], path).toContain("frame-ancestors 'none'");
+    expect(headers["x-frame-options"], path).toBe("DENY");
+    expect(headers["x-content-type-options"], path).toBe("nosniff");
+    expect(headers["referrer-policy"], path).toBe("strict-origin-when-cross-origin");
+    // APP_URL is http here: no Strict-Transport-Security.
+    expect(headers["strict-transport-security"], path).toBeUndefined();
+  }
+});
+
+test("a dashboard page framed by another site is refused", async ({ page, baseURL }) => {
+  const refusals: string[] = [];
+  page.on("console", (m) => {
+    if (/frame-ancestors|X-Frame-Options/i.test(m.text())) refusals.push(m.text());
+  });
+  await page.setContent(`<h1>Not svc</h1><iframe id="victim" src="${baseURL}/sign-in" width="600" height="400"></iframe>`);
+  await expect.poll(() => refusals.length).toBeGreaterThan(0);
+  const framed = page.frames().find((f) => f !== page.mainFrame());
+  expect(framed?.url()).not.toContain("/sign-in");
+  await expect(page.frameLocator("#victim").getByRole("heading", { name: "Sign in to svc" })).toHaveCount(0);
+});
+
+test("the dashboard and the API reference work under the Content-Security-Policy", async ({ page, seed }) => {
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to (load|execute|apply|connect)/i.test(m.text())) violations.push(m.text());
+  });
+  await signIn(page, seed.admin);
+  await expect(page.getByRole("row", { name: new RegExp(seed.alpha.key) })).toBeVisible();
+  await page.goto("/docs");
+  await expect(page.getByText("Send message").first()).toBeVisible({ timeout: 20_000 });
+  expect(violations).toEqual([]);
+});
+
+test("sign-out ends the session on the server: a copy of the cookie is refused afterwards", async ({ page, browser, seed }) => {
+  await signIn(page, REVOKER);
+  const copied = await page.context().cookies();
+  expect(copied.some((c) => c.name.endsWith("next-auth.session-token"))).toBe(true);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  const thief = await browser.newContext({ baseURL: page.url() });
+  await thief.addCookies(copied);
+  const stolen = await thief.newPage();
+  await stolen.goto(`/w/${seed.alpha.id}/keys`);
+  await expect(stolen).toHaveURL(/\/sign-in\?callbackUrl=/);
+  const api = await thief.request.get(`/api/trpc/keys.list?input=${encodeURIComponent("{}")}`, {
+    headers: { "x-svc-workspace": seed.alpha.id },
+  });
+  expect(api.status()).toBe(401);
+  await thief.close();
+});
+
+test("wrong passwords slow the sign-in down without locking the real user out", async ({ page, request }) => {
+  const csrf = (await (await request.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  const attempts = Array.from({ length: 10 }, () =>
+    request.post("/api/auth/callback/credentials", {
+      form: { csrfToken: csrf.csrfToken, email: GUARDED.email, password: "not-the-password", json: "true" },
+      maxRedirects: 0,
+    }),
+  );
+  for (const res of await Promise.all(attempts)) {
+    expect(res.headers()["set-cookie"] ?? "").not.toContain("session-token=");
+  }
+  const started = Date.now();
+  await signIn(page, GUARDED);
+  expect(Date.now() - started).toBeGreaterThan(4_000); // slowed (at most 5 s), not refused
+});
