@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 const api = (engine: "postgres" | "pglite") => ({
   test: {
     name: `api-${engine}`,
-    include: ["e2e/api/**/*.test.ts"],
+    include: ["e2e/api/**/*.test.ts", "packages/client/test/**/*.test.ts"],
     exclude: ["e2e/api/openapi.test.ts", "e2e/api/openapi-clients.test.ts"],
     env: { SVC_ENGINE: engine },
     globalSetup: ["e2e/support/global-setup.ts"],
