@@ -37,7 +37,7 @@ describe("@svc/client against the service", () => {
   });
 
   it("upserts, gets and finds a contact with typed custom fields", async () => {
-    await svc.fields.create({ name: "Plan", key: "plan" });
+    await svc.fields.create({ name: "Plan", key: "plan", type: "text" });
     const p = phone();
     const contact = await svc.contacts.upsert({ phone: p, name: "Ana", fields: { plan: "gold" } });
     expect(contact).toMatchObject({ phone: p, name: "Ana", fields: { plan: "gold" } });
