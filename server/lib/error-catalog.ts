@@ -260,7 +260,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
       "With its placeholders filled, a text is over its limit: `whatsapp.body` 4096 characters, `email.subject` 998 characters, `email.html` 512 KiB; `param` is the field. Nothing was sent.",
     message: "whatsapp.body is longer than 4096 characters once its placeholders are filled.",
     param: "whatsapp.body",
-    where: ["POST /messages"],
+    where: ["api-declared"],
   },
   {
     code: "recipient_opted_out",

@@ -638,6 +638,7 @@ export interface components {
           | "invalid_email"
           | "recipient_missing_address"
           | "missing_variable"
+          | "rendered_too_long"
           | "recipient_opted_out"
           | "channel_not_connected"
           | "daily_limit_reached"
@@ -2114,7 +2115,7 @@ export interface operations {
           "application/json": components["schemas"]["Message"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_json`, `body_too_large`, `invalid_phone`, `invalid_email`, `recipient_missing_address`, `missing_variable`, `invalid_idempotency_key`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_json`, `body_too_large`, `invalid_phone`, `invalid_email`, `recipient_missing_address`, `missing_variable`, `rendered_too_long`, `invalid_idempotency_key`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -23,6 +23,7 @@ export const sendMessageMeta: Meta = {
     "invalid_email",
     "recipient_missing_address",
     "missing_variable",
+    "rendered_too_long",
     "recipient_opted_out",
     "channel_not_connected",
     "daily_limit_reached",
