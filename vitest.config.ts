@@ -5,8 +5,8 @@ import { defineConfig } from "vitest/config";
 const api = (engine: "postgres" | "pglite") => ({
   test: {
     name: `api-${engine}`,
-    include: ["e2e/api/**/*.test.ts"],
-    exclude: ["e2e/api/openapi.test.ts"],
+    include: ["e2e/api/**/*.test.ts", "packages/client/test/**/*.test.ts"],
+    exclude: ["e2e/api/openapi.test.ts", "e2e/api/openapi-clients.test.ts"],
     env: { SVC_ENGINE: engine },
     globalSetup: ["e2e/support/global-setup.ts"],
     testTimeout: 60_000,
@@ -17,7 +17,13 @@ const api = (engine: "postgres" | "pglite") => ({
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["server/**/*.test.ts", "e2e/api/openapi.test.ts"], testTimeout: 60_000 } },
+      {
+        test: {
+          name: "unit",
+          include: ["server/**/*.test.ts", "e2e/api/openapi.test.ts", "e2e/api/openapi-clients.test.ts", "packages/*/src/**/*.test.ts"],
+          testTimeout: 60_000,
+        },
+      },
       { test: { name: "cli", include: ["e2e/cli/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 120_000 } },
       {
         // Provider clients against real local servers (a fake Cloud API, an SMTP server on

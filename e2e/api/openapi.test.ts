@@ -1,9 +1,15 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { forEachOpenApiProcedure, normalizePath } from "trpc-to-openapi";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../server/api/openapi.ts";
 import { appRouter } from "../../server/api/root.ts";
 import type { Meta } from "../../server/api/trpc.ts";
-import { ERROR_CODES, ERROR_TYPES } from "../../server/lib/error-catalog.ts";
+import { ROOT } from "../support/server.ts";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { EVENT_NAMES } from "../../server/events/event-names.ts";
+import { ZRecipient } from "../../server/messaging/message-schemas.ts";
+import { codeStatus, ERROR_CODES, ERROR_TYPES } from "../../server/lib/error-catalog.ts";
 
 // The OpenAPI document, in-process: a valid OpenAPI 3 document that states the platform rules
 // (security, errors of D29, rate-limit headers of D24, scopes, idempotency, success statuses)
@@ -21,10 +27,20 @@ const operations: { method: string; path: string; op: Json }[] = Object.entries(
 );
 
 const metas = new Map<string, Meta>();
-forEachOpenApiProcedure(appRouter._def.procedures, ({ meta }) => {
+const inputs = new Map<string, { safeParse: (v: unknown) => { success: boolean; error?: unknown } }>();
+forEachOpenApiProcedure(appRouter._def.procedures, ({ meta, procedure }) => {
   const m = meta as Meta;
-  if (m.openapi) metas.set(`${m.openapi.method.toLowerCase()} ${normalizePath(m.openapi.path)}`, m);
+  if (!m.openapi) return;
+  const key = `${m.openapi.method.toLowerCase()} ${normalizePath(m.openapi.path)}`;
+  metas.set(key, m);
+  const input = (procedure as unknown as { _def: { inputs?: unknown[] } })._def.inputs?.[0];
+  if (input) inputs.set(key, input as never);
 });
+
+/** Validates a value against a component of the document (JSON Schema 2020-12, as OpenAPI 3.1). */
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+ajv.addSchema({ $id: "doc", components: doc.components });
+const validate = (component: string, value: unknown) => ajv.validate({ $ref: `doc#/components/schemas/${component}` }, value);
 
 /** Follows a local `$ref` (`#/components/...`). */
 function resolve(node: Json): Json {
@@ -78,11 +94,15 @@ describe("OpenAPI document", () => {
     for (const { method, path, op } of operations) expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
   });
 
-  it("has one shared Error schema of D29 and none of trpc-to-openapi's error shapes", () => {
-    const error = doc.components.schemas.Error;
+  it("has one shared ApiError schema of D29 (not `Error`, which shadows the global) and none of trpc-to-openapi's", () => {
+    expect(doc.components.schemas.Error).toBeUndefined();
+    const error = doc.components.schemas.ApiError;
     expect(error.required).toEqual(["error"]);
     expect(Object.keys(error.properties.error.properties).sort()).toEqual(["code", "doc_url", "message", "param", "type"]);
     expect(error.properties.error.properties.type.enum.sort()).toEqual(ERROR_TYPES.map((t) => t.type).sort());
+    // D56: `code` is an enum of every code the public API answers.
+    const apiCodes = ERROR_CODES.filter((c) => c.where.some((w) => w.startsWith("api"))).map((c) => c.code);
+    expect(error.properties.error.properties.code.enum).toEqual(apiCodes);
     expect(Object.keys(doc.components.schemas).filter((name) => name.startsWith("error."))).toEqual([]);
   });
 
@@ -105,11 +125,22 @@ describe("OpenAPI document", () => {
       expect(op.tags?.length).toBeGreaterThan(0);
     });
 
-    it("lists its error responses", () => {
+    it("lists exactly the error statuses of its codes: the platform's and its declared ones (D56)", () => {
       expect(statuses).toEqual(expect.arrayContaining([401, 403, 429, 500]));
       if (hasInput) expect(statuses).toContain(400);
       if (parameters.some((p) => p.in === "path")) expect(statuses).toContain(404);
       if (meta.idempotent) expect(statuses).toEqual(expect.arrayContaining([409, 422]));
+      const codes = statuses
+        .filter((s) => s >= 400)
+        .flatMap((s) => Object.keys(responses[String(s)]!.content["application/json"].examples).map((code) => ({ s, code })));
+      for (const { s, code } of codes) expect(codeStatus(ERROR_CODES.find((c) => c.code === code)!), code).toBe(s);
+      for (const declared of meta.errors ?? [])
+        expect(
+          codes.map((c) => c.code),
+          declared,
+        ).toContain(declared);
+      // Nothing else: each listed status is answered by at least one of those codes.
+      expect(new Set(codes.map((c) => c.s))).toEqual(new Set(statuses.filter((s) => s >= 400)));
     });
 
     it("answers its success status (meta.successStatus) with an example", () => {
@@ -127,7 +158,7 @@ describe("OpenAPI document", () => {
     it("uses the Error schema with an example per error response, consistent with the catalog", () => {
       for (const status of statuses.filter((s) => s >= 400)) {
         const media = responses[String(status)]!.content["application/json"];
-        expect(media.schema).toEqual({ $ref: "#/components/schemas/Error" });
+        expect(media.schema).toEqual({ $ref: "#/components/schemas/ApiError" });
         const examples = Object.values(media.examples ?? {}) as Json[];
         expect(examples.length, `${status} examples`).toBeGreaterThan(0);
         for (const { value } of examples) {
@@ -177,6 +208,118 @@ describe("OpenAPI document", () => {
         expect(header).toBeUndefined();
       }
     });
+  });
+
+  it("lists a 404 on POST /messages (unknown to.contact_id or channel_id) and a 409 on no GET (D56)", () => {
+    expect(Object.keys(doc.paths["/messages"].post.responses)).toContain("404");
+    for (const { method, path, op } of operations.filter((o) => o.method === "get")) {
+      expect(Object.keys(op.responses), `${method} ${path}`).not.toContain("409");
+    }
+    expect(Object.keys(doc.paths["/"].get.responses)).toEqual(["200", "401", "403", "429", "500"]);
+  });
+
+  it("describes the recipient as a oneOf that refuses none or several addresses, as the server does (D5, D56)", () => {
+    expect(doc.components.schemas.Recipient.oneOf).toHaveLength(3);
+    for (const [value, ok] of [
+      [{ phone: "+5511987654321" }, true],
+      [{ email: "ana@example.com", name: "Ana" }, true],
+      [{ contact_id: "ct_1" }, true],
+      [{}, false],
+      [{ name: "Ana" }, false],
+      [{ phone: "+5511987654321", email: "ana@example.com" }, false],
+      [{ phone: "+5511987654321", email: "ana@example.com", contact_id: "ct_1" }, false],
+    ] as const) {
+      expect(validate("Recipient", value), JSON.stringify(value)).toBe(ok);
+      expect(ZRecipient.safeParse(value).success, `zod ${JSON.stringify(value)}`).toBe(ok);
+    }
+  });
+
+  it("discriminates the message payload by channel (D16, D56)", () => {
+    const send = doc.components.schemas.SendMessageRequest;
+    expect(send.discriminator).toEqual({
+      propertyName: "channel",
+      mapping: { whatsapp: "#/components/schemas/SendWhatsAppMessageRequest", email: "#/components/schemas/SendEmailMessageRequest" },
+    });
+    const to = { phone: "+5511987654321" };
+    expect(validate("SendMessageRequest", { channel: "whatsapp", to, whatsapp: { body: "Hi" } })).toBe(true);
+    expect(validate("SendMessageRequest", { channel: "whatsapp", to, email: { html: "<p>Hi</p>" } })).toBe(false);
+    expect(validate("SendMessageRequest", { channel: "email", to: { email: "a@example.com" }, email: { subject: "Hi" } })).toBe(false);
+    expect(validate("SendMessageRequest", { channel: "whatsapp", to, whatsapp: { media_url: "https://example.com/a.png" } })).toBe(false);
+  });
+
+  it("names every request body, and each example fits both the document and the server's schema (D56)", () => {
+    for (const { method, path, op } of operations.filter((o) => o.op.requestBody)) {
+      const media = op.requestBody.content["application/json"];
+      const ref = media.schema.$ref as string;
+      expect(ref, `${method} ${path}`).toMatch(/^#\/components\/schemas\/[A-Z]\w+Request$/);
+      const examples = media.examples ? Object.values(media.examples as Json).map((e) => e.value) : [media.example];
+      for (const example of examples) {
+        expect(validate(ref.split("/").pop()!, example), `${method} ${path} ${JSON.stringify(example)}: ${ajv.errorsText()}`).toBe(true);
+        const pathParams = Object.fromEntries((op.parameters ?? []).filter((p: Json) => p.in === "path").map((p: Json) => [p.name, "x"]));
+        const parsed = inputs.get(`${method} ${path}`)!.safeParse({ ...example, ...pathParams });
+        expect(parsed.success, `${method} ${path}: ${String(parsed.error)}`).toBe(true);
+      }
+    }
+  });
+
+  it("marks every timestamp `date-time` and types custom-field values (D56)", () => {
+    const found: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
+      if (!node || typeof node !== "object") return;
+      for (const [name, property] of Object.entries((node as Json).properties ?? {})) {
+        if (name.endsWith("_at")) {
+          found.push(name);
+          expect((property as Json).format, `${at}/${name}`).toBe("date-time");
+        }
+      }
+      for (const [k, v] of Object.entries(node)) walk(v, `${at}/${k}`);
+    };
+    walk(doc, "#");
+    expect(found).toEqual(expect.arrayContaining(["created_at", "updated_at", "sent_at", "delivered_at", "read_at"]));
+    expect(doc.components.schemas.Contact.properties.fields.additionalProperties).toEqual({
+      description: expect.any(String),
+      type: ["string", "number", "boolean"],
+    });
+  });
+
+  it("describes every event's body under `webhooks`, in English (D31, D56)", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_NAMES].sort());
+    for (const name of EVENT_NAMES) {
+      const post = doc.webhooks[name].post;
+      expect(post.description).toMatch(/^[A-Z]/);
+      const schema = resolve(post.requestBody.content["application/json"].schema);
+      expect(schema.properties.event.const).toBe(name);
+      expect(schema.required).toEqual(expect.arrayContaining(["id", "event", "timestamp", "namespace", "mode", "data"]));
+    }
+  });
+
+  it("carries no internal decision numbers in its text (D56)", () => {
+    expect(JSON.stringify(doc).match(/\(D\d+|\bD\d{1,2}\b(?!\w)/g)).toBeNull();
+    const catalog = JSON.stringify([ERROR_TYPES, ERROR_CODES]);
+    expect(catalog.match(/\bD\d{1,2}\b/g), "error catalog (shown at /docs/errors)").toBeNull();
+  });
+
+  it("keeps decision numbers out of every string of app/ and server/ (docs pages, dashboard, messages), in comments only", () => {
+    const leaks: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== "generated" && entry.name !== "node_modules") walk(path);
+        } else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith(".test.ts")) {
+          readFileSync(path, "utf8")
+            .split("\n")
+            .forEach((line, i) => {
+              const code = line.trim();
+              if (/^(\/\/|\*|\/\*|\{\/\*)/.test(code)) return;
+              if (/\(D\d+|\bD\d{1,2}\b(?![\w'])/.test(code.split(" // ")[0]!)) leaks.push(`${path}:${i + 1}: ${code}`);
+            });
+        }
+      }
+    };
+    for (const dir of ["app", "server"]) walk(join(ROOT, dir));
+    expect(leaks).toEqual([]);
   });
 
   it("documents the key check (GET /) with no scope", () => {

@@ -60,6 +60,15 @@ export const FIXTURES = {
     defaultCountry: "BR",
     keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["flows:read"] } },
   },
+  // The OpenAPI document's examples are sent here, as written (e2e/api/openapi-examples.test.ts).
+  examples: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" } } },
+  // The official TypeScript client's tests (packages/client/test/).
+  client: {
+    plan: "pro",
+    rateLimit: 100_000,
+    defaultCountry: "BR",
+    keys: { test: { mode: "test" }, readOnly: { mode: "test", scopes: ["messages:read"] } },
+  },
 } satisfies Record<string, WorkspaceSpec>;
 
 export type FixtureWorkspace = { id: string; keys: Record<string, string>; keyIds: Record<string, string> };

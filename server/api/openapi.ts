@@ -1,6 +1,17 @@
+import { createSchema } from "zod-openapi";
 import { forEachOpenApiProcedure, generateOpenApiDocument, normalizePath, type OpenAPIObject } from "trpc-to-openapi";
-import { codeStatus, ERROR_CODES, ERROR_TYPES, errorDocUrl, type ErrorCodeDoc } from "../lib/error-catalog.ts";
-import { ERROR_STATUS, type ErrorType } from "../lib/errors.ts";
+import { EVENT_NAMES, type EventName } from "../events/event-names.ts";
+import { EVENTS, eventBodySchema } from "../events/event-schemas.ts";
+import {
+  codeStatus,
+  ERROR_CODES,
+  ERROR_TYPES,
+  errorCodeDoc,
+  errorDocUrl,
+  type ErrorCodeDoc,
+  type ErrorWhere,
+} from "../lib/error-catalog.ts";
+import { ERROR_STATUS } from "../lib/errors.ts";
 import { API_VERSION } from "./routers/system/get-key-check.types.ts";
 import { API_PREFIX } from "./rest-paths.ts";
 import { appRouter } from "./root.ts";
@@ -39,18 +50,6 @@ type Operation = {
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 const SECURITY = [{ bearerAuth: [] as string[] }];
 
-/** The type answered with each error status, for responses no catalog code covers. */
-const STATUS_TYPE: Record<number, ErrorType> = {
-  400: "invalid_request",
-  401: "authentication",
-  403: "forbidden",
-  404: "not_found",
-  409: "conflict",
-  422: "invalid_request",
-  429: "rate_limit",
-  500: "api_error",
-};
-
 const STATUS_TITLE: Record<number, string> = {
   400: "Invalid request: `param` names the parameter at fault",
   401: "No API key, or an unknown, malformed or revoked one",
@@ -80,9 +79,11 @@ export function openApiDocument(appUrl: string): OpenAPIObject {
         scheme: "bearer",
         bearerFormat: "svc_test_… or svc_live_…",
         description:
-          "An API key from the dashboard: `svc_test_…` keys simulate sending (nothing is dispatched, no quota is spent); `svc_live_…` keys really send. Send it as `Authorization: Bearer <key>` (D21).",
+          "An API key from the dashboard: `svc_test_…` keys simulate sending (nothing is dispatched, no quota is spent); `svc_live_…` keys really send. Send it as `Authorization: Bearer <key>`.",
       },
     },
+    license: { name: "Proprietary", url: `${appUrl}/docs` },
+    contact: { name: "svc support", url: `${appUrl}/docs` },
   });
   finish(doc, appUrl);
   cached = { appUrl, doc };
@@ -120,16 +121,23 @@ function procedures(): Procedure[] {
   return found;
 }
 
+/** `POST /messages`, …: the public operations whose procedure declares `code` in `meta.errors` (/docs/errors). */
+export function declaringOperations(code: string): string[] {
+  return procedures()
+    .filter((p) => p.meta.errors?.includes(code))
+    .map((p) => `${p.method.toUpperCase()} ${p.path}`);
+}
+
 function finish(doc: OpenAPIObject, appUrl: string): void {
   const components = (doc.components ??= {}) as Json & { schemas?: Record<string, Json> };
   const schemas = (components.schemas ??= {});
   // trpc-to-openapi's own error shapes are not what the facade answers (STYLE.md "Edges").
   for (const name of Object.keys(schemas)) if (name.startsWith("error.")) delete schemas[name];
-  schemas.Error = errorSchema();
+  schemas.ApiError = errorSchema();
   components.headers = { ...(components.headers as Json | undefined), ...HEADERS };
   components.parameters = { ...(components.parameters as Json | undefined), IdempotencyKey: IDEMPOTENCY_KEY };
 
-  doc.servers = [{ url: `${appUrl}${API_PREFIX}`, description: "This service (D9)." }];
+  doc.servers = [{ url: `${appUrl}${API_PREFIX}`, description: "This service." }];
   doc.security = SECURITY;
   doc.externalDocs = { url: `${appUrl}/docs/getting-started`, description: "Getting started" };
 
@@ -149,8 +157,155 @@ function finish(doc: OpenAPIObject, appUrl: string): void {
       for (const tag of op.tags ?? []) if (!tags.includes(tag)) tags.push(tag);
     }
   }
-  doc.tags = tags.map((name) => ({ name }));
+  doc.tags = tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  hoistRequestBodies(doc, schemas);
+  for (const schema of Object.values(schemas)) splitByChannel(schema);
+  hoistBranches(schemas);
+  markTimestamps(doc);
+  (doc as unknown as Json).webhooks = webhooks(schemas);
 }
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  "Key check": "Check that an API key works, and see its workspace and mode.",
+  Tags: "Labels for contacts, unique per workspace.",
+  "Custom fields": "Typed values kept on contacts, usable as `{{placeholders}}` in messages.",
+  Contacts: "People to message, matched by phone or e-mail.",
+  Messages: "Transactional WhatsApp messages and e-mails.",
+  Usage: "Live messages counted this month against the plan's limits.",
+  Flows: "Journeys: enroll contacts in active flows and take them out.",
+};
+
+const pascal = (text: string) =>
+  text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("");
+
+/** `mensagem.enviada` → `MensagemEnviadaEvent`: the component of an event's body. */
+const eventSchemaName = (name: EventName) => `${pascal(name)}Event`;
+
+/**
+ * Request bodies become named components (D56): `messages-send` → `SendMessageRequest`, so a
+ * generated client has a type to import for each.
+ */
+function hoistRequestBodies(doc: OpenAPIObject, schemas: Record<string, Json>): void {
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = (item as Record<string, Operation | undefined>)[method];
+      const media = op?.requestBody?.content?.["application/json"];
+      if (!op?.operationId || !media?.schema || media.schema.$ref) continue;
+      const [resource = "", verb = ""] = op.operationId.split("-");
+      const name = `${pascal(verb)}${pascal(resource.replace(/s$/, ""))}Request`;
+      schemas[name] = media.schema;
+      media.schema = { $ref: `#/components/schemas/${name}` };
+    }
+  }
+}
+
+/**
+ * A `oneOf` whose branches carry a `title` (the Recipient, the message payload by channel)
+ * gets each branch as a named component, and a `discriminator` when every branch fixes the
+ * same property to a constant (`channel`).
+ */
+function hoistBranches(schemas: Record<string, Json>): void {
+  for (const schema of Object.values(schemas)) {
+    const branches = schema.oneOf;
+    if (!Array.isArray(branches) || !branches.every((b) => isObject(b) && typeof b.title === "string")) continue;
+    const mapping: Record<string, string> = {};
+    let discriminator: string | undefined;
+    schema.oneOf = branches.map((branch: Json) => {
+      const name = branch.title as string;
+      const ref = `#/components/schemas/${name}`;
+      schemas[name] = branch;
+      const fixed = Object.entries(isObject(branch.properties) ? branch.properties : {}).find(
+        ([, p]) => isObject(p) && p.const !== undefined,
+      );
+      if (fixed && (discriminator ?? fixed[0]) === fixed[0]) {
+        discriminator = fixed[0];
+        mapping[String((fixed[1] as Json).const)] = ref;
+      }
+      return { $ref: ref };
+    });
+    if (discriminator && Object.keys(mapping).length === branches.length) schema.discriminator = { propertyName: discriminator, mapping };
+  }
+}
+
+/** Every `*_at` is an ISO 8601 timestamp written by `toISOString()` (D56). */
+function markTimestamps(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(markTimestamps);
+  if (!isObject(node)) return;
+  if (isObject(node.properties)) {
+    for (const [name, property] of Object.entries(node.properties)) {
+      const types = isObject(property) ? [property.type].flat() : [];
+      if (name.endsWith("_at") && types.includes("string") && isObject(property)) property.format = "date-time";
+    }
+  }
+  for (const value of Object.values(node)) markTimestamps(value);
+}
+
+/**
+ * A body with a `channel` enum and one content property per channel (`whatsapp`, `email`)
+ * becomes one branch per channel, `channel` fixed in each (D16, D56).
+ */
+function splitByChannel(schema: Json): void {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const channels = isObject(properties.channel) ? properties.channel.enum : undefined;
+  if (!Array.isArray(channels) || !channels.every((c) => typeof c === "string" && c in properties)) return;
+  const { properties: _p, required = [], type: _t, ...kept } = schema;
+  const common = Object.fromEntries(Object.entries(properties).filter(([key]) => key !== "channel" && !channels.includes(key)));
+  for (const key of Object.keys(schema)) delete schema[key];
+  Object.assign(schema, kept, {
+    oneOf: channels.map((channel: string) => ({
+      title: `Send${channel === "whatsapp" ? "WhatsApp" : pascal(channel)}MessageRequest`,
+      type: "object",
+      properties: { channel: { type: "string", const: channel }, ...common, [channel]: properties[channel] },
+      required: [...(required as string[]), channel],
+    })),
+  });
+}
+
+/** The event bodies a webhook endpoint receives (OpenAPI 3.1 `webhooks`, D31, D56). */
+function webhooks(schemas: Record<string, Json>): Json {
+  for (const name of EVENT_NAMES) {
+    const { schema, components } = createSchema(eventBodySchema(name), { io: "output", openapiVersion: "3.1.0" });
+    for (const [id, component] of Object.entries(components)) schemas[id] ??= component as Json;
+    schemas[eventSchemaName(name)] = schema as Json;
+  }
+  return Object.fromEntries(
+    EVENT_NAMES.map((name) => [
+      name,
+      {
+        post: {
+          operationId: `event-${name.replace(".", "-")}`,
+          summary: `${name}: ${EVENTS[name].description.replace(/\.$/, "")}`,
+          description: `${EVENTS[name].description}\n\nSent to each enabled endpoint subscribed to \`${name}\`. ${WEBHOOK_NOTE}`,
+          tags: ["Webhooks"],
+          security: [],
+          parameters: [SIGNATURE_PARAMETER],
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { $ref: `#/components/schemas/${eventSchemaName(name)}` } } },
+          },
+          responses: { "200": { description: "Any 2xx answer within 10 seconds acknowledges the delivery; anything else is retried." } },
+        },
+      },
+    ]),
+  );
+}
+
+const WEBHOOK_NOTE =
+  "Verify the signature on the raw body before parsing it, answer 2xx quickly, and deduplicate on `id`: a delivery may come more than once and out of order.";
+
+const SIGNATURE_PARAMETER = {
+  name: "X-svc-Signature",
+  in: "header",
+  required: true,
+  description:
+    "`t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: each `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with one of the endpoint's valid secrets.",
+  schema: { type: "string" },
+  example: "t=1763700000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd",
+};
 
 type Facts = {
   method: string;
@@ -201,10 +356,10 @@ function finishOperation(op: Operation, procedure: Procedure, appUrl: string, sc
 
   // Description: the scope (D12, D22) and idempotency (D27, D28), stated the same way everywhere.
   const notes = [
-    facts.scope ? `**Scope:** \`${facts.scope}\`.` : "**Scope:** none; any valid key may call it (D12).",
+    facts.scope ? `**Scope:** \`${facts.scope}\`.` : "**Scope:** none; any valid key may call it.",
     ...(facts.idempotent
       ? [
-          "**Idempotency:** send an `Idempotency-Key` header (for example a UUID) to retry safely: the same key and body within 24 hours replay the first response with `Idempotent-Replayed: true`; the same key with another body is a `422` (D27, D28).",
+          "**Idempotency:** send an `Idempotency-Key` header (for example a UUID) to retry safely: the same key and body within 24 hours replay the first response with `Idempotent-Replayed: true`; the same key with another body is a `422`.",
         ]
       : []),
   ];
@@ -227,38 +382,19 @@ function finishOperation(op: Operation, procedure: Procedure, appUrl: string, sc
   }
   for (const media of Object.values(op.requestBody?.content ?? {})) addExample(media, schemas);
 
-  // Error responses: what the generator listed, the ones every endpoint has, and the catalog's.
-  const declared = meta.openapi?.errorResponses;
-  const custom: Record<number, string> = declared && !Array.isArray(declared) ? declared : {};
-  const statuses = new Set<number>([401, 403, 429, 500]);
-  for (const key of Object.keys(op.responses)) {
-    const status = Number(key);
-    if (status < 400) continue;
-    // Lists never answer 404; trpc-to-openapi adds one to every GET with input.
-    if (status === 404 && facts.isList && !(Array.isArray(declared) ? declared.includes(404) : status in custom)) continue;
-    statuses.add(status);
-  }
-  if (facts.hasInput || facts.hasBody) statuses.add(400);
-  if (facts.pathParams.length > 0) statuses.add(404);
-  const codes = ERROR_CODES.filter((c) => applies(c, facts));
-  for (const c of codes) statuses.add(codeStatus(c));
-
-  for (const status of [...statuses].sort((a, b) => a - b)) {
-    const forStatus = codes.filter((c) => codeStatus(c) === status);
-    const shown = forStatus.length > 0 ? forStatus : fallbackCodes(status);
-    const title = custom[status] ?? STATUS_TITLE[status] ?? "Error";
+  // Error responses (D56): exactly the statuses of the catalog codes that apply, the platform's
+  // by where they occur and the procedure's own by `meta.errors`; nothing else.
+  const codes = operationErrors(meta, facts);
+  for (const status of [...new Set(codes.map(codeStatus))].sort((a, b) => a - b)) {
+    const shown = codes.filter((c) => codeStatus(c) === status);
+    const title = STATUS_TITLE[status] ?? "Error";
     responses[String(status)] = {
-      description: shown.length ? `${title} (${shown.map((c) => `\`${c.code}\``).join(", ")}).` : `${title}.`,
+      description: `${title} (${shown.map((c) => `\`${c.code}\``).join(", ")}).`,
       headers: { ...COMMON_HEADERS, ...(status === 429 ? { "Retry-After": { $ref: "#/components/headers/Retry-After" } } : {}) },
       content: {
         "application/json": {
-          schema: { $ref: "#/components/schemas/Error" },
-          examples: Object.fromEntries(
-            (shown.length ? shown : [undefined]).map((c) => {
-              const value = errorExample(c, status, facts, appUrl);
-              return [value.error.code, { summary: c?.description ?? title, value }];
-            }),
-          ),
+          schema: { $ref: "#/components/schemas/ApiError" },
+          examples: Object.fromEntries(shown.map((c) => [c.code, { summary: c.description, value: errorExample(c, facts, appUrl) }])),
         },
       },
     };
@@ -266,44 +402,37 @@ function finishOperation(op: Operation, procedure: Procedure, appUrl: string, sc
   op.responses = responses;
 }
 
-function applies(code: ErrorCodeDoc, f: Facts): boolean {
-  return code.where.some((where) => {
-    switch (where) {
-      case "api":
-        return true;
-      case "api-input":
-        return f.hasInput;
-      case "api-body":
-        return f.hasBody;
-      case "api-path":
-        return f.pathParams.length > 0;
-      case "api-scope":
-        return f.scope !== undefined;
-      case "api-idempotent":
-        return f.idempotent;
-      case "api-list":
-        return f.isList;
-      case "api-routing":
-      case "dashboard":
-      case "cli":
-        return false;
-      default:
-        return where === `${f.method} ${f.path}`;
-    }
-  });
+/** The catalog codes an operation can answer: the platform's where they occur, plus `meta.errors`. */
+export function operationErrors(meta: Meta, f: Facts): ErrorCodeDoc[] {
+  for (const code of meta.errors ?? []) {
+    if (!errorCodeDoc(code)) throw new Error(`${f.method} ${f.path} declares ${code}, which is not in the error catalog`);
+  }
+  return ERROR_CODES.filter((c) => meta.errors?.includes(c.code) || c.where.some((where) => applies(where, f)));
 }
 
-/** For a status no applicable code covers: the public API's codes of that status's type. */
-function fallbackCodes(status: number): ErrorCodeDoc[] {
-  const type = STATUS_TYPE[status];
-  const general = ERROR_CODES.filter(
-    (c) => c.type === type && codeStatus(c) === status && c.where.some((w) => w.startsWith("api") && w !== "api-routing"),
-  );
-  return general.slice(0, 1);
+function applies(where: ErrorWhere, f: Facts): boolean {
+  switch (where) {
+    case "api":
+      return true;
+    case "api-input":
+      return f.hasInput;
+    case "api-body":
+      return f.hasBody;
+    case "api-path":
+      return f.pathParams.length > 0;
+    case "api-scope":
+      return f.scope !== undefined;
+    case "api-idempotent":
+      return f.idempotent;
+    case "api-list":
+      return f.isList;
+    default:
+      return false;
+  }
 }
 
-function errorExample(code: ErrorCodeDoc | undefined, status: number, f: Facts, appUrl: string) {
-  const type = code?.type ?? STATUS_TYPE[status] ?? "api_error";
+function errorExample(code: ErrorCodeDoc, f: Facts, appUrl: string) {
+  const type = code.type;
   const param = (type === "not_found" ? f.pathParams[0] : f.firstParam) ?? null;
   const fill = (text: string) =>
     text
@@ -313,9 +442,9 @@ function errorExample(code: ErrorCodeDoc | undefined, status: number, f: Facts, 
   return {
     error: {
       type,
-      code: code?.code ?? type,
-      message: code ? fill(code.message) : (ERROR_TYPES.find((t) => t.type === type)?.title ?? "Error"),
-      param: code?.param === "{param}" ? param : (code?.param ?? null),
+      code: code.code,
+      message: fill(code.message),
+      param: code.param === "{param}" ? param : (code.param ?? null),
       doc_url: errorDocUrl(appUrl, type),
     },
   };
@@ -332,7 +461,7 @@ function errorSchema(): Json {
   const types = Object.keys(ERROR_STATUS);
   return {
     type: "object",
-    description: "Every error has this body and the HTTP status of its type (D29). See the error reference at `/docs/errors`.",
+    description: "Every error has this body and the HTTP status of its type. See the error reference at `/docs/errors`.",
     properties: {
       error: {
         type: "object",
@@ -344,8 +473,9 @@ function errorSchema(): Json {
           },
           code: {
             type: "string",
+            enum: ERROR_CODES.filter((c) => c.where.some((w) => w.startsWith("api"))).map((c) => c.code),
             description:
-              "A stable snake_case code, more specific than `type` (D29). New codes may be added within `/v1` (D36): treat unknown codes by their `type`.",
+              "A stable snake_case code, more specific than `type`. New codes may be added within `/v1`: treat unknown codes by their `type`.",
             example: "missing_scope",
           },
           message: { type: "string", description: "Human-readable; may change. Do not parse it." },
@@ -370,7 +500,7 @@ function errorSchema(): Json {
 const integerHeader = (description: string, example: number) => ({ description, schema: { type: "integer", minimum: 0 }, example });
 
 const HEADERS: Json = {
-  "RateLimit-Limit": integerHeader("Requests allowed per rolling 60 seconds for this key: 120 unless the plan says otherwise (D24).", 120),
+  "RateLimit-Limit": integerHeader("Requests allowed per rolling 60 seconds for this key: 120 unless the plan says otherwise.", 120),
   "RateLimit-Remaining": integerHeader("Requests left in the rolling window.", 117),
   "RateLimit-Reset": integerHeader("Whole seconds until the current 60-second window ends.", 42),
   "Retry-After": integerHeader("Whole seconds to wait before a request will be accepted again (429 only).", 12),
@@ -381,11 +511,11 @@ const HEADERS: Json = {
     example: "req_7Hq2mZ9xK3pL0aB4cD5e",
   },
   "Idempotent-Replayed": {
-    description: "`true` when this is the stored response of an earlier request with the same `Idempotency-Key` (D28).",
+    description: "`true` when this is the stored response of an earlier request with the same `Idempotency-Key`.",
     schema: { type: "string", enum: ["true"] },
   },
   Link: {
-    description: 'The next page, as `<url>; rel="next"`, when more items exist (D10).',
+    description: 'The next page, as `<url>; rel="next"`, when more items exist.',
     schema: { type: "string" },
     example: '<https://svc.example.com/api/v1/tags?limit=100&after=tag_0mwq18yo3jJFvnIzUvqf4q>; rel="next"',
   },
@@ -400,7 +530,7 @@ const IDEMPOTENCY_KEY = {
   in: "header",
   required: false,
   description:
-    "A unique key per logical request (a UUID is a good choice), 1 to 255 characters. Kept 24 hours per workspace, key mode and endpoint (D27, D28).",
+    "A unique key per logical request (a UUID is a good choice), 1 to 255 characters. Kept 24 hours per workspace, key mode and endpoint.",
   schema: { type: "string", minLength: 1, maxLength: 255 },
   example: "5b0d9e3c-8f47-4f7e-9a39-2a1c6f0d4e11",
 };
@@ -408,9 +538,18 @@ const IDEMPOTENCY_KEY = {
 /** A media type's example, assembled from its schema when the schema names none itself. */
 function addExample(media: Media, schemas: Record<string, Json>): void {
   if (media.example !== undefined || media.examples !== undefined || !media.schema) return;
+  const own = media.schema.$ref ? schemas[String(media.schema.$ref).replace("#/components/schemas/", "")] : media.schema;
+  if (Array.isArray(own?.examples) && own.examples.length > 1) {
+    media.examples = Object.fromEntries(own.examples.map((value, i) => [exampleName(value, i), { value }]));
+    return;
+  }
   const example = exampleOf(media.schema, schemas, undefined, 0);
   if (example !== undefined) media.example = example;
 }
+
+/** `whatsapp`, `email`: a named example is called after its `channel` when it has one. */
+const exampleName = (value: unknown, i: number) =>
+  isObject(value) && typeof value.channel === "string" ? value.channel : `example-${i + 1}`;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 

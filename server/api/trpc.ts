@@ -41,6 +41,12 @@ export type Meta = OpenApiMeta<{
   roles?: ("admin" | "support")[];
   /** The success status the REST facade answers with (200 by default). */
   successStatus?: 200 | 201 | 202;
+  /**
+   * The catalog codes (server/lib/error-catalog.ts) this procedure's service can answer beyond
+   * the platform's own (authentication, scope, input, idempotency, paging, a missing path id).
+   * The OpenAPI document lists exactly these and the platform's, with their statuses (D56).
+   */
+  errors?: readonly string[];
 }>;
 
 const t = initTRPC

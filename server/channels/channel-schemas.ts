@@ -51,7 +51,7 @@ export const ZConnectEmailRequest = z.object({
       (s) => /^smtps?:\/\/[^/]/i.test(s) && URL.canParse(s),
       "must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465",
     ),
-  from: z.string().trim().min(3).max(320).describe("The sender address (D2)."),
+  from: z.string().trim().min(3).max(320).describe("The sender address."),
   tracking_base_url: ZHttpUrl.optional().describe("Origin of the tracking and unsubscribe links; APP_URL by default."),
   rate_per_second: ZRate,
 });

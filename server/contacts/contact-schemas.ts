@@ -1,30 +1,35 @@
 import { z } from "zod";
 
-export const ZUpsertContactRequest = z.object({
-  phone: z
-    .string()
-    .max(64)
-    .optional()
-    .describe("Any common notation; stored in E.164 (D1). The contact is matched by phone first.")
-    .meta({ example: "+55 11 98765-4321" }),
-  email: z.string().max(320).optional().describe("Matched when no phone is given (D2).").meta({ example: "ana@example.com" }),
-  name: z
-    .string()
-    .trim()
-    .max(200, "must be at most 200 characters")
-    .nullable()
-    .optional()
-    .describe("null clears it.")
-    .meta({ example: "Ana" }),
-  tags: z.array(z.string()).max(100).optional().describe("Tag ids; when given, replaces the contact's tags (D14)."),
-  fields: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe("Custom-field values by key, merged key by key; `null` removes a key (D14).")
-    .meta({ example: { plan: "gold", visits: 3 } }),
-  opt_out_whatsapp: z.boolean().optional(),
-  opt_out_email: z.boolean().optional(),
-});
+/** A custom-field value: its field's type decides which (D14, checked in field-values.ts). */
+const ZFieldValue = z.union([z.string(), z.number(), z.boolean()]).describe("Text, a number, `true`/`false`, or a date `YYYY-MM-DD`.");
+
+export const ZUpsertContactRequest = z
+  .object({
+    phone: z
+      .string()
+      .max(64)
+      .optional()
+      .describe("Any common notation; stored in E.164. The contact is matched by phone first.")
+      .meta({ example: "+55 11 98765-4321" }),
+    email: z.string().max(320).optional().describe("Matched when no phone is given.").meta({ example: "ana@example.com" }),
+    name: z
+      .string()
+      .trim()
+      .max(200, "must be at most 200 characters")
+      .nullable()
+      .optional()
+      .describe("null clears it.")
+      .meta({ example: "Ana" }),
+    tags: z.array(z.string()).max(100).optional().describe("Tag ids; when given, replaces the contact's tags."),
+    fields: z
+      .record(z.string(), ZFieldValue.nullable())
+      .optional()
+      .describe("Custom-field values by key, merged key by key; `null` removes a key.")
+      .meta({ example: { plan: "gold" } }),
+    opt_out_whatsapp: z.boolean().optional(),
+    opt_out_email: z.boolean().optional(),
+  })
+  .meta({ examples: [{ phone: "+55 11 98765-4321", name: "Ana", fields: { plan: "gold" } }] });
 
 export type UpsertContactRequest = z.output<typeof ZUpsertContactRequest>;
 
@@ -35,7 +40,7 @@ export const ZContact = z
     email: z.string().nullable(),
     name: z.string().nullable(),
     tags: z.array(z.string()).describe("Tag ids (`tag_…`)."),
-    fields: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).describe("Custom-field values by key."),
+    fields: z.record(z.string(), ZFieldValue).describe("Custom-field values by key."),
     opt_out_whatsapp: z.boolean(),
     opt_out_email: z.boolean(),
     created_at: z.string().describe("ISO 8601 timestamp."),

@@ -8,7 +8,7 @@ export const ZFlow = z
   .object({
     id: z.string().describe("Prefix `flow_`."),
     name: z.string(),
-    status: z.enum(["draft", "active", "paused", "archived"]).describe("`active` is the status that allows enrollment (D6)."),
+    status: z.enum(["draft", "active", "paused", "archived"]).describe("`active` is the status that allows enrollment."),
     created_at: z.string(),
   })
   .meta({ id: "Flow" });
@@ -18,7 +18,7 @@ export const ZFlowRun = z
     id: z.string().describe("Prefix `run_`."),
     flow_id: z.string(),
     contact_id: z.string(),
-    status: z.enum(["active", "completed", "stopped", "failed"]).describe("`active` right after enrollment (D7)."),
+    status: z.enum(["active", "completed", "stopped", "failed"]).describe("`active` right after enrollment."),
     created_at: z.string(),
   })
   .meta({ id: "FlowRun" });

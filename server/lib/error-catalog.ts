@@ -22,7 +22,7 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
     type: "authentication",
     statuses: [ERROR_STATUS.authentication],
     title: "Authentication failed",
-    description: "The request has no API key, or the key is unknown, malformed or revoked (D21).",
+    description: "The request has no API key, or the key is unknown, malformed or revoked.",
     action:
       "Send `Authorization: Bearer <key>` with an active `svc_test_…` or `svc_live_…` key. Keys are created in the dashboard; a revoked key never works again, so create a new one.",
   },
@@ -31,7 +31,7 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
     statuses: [ERROR_STATUS.forbidden],
     title: "Forbidden",
     description:
-      "The key is valid but may not do this: it lacks the endpoint's scope (the message names it), the workspace's plan does not include API access, or a live key was used from a browser (D22, D23).",
+      "The key is valid but may not do this: it lacks the endpoint's scope (the message names it), the workspace's plan does not include API access, or a live key was used from a browser.",
     action:
       "Create a key with the scope the message names, upgrade the plan, or call the API from your backend (test keys may be used from a browser).",
   },
@@ -40,7 +40,7 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
     statuses: [ERROR_STATUS.invalid_request, 422, 413],
     title: "Invalid request",
     description:
-      "The request is malformed or a value is invalid; `param` names the parameter at fault in dotted form, such as `to.phone`. The status is 422 when an `Idempotency-Key` is reused with a different body (D28), and 413 when a dashboard request body is too large (D51).",
+      "The request is malformed or a value is invalid; `param` names the parameter at fault in dotted form, such as `to.phone`. The status is 422 when an `Idempotency-Key` is reused with a different body, and 413 when a dashboard request body is too large.",
     action:
       "Fix the parameter named by `param` (the message says what is wrong) and send the request again; retrying it unchanged fails the same way.",
   },
@@ -49,7 +49,7 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
     statuses: [ERROR_STATUS.not_found],
     title: "Not found",
     description:
-      "No such endpoint, or the resource does not exist. Another workspace's resources, and messages created with a key of the other mode, are not found either (D40).",
+      "No such endpoint, or the resource does not exist. Another workspace's resources, and messages created with a key of the other mode, are not found either.",
     action: "Check the id, the path, and that the key belongs to the right workspace and mode.",
   },
   {
@@ -57,7 +57,7 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
     statuses: [ERROR_STATUS.conflict],
     title: "Conflict",
     description:
-      "The request conflicts with the current state: for example a name or key that already exists, or a request with the same `Idempotency-Key` still in progress (D11, D28). `code` and `param` tell which.",
+      "The request conflicts with the current state: for example a name or key that already exists, or a request with the same `Idempotency-Key` still in progress. `code` and `param` tell which.",
     action:
       "Change the request or the state it conflicts with. For a request still in progress, retry a moment later with the same `Idempotency-Key`.",
   },
@@ -66,7 +66,7 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
     statuses: [ERROR_STATUS.rate_limit],
     title: "Rate limit exceeded",
     description:
-      "The key made more requests than its limit (120 per rolling 60 seconds by default) allows. The response carries `Retry-After` (D24).",
+      "The key made more requests than its limit (120 per rolling 60 seconds by default) allows. The response carries `Retry-After`.",
     action:
       "Wait `Retry-After` seconds before retrying. Every response carries `RateLimit-Remaining` and `RateLimit-Reset` (whole seconds), so a client can slow down before it is refused.",
   },
@@ -75,7 +75,7 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
     statuses: [ERROR_STATUS.quota_exceeded],
     title: "Quota exceeded",
     description:
-      "A live send would go past the workspace's daily limit for the channel (UTC day) or its monthly limit (D25). Test keys never reach a quota.",
+      "A live send would go past the workspace's daily limit for the channel (UTC day) or its monthly limit. Test keys never reach a quota.",
     action:
       "Wait for the next UTC day or calendar month, or raise the limits by changing the plan. `GET /usage` reports the counts and limits.",
   },
@@ -84,7 +84,7 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
     statuses: [ERROR_STATUS.api_error],
     title: "Internal error",
     description:
-      "Something unexpected failed on the service's side. Nothing is stored for `Idempotency-Key`, so the request may be retried (D28).",
+      "Something unexpected failed on the service's side. Nothing is stored for `Idempotency-Key`, so the request may be retried.",
     action:
       "Retry with exponential backoff, with the same `Idempotency-Key` where the endpoint supports one. If it persists, quote the `Request-Id` response header to support.",
   },
@@ -95,8 +95,9 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
  * `api` every endpoint; `api-input` endpoints with parameters or a body; `api-body` every
  * POST; `api-path` endpoints with a path parameter; `api-scope` endpoints needing a scope;
  * `api-idempotent` endpoints honouring `Idempotency-Key`; `api-list` paginated lists;
- * `api-routing` an unknown path or method; or one endpoint (`POST /tags`). `dashboard` and
- * `cli` are not answered by the public API.
+ * `api-routing` an unknown path or method; `api-declared` the endpoints whose procedure
+ * declares the code in `meta.errors` (D56). `dashboard` and `cli` are not answered by the
+ * public API.
  */
 export type ErrorWhere =
   | "api"
@@ -107,9 +108,9 @@ export type ErrorWhere =
   | "api-idempotent"
   | "api-list"
   | "api-routing"
+  | "api-declared"
   | "dashboard"
-  | "cli"
-  | `${"GET" | "POST" | "PUT" | "PATCH" | "DELETE"} /${string}`;
+  | "cli";
 
 export type ErrorCodeDoc = {
   code: string;
@@ -144,21 +145,21 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "missing_scope",
     type: "forbidden",
-    description: "The key lacks the scope the endpoint needs; the message names it (D22).",
+    description: "The key lacks the scope the endpoint needs; the message names it.",
     message: "This API key lacks the scope `{scope}` that this endpoint needs.",
     where: ["api-scope"],
   },
   {
     code: "plan_without_api_access",
     type: "forbidden",
-    description: "The workspace's plan does not include API access (the free plan); every endpoint answers so (D22).",
+    description: "The workspace's plan does not include API access (the free plan); every endpoint answers so.",
     message: "This workspace's plan does not include API access. Upgrade the plan to use the API.",
     where: ["api"],
   },
   {
     code: "live_key_in_browser",
     type: "forbidden",
-    description: "A live key was sent with an `Origin` header, that is from a browser (D23). Test keys are accepted from browsers.",
+    description: "A live key was sent with an `Origin` header, that is from a browser. Test keys are accepted from browsers.",
     message: "Live keys are refused from browsers (the request has an Origin header). Call the API from your backend, or use a test key.",
     where: ["api"],
   },
@@ -181,7 +182,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     code: "parameter_missing",
     type: "invalid_request",
     description:
-      "A required parameter is absent; `param` names it. Also answered when neither `phone` nor `email` is given where one is needed (`param` = `phone`, D13, D14).",
+      "A required parameter is absent; `param` names it. Also answered when neither `phone` nor `email` is given where one is needed (`param` = `phone`).",
     message: "{param}: Invalid input: expected string, received undefined",
     param: "{param}",
     where: ["api-input"],
@@ -198,7 +199,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "invalid_json",
     type: "invalid_request",
-    description: "The body of a POST is not valid JSON, is not a JSON object, or nests deeper than 32 levels (D26, D50).",
+    description: "The body of a POST is not valid JSON, is not a JSON object, or nests deeper than 32 levels.",
     message: "The request body is not valid JSON.",
     where: ["api-body", "dashboard"],
   },
@@ -206,7 +207,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     code: "invalid_text",
     type: "invalid_request",
     description:
-      "A text value (or an object key) holds a character that cannot be stored: a NUL character or an unpaired UTF-16 surrogate. `param` names the field in dotted form, query and path parameters included (D50).",
+      "A text value (or an object key) holds a character that cannot be stored: a NUL character or an unpaired UTF-16 surrogate. `param` names the field in dotted form, query and path parameters included.",
     message: "{param} contains a character that cannot be stored: a NUL character or an unpaired UTF-16 surrogate.",
     param: "{param}",
     where: ["api-input", "dashboard"],
@@ -214,7 +215,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "body_too_large",
     type: "invalid_request",
-    description: "The request body is larger than 256 KiB (D26).",
+    description: "The request body is larger than 256 KiB.",
     message: "The request body is larger than 256 KiB.",
     where: ["api-body"],
   },
@@ -222,14 +223,14 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     code: "request_too_large",
     type: "invalid_request",
     status: 413,
-    description: "Dashboard: the request body is larger than the dashboard accepts (16 KiB for sign-in, 1 MiB otherwise, D51).",
+    description: "Dashboard: the request body is larger than the dashboard accepts (16 KiB for sign-in, 1 MiB otherwise).",
     message: "The request body is larger than 1024 KiB.",
     where: ["dashboard"],
   },
   {
     code: "invalid_cursor",
     type: "invalid_request",
-    description: "The `after` query parameter of a list is not the id of an item of that list (D10).",
+    description: "The `after` query parameter of a list is not the id of an item of that list.",
     message: "`after` is not the id of an item of this list.",
     param: "after",
     where: ["api-list"],
@@ -238,36 +239,36 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     code: "invalid_phone",
     type: "invalid_request",
     description:
-      "A phone number is not valid, or has no country code while the workspace has no default country (D1). Numbers are stored in E.164; spaces, dashes, dots and parentheses are accepted on input.",
+      "A phone number is not valid, or has no country code while the workspace has no default country. Numbers are stored in E.164; spaces, dashes, dots and parentheses are accepted on input.",
     message: "phone is not a valid phone number.",
     param: "phone",
-    where: ["POST /contacts", "GET /contacts", "POST /messages"],
+    where: ["api-declared"],
   },
   {
     code: "invalid_email",
     type: "invalid_request",
-    description: "An e-mail address is not a single, syntactically valid mailbox (D2).",
+    description: "An e-mail address is not a single, syntactically valid mailbox.",
     message: "email is not a valid e-mail address.",
     param: "email",
-    where: ["POST /contacts", "GET /contacts", "POST /messages"],
+    where: ["api-declared"],
   },
   {
     code: "recipient_missing_address",
     type: "invalid_request",
     description:
-      "The recipient has no address for the channel: no phone for `whatsapp` (`param` = `to.phone`), no e-mail for `email` (`param` = `to.email`) (spec Send message rule 1, D16).",
+      "The recipient has no address for the channel: no phone for `whatsapp` (`param` = `to.phone`), no e-mail for `email` (`param` = `to.email`) (spec Send message rule 1).",
     message: "The recipient has no phone number.",
     param: "to.phone",
-    where: ["POST /messages"],
+    where: ["api-declared"],
   },
   {
     code: "missing_variable",
     type: "invalid_request",
     description:
-      "A `{{placeholder}}` of the message has no value in `variables`, the contact's custom fields or the contact itself; `param` is `variables.<name>` (D17).",
+      "A `{{placeholder}}` of the message has no value in `variables`, the contact's custom fields or the contact itself; `param` is `variables.<name>`.",
     message: "The placeholder {{code}} has no value: give it in variables.code.",
     param: "variables.code",
-    where: ["POST /messages"],
+    where: ["api-declared"],
   },
   {
     code: "rendered_too_long",
@@ -276,66 +277,66 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
       "With its placeholders filled, a text is over its limit: `whatsapp.body` 4096 characters, `email.subject` 998 characters, `email.html` 512 KiB; `param` is the field. Nothing was sent.",
     message: "whatsapp.body is longer than 4096 characters once its placeholders are filled.",
     param: "whatsapp.body",
-    where: ["POST /messages"],
+    where: ["api-declared"],
   },
   {
     code: "recipient_opted_out",
     type: "conflict",
-    description: "The recipient opted out of the channel (`opt_out_whatsapp` or `opt_out_email`); `param` is `to` (D16).",
+    description: "The recipient opted out of the channel (`opt_out_whatsapp` or `opt_out_email`); `param` is `to`.",
     message: "The recipient opted out of whatsapp messages.",
     param: "to",
-    where: ["POST /messages"],
+    where: ["api-declared"],
   },
   {
     code: "channel_not_connected",
     type: "conflict",
-    description: "A live key sends on a channel type the workspace has not connected; connect it in the dashboard (D16).",
+    description: "A live key sends on a channel type the workspace has not connected; connect it in the dashboard.",
     message: "No whatsapp channel is connected: connect one in the dashboard first.",
     param: "channel",
-    where: ["POST /messages"],
+    where: ["api-declared"],
   },
   {
     code: "daily_limit_reached",
     type: "quota_exceeded",
-    description: "A live send when the workspace has reached its daily limit for the channel (UTC day) (D25). Test keys never reach it.",
+    description: "A live send when the workspace has reached its daily limit for the channel (UTC day). Test keys never reach it.",
     message: "The daily limit of 1000 whatsapp messages is reached for 2026-11-21 (UTC).",
     param: "channel",
-    where: ["POST /messages"],
+    where: ["api-declared"],
   },
   {
     code: "monthly_limit_reached",
     type: "quota_exceeded",
-    description: "A live send when the workspace has reached its monthly limit (`limit` of GET /usage) (D25).",
+    description: "A live send when the workspace has reached its monthly limit (`limit` of GET /usage).",
     message: "The monthly limit of 10000 messages is reached for 2026-11.",
     param: "channel",
-    where: ["POST /messages"],
+    where: ["api-declared"],
   },
   {
     code: "unknown_tag",
     type: "invalid_request",
     description:
-      "A tag id in a contact's `tags` is not a tag of this workspace; `param` is `tags.<index>` (D14). In a flow definition, `param` is the step's path, e.g. `steps.2.if.has_tag` (D37).",
+      "A tag id in a contact's `tags` is not a tag of this workspace; `param` is `tags.<index>`. In a flow definition, `param` is the step's path, e.g. `steps.2.if.has_tag`.",
     message: "tags.0: no tag tag_0mwq18yo3jJFvnIzUvqf4q in this workspace.",
     param: "tags.0",
-    where: ["POST /contacts", "dashboard", "cli"],
+    where: ["api-declared", "dashboard", "cli"],
   },
   {
     code: "unknown_field",
     type: "invalid_request",
     description:
-      "A key in a contact's `fields` is not a custom field of this workspace; `param` is `fields.<key>` (D14). In a flow definition, `param` is the step's path, e.g. `steps.3.key` (D37).",
+      "A key in a contact's `fields` is not a custom field of this workspace; `param` is `fields.<key>`. In a flow definition, `param` is the step's path, e.g. `steps.3.key`.",
     message: "fields.plan: no custom field with this key in this workspace.",
     param: "fields.plan",
-    where: ["POST /contacts", "dashboard", "cli"],
+    where: ["api-declared", "dashboard", "cli"],
   },
   {
     code: "invalid_field_value",
     type: "invalid_request",
     description:
-      "A value in a contact's `fields` does not fit the field's type: a number, `true` or `false`, a `YYYY-MM-DD` date, or text; `param` is `fields.<key>` (D14).",
+      "A value in a contact's `fields` does not fit the field's type: a number, `true` or `false`, a `YYYY-MM-DD` date, or text; `param` is `fields.<key>`.",
     message: "fields.birthday must be a date written YYYY-MM-DD.",
     param: "fields.birthday",
-    where: ["POST /contacts"],
+    where: ["api-declared"],
   },
   {
     code: "invalid_idempotency_key",
@@ -350,7 +351,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     type: "invalid_request",
     status: 422,
     description:
-      "The `Idempotency-Key` was already used within 24 hours, on this endpoint and with a key of this mode, with a different body; bodies are compared as canonical JSON (D27, D28).",
+      "The `Idempotency-Key` was already used within 24 hours, on this endpoint and with a key of this mode, with a different body; bodies are compared as canonical JSON.",
     message: "This Idempotency-Key was already used with a different request body. Use a new key for a new request.",
     param: "Idempotency-Key",
     where: ["api-idempotent"],
@@ -382,7 +383,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     code: "private_address",
     type: "invalid_request",
     description:
-      "Dashboard and operator CLI: a webhook endpoint's `url` or a channel's provider host (`api_base_url`, `smtp_url`) is or resolves to a loopback, private, link-local, carrier-grade NAT or cloud metadata address. Allowed only when the operator sets `ALLOW_PRIVATE_WEBHOOKS=1` (D34).",
+      "Dashboard and operator CLI: a webhook endpoint's `url` or a channel's provider host (`api_base_url`, `smtp_url`) is or resolves to a loopback, private, link-local, carrier-grade NAT or cloud metadata address. Allowed only when the operator sets `ALLOW_PRIVATE_WEBHOOKS=1`.",
     message:
       "api_base_url: 127.0.0.1 is a loopback or private address (127.0.0.1); set ALLOW_PRIVATE_WEBHOOKS=1 to allow it (development, tests).",
     param: "api_base_url",
@@ -400,25 +401,24 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "flow_not_active",
     type: "conflict",
-    description:
-      "`POST /flows/{flow_id}/enroll`: the flow is `draft`, `paused` or `archived`; only an `active` flow accepts enrollment (D6).",
+    description: "`POST /flows/{flow_id}/enroll`: the flow is `draft`, `paused` or `archived`; only an `active` flow accepts enrollment.",
     message: "The flow is paused; only an active flow accepts enrollment.",
     param: "flow_id",
-    where: ["api"],
+    where: ["api-declared"],
   },
   {
     code: "already_enrolled",
     type: "conflict",
     description:
-      "`POST /flows/{flow_id}/enroll`: the contact already has an active run of the key's mode in this flow, and the flow does not allow re-entry (D18).",
+      "`POST /flows/{flow_id}/enroll`: the contact already has an active run of the key's mode in this flow, and the flow does not allow re-entry.",
     message: "The contact already has an active run in this flow, which does not allow re-entry.",
     param: "to",
-    where: ["api"],
+    where: ["api-declared"],
   },
   {
     code: "unknown_channel",
     type: "invalid_request",
-    description: "Flow definitions: a `send` step's `channel_id` is not a connected channel of its type (D37).",
+    description: "Flow definitions: a `send` step's `channel_id` is not a connected channel of its type.",
     message: "steps.0.channel_id: no connected whatsapp channel with this id.",
     param: "steps.0.channel_id",
     where: ["dashboard", "cli"],
@@ -427,7 +427,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     code: "invalid_flow_status",
     type: "conflict",
     description:
-      "Dashboard and `svc flow import`: a flow status change that D6's lifecycle does not allow (draft → active ↔ paused → archived; archived is final).",
+      "Dashboard and `svc flow import`: a flow status change that the flow lifecycle does not allow (draft → active ↔ paused → archived; archived is final).",
     message: "A archived flow cannot become active.",
     param: "status",
     where: ["dashboard", "cli"],
@@ -459,7 +459,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "delivery_pending",
     type: "conflict",
-    description: "Dashboard: a replay was asked of a webhook delivery that is still pending; it will be attempted again on its own (D33).",
+    description: "Dashboard: a replay was asked of a webhook delivery that is still pending; it will be attempted again on its own.",
     message: "This delivery is still pending: it will be attempted again on its own.",
     param: "delivery_id",
     where: ["dashboard"],
@@ -477,7 +477,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "route_not_found",
     type: "not_found",
-    description: "No endpoint has this path. Paths are relative to `/api/v1` (D9).",
+    description: "No endpoint has this path. Paths are relative to `/api/v1`.",
     message: "No such endpoint: GET /api/v1/tag.",
     where: ["api-routing"],
   },
@@ -486,7 +486,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     code: "idempotency_key_in_use",
     type: "conflict",
     description:
-      "A request with the same `Idempotency-Key` is still being processed (D28). Retry once it has finished to get its stored response.",
+      "A request with the same `Idempotency-Key` is still being processed. Retry once it has finished to get its stored response.",
     message: "A request with this Idempotency-Key is still in progress. Retry in a moment.",
     param: "Idempotency-Key",
     where: ["api-idempotent"],
@@ -494,41 +494,41 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "tag_name_taken",
     type: "conflict",
-    description: "The workspace already has a tag of that name, compared case-insensitively after trimming (D11).",
+    description: "The workspace already has a tag of that name, compared case-insensitively after trimming.",
     message: 'A tag named "VIP" already exists.',
     param: "name",
-    where: ["POST /tags"],
+    where: ["api-declared"],
   },
   {
     code: "field_key_taken",
     type: "conflict",
-    description: "The workspace already has a custom field with this `key` (D11).",
+    description: "The workspace already has a custom field with this `key`.",
     message: 'A custom field with key "birthday" already exists.',
     param: "key",
-    where: ["POST /custom-fields"],
+    where: ["api-declared"],
   },
   {
     code: "phone_taken",
     type: "conflict",
-    description: "The matched contact would get a phone number that another contact of the workspace already has (D14).",
+    description: "The matched contact would get a phone number that another contact of the workspace already has.",
     message: "Another contact already has this phone number.",
     param: "phone",
-    where: ["POST /contacts"],
+    where: ["api-declared"],
   },
   {
     code: "email_taken",
     type: "conflict",
-    description: "The matched contact would get an e-mail address that another contact of the workspace already has (D14).",
+    description: "The matched contact would get an e-mail address that another contact of the workspace already has.",
     message: "Another contact already has this e-mail address.",
     param: "email",
-    where: ["POST /contacts"],
+    where: ["api-declared"],
   },
   // rate_limit
   {
     code: "rate_limited",
     type: "rate_limit",
     description:
-      "Too many requests with this key in the rolling 60-second window (D24); requests without a valid key are limited per client address.",
+      "Too many requests with this key in the rolling 60-second window; requests without a valid key are limited per client address.",
     message: "Too many requests: the limit is 120 per rolling 60 seconds. Retry after 12 s.",
     where: ["api"],
   },

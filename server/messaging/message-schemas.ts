@@ -3,44 +3,80 @@ import { z } from "zod";
 export const CHANNELS = ["whatsapp", "email"] as const;
 export const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
 
+const ADDRESSES = ["phone", "email", "contact_id"] as const;
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
+
+/** D5, D56: the document shows the recipient as a `oneOf`, one branch per address. */
+function recipientBranches({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  const { properties = {}, description } = jsonSchema;
+  for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+  Object.assign(jsonSchema, {
+    description,
+    oneOf: ADDRESSES.map((address) => ({
+      title: `RecipientBy${address === "contact_id" ? "ContactId" : address[0]!.toUpperCase() + address.slice(1)}`,
+      type: "object",
+      properties: { [address]: properties[address], ...(address === "contact_id" ? {} : { name: properties.name }) },
+      required: [address],
+    })),
+  });
+}
+
+/** D5: a recipient given by exactly one of `phone`, `email`, `contact_id` (messages, enroll, unenroll). */
 export const ZRecipient = z
   .object({
     phone: z.string().max(64).optional().meta({ example: "+5511987654321" }),
-    email: z.string().max(320).optional(),
+    email: z.string().max(320).optional().meta({ example: "ana@example.com" }),
     contact_id: z.string().max(64).optional().describe("Prefix `ct_`."),
-    name: z.string().trim().max(200).optional().describe("May accompany `phone` or `email`: the name of a contact created for them."),
+    name: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .describe("May accompany `phone` or `email`: the name of a contact created for them.")
+      .meta({ example: "Ana" }),
   })
-  .describe("Exactly one of `phone`, `email`, `contact_id` (D5).")
-  .meta({ id: "Recipient" });
+  .superRefine((to, ctx) => {
+    const given = ADDRESSES.filter((k) => to[k] !== undefined);
+    if (given.length !== 1) ctx.addIssue({ code: "custom", message: "give exactly one of phone, email or contact_id" });
+  })
+  .describe("Exactly one of `phone`, `email`, `contact_id`.")
+  .meta({ id: "Recipient", override: recipientBranches });
 
-/** D5: a recipient given by exactly one of `phone`, `email`, `contact_id` (messages, enroll, unenroll). */
-export const ZSingleRecipient = ZRecipient.superRefine((to, ctx) => {
-  const given = (["phone", "email", "contact_id"] as const).filter((k) => to[k] !== undefined);
-  if (given.length !== 1) ctx.addIssue({ code: "custom", message: "give exactly one of phone, email or contact_id" });
-});
+export const ZSingleRecipient = ZRecipient;
 
 const ZVariableValue = z.union([z.string().max(1000, "must be at most 1000 characters"), z.number(), z.boolean()]);
 
-export const ZWhatsAppContent = z.object({
-  body: z.string().max(4096, "must be at most 4096 characters").optional().describe("Text; accepts `{{variable}}` placeholders."),
-  media_url: z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
-    .optional(),
-  media_type: z.enum(MEDIA_TYPES).optional().describe("Required with `media_url`."),
-});
+// D16, D56: what `checkContent` requires of each channel's content, stated in the document.
+export const ZWhatsAppContent = z
+  .object({
+    body: z.string().max(4096, "must be at most 4096 characters").optional().describe("Text; accepts `{{variable}}` placeholders."),
+    media_url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional(),
+    media_type: z.enum(MEDIA_TYPES).optional().describe("Required with `media_url`."),
+  })
+  .meta({
+    override: ({ jsonSchema }) => {
+      jsonSchema.anyOf = [{ required: ["body"] }, { required: ["media_url"] }];
+      jsonSchema.dependentRequired = { media_url: ["media_type"] };
+    },
+  });
 
-export const ZEmailContent = z.object({
-  subject: z.string().max(998, "must be at most 998 characters").optional(),
-  html: z.string().max(200_000).optional().describe("HTML body; accepts placeholders (their values are HTML-escaped)."),
-  reply_to: z.string().max(320).optional(),
-  preview_text: z.string().max(500).optional(),
-});
+export const ZEmailContent = z
+  .object({
+    subject: z.string().max(998, "must be at most 998 characters").optional(),
+    html: z.string().max(200_000).optional().describe("HTML body; accepts placeholders (their values are HTML-escaped)."),
+    reply_to: z.string().max(320).optional(),
+    preview_text: z.string().max(500).optional(),
+  })
+  .meta({ override: ({ jsonSchema }) => void (jsonSchema.required = ["html"]) });
 
 export const ZVariables = z
   .record(z.string().max(64), ZVariableValue)
   .refine((v) => Object.keys(v).length <= 100, "at most 100 variables")
-  .describe("Values for the `{{variable}}` placeholders: at most 100 keys; strings, numbers or booleans (D17).");
+  .describe("Values for the `{{variable}}` placeholders: at most 100 keys; strings, numbers or booleans.");
 
 type ContentFields = {
   channel: "whatsapp" | "email";
@@ -71,7 +107,14 @@ export const ZSendMessageRequest = z
     variables: ZVariables.optional(),
     channel_id: z.string().max(64).optional().describe("A specific channel; otherwise the connected channel of the type is used."),
   })
-  .superRefine(checkContent);
+  .superRefine(checkContent)
+  .meta({
+    // The document splits it by `channel` (server/api/openapi.ts), one example per channel.
+    examples: [
+      { channel: "whatsapp", to: { phone: "+5511987654321" }, whatsapp: { body: "Your code is {{code}}." }, variables: { code: "4821" } },
+      { channel: "email", to: { email: "ana@example.com", name: "Ana" }, email: { subject: "Welcome", html: "<p>Hello {{name}}!</p>" } },
+    ],
+  });
 
 export type SendMessageRequest = z.output<typeof ZSendMessageRequest>;
 

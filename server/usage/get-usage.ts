@@ -5,7 +5,7 @@ import { usagePeriod } from "./quota.ts";
 
 export const ZUsage = z
   .object({
-    period: z.string().describe("The current calendar month in UTC, `YYYY-MM` (D20).").meta({ example: "2026-11" }),
+    period: z.string().describe("The current calendar month in UTC, `YYYY-MM`.").meta({ example: "2026-11" }),
     whatsapp: z.int().describe("Live WhatsApp messages accepted this month."),
     email: z.int().describe("Live e-mails accepted this month."),
     total: z.int(),

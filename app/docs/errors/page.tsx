@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { codesOfType, codeStatus, ERROR_TYPES, errorDocUrl, type ErrorWhere } from "@/server/lib/error-catalog.ts";
+import { declaringOperations } from "@/server/api/openapi.ts";
 import { Markdown } from "../markdown.tsx";
 import { requestOrigin } from "../origin.ts";
 
@@ -21,7 +22,13 @@ const WHERE: Record<string, string> = {
   cli: "the operator CLI (`svc`)",
 };
 
-const where = (w: ErrorWhere) => WHERE[w] ?? `\`${w}\``;
+/** Where a code occurs; `api-declared` names the endpoints whose procedure declares it. */
+const where = (code: string, w: ErrorWhere) =>
+  w === "api-declared"
+    ? declaringOperations(code)
+        .map((op) => `\`${op}\``)
+        .join(", ")
+    : (WHERE[w] ?? `\`${w}\``);
 
 /**
  * /docs/errors: the error catalog (server/lib/error-catalog.ts), one section per type. Each
@@ -42,10 +49,10 @@ export default async function ErrorsPage() {
     <main className="docs-page">
       <h1>Errors</h1>
       <p>
-        Every error answers with the HTTP status of its <code>type</code> and this body (D29). <code>code</code> is stable and more specific
-        than <code>type</code>; <code>param</code> names the parameter at fault in dotted form (<code>to.phone</code>, <code>tags.0</code>),
-        or is null; <code>doc_url</code> links to the section of the type below. <code>message</code> is for people and may change: branch
-        on <code>type</code> and <code>code</code>. New codes may appear within <code>/v1</code> (D36): handle an unknown code by its type.
+        Every error answers with the HTTP status of its <code>type</code> and this body. <code>code</code> is stable and more specific than{" "}
+        <code>type</code>; <code>param</code> names the parameter at fault in dotted form (<code>to.phone</code>, <code>tags.0</code>), or
+        is null; <code>doc_url</code> links to the section of the type below. <code>message</code> is for people and may change: branch on{" "}
+        <code>type</code> and <code>code</code>. New codes may appear within <code>/v1</code>: handle an unknown code by its type.
       </p>
       <pre className="docs-code">{JSON.stringify(example, null, 2)}</pre>
 
@@ -114,7 +121,7 @@ export default async function ErrorsPage() {
                           <Markdown text={c.description} />
                         </td>
                         <td>
-                          <Markdown text={c.where.map(where).join(", ")} />
+                          <Markdown text={c.where.map((w) => where(c.code, w)).join(", ")} />
                         </td>
                       </tr>
                     ))}

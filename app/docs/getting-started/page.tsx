@@ -57,7 +57,7 @@ export default async function GettingStartedPage() {
 
       <Section id="base-url" title="Base URL">
         <p>
-          All paths are relative to <code>{base}</code> (D9); the version is part of the address. Request and response bodies are JSON,
+          All paths are relative to <code>{base}</code>; the version is part of the address. Request and response bodies are JSON,
           timestamps are ISO 8601 in UTC. The OpenAPI 3.1 description is at{" "}
           <a href={`${API_PREFIX}/openapi.json`}>{`${base}/openapi.json`}</a>.
         </p>
@@ -84,18 +84,17 @@ export default async function GettingStartedPage() {
           <li>
             <code>svc_test_…</code> keys simulate sending: no provider is contacted and no quota is spent, but messages go through the same
             states (<code>sent</code> at once, <code>delivered</code> about 1 s later, <code>read</code> about 2 s later) with the same
-            events and webhooks (D35). The recipients <code>+15550100001</code> / <code>failed@example.com</code> end <code>failed</code>,{" "}
+            events and webhooks. The recipients <code>+15550100001</code> / <code>failed@example.com</code> end <code>failed</code>,{" "}
             <code>+15550100002</code> / <code>delivered@example.com</code> stop at <code>delivered</code>, and <code>+15550100003</code> /{" "}
             <code>sent@example.com</code> stop at <code>sent</code>.
           </li>
           <li>
             <code>svc_live_…</code> keys really send and count towards usage. They are for backends only: a request with an{" "}
-            <code>Origin</code> header (a browser) and a live key is refused with <code>403 forbidden</code> (D23). Test keys work from a
-            browser.
+            <code>Origin</code> header (a browser) and a live key is refused with <code>403 forbidden</code>. Test keys work from a browser.
           </li>
           <li>
             Contacts, tags, custom fields and flows are shared by both modes; messages, journey runs and idempotency keys belong to the mode
-            of the key that made them (D40).
+            of the key that made them.
           </li>
         </ul>
       </Section>
@@ -110,7 +109,7 @@ export default async function GettingStartedPage() {
             </span>
           ))}{" "}
           (all by default). Calling an endpoint without its scope is <code>403 forbidden</code>, code <code>missing_scope</code>, and the
-          message names the scope (D22).
+          message names the scope.
         </p>
         <div className="table-wrap">
           <table>
@@ -147,7 +146,7 @@ export default async function GettingStartedPage() {
       <Section id="idempotency" title="Idempotency">
         <p>
           Endpoints marked above accept an optional <code>Idempotency-Key</code> header (1 to 255 characters; a UUID per logical request).
-          Retrying with the same key is then safe (D27, D28):
+          Retrying with the same key is then safe:
         </p>
         <pre className="docs-code">{`curl -X POST ${base}/messages \\
   -H "Authorization: Bearer $SVC_API_KEY" \\
@@ -172,19 +171,18 @@ export default async function GettingStartedPage() {
       <Section id="rate-limits" title="Rate limits and quotas">
         <ul>
           <li>
-            Each key may make 120 requests per rolling 60 seconds (a plan setting), counted across every instance of the service (D24).
-            Every response carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code> (whole
-            seconds until the current window ends). Beyond the limit the answer is <code>429 rate_limit</code> with <code>Retry-After</code>
-            , in whole seconds.
+            Each key may make 120 requests per rolling 60 seconds (a plan setting), counted across every instance of the service. Every
+            response carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code> (whole seconds
+            until the current window ends). Beyond the limit the answer is <code>429 rate_limit</code> with <code>Retry-After</code>, in
+            whole seconds.
           </li>
           <li>
             Live sends also count against the workspace&apos;s daily limit per channel (UTC day) and monthly limit; past either, a live send
-            is <code>403 quota_exceeded</code> (D25). <code>GET /usage</code> reports the month&apos;s counts and both limits. Test keys
-            never reach a quota.
+            is <code>403 quota_exceeded</code>. <code>GET /usage</code> reports the month&apos;s counts and both limits. Test keys never
+            reach a quota.
           </li>
           <li>
-            Request bodies are limited to 256 KiB (D26). Every response carries a <code>Request-Id</code>: quote it when you contact
-            support.
+            Request bodies are limited to 256 KiB. Every response carries a <code>Request-Id</code>: quote it when you contact support.
           </li>
         </ul>
       </Section>
@@ -212,8 +210,8 @@ export default async function GettingStartedPage() {
 
       <Section id="versioning" title="Versioning">
         <p>
-          Within <code>/v1</code> changes are additive only: new endpoints, new optional fields, new event names and new error codes (D36).
-          Ignore fields you do not know, and handle an unknown error code by its type.
+          Within <code>/v1</code> changes are additive only: new endpoints, new optional fields, new event names and new error codes. Ignore
+          fields you do not know, and handle an unknown error code by its type.
         </p>
       </Section>
     </main>

@@ -8,11 +8,11 @@ const STATUSES = ["draft", "active", "paused"] as const;
 
 export const flowImport: Command = {
   name: "flow import",
-  summary: "Create a flow from a D37 definition file",
+  summary: "Create a flow from a definition file (the dashboard's export format)",
   usage: "flow import --workspace W --file PATH [--status draft|active|paused]",
   help: [
     ["--workspace W", "the workspace identifier"],
-    ["--file PATH", "a JSON flow definition (D37): name, status, allow_reentry, steps"],
+    ["--file PATH", "a JSON flow definition: name, status, allow_reentry, steps"],
     ["--status S", "draft, active or paused; overrides the file's status (draft when neither says)"],
     ["", "The definition is checked as in the dashboard; a fault names its path, e.g. steps.2.if.has_tag."],
   ],

@@ -13,7 +13,7 @@ export const webhookCreate: Command = {
     ["--url URL", "where events are POSTed: https (http only with ALLOW_PRIVATE_WEBHOOKS=1)"],
     ["--events LIST", `comma-separated event names; every event when absent (${EVENT_NAMES.join(", ")})`],
     ["--description TEXT", "a label for the dashboard"],
-    ["", "Hosts on loopback or private addresses are refused unless ALLOW_PRIVATE_WEBHOOKS=1 (D34)."],
+    ["", "Hosts on loopback or private addresses are refused unless ALLOW_PRIVATE_WEBHOOKS=1."],
   ],
   options: { workspace: { type: "string" }, url: { type: "string" }, events: { type: "string" }, description: { type: "string" } },
   flags: { workspace: "--workspace", url: "--url", events: "--events", description: "--description" },

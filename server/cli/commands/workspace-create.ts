@@ -18,7 +18,7 @@ export const workspaceCreate: Command = {
     ["--rate-limit N", "requests per rolling 60 seconds per key (the plan's 120 by default)"],
     ["--daily-limit N", "live messages per channel per UTC day (overrides the plan's)"],
     ["--monthly-limit N|none", "live messages per calendar month; none means no limit (overrides the plan's)"],
-    ["--default-country CC", "ISO 3166 alpha-2 country for phone numbers given without a country code (D1)"],
+    ["--default-country CC", "ISO 3166 alpha-2 country for phone numbers given without a country code"],
   ],
   options: {
     name: { type: "string" },

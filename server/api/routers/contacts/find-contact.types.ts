@@ -8,14 +8,15 @@ export const findContactMeta: Meta = {
     path: "/contacts",
     tags: ["Contacts"],
     summary: "Find a contact by phone or e-mail",
-    description: "Give `phone` or `email`; with both, `phone` is used. Neither: `400` with `param` = `phone` (D13).",
+    description: "Give `phone` or `email`; with both, `phone` is used. Neither: `400` with `param` = `phone`.",
     protect: true,
   },
   scope: "contacts:read",
+  errors: ["invalid_phone", "invalid_email", "resource_missing"],
 };
 
 export const ZFindContactRequest = z.object({
-  phone: z.string().optional().describe("Any common notation (D1).").meta({ example: "+5511987654321" }),
+  phone: z.string().optional().describe("Any common notation.").meta({ example: "+5511987654321" }),
   email: z.string().optional().meta({ example: "ana@example.com" }),
 });
 

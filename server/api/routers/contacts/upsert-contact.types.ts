@@ -8,13 +8,23 @@ export const upsertContactMeta: Meta = {
     tags: ["Contacts"],
     summary: "Create or update a contact",
     description:
-      "Matched by phone, or by e-mail when no phone is given; fields left out are kept (D14). Needs `phone` or `email`. " +
+      "Matched by phone, or by e-mail when no phone is given; fields left out are kept. Needs `phone` or `email`. " +
       "`tags` replaces the tag set; `fields` is merged key by key (`null` removes a key). " +
       "Emits `contato.criado` on creation and `contato.atualizado` when a stored value changed.",
     protect: true,
   },
   scope: "contacts:write",
   idempotent: true,
+  errors: [
+    "invalid_phone",
+    "invalid_email",
+    "unknown_tag",
+    "unknown_field",
+    "invalid_field_value",
+    "phone_taken",
+    "email_taken",
+    "resource_missing",
+  ],
 };
 
 export { ZContact as ZUpsertContactResponse, ZUpsertContactRequest };

@@ -7,12 +7,13 @@ export const createFieldMeta: Meta = {
     path: "/custom-fields",
     tags: ["Custom fields"],
     summary: "Create a custom field",
-    description: "Its `key` becomes the placeholder `{{key}}`. `409 conflict` (`param` = `key`) when the key exists (D4, D11).",
+    description: "Its `key` becomes the placeholder `{{key}}`. `409 conflict` (`param` = `key`) when the key exists.",
     protect: true,
   },
   scope: "fields:write",
   idempotent: true,
   successStatus: 201,
+  errors: ["field_key_taken"],
 };
 
 export { ZCreateFieldRequest, ZCustomField as ZCreateFieldResponse };

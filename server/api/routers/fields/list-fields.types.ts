@@ -9,7 +9,7 @@ export const listFieldsMeta: Meta = {
     path: "/custom-fields",
     tags: ["Custom fields"],
     summary: "List custom fields",
-    description: 'Ordered by `created_at` then `id`; a `Link` header with `rel="next"` when more exist (D10).',
+    description: 'Ordered by `created_at` then `id`; a `Link` header with `rel="next"` when more exist.',
     protect: true,
   },
   scope: "fields:read",

@@ -9,7 +9,7 @@ export const listFlowsMeta: Meta = {
     path: "/flows",
     tags: ["Flows"],
     summary: "List active flows",
-    description: 'Only `active` flows (D6), ordered by `created_at` then `id`; a `Link` header with `rel="next"` when more exist (D10).',
+    description: 'Only `active` flows, ordered by `created_at` then `id`; a `Link` header with `rel="next"` when more exist.',
     protect: true,
   },
   scope: "flows:read",

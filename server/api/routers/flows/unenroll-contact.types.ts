@@ -9,13 +9,14 @@ export const unenrollContactMeta: Meta = {
     tags: ["Flows"],
     summary: "Unenroll a contact from a flow",
     description:
-      "Stops the contact's active runs of the key's mode (D40) in the flow, or in every flow when `flow_id` is `all`. " +
+      "Stops the contact's active runs of the key's mode in the flow, or in every flow when `flow_id` is `all`. " +
       "Each becomes `stopped`; `reason` goes to the run and to `fluxo.parado`. A contact in no journey: 200 with `unenrolled` 0. " +
-      "Unknown flow: 404 `flow_id`; a recipient matching no contact: 404 on the `to` field used (D19).",
+      "Unknown flow: 404 `flow_id`; a recipient matching no contact: 404 on the `to` field used.",
     protect: true,
   },
   scope: "flows:enroll",
   idempotent: true,
+  errors: ["invalid_phone", "invalid_email"],
 };
 
 export const ZUnenrollContactRequest = ZUnenrollRequest.extend({

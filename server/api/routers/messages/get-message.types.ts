@@ -8,7 +8,7 @@ export const getMessageMeta: Meta = {
     path: "/messages/{id}",
     tags: ["Messages"],
     summary: "Get a message",
-    description: "A message is visible to keys of the mode that sent it (D40).",
+    description: "A message is visible to keys of the mode that sent it.",
     protect: true,
   },
   scope: "messages:read",

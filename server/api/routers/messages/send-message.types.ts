@@ -9,14 +9,26 @@ export const sendMessageMeta: Meta = {
     summary: "Send a message",
     description:
       "Accepts the message and answers `202` with status `queued`; the result arrives by webhook or `GET /messages/{id}`. " +
-      "Checks, in order (D16): `channel_id` (404), the recipient's address (400), opt-out (409), a connected channel for live keys (409), " +
+      "Checks, in order: `channel_id` (404), the recipient's address (400), opt-out (409), a connected channel for live keys (409), " +
       "placeholders (400, `variables.<name>`), then the daily and monthly limits for live keys (403 `quota_exceeded`). " +
-      "A test key dispatches nothing and simulates the states (D35).",
+      "A test key dispatches nothing and simulates the states.",
     protect: true,
   },
   scope: "messages:send",
   idempotent: true,
   successStatus: 202,
+  errors: [
+    "resource_missing",
+    "invalid_phone",
+    "invalid_email",
+    "recipient_missing_address",
+    "missing_variable",
+    "rendered_too_long",
+    "recipient_opted_out",
+    "channel_not_connected",
+    "daily_limit_reached",
+    "monthly_limit_reached",
+  ],
 };
 
 export { ZMessage as ZSendMessageResponse, ZSendMessageRequest };

@@ -7,13 +7,13 @@ export const createTagMeta: Meta = {
     path: "/tags",
     tags: ["Tags"],
     summary: "Create a tag",
-    description:
-      "Answers `409 conflict` (`param` = `name`) when a tag of that name exists, compared case-insensitively after trimming (D11).",
+    description: "Answers `409 conflict` (`param` = `name`) when a tag of that name exists, compared case-insensitively after trimming.",
     protect: true,
   },
   scope: "tags:write",
   idempotent: true,
   successStatus: 201,
+  errors: ["tag_name_taken"],
 };
 
 export { ZCreateTagRequest, ZTag as ZCreateTagResponse };

@@ -9,7 +9,7 @@ export const listTagsMeta: Meta = {
     path: "/tags",
     tags: ["Tags"],
     summary: "List tags",
-    description: 'Ordered by `created_at` then `id`. When more tags exist, a `Link` header with `rel="next"` gives the next page (D10).',
+    description: 'Ordered by `created_at` then `id`. When more tags exist, a `Link` header with `rel="next"` gives the next page.',
     protect: true,
   },
   scope: "tags:read",

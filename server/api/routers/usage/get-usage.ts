@@ -8,7 +8,7 @@ const getUsageMeta: Meta = {
     path: "/usage",
     tags: ["Usage"],
     summary: "Get this month's usage",
-    description: "Live messages accepted this calendar month (UTC), by channel, against the limits. Needs no scope (D12).",
+    description: "Live messages accepted this calendar month (UTC), by channel, against the limits. Needs no scope.",
     protect: true,
   },
 };

@@ -148,7 +148,7 @@ export function SendStepFields({ step, onChange, param, errorId, context }: Step
               {`{{${key}}}`}
             </button>
           ))}
-          <span className="muted hint">Enroll variables of the same name come first (D17); a missing value renders empty.</span>
+          <span className="muted hint">Enroll variables of the same name come first; a missing value renders empty.</span>
         </div>
       )}
     </div>

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { ZContact } from "../contacts/contact-schemas.ts";
+import { CHANNELS } from "../messaging/message-schemas.ts";
+import type { EventName } from "./event-names.ts";
+
+// What each event's webhook body looks like (interface.md "Events", D31), for the `webhooks`
+// section of the OpenAPI document (D56) and the typed client (D60). The names stay Portuguese
+// (they are the contract); each has an English description for people.
+
+const ZMessageEventData = z
+  .object({
+    id: z.string().describe("The message id (prefix `msg_`)."),
+    channelType: z.enum(CHANNELS),
+    status: z.enum(["sent", "delivered", "read", "failed"]),
+    contact: z.string().nullable().describe("The contact id (prefix `ct_`)."),
+    error: z.string().optional().describe("Why it failed (`mensagem.falhou` only)."),
+  })
+  .meta({ id: "MessageEventData" });
+
+const ZFlowEventData = z
+  .object({
+    id: z.string().describe("The run id (prefix `run_`)."),
+    flow_id: z.string(),
+    contact: z.string().describe("The contact id (prefix `ct_`)."),
+    status: z.enum(["completed", "stopped", "failed"]),
+    reason: z.string().optional().describe("Why the run stopped, when a reason was given."),
+  })
+  .meta({ id: "FlowEventData" });
+
+export const EVENTS: Record<EventName, { description: string; data: z.ZodType }> = {
+  "mensagem.enviada": { description: "A message left the service (status `sent`).", data: ZMessageEventData },
+  "mensagem.entregue": { description: "A message was delivered to the recipient's device (status `delivered`).", data: ZMessageEventData },
+  "mensagem.lida": { description: "The recipient read a message (status `read`).", data: ZMessageEventData },
+  "mensagem.falhou": { description: "Sending a message failed (status `failed`); `data.error` says why.", data: ZMessageEventData },
+  "fluxo.concluido": { description: "A contact went through a flow to its end.", data: ZFlowEventData },
+  "fluxo.parado": {
+    description: "A contact left a flow before its end (unenrolled, or a step could not run); carries `reason` when one was given.",
+    data: ZFlowEventData,
+  },
+  "contato.criado": { description: "A contact was created; `data` is the contact.", data: ZContact },
+  "contato.atualizado": { description: "A stored value of a contact changed; `data` is the contact as it now is.", data: ZContact },
+};
+
+/** The body of a delivery (server/webhooks/event-body.ts) for one event name. */
+export function eventBodySchema(name: EventName) {
+  return z.object({
+    id: z.string().describe("The event id (prefix `evt_`), the same on every retry and replay: deduplicate on it."),
+    event: z.literal(name),
+    timestamp: z.iso.datetime().describe("When the event was recorded (ISO 8601, milliseconds, UTC)."),
+    namespace: z.string().describe("The workspace id."),
+    mode: z.enum(["test", "live"]).describe("The mode of the key (or the dashboard action) that caused the event."),
+    data: EVENTS[name].data,
+  });
+}
