@@ -316,7 +316,7 @@ function errorExample(code: ErrorCodeDoc | undefined, status: number, f: Facts, 
       code: code?.code ?? type,
       message: code ? fill(code.message) : (ERROR_TYPES.find((t) => t.type === type)?.title ?? "Error"),
       param: code?.param === "{param}" ? param : (code?.param ?? null),
-      doc_url: errorDocUrl(appUrl, type),
+      doc_url: errorDocUrl(appUrl, { type, code: code?.code }),
     },
   };
 }
@@ -357,7 +357,7 @@ function errorSchema(): Json {
           doc_url: {
             type: "string",
             format: "uri",
-            description: "`<origin>/docs/errors#<type>`: the documentation of the type.",
+            description: "`<origin>/docs/errors#code-<code>`: the documentation of the error code.",
           },
         },
         required: ["type", "code", "message", "doc_url"],

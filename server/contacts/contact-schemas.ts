@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const ZUpsertContactRequest = z.object({
+export const ZUpsertContactRequest = z.strictObject({
   phone: z
     .string()
     .max(64)
