@@ -35,6 +35,8 @@ describe("POST /messages with a test key (D35)", () => {
       status: "queued",
       channel: "whatsapp",
       to,
+      contact_id: expect.stringMatching(/^ct_/),
+      metadata: {},
       provider_message_id: null,
       error: null,
       sent_at: null,

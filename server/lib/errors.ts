@@ -1,4 +1,4 @@
-import "./validation-messages.ts";
+import { REQUIRED } from "./validation-messages.ts";
 
 // One error type for the whole service (STYLE.md "Errors"). `type` is one of the spec's
 // error types; `code` is the stable, more specific snake_case code of D29.
@@ -73,7 +73,8 @@ export function fromZodError(err: unknown): AppError | null {
   }
   const issue = issues[0];
   const param = issue.path.map(String).join(".") || null;
-  const missing = issue.code === "invalid_type" && issue.input === undefined;
+  // The final issue has no `input`: the one error map words an absent parameter REQUIRED.
+  const missing = issue.code === "invalid_type" && issue.message === REQUIRED;
   return new AppError(
     "invalid_request",
     missing ? "parameter_missing" : "parameter_invalid",

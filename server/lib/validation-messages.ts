@@ -29,12 +29,15 @@ const FORMAT_NAMES: Record<string, string> = {
   regex: "in the expected format",
 };
 
+/** The message of an absent parameter (zod drops the issue's input, so fromZodError reads this). */
+export const REQUIRED = "is required";
+
 const list = (values: readonly unknown[]) => values.map((v) => `\`${String(v)}\``).join(", ");
 
 export function validationMessage(issue: Issue): string | undefined {
   switch (issue.code) {
     case "invalid_type": {
-      if (issue.input === undefined) return "is required";
+      if (issue.input === undefined) return REQUIRED;
       return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
     }
     case "invalid_value":
