@@ -35,6 +35,8 @@ describe("POST /messages with a test key (D35)", () => {
       status: "queued",
       channel: "whatsapp",
       to,
+      contact_id: expect.stringMatching(/^ct_/),
+      metadata: {},
       provider_message_id: null,
       error: null,
       sent_at: null,
@@ -57,7 +59,7 @@ describe("POST /messages with a test key (D35)", () => {
     expect(contact.name).toBe("Lia");
     const events = (await contactEvents(ws.id, contact.id)).filter((e) => e.event.startsWith("mensagem."));
     expect(events.map((e) => e.event)).toEqual(["mensagem.enviada", "mensagem.entregue", "mensagem.lida"]);
-    expect(events[0]!.data).toEqual({ id: res.body.id, channelType: "whatsapp", status: "sent", contact: contact.id });
+    expect(events[0]!.data).toEqual({ id: res.body.id, channelType: "whatsapp", status: "sent", contact: contact.id, metadata: {} });
     expect(events.every((e) => e.mode === "test")).toBe(true);
   });
 

@@ -168,7 +168,7 @@ describe("OpenAPI document", () => {
           expect(ERROR_CODES.find((c) => c.code === code)?.type, code).toBe(type);
           expect(message).toEqual(expect.any(String));
           expect(param === null || typeof param === "string").toBe(true);
-          expect(doc_url).toBe(`${APP_URL}/docs/errors#${type}`);
+          expect(doc_url).toBe(`${APP_URL}/docs/errors#code-${code}`);
         }
       }
     });

@@ -106,7 +106,8 @@ describe("delivery (D31, D32)", () => {
     // An independent implementation of the scheme: t=<unix seconds>, HMAC-SHA256 of `<t>.<raw body>`.
     const event = stripe.webhooks.constructEvent(hit!.raw, header, secret, 300) as unknown as Record<string, any>;
     expect(event).toMatchObject({ event: "contato.criado", namespace: ws.id, mode: "live", data: { id: contactId } });
-    expect(Object.keys(event).sort()).toEqual(["data", "event", "id", "mode", "namespace", "timestamp"]);
+    expect(Object.keys(event).sort()).toEqual(["data", "event", "id", "mode", "namespace", "timestamp", "type"]);
+    expect(event.type).toBe("contato.criado");
     expect(event.id).toMatch(/^evt_/);
     expect(event.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(() => stripe.webhooks.constructEvent(hit!.raw, header, "whsec_wrong", 300)).toThrow();
@@ -155,6 +156,7 @@ describe("delivery (D31, D32)", () => {
       channelType: "whatsapp",
       status: "sent",
       contact: expect.stringMatching(/^ct_/),
+      metadata: {},
     });
     expect(hits.every((h) => h.body.mode === "test")).toBe(true);
     expect(byEvent["mensagem.lida"]).toMatchObject({ status: "read" });

@@ -36,6 +36,22 @@ function svc(env: Record<string, string>, ...args: string[]): Promise<Run> {
   });
 }
 
+/**
+ * A failed `--json` run: the exit status, the reason on stderr, and exactly one JSON object on
+ * stdout, `{"error":{"code","message"}}`; returns the error.
+ */
+function jsonFailure(run: { code: number | null; stdout: string; stderr: string }, exit: number): { code: string; message: string } {
+  expect(run.code, run.stderr).toBe(exit);
+  expect(run.stdout.endsWith("\n")).toBe(true);
+  expect(run.stdout.trim().split("\n")).toHaveLength(1);
+  const value = JSON.parse(run.stdout) as { error: { code: string; message: string } };
+  expect(Object.keys(value)).toEqual(["error"]);
+  expect(Object.keys(value.error)).toEqual(["code", "message"]);
+  expect(value.error.message).toEqual(expect.any(String));
+  expect(run.stderr).toContain(value.error.message);
+  return value.error;
+}
+
 /** A successful `--json` run: exactly one JSON object on stdout, nothing on stderr. */
 async function svcJson(env: Record<string, string>, ...args: string[]): Promise<Record<string, unknown>> {
   const run = await svc(env, ...args, "--json");
@@ -142,7 +158,7 @@ describe("svc usage (no database)", () => {
     },
   ])("$name is refused with exit status 2", async ({ args, stderr }) => {
     const run = await svc(env, ...args, "--json");
-    expect(run).toMatchObject({ code: 2, stdout: "" });
+    expect(jsonFailure(run, 2).code).toBe("usage");
     for (const text of stderr) expect(run.stderr).toContain(text);
   });
 });
@@ -335,7 +351,7 @@ describe.each(engines)("svc on the $name", (engine) => {
   ])("channel connect refuses $name without ALLOW_PRIVATE_WEBHOOKS=1", async ({ args, flag }) => {
     const [before] = await query("SELECT count(*)::int AS n FROM channels");
     const run = await svc({ ...env, ALLOW_PRIVATE_WEBHOOKS: "0" }, "channel", "connect", "--workspace", workspace, ...args, "--json");
-    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(jsonFailure(run, 1).code).toBe("private_address");
     expect(run.stderr).toContain(`invalid ${flag}`);
     expect(run.stderr).toContain("ALLOW_PRIVATE_WEBHOOKS=1");
     const [after] = await query("SELECT count(*)::int AS n FROM channels");
@@ -390,7 +406,7 @@ describe.each(engines)("svc on the $name", (engine) => {
   ])("webhook create refuses $name without ALLOW_PRIVATE_WEBHOOKS=1", async ({ url, stderr }) => {
     const [before] = await query("SELECT count(*)::int AS n FROM webhook_endpoints");
     const run = await svc({ ...env, ALLOW_PRIVATE_WEBHOOKS: "0" }, "webhook", "create", "--workspace", workspace, "--url", url, "--json");
-    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(jsonFailure(run, 1).code).toBe("private_address");
     expect(run.stderr).toContain("invalid --url");
     expect(run.stderr).toContain(stderr);
     const [after] = await query("SELECT count(*)::int AS n FROM webhook_endpoints");
@@ -410,7 +426,7 @@ describe.each(engines)("svc on the $name", (engine) => {
       "contato.apagado",
       "--json",
     );
-    expect(run).toMatchObject({ code: 1, stdout: "" });
+    jsonFailure(run, 1);
     expect(run.stderr).toContain("invalid --events");
   });
 
@@ -445,7 +461,7 @@ describe.each(engines)("svc on the $name", (engine) => {
     writeFileSync(file, JSON.stringify({ name: "Bad", steps: [{ type: "exit" }, { type: "branch", if: { has_tag: "tag_missing" } }] }));
     const [before] = await query("SELECT count(*)::int AS n FROM flows");
     const run = await svc(env, "flow", "import", "--workspace", workspace, "--file", file, "--json");
-    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(jsonFailure(run, 1).code).toBe("unknown_tag");
     expect(run.stderr).toContain("steps.1.if.has_tag");
     const [after] = await query("SELECT count(*)::int AS n FROM flows");
     expect(after!.n).toBe(before!.n);
@@ -471,29 +487,38 @@ describe.each(engines)("svc on the $name", (engine) => {
     );
     expect(run).toMatchObject({ code: 2, stdout: "" });
     expect(run.stderr).toContain("--app-secret is only for --type whatsapp");
+    // With --json the same refusal is one JSON object on stdout too.
+    const json = await svc(env, "channel", "connect", "--workspace", workspace, "--type", "email", "--app-secret", "s", "--json");
+    expect(jsonFailure(json, 2)).toMatchObject({ code: "usage", message: expect.stringContaining("--app-secret") });
   });
 
-  // Failures: exit status 1, nothing on stdout, the reason on stderr.
+  // Failures: exit status 1, the reason on stderr and, with --json, one JSON object on stdout
+  // whose code is the service's error code.
   it.each([
     {
       name: "key revoke of an unknown key",
       args: () => ["key", "revoke", "--workspace", workspace, "--id", "key_nope"],
       stderr: "No such API key",
+      code: "resource_missing",
     },
     {
       name: "an unknown workspace",
       args: () => ["key", "create", "--workspace", "no-such-ws", "--mode", "test"],
       stderr: "No workspace with identifier no-such-ws",
+      code: "workspace_not_found",
     },
     {
       name: "an invalid e-mail",
       args: () => ["user", "create", "--workspace", workspace, "--email", "not-an-email", "--password", "s3cret-pass", "--role", "admin"],
       stderr: "invalid --email",
+      code: "invalid_email",
     },
-  ])("$name fails with exit status 1", async ({ args, stderr }) => {
+  ])("$name fails with exit status 1", async ({ args, stderr, code }) => {
     const run = await svc(env, ...args(), "--json");
-    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(jsonFailure(run, 1).code).toBe(code);
     expect(run.stderr).toContain(stderr);
+    // Without --json: nothing on stdout.
+    expect((await svc(env, ...args())).stdout).toBe("");
   });
 
   it("demo creates the demo workspace once; a second run shows no secrets", async () => {

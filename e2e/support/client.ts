@@ -52,7 +52,8 @@ export function expectError(
   }
   const keys = Object.keys(error).sort().join(",");
   if (keys !== "code,doc_url,message,param,type") throw new Error(`error body has fields ${keys}`);
-  if (!/\/docs\/errors#[a-z_]+$/.test(error.doc_url) || !error.doc_url.endsWith(`#${expected.type}`))
+  // The code's row on /docs/errors (its id is `code-<code>`).
+  if (!/\/docs\/errors#code-[a-z_]+$/.test(error.doc_url) || !error.doc_url.endsWith(`#code-${error.code}`))
     throw new Error(`bad doc_url ${error.doc_url}`);
   if (typeof error.message !== "string" || !error.message) throw new Error("empty message");
   if (/\bat .+:\d+:\d+/.test(res.text)) throw new Error("stack trace leaked");

@@ -54,6 +54,17 @@ export const FIXTURES = {
   pages: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   idem: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
   webhooks: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
+  integrators: {
+    plan: "pro",
+    rateLimit: 100_000,
+    defaultCountry: "BR",
+    keys: {
+      test: { mode: "test" },
+      live: { mode: "live" },
+      readOnly: { mode: "test", scopes: ["messages:read"] },
+      sendOnly: { mode: "test", scopes: ["messages:send"] },
+    },
+  },
   flows: {
     plan: "pro",
     rateLimit: 100_000,

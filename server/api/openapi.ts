@@ -445,7 +445,7 @@ function errorExample(code: ErrorCodeDoc, f: Facts, appUrl: string) {
       code: code.code,
       message: fill(code.message),
       param: code.param === "{param}" ? param : (code.param ?? null),
-      doc_url: errorDocUrl(appUrl, type),
+      doc_url: errorDocUrl(appUrl, { type, code: code.code }),
     },
   };
 }
@@ -487,7 +487,7 @@ function errorSchema(): Json {
           doc_url: {
             type: "string",
             format: "uri",
-            description: "`<origin>/docs/errors#<type>`: the documentation of the type.",
+            description: "`<origin>/docs/errors#code-<code>`: the documentation of the error code.",
           },
         },
         required: ["type", "code", "message", "doc_url"],

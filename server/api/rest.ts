@@ -87,7 +87,7 @@ export type RestDeps = { database: Database; appUrl: string; requestId: string; 
 
 export function errorBody(err: AppError, appUrl: string): string {
   return JSON.stringify({
-    error: { type: err.type, code: err.code, message: err.message, param: err.param, doc_url: errorDocUrl(appUrl, err.type) },
+    error: { type: err.type, code: err.code, message: err.message, param: err.param, doc_url: errorDocUrl(appUrl, err) },
   });
 }
 

@@ -14,8 +14,10 @@ import { workspaceCreate } from "./commands/workspace-create.ts";
 
 // `svc <command> [options] [--json]`: the operator CLI of operations.md. An edge like the REST
 // facade: it parses flags, calls the domain services and prints their result, as text or as
-// exactly one JSON object on stdout. Failures go to stderr; the exit status is 0 on success,
-// 1 when the command failed and 2 on bad usage.
+// exactly one JSON object on stdout. Failures go to stderr; with `--json` a failure also
+// prints one object on stdout, `{"error":{"code","message"}}`, so a script reading stdout
+// always gets JSON. The exit status is 0 on success, 1 when the command failed and 2 on bad
+// usage.
 
 const COMMANDS: Command[] = [workspaceCreate, keyCreate, keyRevoke, userCreate, channelConnect, webhookCreate, flowImport, demo, tick];
 
@@ -117,15 +119,35 @@ function describeFailure(err: unknown, command: Command, values: Values): string
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * A failure with `--json`: one JSON object on stdout. `code` is the service's error code
+ * (server/lib/error-catalog.ts), `usage` for bad usage, `invalid_input` for an invalid value
+ * and `failed` for anything else.
+ */
+function failureJson(err: unknown, message: string): string {
+  const code =
+    err instanceof UsageError ? "usage" : err instanceof AppError ? err.code : err instanceof ZodError ? "invalid_input" : "failed";
+  return `${JSON.stringify({ error: { code, message } })}\n`;
+}
+
 export async function main(args: string[]): Promise<number> {
+  const json = args.includes("--json");
+  const usageFailure = (text: string, message: string): number => {
+    process.stderr.write(text);
+    if (json) process.stdout.write(failureJson(new UsageError(message), message));
+    return EXIT_USAGE;
+  };
   const { words, rest, leading } = splitCommand(args);
   const found = findCommand(words);
   const wantsHelp = leading.some((a) => a !== "--json") || rest.includes("--help") || rest.includes("-h");
 
   if (!found) {
     if (words.length === 0) {
-      (wantsHelp ? process.stdout : process.stderr).write(`${topUsage()}\n`);
-      return wantsHelp ? 0 : EXIT_USAGE;
+      if (wantsHelp) {
+        process.stdout.write(`${topUsage()}\n`);
+        return 0;
+      }
+      return usageFailure(`${topUsage()}\n`, "svc needs a command. Run svc --help for the list of commands.");
     }
     const group = COMMANDS.filter((c) => c.name.split(" ")[0] === words[0]);
     if (group.length > 0 && words.length === 1) {
@@ -138,11 +160,10 @@ export async function main(args: string[]): Promise<number> {
         process.stdout.write(`${text}\n`);
         return 0;
       }
-      process.stderr.write(`svc: ${words[0]} needs a subcommand.\n${text}\n`);
-      return EXIT_USAGE;
+      return usageFailure(`svc: ${words[0]} needs a subcommand.\n${text}\n`, `${words[0]} needs a subcommand.`);
     }
-    process.stderr.write(`svc: unknown command "${words.join(" ")}". Run svc --help for the list of commands.\n`);
-    return EXIT_USAGE;
+    const message = `unknown command "${words.join(" ")}". Run svc --help for the list of commands.`;
+    return usageFailure(`svc: ${message}\n`, message);
   }
 
   const { command, consumed } = found;
@@ -159,11 +180,11 @@ export async function main(args: string[]): Promise<number> {
     process.stdout.write(values.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
     return 0;
   } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`svc ${command.name}: ${err.message}\nRun svc ${command.name} --help for usage.\n`);
-      return EXIT_USAGE;
-    }
-    process.stderr.write(`svc ${command.name}: ${describeFailure(err, command, values)}\n`);
+    if (err instanceof UsageError)
+      return usageFailure(`svc ${command.name}: ${err.message}\nRun svc ${command.name} --help for usage.\n`, err.message);
+    const message = describeFailure(err, command, values);
+    process.stderr.write(`svc ${command.name}: ${message}\n`);
+    if (json) process.stdout.write(failureJson(err, message));
     return EXIT_FAILED;
   }
 }

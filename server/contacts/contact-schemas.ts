@@ -4,7 +4,7 @@ import { z } from "zod";
 const ZFieldValue = z.union([z.string(), z.number(), z.boolean()]).describe("Text, a number, `true`/`false`, or a date `YYYY-MM-DD`.");
 
 export const ZUpsertContactRequest = z
-  .object({
+  .strictObject({
     phone: z
       .string()
       .max(64)

@@ -19,14 +19,24 @@ type Row = {
 
 // One statement, straight to the driver: the contact and its tag ids. Sending a message looks
 // its recipient up this way on every call (docs/architecture.md, hot paths).
-const BY = { id: "c.id", phone: "c.phone", email: "c.email" } as const;
-const FIND = (column: string) => `
+/**
+ * How a contact is matched, `$1` the workspace and `$2` the value (`c` the contacts table).
+ * D59: an e-mail matches case-insensitively through `email_key`; an exact match comes first,
+ * for the legacy contacts whose addresses differ only by case (contact_email_duplicates),
+ * then the contact holding the address.
+ */
+export const CONTACT_MATCH = {
+  id: "c.id = $2",
+  phone: "c.phone = $2",
+  email: "(c.email = $2 OR c.email_key = lower($2)) ORDER BY c.email = $2 DESC",
+} as const;
+const FIND = (match: string) => `
   SELECT c.id, c.phone, c.email, c.name, c.fields, c.opt_out_whatsapp, c.opt_out_email, c.created_at, c.updated_at,
-         coalesce(array_agg(t.tag_id ORDER BY t.tag_id) FILTER (WHERE t.tag_id IS NOT NULL), '{}') AS tags
-  FROM contacts c LEFT JOIN contact_tags t ON t.contact_id = c.id
-  WHERE c.workspace_id = $1 AND ${column} = $2
-  GROUP BY c.id`;
-const QUERIES = { id: FIND(BY.id), phone: FIND(BY.phone), email: FIND(BY.email) };
+         coalesce((SELECT array_agg(t.tag_id ORDER BY t.tag_id) FROM contact_tags t WHERE t.contact_id = c.id), '{}') AS tags
+  FROM contacts c
+  WHERE c.workspace_id = $1 AND ${match}
+  LIMIT 1`;
+const QUERIES = { id: FIND(CONTACT_MATCH.id), phone: FIND(CONTACT_MATCH.phone), email: FIND(CONTACT_MATCH.email) };
 
 /** The workspace's contact with this id, phone or e-mail, or null. */
 export async function findContactBy(

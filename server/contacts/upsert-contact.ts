@@ -1,10 +1,11 @@
 import type { Database } from "../db/client.ts";
-import { Prisma } from "../generated/prisma/client.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record-event.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { CONTACT_MATCH } from "./get-contact.ts";
 import { CONTACT_SELECT, contactView, type Contact, type UpsertContactRequest } from "./contact-schemas.ts";
 import { checkContactPatch, type ContactPatch } from "./contact-patch.ts";
 import { wakePipeline } from "../pipeline/wake.ts";
@@ -61,8 +62,8 @@ export async function updateContact(database: Database, actor: Actor, id: string
 
 const CREATE_CONTACT = `
   WITH ins AS (
-    INSERT INTO contacts (id, workspace_id, phone, email, name, fields, opt_out_whatsapp, opt_out_email, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $9)
+    INSERT INTO contacts (id, workspace_id, phone, email, email_key, name, fields, opt_out_whatsapp, opt_out_email, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, lower($4), $5, $6::jsonb, $7, $8, $9, $9)
     ON CONFLICT DO NOTHING
     RETURNING id
   ), tagged AS (
@@ -109,9 +110,12 @@ async function createContact(database: Database, actor: Actor, patch: ContactPat
 }
 
 async function lockContact(tx: Tx, workspaceId: string, by: By): Promise<Contact | null> {
-  const [column, value] = Object.entries(by)[0] as [string, string];
-  const locked = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM contacts WHERE workspace_id = ${workspaceId} AND ${Prisma.raw(`"${column}"`)} = ${value} FOR UPDATE`;
+  const [column, value] = Object.entries(by)[0] as [keyof By & string, string];
+  const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT c.id FROM contacts c WHERE c.workspace_id = $1 AND ${CONTACT_MATCH[column]} LIMIT 1 FOR UPDATE`,
+    workspaceId,
+    value,
+  );
   if (!locked[0]) return null;
   const row = await tx.contact.findUnique({ where: { id: locked[0].id }, select: CONTACT_SELECT });
   return row ? contactView(row) : null;
@@ -125,11 +129,9 @@ async function applyPatch(tx: Tx, actor: Actor, before: Contact, patch: ContactP
   ) {
     throw conflict("phone_taken", "Another contact already has this phone number.", "phone");
   }
-  if (
-    patch.email !== undefined &&
-    patch.email !== before.email &&
-    (await taken(tx, actor.workspaceId, before.id, { email: patch.email }))
-  ) {
+  // D59: an address that differs only by case is the same address, kept as first given.
+  const emailChanged = patch.email !== undefined && patch.email.toLowerCase() !== before.email?.toLowerCase();
+  if (emailChanged && (await taken(tx, actor.workspaceId, before.id, { emailKey: patch.email!.toLowerCase() }))) {
     throw emailTaken();
   }
   const fields: Contact["fields"] = { ...before.fields };
@@ -140,7 +142,7 @@ async function applyPatch(tx: Tx, actor: Actor, before: Contact, patch: ContactP
   const after: Contact = {
     ...before,
     phone: patch.phone ?? before.phone,
-    email: patch.email ?? before.email,
+    email: emailChanged ? patch.email! : before.email,
     name: patch.name !== undefined ? patch.name : before.name,
     tags: patch.tags ?? before.tags,
     fields,
@@ -157,6 +159,7 @@ async function applyPatch(tx: Tx, actor: Actor, before: Contact, patch: ContactP
     data: {
       phone: after.phone,
       email: after.email,
+      ...(emailChanged ? { emailKey: after.email!.toLowerCase() } : {}),
       name: after.name,
       fields: after.fields,
       optOutWhatsapp: after.opt_out_whatsapp,
@@ -179,7 +182,7 @@ async function applyPatch(tx: Tx, actor: Actor, before: Contact, patch: ContactP
   return after;
 }
 
-async function taken(tx: Tx, workspaceId: string, self: string, by: { phone: string } | { email: string }): Promise<boolean> {
+async function taken(tx: Tx, workspaceId: string, self: string, by: { phone: string } | { emailKey: string }): Promise<boolean> {
   return (await tx.contact.count({ where: { workspaceId, ...by, id: { not: self } } })) > 0;
 }
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 export const RESERVED_KEYS = ["name", "phone", "email", "contact_id"] as const;
 export const FIELD_TYPES = ["text", "number", "date", "boolean"] as const;
 
-export const ZCreateFieldRequest = z.object({
+export const ZCreateFieldRequest = z.strictObject({
   name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").meta({ example: "Plan" }),
   key: z
     .string()

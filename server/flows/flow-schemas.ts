@@ -110,12 +110,12 @@ export const ZFlowDefinition = z
 export type FlowDefinitionInput = z.input<typeof ZFlowDefinition>;
 export type FlowDefinition = z.output<typeof ZFlowDefinition>;
 
-export const ZEnrollRequest = z.object({
+export const ZEnrollRequest = z.strictObject({
   to: ZSingleRecipient,
   variables: ZVariables.optional(),
 });
 
-export const ZUnenrollRequest = z.object({
+export const ZUnenrollRequest = z.strictObject({
   to: ZEnrollRequest.shape.to,
   reason: z.string().trim().max(500).optional(),
 });

@@ -18,7 +18,7 @@ const STOP = `
   ),
   e AS (
     INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at)
-    SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), workspace_id, 'fluxo.parado', mode,
+    SELECT svc_new_id('evt'), workspace_id, 'fluxo.parado', mode,
       jsonb_build_object('id', id, 'flow_id', flow_id, 'contact', contact_id, 'status', 'stopped')
         || CASE WHEN $1::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('reason', $1::text) END,
       contact_id, now()

@@ -82,6 +82,11 @@ export function hmacSha256Hex(key: string | Buffer, data: string | Buffer): stri
   return createHmac("sha256", key).update(data).digest("hex");
 }
 
+/** Base64 HMAC-SHA256 of `data` keyed with `key` (Standard Webhooks signatures, D55). */
+export function hmacSha256Base64(key: string | Buffer, data: string | Buffer): string {
+  return createHmac("sha256", key).update(data).digest("base64");
+}
+
 /** Constant-time comparison of two strings (false when the lengths differ). */
 export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -4,7 +4,7 @@ import { ERROR_STATUS, type ErrorType } from "./errors.ts";
 // HTTP status, and every `code` thrown anywhere in server/ (error-catalog.test.ts fails when a
 // code is missing here). The OpenAPI document (server/api/openapi.ts) takes its error
 // responses and examples from this file, and /docs/errors renders it; `error.doc_url`
-// (`<origin>/docs/errors#<type>`) lands on the section of the type.
+// (`<origin>/docs/errors#code-<code>`) lands on the row of the code.
 
 export type ErrorTypeDoc = {
   type: ErrorType;
@@ -183,7 +183,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     type: "invalid_request",
     description:
       "A required parameter is absent; `param` names it. Also answered when neither `phone` nor `email` is given where one is needed (`param` = `phone`).",
-    message: "{param}: Invalid input: expected string, received undefined",
+    message: "{param}: is required",
     param: "{param}",
     where: ["api-input"],
   },
@@ -192,9 +192,18 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     type: "invalid_request",
     description:
       "A parameter has a wrong type or value (format, length, range, allowed values); `param` names it and the message says why.",
-    message: "{param}: Too small: expected string to have >=1 characters",
+    message: "{param}: must not be empty",
     param: "{param}",
     where: ["api-input"],
+  },
+  {
+    code: "unknown_parameter",
+    type: "invalid_request",
+    description:
+      "The body has a parameter the operation does not know, such as a misspelt name or an `email` object on a WhatsApp message; `param` is its dotted path. Nothing is ignored silently.",
+    message: "{param} is not a known parameter of this request.",
+    param: "{param}",
+    where: ["api-body"],
   },
   {
     code: "invalid_json",
@@ -561,7 +570,10 @@ export function codeStatus(code: ErrorCodeDoc): number {
   return code.status ?? ERROR_STATUS[code.type];
 }
 
-/** `error.doc_url` of D29. */
-export function errorDocUrl(appUrl: string, type: ErrorType): string {
-  return `${appUrl}/docs/errors#${type}`;
+/**
+ * `error.doc_url` of D29: the anchor of the code on /docs/errors (`#code-<code>`, the row of
+ * the code's table), or of the type's section for a code the catalog does not list.
+ */
+export function errorDocUrl(appUrl: string, error: { type: ErrorType; code?: string | null }): string {
+  return error.code && errorCodeDoc(error.code) ? `${appUrl}/docs/errors#code-${error.code}` : `${appUrl}/docs/errors#${error.type}`;
 }

@@ -1,3 +1,5 @@
+import { REQUIRED } from "./validation-messages.ts";
+
 // One error type for the whole service (STYLE.md "Errors"). `type` is one of the spec's
 // error types; `code` is the stable, more specific snake_case code of D29.
 
@@ -51,25 +53,32 @@ export function isUniqueViolation(err: unknown): boolean {
   return e?.code === "23505" || e?.cause?.code === "23505" || e?.cause?.originalCode === "23505";
 }
 
-type ZodIssueLike = { path: PropertyKey[]; message: string; code: string; input?: unknown };
+type ZodIssueLike = { path: PropertyKey[]; message: string; code: string; input?: unknown; keys?: string[] };
 
 /**
  * A zod validation error as the spec's `invalid_request`, `param` = the dotted path of the
- * first fault: `parameter_missing` when absent, `parameter_invalid` otherwise. Null when
- * `err` is not a zod error. Used by both doors (REST facade and dashboard tRPC).
+ * fault: `unknown_parameter` for a parameter the request does not have (D58, reported before
+ * any other fault, since it often explains them), else the first fault: `parameter_missing`
+ * when absent, `parameter_invalid` otherwise. Messages come from the schema or from the one
+ * error map (validation-messages.ts). Null when `err` is not a zod error. Used by both doors
+ * (REST facade and dashboard tRPC).
  */
 export function fromZodError(err: unknown): AppError | null {
   const issues = (err as { name?: string; issues?: ZodIssueLike[] } | null)?.issues;
   if ((err as Error | null)?.name !== "ZodError" || !issues?.[0]) return null;
+  const unknown = issues.find((i) => i.code === "unrecognized_keys" && i.keys?.length);
+  if (unknown) {
+    const param = [...unknown.path.map(String), unknown.keys![0]!].join(".");
+    return new AppError("invalid_request", "unknown_parameter", `${param} is not a known parameter of this request.`, { param });
+  }
   const issue = issues[0];
   const param = issue.path.map(String).join(".") || null;
-  const missing = issue.code === "invalid_type" && issue.input === undefined;
+  // The final issue has no `input`: the one error map words an absent parameter REQUIRED.
+  const missing = issue.code === "invalid_type" && issue.message === REQUIRED;
   return new AppError(
     "invalid_request",
     missing ? "parameter_missing" : "parameter_invalid",
     param ? `${param}: ${issue.message}` : issue.message,
-    {
-      param,
-    },
+    { param },
   );
 }

@@ -1,3 +1,4 @@
+import { messageEventData, type MessageEventSource } from "./message-event-data.ts";
 import type { Sql } from "../db/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { newId } from "../lib/ids.ts";
@@ -20,9 +21,9 @@ const TIMESTAMP: Record<Exclude<Status, "queued">, "sent_at" | "delivered_at" | 
   failed: "failed_at",
 };
 
-type Row = { id: string; workspace_id: string; mode: Mode; channel: "whatsapp" | "email"; contact_id: string; status: Status };
+type Row = MessageEventSource & { workspace_id: string; mode: Mode; status: Status };
 
-const LOCK = `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, status::text AS status FROM messages WHERE id = $1 FOR UPDATE`;
+const LOCK = `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, status::text AS status, metadata FROM messages WHERE id = $1 FOR UPDATE`;
 
 const HISTORY = `INSERT INTO message_history (message_id, at, kind, status, detail) VALUES ($1, $2, $3, $4::"MessageStatus", $5::jsonb)`;
 
@@ -70,13 +71,7 @@ export async function applyReport(sql: Sql, messageId: string, report: Report): 
     workspace_id: m.workspace_id,
     name: EVENT_OF[status],
     mode: m.mode,
-    data: {
-      id: m.id,
-      channelType: m.channel,
-      status,
-      contact: m.contact_id,
-      ...(status === "failed" ? { error: report.error ?? "failed" } : {}),
-    },
+    data: messageEventData(m, status, report.error),
     contact_id: m.contact_id,
     created_at: new Date(recordedAt + i).toISOString(),
   }));

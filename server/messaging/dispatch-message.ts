@@ -1,3 +1,4 @@
+import { messageEventData } from "./message-event-data.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import type { Database } from "../db/client.ts";
 import { backoffMs } from "../pipeline/backoff.ts";
@@ -23,12 +24,13 @@ type Row = {
   to: string | null;
   status: string;
   content: Content;
+  metadata: Record<string, string> | null;
   created_at: Date;
 };
 
 /** The jobs of one claim start together, so their messages are read in one query. */
 const loadMessage = batchedRows<Row>(
-  `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, "to", status::text AS status, content, created_at
+  `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, "to", status::text AS status, content, metadata, created_at
    FROM messages WHERE id = ANY($1::text[])`,
 );
 
@@ -82,7 +84,7 @@ export async function dispatchMessage(
   const detail = { ...result.detail, duration_ms: result.detail.duration_ms ?? Date.now() - started, channel_id: channel.id };
   if (result.outcome === "accepted") {
     const now = new Date();
-    const event = { id: m.id, channelType: m.channel, status: "sent", contact: m.contact_id };
+    const event = messageEventData(m, "sent");
     const [done] = await database.query<{ job: number; sent: number }>(MARK_SENT, [
       job.id,
       owner,

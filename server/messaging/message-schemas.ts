@@ -24,7 +24,7 @@ function recipientBranches({ jsonSchema }: { jsonSchema: JsonSchema }): void {
 
 /** D5: a recipient given by exactly one of `phone`, `email`, `contact_id` (messages, enroll, unenroll). */
 export const ZRecipient = z
-  .object({
+  .strictObject({
     phone: z.string().max(64).optional().meta({ example: "+5511987654321" }),
     email: z.string().max(320).optional().meta({ example: "ana@example.com" }),
     contact_id: z.string().max(64).optional().describe("Prefix `ct_`."),
@@ -49,7 +49,7 @@ const ZVariableValue = z.union([z.string().max(1000, "must be at most 1000 chara
 
 // D16, D56: what `checkContent` requires of each channel's content, stated in the document.
 export const ZWhatsAppContent = z
-  .object({
+  .strictObject({
     body: z.string().max(4096, "must be at most 4096 characters").optional().describe("Text; accepts `{{variable}}` placeholders."),
     media_url: z
       .url({ protocol: /^https?$/ })
@@ -65,7 +65,7 @@ export const ZWhatsAppContent = z
   });
 
 export const ZEmailContent = z
-  .object({
+  .strictObject({
     subject: z.string().max(998, "must be at most 998 characters").optional(),
     html: z.string().max(200_000).optional().describe("HTML body; accepts placeholders (their values are HTML-escaped)."),
     reply_to: z.string().max(320).optional(),
@@ -78,6 +78,19 @@ export const ZVariables = z
   .refine((v) => Object.keys(v).length <= 100, "at most 100 variables")
   .describe("Values for the `{{variable}}` placeholders: at most 100 keys; strings, numbers or booleans.");
 
+/** D57: the caller's correlation data, returned on the Message and in its events' `data`. */
+export const ZMetadata = z
+  .record(z.string(), z.string().max(500, "must be at most 500 characters"))
+  .superRefine((m, ctx) => {
+    const keys = Object.keys(m);
+    if (keys.length > 20) ctx.addIssue({ code: "custom", message: `has ${keys.length} keys; at most 20 are allowed` });
+    for (const key of keys) {
+      if (key.length < 1 || key.length > 40) ctx.addIssue({ code: "custom", path: [key], message: "keys must be 1 to 40 characters" });
+    }
+  })
+  .describe("Your own key-value pairs, such as an order id: at most 20 keys of up to 40 characters, string values of up to 500.")
+  .meta({ example: { order_id: "ord_1042" } });
+
 type ContentFields = {
   channel: "whatsapp" | "email";
   whatsapp?: { body?: string; media_url?: string; media_type?: string };
@@ -86,6 +99,9 @@ type ContentFields = {
 
 /** D16's content rules, shared by `POST /messages` and flow `send` steps (D37). */
 export function checkContent(v: ContentFields, ctx: z.RefinementCtx): void {
+  // D58: the other channel's content is not a parameter of this message.
+  const other = v.channel === "whatsapp" ? "email" : "whatsapp";
+  if (v[other] !== undefined) ctx.addIssue({ code: "unrecognized_keys", keys: [other], path: [], input: v });
   if (v.channel === "whatsapp") {
     if (!v.whatsapp?.body && !v.whatsapp?.media_url) {
       ctx.addIssue({ code: "custom", path: ["whatsapp", "body"], message: "a WhatsApp message needs whatsapp.body or whatsapp.media_url" });
@@ -99,13 +115,14 @@ export function checkContent(v: ContentFields, ctx: z.RefinementCtx): void {
 }
 
 export const ZSendMessageRequest = z
-  .object({
+  .strictObject({
     channel: z.enum(CHANNELS),
     to: ZSingleRecipient,
     whatsapp: ZWhatsAppContent.optional(),
     email: ZEmailContent.optional(),
     variables: ZVariables.optional(),
     channel_id: z.string().max(64).optional().describe("A specific channel; otherwise the connected channel of the type is used."),
+    metadata: ZMetadata.optional(),
   })
   .superRefine(checkContent)
   .meta({
@@ -124,6 +141,8 @@ export const ZMessage = z
     status: z.enum(["queued", "sent", "delivered", "read", "failed"]),
     channel: z.enum(CHANNELS),
     to: z.string().nullable().describe("The address the message goes to."),
+    contact_id: z.string().describe("The contact the message went to. Prefix `ct_`."),
+    metadata: z.record(z.string(), z.string()).describe("The `metadata` given on send; `{}` when none."),
     provider_message_id: z.string().nullable().describe("Null right after acceptance."),
     error: z.string().nullable().describe("Why it failed; null otherwise."),
     sent_at: z.string().nullable(),
@@ -140,6 +159,8 @@ export type MessageRow = {
   status: Message["status"];
   channel: Message["channel"];
   to: string | null;
+  contactId: string;
+  metadata: unknown;
   providerMessageId: string | null;
   error: string | null;
   sentAt: Date | null;
@@ -154,6 +175,8 @@ export const MESSAGE_SELECT = {
   status: true,
   channel: true,
   to: true,
+  contactId: true,
+  metadata: true,
   providerMessageId: true,
   error: true,
   sentAt: true,
@@ -168,6 +191,8 @@ export function messageView(m: MessageRow): Message {
     status: m.status,
     channel: m.channel,
     to: m.to,
+    contact_id: m.contactId,
+    metadata: (m.metadata ?? {}) as Record<string, string>,
     provider_message_id: m.providerMessageId,
     error: m.error,
     sent_at: m.sentAt?.toISOString() ?? null,

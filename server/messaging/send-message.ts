@@ -21,8 +21,8 @@ export type Sender = WorkspaceRef & { workspaceId: string; mode: Mode };
 // quota transaction on the live path.
 const INSERT_MESSAGE = `
   WITH m AS (
-    INSERT INTO messages (id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, created_at)
-    VALUES ($1, $2, $3::"KeyMode", $4::"ChannelType", $5, $6, $7, 'queued', $8::jsonb, $9, $10)
+    INSERT INTO messages (id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, created_at, metadata)
+    VALUES ($1, $2, $3::"KeyMode", $4::"ChannelType", $5, $6, $7, 'queued', $8::jsonb, $9, $10, $15::jsonb)
     RETURNING id
   ), h AS (
     INSERT INTO message_history (message_id, at, kind, status, detail) SELECT id, $10, 'status', 'queued', $11::jsonb FROM m
@@ -69,6 +69,7 @@ export async function sendMessage(
     address,
     content,
     source: opts.source ?? "api",
+    metadata: input.metadata ?? {},
   };
   const now = new Date();
   // The message, its quota count (live) and the stored idempotent response commit together (D46).
@@ -79,6 +80,8 @@ export async function sendMessage(
       status: "queued",
       channel: input.channel,
       to: address,
+      contactId,
+      metadata: message.metadata,
       providerMessageId: null,
       error: null,
       sentAt: null,
@@ -103,6 +106,8 @@ export type NewMessage = {
   address: string;
   content: Content;
   source: "api" | "flow";
+  /** D57: the caller's correlation data; none for flow sends. */
+  metadata?: Record<string, string>;
 };
 
 /**
@@ -129,6 +134,7 @@ export async function insertMessage(sql: Sql, m: NewMessage, now: Date = new Dat
     newId("job"),
     live ? "message.dispatch" : "message.simulate",
     JSON.stringify(live ? {} : { outcome: simulatedOutcome(m.address), step: 0 }),
+    JSON.stringify(m.metadata ?? {}),
   ]);
   return id;
 }

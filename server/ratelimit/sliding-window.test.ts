@@ -25,5 +25,7 @@ describe("sliding window (D24)", () => {
     // The 120 stay in the current window until t0+60s; then they weigh (1 - f) * 120 and one
     // more fits as soon as that drops below 120, i.e. one second into the next window.
     expect(full.retryAfter).toBe(51);
+    // On a refusal RateLimit-Reset says the same as Retry-After.
+    expect(full.reset).toBe(51);
   });
 });

@@ -10,7 +10,11 @@ export type RateDecision = {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Whole seconds until the rolling window has fully moved past the current one. */
+  /**
+   * Whole seconds until the rolling window has fully moved past the current one; on a refusal,
+   * until a request is allowed again, the same as `retryAfter`, so `RateLimit-Reset` and
+   * `Retry-After` agree on a 429.
+   */
   reset: number;
   /** Whole seconds until a request would be allowed again (429 only). */
   retryAfter: number;
@@ -31,8 +35,12 @@ export function decide(counts: WindowCounts, limit: number, nowMs: number): Rate
   const used = estimate(counts, nowMs);
   const allowed = used <= limit;
   const remaining = Math.max(0, Math.floor(limit - used));
+  if (!allowed) {
+    const wait = retryAfter(counts, limit, nowMs);
+    return { allowed, limit, remaining, reset: wait, retryAfter: wait };
+  }
   const reset = Math.max(1, Math.ceil((windowStart(nowMs) + WINDOW_MS - nowMs) / 1000));
-  return { allowed, limit, remaining, reset, retryAfter: allowed ? 0 : retryAfter(counts, limit, nowMs) };
+  return { allowed, limit, remaining, reset, retryAfter: 0 };
 }
 
 /** The first whole second at which one more request fits, if no other request arrives. */

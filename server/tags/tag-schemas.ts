@@ -8,7 +8,7 @@ export const ZTagColor = z
   .regex(/^#[0-9a-fA-F]{6}$/, "must be a hex color #rrggbb")
   .transform((c) => c.toLowerCase());
 
-export const ZCreateTagRequest = z.object({
+export const ZCreateTagRequest = z.strictObject({
   name: ZTagName.describe("1 to 64 characters; unique per workspace, compared case-insensitively.").meta({ example: "VIP" }),
   color: ZTagColor.nullish().describe("`#rrggbb` or null.").meta({ example: "#ff8800" }),
 });

@@ -5,7 +5,7 @@ import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
 import { postJson } from "../providers/http-post.ts";
 import { openSecret } from "./endpoint-secret.ts";
 import { eventBody } from "./event-body.ts";
-import { SIGNATURE_HEADER, signatureHeader } from "./signature.ts";
+import { SIGNATURE_HEADER, signatureHeader, standardWebhooksHeaders } from "./signature.ts";
 
 // The pipeline's handler for `webhook.deliver` jobs (D31 to D34): one signed POST of one
 // event to one endpoint, its attempt recorded in the transaction that completes or
@@ -142,6 +142,7 @@ async function deliver(database: Database, job: Job, owner: string): Promise<Del
       {
         "user-agent": "svc-webhooks/1.0",
         [SIGNATURE_HEADER]: signatureHeader(body, secrets, at),
+        ...standardWebhooksHeaders(row.event_id, body, secrets, at),
         "x-svc-event-id": row.event_id,
         "x-svc-delivery-id": row.id,
       },

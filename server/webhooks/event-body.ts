@@ -7,6 +7,8 @@ export function eventBody(event: EventRow): string {
   return JSON.stringify({
     id: event.id,
     event: event.name,
+    // Standard Webhooks' name for the same field (D55).
+    type: event.name,
     timestamp: event.created_at.toISOString(),
     namespace: event.workspace_id,
     mode: event.mode,

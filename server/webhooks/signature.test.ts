@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { signatureHeader } from "./signature.ts";
+import { Webhook } from "standardwebhooks";
+import { signatureHeader, standardWebhooksHeaders } from "./signature.ts";
 import { eventBody } from "./event-body.ts";
 import { generateSecret } from "./endpoint-secret.ts";
 
@@ -20,7 +21,7 @@ describe("signatureHeader", () => {
 
   it("builds D31's body in its documented order", () => {
     expect(body).toBe(
-      '{"id":"evt_1","event":"contato.criado","timestamp":"2026-11-21T10:00:00.123Z","namespace":"acme-123456","mode":"live","data":{"id":"ct_1","name":"Ana"}}',
+      '{"id":"evt_1","event":"contato.criado","type":"contato.criado","timestamp":"2026-11-21T10:00:00.123Z","namespace":"acme-123456","mode":"live","data":{"id":"ct_1","name":"Ana"}}',
     );
   });
 
@@ -45,5 +46,20 @@ describe("signatureHeader", () => {
     const secret = generateSecret();
     const header = signatureHeader(body, [secret], new Date(Date.now() - 301_000));
     expect(() => stripe.webhooks.constructEvent(body, header, secret, 300)).toThrow(/tolerance/i);
+  });
+
+  it("also signs with Standard Webhooks headers that the standardwebhooks package verifies with the secret as shown (D55)", () => {
+    const [current, previous] = [generateSecret(), generateSecret()];
+    const at = new Date();
+    const headers = standardWebhooksHeaders("evt_1", body, [current, previous], at);
+    expect(headers["webhook-id"]).toBe("evt_1");
+    expect(headers["webhook-timestamp"]).toBe(String(Math.floor(at.getTime() / 1000)));
+    expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
+    // The same t as X-svc-Signature for the same attempt.
+    expect(signatureHeader(body, [current], at)).toMatch(new RegExp(`^t=${headers["webhook-timestamp"]},`));
+    expect(new Webhook(current).verify(body, headers)).toMatchObject({ id: "evt_1", type: "contato.criado" });
+    expect(new Webhook(previous).verify(body, headers)).toMatchObject({ id: "evt_1" });
+    expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow();
+    expect(() => new Webhook(current).verify(`${body} `, headers)).toThrow();
   });
 });

@@ -32,7 +32,8 @@ const where = (code: string, w: ErrorWhere) =>
 
 /**
  * /docs/errors: the error catalog (server/lib/error-catalog.ts), one section per type. Each
- * section's id is the type, so `error.doc_url` (`<origin>/docs/errors#<type>`, D29) lands on it.
+ * section's id is the type and each code's row is `code-<code>`, so `error.doc_url`
+ * (`<origin>/docs/errors#code-<code>`, D29) lands on the code.
  */
 export default async function ErrorsPage() {
   const origin = await requestOrigin();
@@ -42,16 +43,16 @@ export default async function ErrorsPage() {
       code: "parameter_invalid",
       message: "color: must be a hex color #rrggbb",
       param: "color",
-      doc_url: errorDocUrl(origin, "invalid_request"),
+      doc_url: errorDocUrl(origin, { type: "invalid_request", code: "parameter_invalid" }),
     },
   };
   return (
     <main className="docs-page">
       <h1>Errors</h1>
       <p>
-        Every error answers with the HTTP status of its <code>type</code> and this body. <code>code</code> is stable and more specific than{" "}
-        <code>type</code>; <code>param</code> names the parameter at fault in dotted form (<code>to.phone</code>, <code>tags.0</code>), or
-        is null; <code>doc_url</code> links to the section of the type below. <code>message</code> is for people and may change: branch on{" "}
+        Every error answers with the HTTP status of its <code>type</code> and this body. <code>code</code> is stable and more specific
+        than <code>type</code>; <code>param</code> names the parameter at fault in dotted form (<code>to.phone</code>, <code>tags.0</code>),
+        or is null; <code>doc_url</code> links to the row of the code below. <code>message</code> is for people and may change: branch on{" "}
         <code>type</code> and <code>code</code>. New codes may appear within <code>/v1</code>: handle an unknown code by its type.
       </p>
       <pre className="docs-code">{JSON.stringify(example, null, 2)}</pre>

@@ -171,10 +171,10 @@ export default async function GettingStartedPage() {
       <Section id="rate-limits" title="Rate limits and quotas">
         <ul>
           <li>
-            Each key may make 120 requests per rolling 60 seconds (a plan setting), counted across every instance of the service. Every
-            response carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code> (whole seconds
-            until the current window ends). Beyond the limit the answer is <code>429 rate_limit</code> with <code>Retry-After</code>, in
-            whole seconds.
+            Each key may make 120 requests per rolling 60 seconds (a plan setting), counted across every instance of the service.
+            Every response carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code> (whole
+            seconds until the current window ends). Beyond the limit the answer is <code>429 rate_limit</code> with <code>Retry-After</code>, in
+            whole seconds; on that answer <code>RateLimit-Reset</code> says the same.
           </li>
           <li>
             Live sends also count against the workspace&apos;s daily limit per channel (UTC day) and monthly limit; past either, a live send
@@ -193,7 +193,7 @@ export default async function GettingStartedPage() {
 
 {"error":{"type":"forbidden","code":"missing_scope",
   "message":"This API key lacks the scope \`messages:send\` that this endpoint needs.",
-  "param":null,"doc_url":"${origin}/docs/errors#forbidden"}}`}</pre>
+  "param":null,"doc_url":"${origin}/docs/errors#code-missing_scope"}}`}</pre>
         <p>
           Branch on <code>type</code> and <code>code</code>, never on <code>message</code>; <code>param</code> names the field at fault,
           such as <code>to.phone</code>. The <Link href="/docs/errors">error reference</Link> lists every type and code.

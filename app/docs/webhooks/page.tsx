@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { EVENT_DESCRIPTIONS, EVENT_NAMES } from "@/server/events/event-names.ts";
+import { Markdown } from "../markdown.tsx";
 
 export const metadata: Metadata = {
   title: "Verify webhook signatures",
@@ -11,10 +13,13 @@ const BODY_EXAMPLE = `POST /webhooks/svc HTTP/1.1
 Content-Type: application/json
 User-Agent: svc-webhooks/1.0
 X-svc-Signature: t=1767225600,v1=0b1f2e…9c4d
-X-svc-Event-Id: evt_4f9c1d2e8a7b4c3d9e0f1a2b3c4d5e6f
+webhook-id: evt_0mjvt0w00Q3k9ZbX1c2V4n7M
+webhook-timestamp: 1767225600
+webhook-signature: v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+X-svc-Event-Id: evt_0mjvt0w00Q3k9ZbX1c2V4n7M
 X-svc-Delivery-Id: whd_7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d
 
-{"id":"evt_4f9c1d2e8a7b4c3d9e0f1a2b3c4d5e6f","event":"mensagem.entregue","timestamp":"2026-01-01T00:00:00.000Z","namespace":"acme-k3j9x2","mode":"live","data":{"id":"msg_2b1c…","channelType":"whatsapp","status":"delivered","contact":"ct_9d8e…"}}`;
+{"id":"evt_0mjvt0w00Q3k9ZbX1c2V4n7M","event":"mensagem.entregue","type":"mensagem.entregue","timestamp":"2026-01-01T00:00:00.000Z","namespace":"acme-k3j9x2","mode":"live","data":{"id":"msg_2b1c…","channelType":"whatsapp","status":"delivered","contact":"ct_9d8e…","metadata":{"order_id":"ord_1042"}}}`;
 
 const HEADER_EXAMPLE = `X-svc-Signature: t=1767225600,v1=<hex HMAC with the current secret>,v1=<hex HMAC with the previous secret>`;
 
@@ -72,6 +77,31 @@ createServer((req, res) => {
     else console.log(event.timestamp, event.event, event.data);
   });
 }).listen(3001);`;
+
+const STANDARD_SAMPLE = `// npm install standardwebhooks
+import { Webhook } from "standardwebhooks";
+
+// The secret exactly as the dashboard showed it, whsec_ included.
+const wh = new Webhook(process.env.SVC_WEBHOOK_SECRET);
+
+// rawBody: the body as received (a string or Buffer); headers: the request's headers.
+// Throws when the signature does not match or webhook-timestamp is more than 5 minutes off.
+const event = wh.verify(rawBody, {
+  "webhook-id": req.headers["webhook-id"],
+  "webhook-timestamp": req.headers["webhook-timestamp"],
+  "webhook-signature": req.headers["webhook-signature"],
+});
+console.log(event.type, event.data);`;
+
+const STRIPE_SAMPLE = `// npm install stripe
+import Stripe from "stripe";
+
+const stripe = new Stripe("unused"); // only its webhook helper is used; no Stripe account needed
+
+// Reads X-svc-Signature (t=…,v1=…) exactly as it reads Stripe-Signature.
+// Throws when no v1 matches or t is more than 300 seconds off.
+const event = stripe.webhooks.constructEvent(rawBody, req.headers["x-svc-signature"], process.env.SVC_WEBHOOK_SECRET, 300);
+console.log(event.event, event.data);`;
 
 const EXPRESS_SAMPLE = `// Express: keep the raw bytes for this route (express.json() would parse them away).
 app.post("/webhooks/svc", express.raw({ type: "application/json" }), (req, res) => {
@@ -145,9 +175,16 @@ export default function WebhooksGuidePage() {
                   <code>event</code>
                 </th>
                 <td>
-                  <code>mensagem.enviada</code>, <code>mensagem.entregue</code>, <code>mensagem.lida</code>, <code>mensagem.falhou</code>,{" "}
-                  <code>fluxo.concluido</code>, <code>fluxo.parado</code>, <code>contato.criado</code> or <code>contato.atualizado</code>.
-                  New names may appear within <code>/v1</code>: ignore those you do not know.
+                  The event name: one of <a href="#events">the events below</a>. New names may appear within <code>/v1</code>: ignore those
+                  you do not know.
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">
+                  <code>type</code>
+                </th>
+                <td>
+                  The same as <code>event</code>, under the name Standard Webhooks tools read.
                 </td>
               </tr>
               <tr>
@@ -178,10 +215,11 @@ export default function WebhooksGuidePage() {
                   <code>data</code>
                 </th>
                 <td>
-                  Message events: <code>id</code>, <code>channelType</code>, <code>status</code>, <code>contact</code>, plus{" "}
-                  <code>error</code> on <code>mensagem.falhou</code>. Journey events: <code>id</code> (the run), <code>flow_id</code>,{" "}
-                  <code>contact</code>, <code>status</code>, plus <code>reason</code> on <code>fluxo.parado</code> when one was given.
-                  Contact events: the Contact object.
+                  Message events: <code>id</code>, <code>channelType</code>, <code>status</code>, <code>contact</code>,{" "}
+                  <code>metadata</code> (what you gave on send, <code>{"{}"}</code> when nothing), plus <code>error</code> on{" "}
+                  <code>mensagem.falhou</code>. Journey events: <code>id</code> (the run), <code>flow_id</code>, <code>contact</code>,{" "}
+                  <code>status</code>, plus <code>reason</code> on <code>fluxo.parado</code> when one was given. Contact events: the Contact
+                  object.
                 </td>
               </tr>
             </tbody>
@@ -189,7 +227,37 @@ export default function WebhooksGuidePage() {
         </div>
       </Section>
 
+      <Section id="events" title="Events">
+        <p>The names are part of the API and stay as they are; this is what each one means.</p>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">event</th>
+                <th scope="col">meaning</th>
+              </tr>
+            </thead>
+            <tbody>
+              {EVENT_NAMES.map((name) => (
+                <tr key={name} id={`event-${name}`}>
+                  <th scope="row">
+                    <code>{name}</code>
+                  </th>
+                  <td>
+                    <strong>{EVENT_DESCRIPTIONS[name].title}.</strong> <Markdown text={EVENT_DESCRIPTIONS[name].description} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Section>
+
       <Section id="signature" title="The signature">
+        <p>
+          Every delivery is signed twice, with the same secret and the same timestamp, so any of these checks works: the{" "}
+          <code>X-svc-Signature</code> header below, or the <a href="#standard-webhooks">Standard Webhooks</a> headers.
+        </p>
         <pre className="docs-code">{HEADER_EXAMPLE}</pre>
         <ol>
           <li>
@@ -209,7 +277,41 @@ export default function WebhooksGuidePage() {
         </ol>
       </Section>
 
-      <Section id="node" title="Verify in Node.js">
+      <Section id="standard-webhooks" title="Standard Webhooks">
+        <p>
+          Deliveries also follow the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> specification, so its libraries (and
+          Svix-style tooling) verify them without code of your own:
+        </p>
+        <ul>
+          <li>
+            <code>webhook-id</code> is the event&apos;s <code>id</code>, the same on every retry and replay.
+          </li>
+          <li>
+            <code>webhook-timestamp</code> is the time of the attempt in Unix seconds, the same as <code>t</code> of{" "}
+            <code>X-svc-Signature</code>.
+          </li>
+          <li>
+            <code>webhook-signature</code> is <code>v1,</code> followed by the base64 HMAC-SHA256 of{" "}
+            <code>&lt;webhook-id&gt;.&lt;webhook-timestamp&gt;.&lt;raw body&gt;</code>, keyed with the base64-decoded part of the secret
+            after <code>whsec_</code> (the 32 characters after the prefix are valid base64 and decode to 24 bytes). During the 24 hours
+            after a rotation there is one <code>v1,…</code> entry per valid secret, separated by spaces.
+          </li>
+        </ul>
+        <p>
+          With the <code>standardwebhooks</code> package, pass the secret as shown:
+        </p>
+        <pre className="docs-code">{STANDARD_SAMPLE}</pre>
+      </Section>
+
+      <Section id="stripe" title="Verify with the stripe package">
+        <p>
+          <code>X-svc-Signature</code> uses the same scheme as Stripe&apos;s signatures, so the <code>stripe</code> package&apos;s verifier
+          accepts it with the secret as shown:
+        </p>
+        <pre className="docs-code">{STRIPE_SAMPLE}</pre>
+      </Section>
+
+      <Section id="node" title="Verify with node:crypto">
         <p>
           With <code>node:crypto</code> only (<code>createHmac</code>, <code>timingSafeEqual</code>), on a plain <code>node:http</code>{" "}
           server:

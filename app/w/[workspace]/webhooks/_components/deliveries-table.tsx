@@ -1,5 +1,6 @@
 "use client";
 
+import { eventLabel } from "@/server/events/event-names.ts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
@@ -47,7 +48,7 @@ export function DeliveriesTable({ deliveries, busy, canReplay, onOpen, onDone }:
           {deliveries.map((d) => (
             <tr key={d.id}>
               <th scope="row">
-                <code>{d.event}</code>
+                <code>{d.event}</code> <span className="muted">{eventLabel(d.event)}</span>
               </th>
               <td>
                 <code>{d.event_id}</code>

@@ -1,5 +1,6 @@
 "use client";
 
+import { eventDescription, eventLabel } from "@/server/events/event-names.ts";
 import { useQuery } from "@tanstack/react-query";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { Modal } from "@/app/_components/modal.tsx";
@@ -51,7 +52,8 @@ function Details({ delivery: d }: { delivery: DeliveryDetails }) {
       <dl className="details">
         <dt>Event</dt>
         <dd>
-          <code>{d.event}</code>
+          <code>{d.event}</code> <span className="muted">{eventLabel(d.event)}</span>
+          <p className="muted hint">{eventDescription(d.event)}</p>
         </dd>
         <dt>Event ID</dt>
         <dd>

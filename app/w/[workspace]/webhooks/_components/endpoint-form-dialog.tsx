@@ -7,7 +7,7 @@ import { FieldError } from "@/app/_components/form-feedback.tsx";
 import { Modal } from "@/app/_components/modal.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
-import { EVENT_NAMES, type EventName } from "@/server/events/event-names.ts";
+import { EVENT_DESCRIPTIONS, EVENT_NAMES, type EventName } from "@/server/events/event-names.ts";
 import type { Endpoint } from "./webhook-labels.tsx";
 
 /** An endpoint just added; its secret is in this answer only (D30). */
@@ -142,6 +142,9 @@ export function EndpointFormDialog({ endpoint, onClose, onAdded, onSaved }: Prop
               <label key={name} className="choice">
                 <input type="checkbox" name="events" value={name} defaultChecked={endpoint?.events.includes(name) ?? false} />
                 <code>{name}</code>
+                <span className="muted" title={EVENT_DESCRIPTIONS[name].description}>
+                  {EVENT_DESCRIPTIONS[name].title}
+                </span>
               </label>
             ))}
           </div>

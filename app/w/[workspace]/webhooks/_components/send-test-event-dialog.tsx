@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { Modal } from "@/app/_components/modal.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
-import { EVENT_NAMES, type EventName } from "@/server/events/event-names.ts";
+import { EVENT_DESCRIPTIONS, EVENT_NAMES, type EventName } from "@/server/events/event-names.ts";
 import type { Endpoint } from "./webhook-labels.tsx";
 
 export type TestSent = { event: EventName; eventId: string; deliveryId: string };
@@ -49,7 +49,7 @@ export function SendTestEventDialog({ endpoint, onClose, onSent }: Props) {
           <select id="test-event" value={event} onChange={(e) => setEvent(e.target.value as EventName)} autoFocus>
             {EVENT_NAMES.map((name) => (
               <option key={name} value={name}>
-                {name}
+                {name} — {EVENT_DESCRIPTIONS[name].title}
               </option>
             ))}
           </select>

@@ -1,0 +1,21 @@
+// The `data` of a message's `mensagem.*` events (interface.md "Body shape", D31), built in one
+// place for every path that records one: `id`, `channelType`, `status`, `contact`, the
+// caller's `metadata` given on send (D57, `{}` when none) and, for `failed`, `error`.
+
+export type MessageEventSource = {
+  id: string;
+  channel: "whatsapp" | "email";
+  contact_id: string;
+  metadata: Record<string, string> | null;
+};
+
+export function messageEventData(m: MessageEventSource, status: string, error?: string): Record<string, unknown> {
+  return {
+    id: m.id,
+    channelType: m.channel,
+    status,
+    contact: m.contact_id,
+    metadata: m.metadata ?? {},
+    ...(status === "failed" ? { error: error ?? "failed" } : {}),
+  };
+}
