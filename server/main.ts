@@ -2,13 +2,17 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { API_PREFIX, handleRest } from "./api/rest.ts";
+import { API_PREFIX, handleRest, type RequestFacts } from "./api/rest.ts";
 import { closeDb, db } from "./db/client.ts";
 import { migrateInChild } from "./db/migrate-in-child.ts";
 import { ensureDemo } from "./demo/ensure-demo.ts";
 import { env, setListeningPort } from "./lib/env.ts";
 import { randomBase62 } from "./lib/ids.ts";
 import { log } from "./lib/log.ts";
+import { checkSecret, SecretMismatchError } from "./lib/secret-fingerprint.ts";
+import { recorder, routeLabel } from "./observability/metrics.ts";
+import { opsRoutes } from "./observability/ops-routes.ts";
+import { redactUrl } from "./observability/redact.ts";
 import { startPipelineLoop } from "./pipeline/loop.ts";
 import { closeSmtpTransports } from "./providers/smtp.ts";
 
@@ -26,10 +30,20 @@ const logger = log();
 const applied = await migrateInChild(root);
 if (applied.length) logger.info({ applied }, "migrations applied");
 const database = await db();
+try {
+  await checkSecret(database); // D53: a wrong secret stops the start, naming the fix
+} catch (err) {
+  if (!(err instanceof SecretMismatchError)) throw err;
+  process.stderr.write(`svc cannot start: ${err.message}\n`);
+  await closeDb();
+  process.exit(1);
+}
+await database.serve?.(); // D53: the CLI and other local processes share the embedded store
 
 const demo = await ensureDemo(database);
 
 const pipeline = config.pipeline === "inline" ? startPipelineLoop(database) : null;
+const ops = await opsRoutes({ database, root, lastPass: pipeline ? pipeline.lastPass : null }); // D52
 
 const nextApp = next({ dev, dir: root, quiet: true });
 await nextApp.prepare();
@@ -47,12 +61,19 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const incoming = req.headers["request-id"];
   const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
   res.setHeader("Request-Id", requestId);
+  const facts: RequestFacts = {};
   res.once("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info({ requestId, method: req.method, url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    recorder()?.request(routeLabel(url), req.method ?? "GET", res.statusCode, ms / 1000);
+    // D54: no personal data (phone numbers, e-mail addresses) from the URL; who called, and the error code.
+    logger.info(
+      { requestId, method: req.method, url: redactUrl(url), status: res.statusCode, ms: Math.round(ms * 10) / 10, ...facts },
+      "request",
+    );
   });
+  if (await ops(req, res, url.split("?")[0]!)) return;
   if (isApiPath(url)) {
-    await handleRest(req, res, { database, appUrl: config.appUrl, requestId, log: logger });
+    await handleRest(req, res, { database, appUrl: config.appUrl, requestId, log: logger, facts });
     return;
   }
   req.headers["request-id"] = requestId; // the dashboard's route handlers log with the same id
