@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,8 +28,11 @@ const logger = log();
 // Migrations run in a child process that exits before the database is opened here: the
 // WebAssembly schema engine (about 40 MB) never stays in the server's memory, and the
 // embedded store is free for it (one process at a time).
+const progress = (text: string) => process.stdout.write(`svc: ${text}…\n`); // first run: say what happens
+progress("applying database migrations");
 const applied = await migrateInChild(root);
 if (applied.length) logger.info({ applied }, "migrations applied");
+progress(config.databaseUrl ? "connecting to PostgreSQL" : `opening the embedded store in ${config.dataDir}`);
 const database = await db();
 try {
   await checkSecret(database); // D53: a wrong secret stops the start, naming the fix
@@ -45,6 +49,7 @@ const demo = await ensureDemo(database);
 const pipeline = config.pipeline === "inline" ? startPipelineLoop(database) : null;
 const ops = await opsRoutes({ database, root, lastPass: pipeline ? pipeline.lastPass : null }); // D52
 
+progress("starting the dashboard");
 const nextApp = next({ dev, dir: root, quiet: true });
 await nextApp.prepare();
 const nextHandler = nextApp.getRequestHandler();
@@ -95,6 +100,8 @@ const port = typeof address === "object" && address ? address.port : config.port
 setListeningPort(port);
 
 logger.info({ port, engine: database.engine, pipeline: config.pipeline, dev }, "listening");
+// The sign-in and keys come last, once the service answers, so no log line scrolls them away.
+await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => {});
 printBanner(port);
 
 let stopping = false;
@@ -117,6 +124,21 @@ async function shutdown(signal: string): Promise<void> {
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
 
+/** D54: the first start's demo sign-in and keys, kept where only this user can read them. */
+function writeCredentials(demo: Awaited<ReturnType<typeof ensureDemo>>): string {
+  const file = join(config.dataDir, "credentials.txt");
+  const text = [
+    `Demo workspace: ${demo.workspace}`,
+    `Dashboard: ${config.appUrl}/  sign in as ${demo.email} / ${demo.password}`,
+    `Test key: ${demo.testKey}`,
+    `Live key: ${demo.liveKey}`,
+    "",
+  ].join("\n");
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(file, text, { mode: 0o600 });
+  return file;
+}
+
 function printBanner(listening: number): void {
   const lines = [
     "",
@@ -124,14 +146,18 @@ function printBanner(listening: number): void {
     `  Dashboard: ${config.appUrl}/  API: ${config.appUrl}${API_PREFIX}  Docs: ${config.appUrl}/docs`,
   ];
   if (demo.created) {
+    const file = writeCredentials(demo);
     lines.push(
       `  Demo workspace ${demo.workspace} created. Sign in as ${demo.email} / ${demo.password}`,
       `  Test key: ${demo.testKey}`,
       `  Live key: ${demo.liveKey}`,
-      "  (shown once: keys are stored only as hashes)",
+      `  (shown once: keys are stored only as hashes; also written to ${file})`,
     );
   } else {
-    lines.push(`  Demo workspace ${demo.workspace}; sign in as ${demo.email} (password shown at first start)`);
+    lines.push(
+      `  Demo workspace ${demo.workspace}; sign in as ${demo.email} (first start's password and keys: ${join(config.dataDir, "credentials.txt")};`,
+      `  a new password: npx svc user reset-password --workspace ${demo.workspace} --email ${demo.email})`,
+    );
   }
   process.stdout.write(`${lines.join("\n")}\n\n`);
 }

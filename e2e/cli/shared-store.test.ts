@@ -16,14 +16,14 @@ let env: Record<string, string>;
 // Migrating a fresh store and starting a server take minutes on a loaded 2-core machine.
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "svc-shared-"));
-  env = { DATA_DIR: dataDir };
+  env = { DATA_DIR: dataDir, ALLOW_PRIVATE_WEBHOOKS: "1" };
   // No server yet: the CLI opens the store itself (and migrates it), then leaves it.
   expect(await svcJson(env, "tick")).toHaveProperty("claimed");
   server = await startServer(
     { DATA_DIR: dataDir, DATABASE_URL: undefined, PIPELINE: "inline", ALLOW_PRIVATE_WEBHOOKS: "1" },
     { timeoutMs: 240_000 },
   );
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -40,7 +40,7 @@ describe("the CLI beside a running server on the embedded store (D53)", () => {
     expect(existsSync(join(dataDir, ".s.PGSQL.5432"))).toBe(true);
   });
 
-  it("creates a workspace, a key, a user, channels and a webhook, and ticks, while the server runs", { timeout: 300_000 }, async () => {
+  it("creates a workspace, a key, a user, channels and a webhook, and ticks, while the server runs", { timeout: 900_000 }, async () => {
     const { workspace } = await svcJson(env, "workspace", "create", "--name", "Shared", "--plan", "pro", "--default-country", "BR");
     expect(workspace).toMatch(/^shared-/);
     const ws = String(workspace);
@@ -65,6 +65,11 @@ describe("the CLI beside a running server on the embedded store (D53)", () => {
         "admin",
       ),
     ).toHaveProperty("id");
+    const reset = await svcJson(env, "user", "reset-password", "--workspace", ws, "--email", "ops@shared.test");
+    expect(reset).toEqual({ id: expect.any(String), password: expect.stringMatching(/^[0-9A-Za-z]{16}$/) });
+    expect(
+      await svcJson(env, "user", "reset-password", "--workspace", ws, "--email", "ops@shared.test", "--password", "another-long-password"),
+    ).toEqual({ id: reset.id });
     const whatsapp = await svcJson(
       env,
       ...["channel", "connect", "--workspace", ws, "--type", "whatsapp", "--phone-number-id", "5501"],
@@ -93,7 +98,7 @@ describe("the CLI beside a running server on the embedded store (D53)", () => {
     expect((await root(String(key.key))).status).toBe(401);
   });
 
-  it("a second server process shares the store through the first", { timeout: 300_000 }, async () => {
+  it("a second server process shares the store through the first", { timeout: 900_000 }, async () => {
     const { workspace } = await svcJson(env, "workspace", "create", "--name", "Second", "--plan", "pro");
     const key = await svcJson(env, "key", "create", "--workspace", String(workspace), "--mode", "live");
     const second = await startServer({ DATA_DIR: dataDir, DATABASE_URL: undefined, PIPELINE: "inline" }, { timeoutMs: 240_000 });
@@ -108,7 +113,7 @@ describe("the CLI beside a running server on the embedded store (D53)", () => {
     expect(await svcJson(env, "key", "create", "--workspace", String(workspace), "--mode", "test")).toHaveProperty("key");
   });
 
-  it("refuses a command and a server start with another secret, naming the fix", { timeout: 300_000 }, async () => {
+  it("refuses a command and a server start with another secret, naming the fix", { timeout: 900_000 }, async () => {
     const run = await svc({ ...env, AUTH_SECRET: "another-secret-0123456789abcdef" }, "tick", "--json");
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/set up with another secret .*AUTH_SECRET.*DATA_DIR/);
