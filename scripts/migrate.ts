@@ -3,7 +3,8 @@ import { closeDb, db } from "../server/db/client.ts";
 import { applyMigrations } from "../server/db/migrate.ts";
 
 const database = await db();
-const applied = await applyMigrations(database.adapter);
+// An embedded store shared by a running server (D53) was migrated by that server.
+const applied = database.shared ? [] : await applyMigrations(database.adapter);
 if (process.argv.includes("--json")) console.log(JSON.stringify({ applied }));
 else console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
 await closeDb();

@@ -1,8 +1,9 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { API_PREFIX, errorBody, handleRest } from "./api/rest.ts";
+import { API_PREFIX, errorBody, handleRest, type RequestFacts } from "./api/rest.ts";
 import { closeDb, db } from "./db/client.ts";
 import { migrateInChild } from "./db/migrate-in-child.ts";
 import { ensureDemo } from "./demo/ensure-demo.ts";
@@ -13,6 +14,10 @@ import { randomBase62 } from "./lib/ids.ts";
 import { log } from "./lib/log.ts";
 import { cappedRequest, refuseBody } from "./lib/read-body.ts";
 import { securityHeaders } from "./lib/security-headers.ts";
+import { checkSecret, SecretMismatchError } from "./lib/secret-fingerprint.ts";
+import { recorder, routeLabel } from "./observability/metrics.ts";
+import { opsRoutes } from "./observability/ops-routes.ts";
+import { redactUrl } from "./observability/redact.ts";
 import { startPipelineLoop } from "./pipeline/loop.ts";
 import { closeSmtpTransports } from "./providers/smtp.ts";
 
@@ -27,14 +32,28 @@ const logger = log();
 // Migrations run in a child process that exits before the database is opened here: the
 // WebAssembly schema engine (about 40 MB) never stays in the server's memory, and the
 // embedded store is free for it (one process at a time).
+const progress = (text: string) => process.stdout.write(`svc: ${text}…\n`); // first run: say what happens
+progress("applying database migrations");
 const applied = await migrateInChild(root);
 if (applied.length) logger.info({ applied }, "migrations applied");
+progress(config.databaseUrl ? "connecting to PostgreSQL" : `opening the embedded store in ${config.dataDir}`);
 const database = await db();
+try {
+  await checkSecret(database); // D53: a wrong secret stops the start, naming the fix
+} catch (err) {
+  if (!(err instanceof SecretMismatchError)) throw err;
+  process.stderr.write(`svc cannot start: ${err.message}\n`);
+  await closeDb();
+  process.exit(1);
+}
+await database.serve?.(); // D53: the CLI and other local processes share the embedded store
 
 const demo = await ensureDemo(database);
 
 const pipeline = config.pipeline === "inline" ? startPipelineLoop(database) : null;
+const ops = await opsRoutes({ database, root, lastPass: pipeline ? pipeline.lastPass : null }); // D52
 
+progress("starting the dashboard");
 const nextApp = next({ dev, dir: root, quiet: true });
 await nextApp.prepare();
 const nextHandler = nextApp.getRequestHandler();
@@ -66,12 +85,19 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const incoming = req.headers["request-id"];
   const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
   res.setHeader("Request-Id", requestId);
+  const facts: RequestFacts = {};
   res.once("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info({ requestId, method: req.method, url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    recorder()?.request(routeLabel(url), req.method ?? "GET", res.statusCode, ms / 1000);
+    // D54: no personal data (phone numbers, e-mail addresses) from the URL; who called, and the error code.
+    logger.info(
+      { requestId, method: req.method, url: redactUrl(url), status: res.statusCode, ms: Math.round(ms * 10) / 10, ...facts },
+      "request",
+    );
   });
+  if (await ops(req, res, url.split("?")[0]!)) return;
   if (isApiPath(url)) {
-    await handleRest(req, res, { database, appUrl: config.appUrl, requestId, log: logger });
+    await handleRest(req, res, { database, appUrl: config.appUrl, requestId, log: logger, facts });
     return;
   }
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
@@ -97,6 +123,8 @@ const port = typeof address === "object" && address ? address.port : config.port
 setListeningPort(port);
 
 logger.info({ port, engine: database.engine, pipeline: config.pipeline, dev }, "listening");
+// The sign-in and keys come last, once the service answers, so no log line scrolls them away.
+await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => {});
 printBanner(port);
 
 let stopping = false;
@@ -119,6 +147,21 @@ async function shutdown(signal: string): Promise<void> {
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
 
+/** D54: the first start's demo sign-in and keys, kept where only this user can read them. */
+function writeCredentials(demo: Awaited<ReturnType<typeof ensureDemo>>): string {
+  const file = join(config.dataDir, "credentials.txt");
+  const text = [
+    `Demo workspace: ${demo.workspace}`,
+    `Dashboard: ${config.appUrl}/  sign in as ${demo.email} / ${demo.password}`,
+    `Test key: ${demo.testKey}`,
+    `Live key: ${demo.liveKey}`,
+    "",
+  ].join("\n");
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(file, text, { mode: 0o600 });
+  return file;
+}
+
 function printBanner(listening: number): void {
   const lines = [
     "",
@@ -126,14 +169,18 @@ function printBanner(listening: number): void {
     `  Dashboard: ${config.appUrl}/  API: ${config.appUrl}${API_PREFIX}  Docs: ${config.appUrl}/docs`,
   ];
   if (demo.created) {
+    const file = writeCredentials(demo);
     lines.push(
       `  Demo workspace ${demo.workspace} created. Sign in as ${demo.email} / ${demo.password}`,
       `  Test key: ${demo.testKey}`,
       `  Live key: ${demo.liveKey}`,
-      "  (shown once: keys are stored only as hashes)",
+      `  (shown once: keys are stored only as hashes; also written to ${file})`,
     );
   } else {
-    lines.push(`  Demo workspace ${demo.workspace}; sign in as ${demo.email} (password shown at first start)`);
+    lines.push(
+      `  Demo workspace ${demo.workspace}; sign in as ${demo.email} (first start's password and keys: ${join(config.dataDir, "credentials.txt")};`,
+      `  a new password: npx svc user reset-password --workspace ${demo.workspace} --email ${demo.email})`,
+    );
   }
   process.stdout.write(`${lines.join("\n")}\n\n`);
 }

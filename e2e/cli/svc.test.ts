@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { SCOPES } from "../../server/keys/scopes.ts";
+import { svc, svcJson } from "../support/svc.ts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // The operator CLI of operations.md, run as a real child process (`node bin/svc.mjs`) on both
@@ -15,26 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const bin = join(root, "bin", "svc.mjs");
 const PG_ADMIN_URL = process.env.SVC_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function svc(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  const base = { ...process.env };
-  delete base.DATABASE_URL;
-  delete base.DATA_DIR;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: tmpdir(), env: { ...base, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /**
  * A failed `--json` run: the exit status, the reason on stderr, and exactly one JSON object on
@@ -50,18 +30,6 @@ function jsonFailure(run: { code: number | null; stdout: string; stderr: string 
   expect(value.error.message).toEqual(expect.any(String));
   expect(run.stderr).toContain(value.error.message);
   return value.error;
-}
-
-/** A successful `--json` run: exactly one JSON object on stdout, nothing on stderr. */
-async function svcJson(env: Record<string, string>, ...args: string[]): Promise<Record<string, unknown>> {
-  const run = await svc(env, ...args, "--json");
-  expect(run.stderr, run.stderr).toBe("");
-  expect(run.code).toBe(0);
-  expect(run.stdout.endsWith("\n")).toBe(true);
-  expect(run.stdout.trim().split("\n")).toHaveLength(1);
-  const value: unknown = JSON.parse(run.stdout);
-  expect(value).toBeTypeOf("object");
-  return value as Record<string, unknown>;
 }
 
 type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;

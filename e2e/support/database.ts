@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { lockOwner } from "../../server/db/store-lock.ts";
+import { storeSocketPath } from "../../server/db/store-server.ts";
 
 export type Engine = "postgres" | "pglite";
 
@@ -37,15 +39,20 @@ export async function freshDatabase(
 
 /**
  * One query on a test database from outside the server: PostgreSQL through `pg`; the embedded
- * store through PGlite, so only while no server holds it (one process at a time).
+ * store through the socket of the server holding it (D53), or through PGlite when none does.
  */
 export async function queryDatabase(
   env: Record<string, string | undefined>,
   sql: string,
   params: unknown[] = [],
 ): Promise<Record<string, unknown>[]> {
-  if (env.DATABASE_URL) {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+  const socket = env.DATA_DIR && existsSync(storeSocketPath(env.DATA_DIR)) && lockOwner(env.DATA_DIR) !== null;
+  if (env.DATABASE_URL || socket) {
+    const client = new pg.Client(
+      env.DATABASE_URL
+        ? { connectionString: env.DATABASE_URL }
+        : { host: env.DATA_DIR, port: 5432, user: "postgres", database: "postgres" },
+    );
     await client.connect();
     try {
       return (await client.query(sql, params)).rows;

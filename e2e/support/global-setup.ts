@@ -20,19 +20,22 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const engine = project.config.env.SVC_ENGINE as Engine;
   const database = await freshDatabase(engine, `api_${engine}`);
-  const seeded = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, ...database.env, LOG_LEVEL: "warn" },
-    encoding: "utf8",
-  });
   // The inline pipeline runs (messages move), channels and webhook endpoints may point at the
   // tests' local servers, and webhook retries come after a second instead of D33's minutes.
+  // The server migrates a fresh database at start, which takes minutes on a loaded machine.
   const server = await startServer({
     ...database.env,
     PIPELINE: "inline",
     ALLOW_PRIVATE_WEBHOOKS: "1",
     WEBHOOK_TIMEOUT_SECONDS: "2",
     WEBHOOK_RETRY_SCHEDULE: WEBHOOK_TEST_SCHEDULE,
+  });
+  // Seeded by another process while the server runs, as operators set workspaces up: on the
+  // embedded store, through the running server's socket (D53).
+  const seeded = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, ...database.env, LOG_LEVEL: "warn" },
+    encoding: "utf8",
   });
   project.provide("api", {
     engine,

@@ -1,8 +1,8 @@
 // Seeds the fixture workspaces and keys of the API tests through the domain services, then
-// prints them as JSON. Run as a child process with the test database's environment, before
-// the server starts (the embedded store admits one process at a time).
+// prints them as JSON. Run as a child process with the test database's environment while the
+// server runs (it migrated the database); on the embedded store it reaches the store through
+// the server's socket, the CLI's path (D53).
 import { closeDb, db } from "../../server/db/client.ts";
-import { applyMigrations } from "../../server/db/migrate.ts";
 import { createKey } from "../../server/keys/create-key.ts";
 import { revokeKey } from "../../server/keys/revoke-key.ts";
 import type { Scope } from "../../server/keys/scopes.ts";
@@ -11,7 +11,6 @@ import { createWorkspace, type CreateWorkspaceRequest } from "../../server/works
 import { FIXTURE_ADMIN, FIXTURE_OUTSIDER, FIXTURE_SUPPORT, FIXTURES, type Fixtures, type WorkspaceSpec } from "./fixtures.ts";
 
 const database = await db();
-await applyMigrations(database.adapter);
 const out: Fixtures = {};
 for (const [label, spec] of Object.entries(FIXTURES as Record<string, WorkspaceSpec>)) {
   const request: CreateWorkspaceRequest = {
@@ -37,4 +36,4 @@ for (const [label, spec] of Object.entries(FIXTURES as Record<string, WorkspaceS
   if (label === "other") await createUser(database, id, { ...FIXTURE_OUTSIDER, role: "admin" });
 }
 await closeDb();
-process.stdout.write(JSON.stringify(out), () => process.exit(0)); // the schema engine leaves a ~10 s timer
+process.stdout.write(JSON.stringify(out), () => process.exit(0));

@@ -15,7 +15,7 @@ export type RunningServer = {
  * Starts the real server (server/main.ts, the same entry as `npm start`) as a child process
  * on a free port and waits until it listens. Needs a prior `next build`.
  */
-export async function startServer(env: Record<string, string | undefined>): Promise<RunningServer> {
+export async function startServer(env: Record<string, string | undefined>, { timeoutMs = 240_000 } = {}): Promise<RunningServer> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: "0", PIPELINE: "off", LOG_LEVEL: "warn", ...env },
@@ -27,7 +27,10 @@ export async function startServer(env: Record<string, string | undefined>): Prom
   const url = await new Promise<string>((resolve, reject) => {
     // A fresh store migrates and seeds the demo first: on a busy shared machine that was
     // measured at 150 s, so the budget is generous (a server that fails to start exits sooner).
-    const timer = setTimeout(() => reject(new Error(`server did not start in 240 s:\n${out}`)), 240_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL"); // never leave a server behind holding its database
+      reject(new Error(`server did not start in ${timeoutMs / 1000} s:\n${out}`));
+    }, timeoutMs);
     const check = () => {
       const m = /svc is listening on (http:\/\/localhost:\d+)/.exec(out);
       if (m) {

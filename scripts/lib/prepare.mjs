@@ -16,22 +16,40 @@ function newest(path) {
   return max;
 }
 
+/** One progress line per phase: what it does, then how long it took. */
+function phase(quiet, text, fn) {
+  if (quiet) return fn();
+  const started = Date.now();
+  process.stdout.write(`svc: ${text}…\n`);
+  try {
+    fn();
+  } catch (err) {
+    if (err.stdout) process.stdout.write(err.stdout); // the tool's output, now that it matters
+    throw err;
+  }
+  process.stdout.write(`svc:   done in ${Math.round((Date.now() - started) / 100) / 10} s\n`);
+}
+
 export function prepare(root, { quiet = false } = {}) {
-  const stdio = quiet ? ["ignore", "ignore", "inherit"] : "inherit";
+  // The tools' own output is shown only when they fail; the phases say what happens.
+  const stdio = ["ignore", "pipe", "inherit"];
   if (
     !existsSync(join(root, "server/generated/prisma/client.ts")) ||
     newest(join(root, "prisma/schema.prisma")) > newest(join(root, "server/generated/prisma/client.ts"))
   ) {
-    execFileSync(process.execPath, [join(root, "scripts/generate.mjs"), "--quiet"], { cwd: root, stdio });
+    phase(quiet, "generating the database client", () =>
+      execFileSync(process.execPath, [join(root, "scripts/generate.mjs"), "--quiet"], { cwd: root, stdio }),
+    );
   }
   const buildId = join(root, ".next/BUILD_ID");
   const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   if (built < Math.max(...SOURCES.map((s) => newest(join(root, s))))) {
-    if (!quiet) console.log("Building the dashboard (next build)…");
-    execFileSync(process.execPath, [join(root, "node_modules/next/dist/bin/next"), "build"], {
-      cwd: root,
-      stdio,
-      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    });
+    phase(quiet, "building the dashboard and API (next build; about 1.5 min on 2 cores, once per new version)", () =>
+      execFileSync(process.execPath, [join(root, "node_modules/next/dist/bin/next"), "build"], {
+        cwd: root,
+        stdio,
+        env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+      }),
+    );
   }
 }

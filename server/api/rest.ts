@@ -83,7 +83,18 @@ class CapturedResponse extends EventEmitter {
 
 type Outcome = { status: number; body: string; headers: Record<string, string> };
 
-export type RestDeps = { database: Database; appUrl: string; requestId: string; log: Logger };
+/** What the access log says of an API call (D54): who called and, on errors, the code. */
+export type RequestFacts = { workspace?: string; key_id?: string; code?: string };
+
+export type RestDeps = { database: Database; appUrl: string; requestId: string; log: Logger; facts?: RequestFacts };
+
+function errorCodeOf(body: string): string | undefined {
+  try {
+    return (JSON.parse(body) as { error?: { code?: string } }).error?.code;
+  } catch {
+    return undefined;
+  }
+}
 
 export function errorBody(err: AppError, appUrl: string): string {
   return JSON.stringify({
@@ -121,6 +132,10 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, deps
   try {
     const authenticated = await authenticate(req, deps);
     rate = authenticated.rate;
+    if (authenticated.principal && deps.facts) {
+      deps.facts.workspace = authenticated.principal.workspaceId;
+      deps.facts.key_id = authenticated.principal.keyId;
+    }
     outcome = authenticated.principal ? await afterAuthentication(req, res, deps, authenticated.principal, rate) : authenticated.outcome!;
   } catch (err) {
     outcome = errorOutcome(toAppError(err, deps), deps.appUrl);
@@ -131,6 +146,7 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, deps
     res.setHeader("RateLimit-Reset", rate.reset);
     if (!rate.allowed) res.setHeader("Retry-After", rate.retryAfter);
   }
+  if (outcome.status >= 400 && deps.facts) deps.facts.code = errorCodeOf(outcome.body);
   for (const [k, v] of Object.entries(outcome.headers)) res.setHeader(k, v);
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.writeHead(outcome.status).end(outcome.body);

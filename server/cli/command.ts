@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from "node:util";
 import { closeDb, db, type Database } from "../db/client.ts";
 import { applyMigrations } from "../db/migrate.ts";
+import { checkSecret } from "../lib/secret-fingerprint.ts";
 
 // What every `svc` command shares: its shape, flag parsing helpers, the failure it throws for
 // bad usage, and the database it opens (operations.md "Operating the service").
@@ -64,8 +65,9 @@ export function wholeNumber(values: Values, flag: string, min: number): number |
 }
 
 /**
- * Opens the configured database (DATABASE_URL, or the embedded store under DATA_DIR),
- * applies pending migrations, runs `fn` and closes the database again.
+ * Opens the configured database (DATABASE_URL, or the embedded store under DATA_DIR, itself
+ * or through the server that holds it), applies pending migrations, runs `fn` and closes the
+ * database again.
  */
 export async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
   let database: Database;
@@ -76,7 +78,8 @@ export async function withDatabase<T>(fn: (database: Database) => Promise<T>): P
     throw err;
   }
   try {
-    await applyMigrations(database.adapter);
+    if (!database.shared) await applyMigrations(database.adapter); // a sharing server applied them (D53)
+    await checkSecret(database);
     return await fn(database);
   } finally {
     await closeDb();

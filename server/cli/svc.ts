@@ -9,6 +9,7 @@ import { keyCreate } from "./commands/key-create.ts";
 import { keyRevoke } from "./commands/key-revoke.ts";
 import { tick } from "./commands/tick.ts";
 import { userCreate } from "./commands/user-create.ts";
+import { userResetPassword } from "./commands/user-reset-password.ts";
 import { webhookCreate } from "./commands/webhook-create.ts";
 import { workspaceCreate } from "./commands/workspace-create.ts";
 
@@ -19,7 +20,18 @@ import { workspaceCreate } from "./commands/workspace-create.ts";
 // always gets JSON. The exit status is 0 on success, 1 when the command failed and 2 on bad
 // usage.
 
-const COMMANDS: Command[] = [workspaceCreate, keyCreate, keyRevoke, userCreate, channelConnect, webhookCreate, flowImport, demo, tick];
+const COMMANDS: Command[] = [
+  workspaceCreate,
+  keyCreate,
+  keyRevoke,
+  userCreate,
+  userResetPassword,
+  channelConnect,
+  webhookCreate,
+  flowImport,
+  demo,
+  tick,
+];
 
 const GLOBAL = {
   json: { type: "boolean" },

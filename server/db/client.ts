@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { env } from "../lib/env.ts";
-import { lockStore } from "./store-lock.ts";
+import { lockOwner, lockStore } from "./store-lock.ts";
+import { STORE_SOCKET_PORT, storeSocketPath } from "./store-server.ts";
 
 export type Engine = "postgres" | "pglite";
 
@@ -22,6 +23,13 @@ export type Sql = <T = Record<string, unknown>>(text: string, values?: unknown[]
 
 export type Database = {
   engine: Engine;
+  /**
+   * The embedded store, reached over the socket of the server that holds it (D53): that
+   * server applied the migrations before serving it.
+   */
+  shared: boolean;
+  /** Only on an embedded store this process holds: serve it to other local processes (D53). */
+  serve?: () => Promise<void>;
   prisma: PrismaClient;
   /**
    * The driver adapter factory for the migration engine. On PostgreSQL it opens a pool of
@@ -57,37 +65,14 @@ export async function closeDb(): Promise<void> {
 
 async function open(): Promise<Database> {
   const { databaseUrl, dataDir } = env();
-  if (databaseUrl) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-    return {
-      engine: "postgres",
-      prisma,
-      adapter: new PrismaPg({ connectionString: databaseUrl, max: 1 }),
-      // Named, so each connection parses and plans a statement once (the texts are constants).
-      query: async <T>(text: string, values: unknown[] = []) => (await pool.query({ name: statementName(text), text, values })).rows as T[],
-      async transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-        const client = await pool.connect();
-        try {
-          await client.query("BEGIN");
-          const result = await fn(
-            async <R>(text: string, values: unknown[] = []) =>
-              (await client.query({ name: statementName(text), text, values })).rows as R[],
-          );
-          await client.query("COMMIT");
-          return result;
-        } catch (err) {
-          await client.query("ROLLBACK").catch(() => {});
-          throw err;
-        } finally {
-          client.release();
-        }
-      },
-      async close() {
-        await prisma.$disconnect();
-        await pool.end();
-      },
-    };
+  if (databaseUrl) return pgDatabase({ connectionString: databaseUrl }, 20, true);
+  // D53: a server holding the embedded store serves it on a socket in DATA_DIR; reach it
+  // there, through the same driver as PostgreSQL, instead of opening it a second time.
+  if (storeServed(dataDir)) {
+    // Unnamed statements only: every client shares PGlite's one session, where a named
+    // statement of one connection would collide with the same name prepared by another.
+    const database = await pgDatabase({ host: dataDir, port: STORE_SOCKET_PORT, user: "postgres", database: "postgres" }, 4, false);
+    return { ...database, engine: "pglite", shared: true };
   }
   const dir = join(dataDir, "pglite");
   mkdirSync(dir, { recursive: true });
@@ -95,5 +80,44 @@ async function open(): Promise<Database> {
   // Loaded only for the embedded store: PGlite alone is about 45 MB of a PostgreSQL server's memory.
   const { PGlite } = await import("@electric-sql/pglite");
   const { pgliteDatabase } = await import("./pglite-database.ts");
-  return pgliteDatabase(await PGlite.create(dir), releaseLock);
+  return pgliteDatabase(await PGlite.create(dir), releaseLock, dataDir);
+}
+
+/** The embedded store is held by a live process that serves it (D53). */
+function storeServed(dataDir: string): boolean {
+  return existsSync(storeSocketPath(dataDir)) && lockOwner(dataDir) !== null;
+}
+
+async function pgDatabase(connection: pg.PoolConfig, max: number, named: boolean): Promise<Database> {
+  const pool = new pg.Pool({ ...connection, max });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // Named, so each connection parses and plans a statement once (the texts are constants).
+  const statement = (text: string, values: unknown[]) => (named ? { name: statementName(text), text, values } : { text, values });
+  return {
+    engine: "postgres",
+    shared: false,
+    prisma,
+    adapter: new PrismaPg({ ...connection, max: 1 }),
+    query: async <T>(text: string, values: unknown[] = []) => (await pool.query(statement(text, values))).rows as T[],
+    async transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await fn(
+          async <R>(text: string, values: unknown[] = []) => (await client.query(statement(text, values))).rows as R[],
+        );
+        await client.query("COMMIT");
+        return result;
+      } catch (err) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
 }

@@ -5,17 +5,26 @@ import { PrismaClient } from "../generated/prisma/client.ts";
 import type { Database, Sql } from "./client.ts";
 
 /** A Database over an open PGlite (the embedded store, or an in-memory one in tests). */
-export function pgliteDatabase(client: PGlite, release: () => void = () => {}): Database {
+export function pgliteDatabase(client: PGlite, release: () => void = () => {}, dataDir?: string): Database {
+  let stopServing: (() => Promise<void>) | undefined;
   const adapter = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
   const prisma = new PrismaClient({ adapter });
   return {
     engine: "pglite",
+    shared: false,
+    serve: dataDir
+      ? async () => {
+          const { canServe, serveStore } = await import("./store-server.ts");
+          if (canServe(dataDir)) stopServing ??= await serveStore(client, dataDir);
+        }
+      : undefined,
     prisma,
     adapter,
     query: async <T>(text: string, values: unknown[] = []) => (await client.query<T>(text, values)).rows,
     transaction: <T>(fn: (sql: Sql) => Promise<T>) =>
       client.transaction((tx) => fn(async <R>(text: string, values: unknown[] = []) => (await tx.query<R>(text, values)).rows)),
     async close() {
+      await stopServing?.();
       await prisma.$disconnect();
       await client.close();
       release();

@@ -5,6 +5,7 @@ import { join } from "node:path";
  * The embedded store (PGlite) may be opened by one process at a time: a second opener would
  * corrupt it. The opener writes its pid to DATA_DIR/store.lock; another process finding a
  * live pid there refuses with a clear message. A lock left by a dead process is taken over.
+ * A server holding the lock serves the store to the others (store-server.ts, D53).
  */
 export function lockStore(dataDir: string): () => void {
   const file = join(dataDir, "store.lock");
@@ -16,17 +17,29 @@ export function lockStore(dataDir: string): () => void {
       return release;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const owner = Number(readFileSync(file, "utf8"));
-      if (owner && owner !== process.pid && alive(owner)) {
+      const owner = lockOwner(dataDir);
+      if (owner !== null) {
         throw new Error(
-          `The embedded store in ${dataDir} is in use by process ${owner} (a running server?). ` +
-            "Stop it first, or set DATABASE_URL so several processes can share PostgreSQL.",
+          `The embedded store in ${dataDir} is in use by process ${owner}, which does not share it ` +
+            "(another command, or a server still starting). Try again when it has finished; a running " +
+            "server shares the store with commands (D53).",
         );
       }
       rmSync(file, { force: true });
     }
   }
   throw new Error(`Could not lock the embedded store in ${dataDir}.`);
+}
+
+/** The live process other than this one holding the store, if any. */
+export function lockOwner(dataDir: string): number | null {
+  let owner: number;
+  try {
+    owner = Number(readFileSync(join(dataDir, "store.lock"), "utf8"));
+  } catch {
+    return null;
+  }
+  return owner && owner !== process.pid && alive(owner) ? owner : null;
 }
 
 function alive(pid: number): boolean {

@@ -13,6 +13,7 @@ const ZEnv = z.object({
   CRON_SECRET: z.string().min(1).optional(),
   PIPELINE: z.enum(["inline", "off"]).default("inline"),
   ALLOW_PRIVATE_WEBHOOKS: z.enum(["0", "1", ""]).optional(),
+  METRICS_TOKEN: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PIPELINE_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   IDEMPOTENCY_CLAIM_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
@@ -33,6 +34,8 @@ export type Env = {
   pipeline: "inline" | "off";
   allowPrivateWebhooks: boolean;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
+  /** Bearer token for `/metrics` from other addresses than loopback (D52). */
+  metricsToken: string | undefined;
   /** How long a worker holds a claimed job before another may take it (a crashed worker's). */
   pipelineLeaseMs: number;
   /** D46: an unfinished idempotency claim older than this may be taken over (at most 60 s). */
@@ -64,6 +67,7 @@ export function env(): Env {
     pipeline: e.PIPELINE,
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS === "1",
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
     pipelineLeaseMs: e.PIPELINE_LEASE_SECONDS * 1000,
     idempotencyClaimSeconds: e.IDEMPOTENCY_CLAIM_SECONDS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,

@@ -1,5 +1,6 @@
 import { messageEventData, type MessageEventSource } from "./message-event-data.ts";
 import type { Sql } from "../db/client.ts";
+import { recorder } from "../observability/metrics.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { newId } from "../lib/ids.ts";
 import { EVENT_OF, transitionPath, type Status } from "./transitions.ts";
@@ -82,5 +83,6 @@ export async function applyReport(sql: Sql, messageId: string, report: Report): 
     report.providerMessageId ?? null,
     JSON.stringify(events),
   ]);
+  for (const status of path) recorder()?.statusChange(status); // D52
   return true;
 }

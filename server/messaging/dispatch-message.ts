@@ -7,6 +7,7 @@ import type { ChannelConfig } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
 import { newId } from "../lib/ids.ts";
+import { recorder } from "../observability/metrics.ts";
 import { applyReport } from "./apply-report.ts";
 import type { Content } from "./send-message.ts";
 
@@ -81,6 +82,7 @@ export async function dispatchMessage(
     to: m.to,
     content: m.content,
   });
+  recorder()?.providerCall(channel.type, result.outcome); // D52
   const detail = { ...result.detail, duration_ms: result.detail.duration_ms ?? Date.now() - started, channel_id: channel.id };
   if (result.outcome === "accepted") {
     const now = new Date();
@@ -98,6 +100,7 @@ export async function dispatchMessage(
       JSON.stringify(event),
       m.contact_id,
     ]);
+    if (done?.sent) recorder()?.statusChange("sent");
     if (done?.job && !done.sent) {
       await database.transaction((sql) =>
         applyReport(sql, m.id, { status: "sent", providerMessageId: result.providerMessageId, detail, kind: "status" }),

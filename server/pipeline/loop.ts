@@ -13,9 +13,10 @@ export const MIN_IDLE_MS = 20;
  * back while there is work, then a wait for a wake-up or the next poll. `stop` lets the pass
  * in flight finish (its jobs complete or are rescheduled; none is left leased).
  */
-export function startPipelineLoop(database: Database): { stop: () => Promise<void> } {
+export function startPipelineLoop(database: Database): { stop: () => Promise<void>; lastPass: () => number | null } {
   const owner = workerId();
   let running = true;
+  let lastPass: number | null = null; // when a pass last completed, for /readyz (D52)
   let wake: (() => void) | null = null;
   const onWake = () => wake?.();
   pipelineWaker().on("wake", onWake);
@@ -23,6 +24,7 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
     while (running) {
       try {
         const counts = await runPipeline(database, { owner, budgetMs: 1_000 });
+        lastPass = Date.now();
         if (counts.claimed > 0) continue;
       } catch (err) {
         log().error({ err }, "pipeline pass failed");
@@ -42,6 +44,7 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
     }
   })();
   return {
+    lastPass: () => lastPass,
     stop: async () => {
       running = false;
       wake?.();

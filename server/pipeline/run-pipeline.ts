@@ -3,6 +3,7 @@ import type { Database } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
+import { recorder } from "../observability/metrics.ts";
 import { dispatchMessage } from "../messaging/dispatch-message.ts";
 import { simulateStep } from "../messaging/simulate-step.ts";
 import { backoffMs } from "./backoff.ts";
@@ -82,13 +83,34 @@ export async function runPipeline(database: Database, opts: PipelineOptions = {}
 async function runJob(database: Database, job: Job, owner: string, pass: PassContext, counts: PipelineCounts): Promise<void> {
   try {
     const outcome = await HANDLERS[job.kind]!(database, job, owner, pass);
+    if (job.kind === "webhook.deliver") recorder()?.webhookDelivery(outcome); // D52
     counts[outcome] = (counts[outcome] ?? 0) + 1;
     counts.completed++;
   } catch (err) {
     counts.errors++;
-    log().error({ err, job: job.id, kind: job.kind }, "pipeline job failed; retrying later");
+    // D54: enough to find the message or delivery and the failure's kind, no personal data.
+    log().error(
+      {
+        err,
+        job: job.id,
+        kind: job.kind,
+        workspace: job.workspace_id,
+        [job.kind.startsWith("message.") ? "message" : "subject"]: job.subject_id,
+        code: failureCode(err),
+      },
+      "pipeline job failed; retrying later",
+    );
     await rescheduleJob(database.query, job, owner, new Date(Date.now() + backoffMs(job.attempts)), { error: String(err) }).catch(() => {});
   }
+}
+
+function failureCode(err: unknown): string {
+  if (err && typeof err === "object") {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === "string" && code) return code;
+    if (err instanceof Error && err.name !== "Error") return err.name;
+  }
+  return "internal_error";
 }
 
 /**

@@ -1,0 +1,45 @@
+// D52: the counters the pipeline and the HTTP server move, and what `/metrics` serves. This
+// module holds only the hooks; prom-client is loaded by the server (metrics-registry.ts), so
+// the CLI and Next's bundles never load it, and a hook of a process without it does nothing.
+// The server's own modules and Next's bundled route handlers are two module graphs in one
+// process: they share the registry through globalThis, like the database handle.
+
+export type Recorder = {
+  request(route: string, method: string, status: number, seconds: number): void;
+  providerCall(provider: string, outcome: string): void;
+  webhookDelivery(outcome: string): void;
+  statusChange(status: string): void;
+};
+
+const slot = globalThis as typeof globalThis & { __svcMetrics?: Recorder };
+
+export function setRecorder(recorder: Recorder): void {
+  slot.__svcMetrics = recorder;
+}
+
+export function recorder(): Recorder | undefined {
+  return slot.__svcMetrics;
+}
+
+/**
+ * A route label with few values: API paths (`/api/v1/<resource>/<id>/<action>/<id>`) with
+ * their ids replaced by `{id}`, the other
+ * front doors by their prefix, dashboard pages as `page`. Never a query string (D54).
+ */
+export function routeLabel(url: string): string {
+  const path = url.split("?")[0] ?? "/";
+  if (path === "/api/v1" || path.startsWith("/api/v1/")) {
+    return (
+      path
+        .split("/")
+        .map((s, i) => (i >= 4 && i % 2 === 0 && s ? "{id}" : s))
+        .join("/")
+        .replace(/\/$/, "") || "/api/v1"
+    );
+  }
+  for (const prefix of ["/api/trpc", "/api/auth", "/api/cron", "/api/providers", "/_next", "/docs"]) {
+    if (path === prefix || path.startsWith(`${prefix}/`)) return prefix;
+  }
+  if (path === "/healthz" || path === "/readyz" || path === "/metrics") return path;
+  return "page";
+}
