@@ -103,7 +103,7 @@ describe.runIf(engine === "postgres")("PostgreSQL restarted under load", () => {
       ],
       { cwd: ROOT, env: { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" }, encoding: "utf8" },
     );
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await server?.stop("SIGKILL");
@@ -184,5 +184,5 @@ describe.runIf(engine === "postgres")("PostgreSQL restarted under load", () => {
       `postgres restart: ${accepted.length} accepted (${acceptedBefore} before the stop), ${refused.length} refused with 503 (slowest ${slowest} ms), ${fake.requests.length} provider calls`,
     );
     await server.stop();
-  }, 240_000);
+  }, 500_000);
 });
