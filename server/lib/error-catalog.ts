@@ -528,7 +528,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     type: "api_error",
     status: 503,
     description:
-      "The service's database could not be reached (a restart, an outage). The request was not carried out; it answers at once rather than waiting.",
+      "The service's database could not be reached (a restart, an outage). The request was not carried out; it answers rather than waiting for the database.",
     message: "The service is briefly unavailable. Retry in a few seconds.",
     where: ["api"],
   },
