@@ -1,16 +1,19 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
-import { freshDatabase } from "../support/database.ts";
+import { freshDatabase, queryDatabase } from "../support/database.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
+import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 
-// The pipeline under faults (issue "Messages", Done means): a server killed with SIGKILL in the
-// middle of dispatching a batch, started again; and (PostgreSQL) several servers dispatching
-// from one database at once. Every message must reach a final state, and none may reach the
-// provider twice except in the one documented window (docs/pipeline.md): the provider accepted
-// and the process died before the transaction recording `sent` committed.
+// The pipeline under faults (issues "Messages" and "Delivery guarantees", Done means): a server
+// killed with SIGKILL in the middle of dispatching a batch, started again; (PostgreSQL)
+// several servers dispatching from one database at once while the CPU is saturated and leases
+// are 2 s; and a slow webhook endpoint next to a test message and another endpoint. Every
+// message must reach a final state, and none may reach the provider twice except in the one
+// window D47 allows (docs/pipeline.md): the provider accepted and the process died before the
+// transaction recording `sent` committed.
 const engine = inject("api").engine;
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let fake: FakeWhatsApp;
@@ -60,7 +63,24 @@ beforeAll(async () => {
   );
 });
 
+const burners: ChildProcess[] = [];
+const receivers: Receiver[] = [];
+
+/** Saturates the CPU with `count` busy child processes until `stopBurning` (bounded to 3 minutes each). */
+function burnCpu(count: number): void {
+  for (let i = 0; i < count; i++) {
+    const child = spawn(process.execPath, ["-e", "const end = Date.now() + 180000; while (Date.now() < end) {}"], { stdio: "ignore" });
+    burners.push(child);
+  }
+}
+
+function stopBurning(): void {
+  for (const child of burners.splice(0)) child.kill("SIGKILL");
+}
+
 afterAll(async () => {
+  stopBurning();
+  await Promise.all(receivers.map((r) => r.close()));
   await Promise.all(servers.map((s) => s.stop("SIGKILL")));
   await fake?.close();
   await database?.drop();
@@ -144,22 +164,76 @@ describe("pipeline faults", () => {
       `fault test (${engine}): ${beforeKill} provider calls before SIGKILL, ${duplicated} repeated after restart (the documented window)`,
     );
     await revived.stop();
-  }, 180_000);
+  }, 480_000);
 
   it.runIf(engine === "postgres")(
-    "several servers dispatching from one database never call the provider twice for a message",
+    "several servers dispatching from one database never call the provider twice for a message, on a saturated CPU with 2 s leases (D47)",
     async () => {
       fake.reset();
       const first = await start({ PIPELINE: "off" });
       const messages = await accept(first.url, 200, "92");
       await first.stop();
-      const workers = await Promise.all([start({ PIPELINE: "inline" }), start({ PIPELINE: "inline" }), start({ PIPELINE: "inline" })]);
-      const states = await finalStates(workers[0]!.url, messages, 60_000);
-      expect([...states.values()].filter((s) => s !== "sent")).toEqual([]);
-      const byPhone = requestsByPhone();
-      expect(messages.filter((m) => byPhone.get(m.phone)?.length !== 1)).toEqual([]);
-      await Promise.all(workers.map((w) => w.stop()));
+      // The backlog is held back while the workers start, then released at once to all three
+      // while the CPU is saturated: leases far shorter than the provider's 15 s timeout, and
+      // a CPU so busy that a claimed job can wait longer than its lease before its call. Only
+      // the fence keeps calls single.
+      await queryDatabase(database.env, `UPDATE jobs SET run_at = now() + interval '1 hour' WHERE kind = 'message.dispatch'`);
+      const lease = { PIPELINE: "inline", PIPELINE_LEASE_SECONDS: "2" };
+      const workers = await Promise.all([start(lease), start(lease), start(lease)]);
+      burnCpu(3);
+      try {
+        await queryDatabase(database.env, `UPDATE jobs SET run_at = now() WHERE kind = 'message.dispatch'`);
+        const states = await finalStates(workers[0]!.url, messages, 90_000);
+        expect([...states.values()].filter((s) => s !== "sent")).toEqual([]);
+        const byPhone = requestsByPhone();
+        expect(messages.filter((m) => byPhone.get(m.phone)?.length !== 1)).toEqual([]);
+        await Promise.all(workers.map((w) => w.stop()));
+      } finally {
+        stopBurning();
+      }
     },
-    180_000,
+    600_000,
   );
+
+  it("a webhook endpoint answering after 15 s delays neither a test message of another workspace nor another endpoint (D49)", async () => {
+    const slow = await startReceiver();
+    const fast = await startReceiver();
+    receivers.push(slow, fast);
+    slow.respond(() => ({ status: 200, delayMs: 15_000 }));
+    const svc = (args: string[]) =>
+      execFileSync(process.execPath, ["bin/svc.mjs", ...args, "--json"], {
+        cwd: ROOT,
+        env: { ...process.env, ...env() },
+        encoding: "utf8",
+      });
+    svc(["webhook", "create", "--workspace", fx.webhooks!.id, "--url", slow.url]);
+    svc(["webhook", "create", "--workspace", fx.other!.id, "--url", fast.url]);
+    const server = await start({ PIPELINE: "inline", WEBHOOK_TIMEOUT_SECONDS: "10" });
+    // Five events for the slow endpoint, all in flight before the rest starts.
+    const slowClient = api(fx.webhooks!.keys.live, server.url);
+    for (let i = 0; i < 5; i++) expect((await slowClient.post("/contacts", { email: `slow${i}@example.com` })).status).toBe(200);
+    await slow.waitFor(() => true, 5, 10_000);
+
+    const other = api(fx.other!.keys.test, server.url);
+    const accepted = await other.post("/messages", { channel: "whatsapp", to: { phone: "+5511987650001" }, whatsapp: { body: "hi" } });
+    expect(accepted.status).toBe(202);
+    const acceptedAt = Date.now();
+    let status = accepted.body.status as string;
+    while (status === "queued" && Date.now() - acceptedAt < 5_000) {
+      await new Promise((r) => setTimeout(r, 25));
+      status = (await other.get(`/messages/${accepted.body.id}`)).body.status;
+    }
+    const sentAfter = Date.now() - acceptedAt;
+    expect(status).not.toBe("queued");
+    expect(sentAfter).toBeLessThan(1_000);
+
+    const created = await api(fx.other!.keys.live, server.url).post("/contacts", { email: "fast@example.com" });
+    expect(created.status).toBe(200);
+    const createdAt = Date.now();
+    const [hit] = await fast.waitFor((r) => r.body?.data?.id === created.body.id, 1, 5_000);
+    const deliveredAfter = hit!.at - createdAt;
+    expect(deliveredAfter).toBeLessThan(1_000);
+    console.log(`isolation (${engine}): test message sent after ${sentAfter} ms, other endpoint's delivery after ${deliveredAfter} ms`);
+    await server.stop("SIGKILL");
+  }, 400_000);
 });

@@ -22,7 +22,7 @@ import type { Meta } from "./trpc.ts";
 // requests; `finish` then applies the platform rules that no procedure states itself, to
 // every operation alike (procedures added later included):
 // - bearer security on every operation, and globally;
-// - error responses 401, 403, 429 and 500 everywhere, 400 where there is input, 404 where a
+// - error responses 401, 403, 429, 500 and 503 everywhere, 400 where there is input, 404 where a
 //   path names a resource, 409 and 422 where `Idempotency-Key` applies, and whatever the error
 //   catalog (server/lib/error-catalog.ts) ties to the endpoint; all with the one `Error`
 //   schema of D29 and one example per code;
@@ -59,6 +59,7 @@ const STATUS_TITLE: Record<number, string> = {
   422: "`Idempotency-Key` reused with a different body",
   429: "Rate limit exceeded: retry after `Retry-After` seconds",
   500: "Unexpected error: safe to retry",
+  503: "The database is briefly unreachable: safe to retry",
 };
 
 const SUCCESS_TITLE: Record<number, string> = { 200: "OK", 201: "Created", 202: "Accepted" };

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { TRPCError } from "@trpc/server";
 import { createOpenApiNodeHttpHandler, forEachOpenApiProcedure, getPathRegExp, normalizePath } from "trpc-to-openapi";
 import type { Logger } from "pino";
-import type { Database } from "../db/client.ts";
+import { isConnectionError, type Database } from "../db/client.ts";
 import { authenticateKey, consumeAnonymous, type KeyPrincipal } from "../keys/authenticate-key.ts";
 import {
   claimIdempotencyKey,
@@ -293,6 +293,10 @@ export function toAppError(err: unknown, deps: Pick<RestDeps, "log" | "requestId
     if (err.code === "UNAUTHORIZED") return new AppError("authentication", "invalid_api_key", err.message);
     if (err.code === "PARSE_ERROR") return invalidJson();
     if (err.code === "PAYLOAD_TOO_LARGE") return bodyTooLarge();
+  }
+  if (isConnectionError(cause) || isConnectionError(err)) {
+    deps.log.warn({ err, requestId: deps.requestId }, "database unreachable");
+    return new AppError("api_error", "service_unavailable", "The service is briefly unavailable. Retry in a few seconds.", { status: 503 });
   }
   deps.log.error({ err, requestId: deps.requestId }, "unexpected error");
   return new AppError("api_error", "internal_error", `An unexpected error occurred. Quote request id ${deps.requestId} to support.`);

@@ -6,10 +6,56 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { env } from "../lib/env.ts";
+import { log } from "../lib/log.ts";
 import { lockOwner, lockStore } from "./store-lock.ts";
 import { STORE_SOCKET_PORT, storeSocketPath } from "./store-server.ts";
 
 export type Engine = "postgres" | "pglite";
+
+/** How long a request waits for a database connection (a new one, or a free one of the pool) before it fails (`503`). */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+// Network errors, PostgreSQL's connection classes (08…, 57P01-03: shut down, starting up),
+// too many connections (53300), and Prisma's own codes for an unreachable server.
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "P1001",
+  "P1002",
+  "P1017",
+  "P2024",
+]);
+const CONNECTION_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Can't reach database server|server closed the connection|Client has encountered a connection error|connection is closed|the database system is (starting up|shutting down)/i;
+
+/**
+ * Whether an error means the database could not be reached or dropped the connection (a
+ * restart, an outage), as opposed to a fault of the statement. Looks through wrapped causes
+ * (Prisma's driver adapter wraps the driver's error). The one place that tells: the REST edge
+ * answers `503` for these, and the pipeline retries recording an outcome on them.
+ */
+export function isConnectionError(err: unknown): boolean {
+  for (let e = err as Record<string, unknown> | null | undefined, depth = 0; e && typeof e === "object" && depth < 6; depth++) {
+    for (const code of [e.code, e.originalCode, e.errorCode]) if (typeof code === "string" && CONNECTION_CODES.has(code)) return true;
+    if (typeof e.message === "string" && CONNECTION_MESSAGE.test(e.message)) return true;
+    if (e.kind === "DatabaseNotReachable" || e.kind === "ConnectionClosed" || e.kind === "SocketTimeout") return true;
+    e = (e.cause ?? (e.meta as Record<string, unknown> | undefined)?.driverAdapterError) as Record<string, unknown> | undefined;
+  }
+  return false;
+}
 
 const names = new Map<string, string>();
 function statementName(text: string): string {
@@ -89,7 +135,10 @@ function storeServed(dataDir: string): boolean {
 }
 
 async function pgDatabase(connection: pg.PoolConfig, max: number, named: boolean): Promise<Database> {
-  const pool = new pg.Pool({ ...connection, max });
+  // A connection that cannot be had within 10 s fails (a request answers 503 instead of
+  // hanging); an idle connection that the database drops (a restart) is logged and replaced.
+  const pool = new pg.Pool({ ...connection, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  pool.on("error", (err) => log().warn({ err }, "an idle database connection failed; it is replaced on next use"));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   // Named, so each connection parses and plans a statement once (the texts are constants).
   const statement = (text: string, values: unknown[]) => (named ? { name: statementName(text), text, values } : { text, values });
@@ -101,6 +150,7 @@ async function pgDatabase(connection: pg.PoolConfig, max: number, named: boolean
     query: async <T>(text: string, values: unknown[] = []) => (await pool.query(statement(text, values))).rows as T[],
     async transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      let broken: Error | undefined;
       try {
         await client.query("BEGIN");
         const result = await fn(
@@ -109,10 +159,12 @@ async function pgDatabase(connection: pg.PoolConfig, max: number, named: boolean
         await client.query("COMMIT");
         return result;
       } catch (err) {
-        await client.query("ROLLBACK").catch(() => {});
+        // A dropped connection is discarded, not returned to the pool.
+        if (isConnectionError(err)) broken = err as Error;
+        else await client.query("ROLLBACK").catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     async close() {

@@ -81,10 +81,10 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
   },
   {
     type: "api_error",
-    statuses: [ERROR_STATUS.api_error],
+    statuses: [ERROR_STATUS.api_error, 503],
     title: "Internal error",
     description:
-      "Something unexpected failed on the service's side. Nothing is stored for `Idempotency-Key`, so the request may be retried.",
+      "Something unexpected failed on the service's side (`500`), or its database cannot be reached for a moment (`503`). Nothing is stored for `Idempotency-Key`, so the request may be retried.",
     action:
       "Retry with exponential backoff, with the same `Idempotency-Key` where the endpoint supports one. If it persists, quote the `Request-Id` response header to support.",
   },
@@ -547,6 +547,15 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     type: "api_error",
     description: "An unexpected failure. It is logged with the request id; no detail is leaked.",
     message: "An unexpected error occurred. Quote request id req_7Hq2mZ9xK3pL0aB4cD5e to support.",
+    where: ["api"],
+  },
+  {
+    code: "service_unavailable",
+    type: "api_error",
+    status: 503,
+    description:
+      "The service's database could not be reached (a restart, an outage). The request was not carried out; it answers rather than waiting for the database.",
+    message: "The service is briefly unavailable. Retry in a few seconds.",
     where: ["api"],
   },
 ];

@@ -2,8 +2,8 @@ import { messageEventData } from "./message-event-data.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import type { Database } from "../db/client.ts";
 import { backoffMs } from "../pipeline/backoff.ts";
-import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
-import type { ChannelConfig } from "../providers/provider.ts";
+import { completeJob, fenceJob, recordOutcome, rescheduleJob, type Job } from "../pipeline/jobs.ts";
+import type { ChannelConfig, ProviderResult } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
 import { newId } from "../lib/ids.ts";
@@ -14,7 +14,7 @@ import type { Content } from "./send-message.ts";
 /** Temporary failures are retried for this long after acceptance, then the message fails (D39). */
 export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
 
-export type DispatchResult = "sent" | "failed" | "retry" | "skipped";
+export type DispatchResult = "sent" | "failed" | "retry" | "skipped" | "lost";
 
 type Row = {
   id: string;
@@ -55,8 +55,11 @@ const MARK_SENT = `
 /**
  * Sends one live message through its channel's provider and records the answer in the same
  * transaction that completes the job. A message that is no longer `queued` (another worker
- * sent it) is not sent again. The one window for a duplicate provider call: the provider
- * accepted, and this process died before that transaction committed (docs/pipeline.md).
+ * sent it) is not sent again, and the call is made only once the fence (`fenceJob`) proved
+ * this claim still holds the job and extended its lease past the provider's timeout (D47):
+ * "lost" when another claim took it meanwhile. The one window for a duplicate provider call:
+ * the provider accepted, and this process died, or lost its database for longer than the
+ * lease, before that transaction committed (docs/pipeline.md).
  */
 export async function dispatchMessage(
   database: Database,
@@ -74,8 +77,10 @@ export async function dispatchMessage(
     await finish(database, job, owner, { status: "failed", error: "The channel was disconnected before the message could be sent." });
     return "failed";
   }
+  const provider = providerFor(channel.type);
+  if (!(await fenceJob(database, job, owner, provider.timeoutMs))) return "lost";
   const started = Date.now();
-  const result = await providerFor(channel.type).send(channel, {
+  const result = await provider.send(channel, {
     id: m.id,
     workspaceId: m.workspace_id,
     contactId: m.contact_id,
@@ -84,6 +89,18 @@ export async function dispatchMessage(
   });
   recorder()?.providerCall(channel.type, result.outcome); // D52
   const detail = { ...result.detail, duration_ms: result.detail.duration_ms ?? Date.now() - started, channel_id: channel.id };
+  return recordOutcome(() => record(database, job, owner, m, result, detail));
+}
+
+/** The provider's answer, recorded while the claim holds the job. */
+async function record(
+  database: Database,
+  job: Job,
+  owner: string,
+  m: Row,
+  result: ProviderResult,
+  detail: Record<string, unknown>,
+): Promise<DispatchResult> {
   if (result.outcome === "accepted") {
     const now = new Date();
     const event = messageEventData(m, "sent");
@@ -114,11 +131,11 @@ export async function dispatchMessage(
   }
   const wait = Math.max(result.retryAfterMs ?? 0, backoffMs(job.attempts));
   await database.transaction(async (sql) => {
+    if (!(await rescheduleJob(sql, job, owner, new Date(Date.now() + wait), { error: result.error }))) return;
     await sql(`INSERT INTO message_history (message_id, kind, detail) VALUES ($1, 'retry', $2::jsonb)`, [
       m.id,
       JSON.stringify({ ...detail, error: result.error, retry_in_ms: wait }),
     ]);
-    await rescheduleJob(sql, job, owner, new Date(Date.now() + wait), { error: result.error });
   });
   return "retry";
 }
@@ -130,7 +147,6 @@ async function finish(
   report: { status: "sent" | "failed"; error?: string; providerMessageId?: string; detail?: Record<string, unknown> },
 ): Promise<void> {
   await database.transaction(async (sql) => {
-    await completeJob(sql, job, owner);
-    await applyReport(sql, job.subject_id, { ...report, kind: "status" });
+    if (await completeJob(sql, job, owner)) await applyReport(sql, job.subject_id, { ...report, kind: "status" });
   });
 }

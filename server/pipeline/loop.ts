@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { log } from "../lib/log.ts";
-import { runPipeline, workerId } from "./run-pipeline.ts";
+import { pipelineWorker } from "./run-pipeline.ts";
 import { pipelineWaker } from "./wake.ts";
 
 /** While idle the loop polls this often; new work in this process wakes it at once. */
@@ -9,25 +9,33 @@ export const IDLE_POLL_MS = 250;
 export const MIN_IDLE_MS = 20;
 
 /**
- * The inline pipeline of `npm start` (PIPELINE=inline): passes of one second's budget, back to
- * back while there is work, then a wait for a wake-up or the next poll. `stop` lets the pass
- * in flight finish (its jobs complete or are rescheduled; none is left leased).
+ * The inline pipeline of `npm start` (PIPELINE=inline): one worker for the life of the
+ * process that claims again as soon as it has room, while there is work; jobs run in their own
+ * slots, so one slow endpoint or provider never holds up the next claim (D49). Idle, it waits
+ * for a wake-up or the next poll. `stop` lets the jobs in flight finish (each completes or is
+ * rescheduled; none is left leased).
  */
 export function startPipelineLoop(database: Database): { stop: () => Promise<void>; lastPass: () => number | null } {
-  const owner = workerId();
+  const worker = pipelineWorker(database);
   let running = true;
-  let lastPass: number | null = null; // when a pass last completed, for /readyz (D52)
+  let lastPass: number | null = null; // when the loop last claimed (or waited for a slot), for /readyz (D52)
   let wake: (() => void) | null = null;
   const onWake = () => wake?.();
   pipelineWaker().on("wake", onWake);
   const done = (async () => {
     while (running) {
       try {
-        const counts = await runPipeline(database, { owner, budgetMs: 1_000 });
+        if (!worker.hasRoom()) {
+          await Promise.race([worker.slotFreed(), new Promise<void>((resolve) => (wake = resolve))]);
+          wake = null;
+          lastPass = Date.now();
+          continue;
+        }
+        const claimed = await worker.claim();
         lastPass = Date.now();
-        if (counts.claimed > 0) continue;
+        if (claimed > 0) continue;
       } catch (err) {
-        log().error({ err }, "pipeline pass failed");
+        log().error({ err }, "pipeline claim failed");
       }
       if (!running) break;
       const idleSince = Date.now();
@@ -42,6 +50,7 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
       const rest = MIN_IDLE_MS - (Date.now() - idleSince);
       if (running && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     }
+    await worker.drained();
   })();
   return {
     lastPass: () => lastPass,

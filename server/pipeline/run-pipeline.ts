@@ -11,16 +11,18 @@ import { loadChannel } from "../channels/load-channel.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { advanceRun } from "../flows/advance-run.ts";
 import { admitDeliveries, DEFER_MS, deliverWebhook } from "../webhooks/deliver-webhook.ts";
-import { claimJobs, deferJobs, rescheduleJob, type Job } from "./jobs.ts";
+import { claimJobs, claimToken, deferJobs, renewLeases, rescheduleJob, type Job } from "./jobs.ts";
 import { sweep } from "./sweep.ts";
 import { channelRates, reserveSlots } from "./pacing.ts";
 
-// One pass of the delivery pipeline (ARCHITECTURE "Shape"): claim due jobs in bounded
-// batches, pace the ones that call a provider, run each with bounded concurrency, until no
-// job is due or the time budget is spent. Run by the inline loop, the cron route and
-// `svc tick`.
+// The delivery pipeline's worker (ARCHITECTURE "Shape"): claims due jobs in bounded batches
+// whenever fewer than half of its slots are busy, paces the ones that call a provider, and runs
+// each in its own slot. A slow job holds only its slot: claiming never waits for other jobs
+// to end (D49). The inline loop keeps one worker for the life of the process; the cron route
+// and `svc tick` run one pass: claims until no job is due or the time budget is spent, then
+// waits for the jobs it started.
 
-/** What the jobs of one pass share: channel settings are read (and decrypted) once a pass. */
+/** What the jobs of one claim share: channel settings are read (and decrypted) once a claim. */
 type PassContext = { channels: (id: string) => Promise<ChannelConfig | null> };
 type Handler = (database: Database, job: Job, owner: string, pass: PassContext) => Promise<string>;
 
@@ -33,51 +35,88 @@ const HANDLERS: Record<string, Handler> = {
 };
 
 export type PipelineCounts = { claimed: number; completed: number; paced: number; errors: number; [outcome: string]: number };
-
 export type PipelineOptions = { budgetMs?: number; batchSize?: number; concurrency?: number; leaseMs?: number; owner?: string };
 
 export function workerId(): string {
   return `${hostname()}:${process.pid}:${randomBase62(6)}`;
 }
 
-export async function runPipeline(database: Database, opts: PipelineOptions = {}): Promise<PipelineCounts> {
-  const owner = opts.owner ?? workerId();
-  const deadline = Date.now() + (opts.budgetMs ?? 5_000);
+export type PipelineWorker = {
+  counts: PipelineCounts;
+  /** Jobs running now. */
+  busy: () => number;
+  /** Whether the worker would claim now (fewer than half of its slots are busy). */
+  hasRoom: () => boolean;
+  /** Claims once and starts what it claimed; the number claimed (0: nothing due). */
+  claim: () => Promise<number>;
+  /** Resolves when one running job ends. */
+  slotFreed: () => Promise<void>;
+  /** Resolves when every started job has ended. */
+  drained: () => Promise<void>;
+};
+
+export function pipelineWorker(database: Database, opts: PipelineOptions = {}): PipelineWorker {
+  const worker = opts.owner ?? workerId();
   const concurrency = opts.concurrency ?? 100;
+  const leaseMs = opts.leaseMs ?? env().pipelineLeaseMs;
   const counts: PipelineCounts = { claimed: 0, completed: 0, paced: 0, errors: 0 };
-  const cache = new Map<string, Promise<ChannelConfig | null>>();
-  const pass: PassContext = {
-    channels: (id) => {
-      if (!cache.has(id)) cache.set(id, loadChannel(database, id));
-      return cache.get(id)!;
+  const running = new Map<Promise<void>, { id: string; owner: string }>();
+  // Jobs held but not finished have their leases renewed a few times a lease, so a job that
+  // waits (a busy CPU, a slow database) is not claimed again; correctness does not depend on
+  // it (the fence does), only how much work a busy machine repeats.
+  let renewal: NodeJS.Timeout | undefined;
+  const renew = () => {
+    renewLeases(database, [...running.values()], leaseMs).catch((err: unknown) => log().warn({ err }, "lease renewal failed"));
+  };
+  const start = (job: Job, owner: string, pass: PassContext) => {
+    const run: Promise<void> = runJob(database, job, owner, pass, counts).finally(() => {
+      running.delete(run);
+      if (running.size === 0 && renewal) renewal = void clearInterval(renewal);
+    });
+    running.set(run, { id: job.id, owner });
+    renewal ??= setInterval(renew, Math.max(250, leaseMs / 3)).unref();
+  };
+  return {
+    counts,
+    busy: () => running.size,
+    hasRoom: () => running.size <= concurrency / 2,
+    async claim() {
+      const owner = claimToken(worker);
+      const jobs = await claimJobs(database, owner, Math.min(opts.batchSize ?? 200, concurrency - running.size), leaseMs);
+      if (jobs.length === 0) return 0;
+      counts.claimed += jobs.length;
+      const cache = new Map<string, Promise<ChannelConfig | null>>();
+      const pass: PassContext = {
+        channels: (id) => {
+          if (!cache.has(id)) cache.set(id, loadChannel(database, id));
+          return cache.get(id)!;
+        },
+      };
+      for (const job of await pace(database, jobs, owner, counts)) start(job, owner, pass);
+      return jobs.length;
+    },
+    slotFreed: () => (running.size ? Promise.race(running.keys()) : Promise.resolve()),
+    drained: async () => {
+      await Promise.all(running.keys());
     },
   };
-  const running = new Set<Promise<void>>();
-  // Claims whenever fewer than half of the slots are busy, so slow jobs never hold a batch back.
+}
+
+/** One pass (cron, `svc tick`): claims until nothing is due or the budget is spent, then waits for its jobs. */
+export async function runPipeline(database: Database, opts: PipelineOptions = {}): Promise<PipelineCounts> {
+  const deadline = Date.now() + (opts.budgetMs ?? 5_000);
+  const worker = pipelineWorker(database, opts);
   while (Date.now() < deadline) {
-    if (running.size > concurrency / 2) {
-      await Promise.race(running);
+    if (!worker.hasRoom()) {
+      await worker.slotFreed();
       continue;
     }
-    const jobs = await claimJobs(
-      database,
-      owner,
-      Math.min(opts.batchSize ?? 200, concurrency - running.size),
-      opts.leaseMs ?? env().pipelineLeaseMs,
-    );
-    if (jobs.length === 0) {
-      if (running.size === 0) break;
-      await Promise.race(running);
-      continue;
-    }
-    counts.claimed += jobs.length;
-    for (const job of await pace(database, jobs, owner, counts)) {
-      const run: Promise<void> = runJob(database, job, owner, pass, counts).finally(() => running.delete(run));
-      running.add(run);
-    }
+    if ((await worker.claim()) > 0) continue;
+    if (worker.busy() === 0) break;
+    await worker.slotFreed();
   }
-  await Promise.all(running);
-  return counts;
+  await worker.drained();
+  return worker.counts;
 }
 
 async function runJob(database: Database, job: Job, owner: string, pass: PassContext, counts: PipelineCounts): Promise<void> {

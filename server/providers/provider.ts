@@ -36,5 +36,7 @@ export type ProviderResult =
   | { outcome: "temporary"; error: string; detail: ProviderDetail; retryAfterMs?: number };
 
 export interface ProviderClient {
+  /** How long one send may take at most (its timeouts): the pipeline's lease covers it before the call starts (D47). */
+  readonly timeoutMs: number;
   send(channel: ChannelConfig, message: OutboundMessage): Promise<ProviderResult>;
 }

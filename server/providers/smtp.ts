@@ -144,6 +144,8 @@ export function mapSmtpError(err: SmtpError, detail: ProviderDetail): ProviderRe
 }
 
 export const smtp: ProviderClient = {
+  // Connecting, the greeting and one idle stretch of the conversation, each at its timeout.
+  timeoutMs: TIMEOUTS.connectionTimeout + TIMEOUTS.greetingTimeout + TIMEOUTS.socketTimeout,
   async send(channel: ChannelConfig, message: OutboundMessage): Promise<ProviderResult> {
     if (!isEmailContent(message.content)) return { outcome: "permanent", error: "The message is not an e-mail.", detail: {} };
     const started = performance.now();

@@ -100,6 +100,7 @@ function parseJson(text: string): unknown {
 }
 
 export const whatsappCloud: ProviderClient = {
+  timeoutMs: WHATSAPP_TIMEOUT_MS,
   async send(channel: ChannelConfig, message: OutboundMessage): Promise<ProviderResult> {
     const built = cloudApiPayload(message.to, message.content);
     if ("error" in built) return { outcome: "permanent", error: built.error, detail: {} };

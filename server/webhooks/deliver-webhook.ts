@@ -1,7 +1,7 @@
 import type { Database } from "../db/client.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
 import { env } from "../lib/env.ts";
-import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
+import { completeJob, fenceJob, recordOutcome, rescheduleJob, type Job } from "../pipeline/jobs.ts";
 import { postJson } from "../providers/http-post.ts";
 import { openSecret } from "./endpoint-secret.ts";
 import { eventBody } from "./event-body.ts";
@@ -11,7 +11,7 @@ import { SIGNATURE_HEADER, signatureHeader, standardWebhooksHeaders } from "./si
 // event to one endpoint, its attempt recorded in the transaction that completes or
 // reschedules the job.
 
-export type DeliveryResult = "delivered" | "retry" | "failed" | "skipped";
+export type DeliveryResult = "delivered" | "retry" | "failed" | "skipped" | "lost";
 
 /**
  * Requests in flight to one endpoint from this process: a slow or failing endpoint holds at
@@ -131,8 +131,11 @@ async function deliver(database: Database, job: Job, owner: string): Promise<Del
     await settleFailure(database, job, owner, row, { final: true, error: "The event no longer exists.", attempt: null });
     return "failed";
   }
-  const at = new Date();
   const secrets = row.secrets.map(openSecret);
+  // D47's fence, as for a provider call: no POST unless this claim still holds the job, whose
+  // lease now outlives the request's timeout.
+  if (!(await fenceJob(database, job, owner, env().webhookTimeoutMs))) return "lost";
+  const at = new Date();
   let statusCode: number | null = null;
   let excerpt: string | null = null;
   let error: string | null = null;
@@ -160,19 +163,21 @@ async function deliver(database: Database, job: Job, owner: string): Promise<Del
     error = (err as Error).message || String(err);
   }
   const durationMs = Date.now() - at.getTime();
-
-  if (!error) {
-    await database.query(SUCCEEDED, [job.id, owner, row.id, statusCode, at, durationMs, excerpt]);
-    return "delivered";
-  }
-  const retryInMs = retryDelayMs(job.attempts, env().webhookRetryDelaysMs);
-  await settleFailure(database, job, owner, row, {
-    final: retryInMs === null,
-    error,
-    attempt: { at, statusCode, durationMs, excerpt },
-    retryInMs: retryInMs ?? undefined,
+  const failure = error;
+  return recordOutcome(async () => {
+    if (!failure) {
+      await database.query(SUCCEEDED, [job.id, owner, row.id, statusCode, at, durationMs, excerpt]);
+      return "delivered";
+    }
+    const retryInMs = retryDelayMs(job.attempts, env().webhookRetryDelaysMs);
+    await settleFailure(database, job, owner, row, {
+      final: retryInMs === null,
+      error: failure,
+      attempt: { at, statusCode, durationMs, excerpt },
+      retryInMs: retryInMs ?? undefined,
+    });
+    return retryInMs === null ? "failed" : "retry";
   });
-  return retryInMs === null ? "failed" : "retry";
 }
 
 /**
