@@ -1,7 +1,8 @@
 // npm run bench: the project's benchmark command. Each section starts real server processes
 // on fresh databases, warms up, then measures (autocannon, 50 connections, unless said). The
 // report is printed as a table and written to bench/results/latest.json.
-// `npm run bench -- <section> …` runs only those sections.
+// `npm run bench -- <section> …` runs only those sections. `growth` fills PostgreSQL with
+// BENCH_GROWTH_MESSAGES messages (default 2,000,000; fewer for a quick run).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../e2e/support/server.ts";
@@ -9,6 +10,7 @@ import { prepare } from "../scripts/lib/prepare.mjs";
 import { baseline, contactUpserts, keyCheck, messageAcceptance } from "./sections/api.ts";
 import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
 import { enrollments, runSteps } from "./sections/flows.ts";
+import { growth } from "./sections/growth.ts";
 import { webhookDeliveries, webhookLatency } from "./sections/webhooks.ts";
 import { results, SECONDS } from "./support.ts";
 
@@ -28,6 +30,7 @@ const sections: Record<string, () => Promise<void>> = {
   "webhook-latency": webhookLatency,
   enroll: enrollments,
   "flow-steps": runSteps,
+  growth,
 };
 
 const only = process.argv.slice(2);

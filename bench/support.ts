@@ -12,6 +12,9 @@ export type Row = Record<string, number | string>;
 export const results: Record<string, Row> = {};
 export const record = (name: string, row: Row) => (results[name] = row);
 
+/** The dashboard user bench/seed.ts creates in the workspace (the inspector is measured signed in). */
+export const BENCH_ADMIN = { email: "bench-admin@example.test", password: "bench-admin-password" };
+
 export type Seeded = { workspace: string; testKey: string; liveKey: string };
 export type Bench = {
   url: string;

@@ -38,7 +38,7 @@ export function connect(bench: Bench, fake: FakeWhatsApp): void {
 }
 
 /** Accepts `count` live messages through the API (50 at a time), each to its own phone. */
-async function accept(bench: Bench, count: number): Promise<void> {
+export async function accept(bench: Bench, count: number): Promise<void> {
   let next = 0;
   const headers = { Authorization: `Bearer ${bench.keys.liveKey}`, "Content-Type": "application/json" };
   await Promise.all(

@@ -1,5 +1,6 @@
 import { inject } from "vitest";
 import { FIXTURE_ADMIN } from "./fixtures.ts";
+import { signIn as signInAs } from "./sign-in.ts";
 
 // The dashboard's own API (tRPC over /api/trpc, next-auth session cookie), used by the API
 // tests to read what the public API does not expose (a contact's event history) on both
@@ -8,19 +9,8 @@ import { FIXTURE_ADMIN } from "./fixtures.ts";
 let session: Promise<string> | undefined;
 
 /** Signs the fixture admin in through next-auth's credentials flow; returns the cookie header. */
-export async function signIn(baseUrl: string): Promise<string> {
-  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
-  const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookies.join("; ") },
-    body: new URLSearchParams({ csrfToken, email: FIXTURE_ADMIN.email, password: FIXTURE_ADMIN.password, json: "true" }),
-  });
-  const all = [...cookies, ...res.headers.getSetCookie().map((c) => c.split(";")[0])];
-  if (!all.some((c) => c?.includes("session-token"))) throw new Error(`sign-in failed: ${res.status}`);
-  return all.join("; ");
+export function signIn(baseUrl: string): Promise<string> {
+  return signInAs(baseUrl, FIXTURE_ADMIN.email, FIXTURE_ADMIN.password);
 }
 
 export async function dashboardQuery<T>(workspaceId: string, path: string, input: unknown): Promise<T> {

@@ -21,14 +21,18 @@ export async function listActiveFlows(database: Database, workspaceId: string, q
 
 /** The dashboard's list: every flow, newest first, with its runs counted by status. */
 export async function listFlows(database: Database, workspaceId: string) {
-  const [flows, counts] = await Promise.all([
-    database.prisma.flow.findMany({
-      where: { workspaceId },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      select: { id: true, name: true, status: true, version: true, allowReentry: true, createdAt: true, updatedAt: true },
-    }),
-    database.prisma.flowRun.groupBy({ by: ["flowId", "status"], where: { workspaceId }, _count: { _all: true } }),
-  ]);
+  const flows = await database.prisma.flow.findMany({
+    where: { workspaceId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { id: true, name: true, status: true, version: true, allowReentry: true, createdAt: true, updatedAt: true },
+  });
+  // By flow id, so the counts are an index-only scan of these flows' runs (flow_id, status, …),
+  // never a pass over every workspace's runs (docs/messages.md "Growth").
+  const counts = await database.prisma.flowRun.groupBy({
+    by: ["flowId", "status"],
+    where: { flowId: { in: flows.map((f) => f.id) } },
+    _count: { _all: true },
+  });
   return flows.map((f) => {
     const count = (status: string) => counts.find((c) => c.flowId === f.id && c.status === status)?._count._all ?? 0;
     return {

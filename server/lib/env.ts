@@ -22,6 +22,9 @@ const ZEnv = z.object({
     .string()
     .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "a comma-separated list of seconds")
     .default("10,60,300,1800,7200,21600,43200,86400"),
+  // At least 3 days: an event must outlive the retries of its webhook deliveries (about 45 hours, D33).
+  RETENTION_DAYS: z.coerce.number().int().min(3).max(36500).default(90),
+  RETENTION_BATCH_ROWS: z.coerce.number().int().min(1).max(100_000).default(5_000),
 });
 
 export type Env = {
@@ -44,6 +47,10 @@ export type Env = {
   webhookTimeoutMs: number;
   /** The waits before each retry of a delivery (D33: 10 s … 24 h, nine attempts in all). */
   webhookRetryDelaysMs: number[];
+  /** Message history and events older than this many days are deleted by the hourly sweep. */
+  retentionDays: number;
+  /** Rows deleted by one statement of that sweep, so no statement holds its locks for long. */
+  retentionBatchRows: number;
 };
 
 let cached: Env | undefined;
@@ -72,6 +79,8 @@ export function env(): Env {
     idempotencyClaimSeconds: e.IDEMPOTENCY_CLAIM_SECONDS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
     webhookRetryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE.split(",").map((s) => Number(s) * 1000),
+    retentionDays: e.RETENTION_DAYS,
+    retentionBatchRows: e.RETENTION_BATCH_ROWS,
   };
   return cached;
 }

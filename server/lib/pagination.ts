@@ -28,19 +28,20 @@ export const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as con
 
 /**
  * One page of a workspace's list: `findCursor` finds the `after` row in the workspace (null:
- * unknown, a 400 on `after`), `findMany` reads rows matching `where` in PAGE_ORDER. `url` is
+ * unknown, a 400 on `after`), `findMany` reads rows matching `where` in PAGE_ORDER (a query
+ * in SQL uses the cursor itself, as a row comparison the index answers). `url` is
  * the public URL of the list, for the `Link` header; null for the dashboard's lists.
  */
 export async function listPage<T extends { id: string }>(
   query: PageQuery,
   url: string | null,
   findCursor: (id: string) => Promise<Cursor | null>,
-  findMany: (where: ReturnType<typeof afterCursor>, take: number) => Promise<T[]>,
+  findMany: (where: ReturnType<typeof afterCursor>, take: number, cursor: Cursor | null) => Promise<T[]>,
   order: "asc" | "desc" = "asc",
 ): Promise<{ items: T[]; link: string | null; next: string | null }> {
   const cursor = query.after ? await findCursor(query.after) : null;
   if (query.after && !cursor) throw invalid("invalid_cursor", "`after` is not the id of an item of this list.", "after");
-  return page(await findMany(afterCursor(cursor, order), query.limit + 1), query, url);
+  return page(await findMany(afterCursor(cursor, order), query.limit + 1, cursor), query, url);
 }
 
 /** Cuts the extra row fetched to learn whether more exist, and builds the `Link` header. */

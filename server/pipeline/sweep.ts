@@ -1,4 +1,5 @@
-import type { Database } from "../db/client.ts";
+import type { Database, Sql } from "../db/client.ts";
+import { env } from "../lib/env.ts";
 import { WINDOW_MS } from "../ratelimit/sliding-window.ts";
 import { rescheduleJob, type Job } from "./jobs.ts";
 
@@ -6,14 +7,63 @@ import { rescheduleJob, type Job } from "./jobs.ts";
 export const SWEEP_EVERY_MS = 60 * 60_000;
 /** Webhook attempts and settled deliveries are kept this long (D33). */
 export const WEBHOOK_LOG_RETENTION_DAYS = 30;
+/** One sweep deletes old history and events for at most this long (or half the job's lease). */
+export const RETENTION_BUDGET_MS = 10_000;
+/** When old rows remain after the budget, the sweep comes back this soon instead of in an hour. */
+export const RETENTION_RESUME_MS = 60_000;
+
+const DAY_MS = 24 * 60 * 60_000;
+
+export type Deleted = { deleted: number; statements: number; done: boolean };
 
 /**
- * Retention, once an hour across all instances: webhook attempts and settled deliveries older
- * than 30 days, rotated-out secrets past their overlap, expired idempotency records, and
- * rate-limit and pacing counters no request can read any more.
+ * Deletes the rows of `table` whose `column` is before `cutoff`, at most `batch` rows a
+ * statement, each statement its own transaction, so no lock is held for long and the rows
+ * another transaction writes meanwhile are never waited on for more than one batch. The old
+ * rows are found through the table's BRIN index on that time column. Stops when none is left
+ * (`done`) or when `deadline` (epoch ms) has passed.
+ */
+export async function deleteOlderThan(
+  sql: Sql,
+  table: "message_history" | "events",
+  column: "at" | "created_at",
+  cutoff: Date,
+  batch: number,
+  deadline: number,
+): Promise<Deleted> {
+  let deleted = 0;
+  let statements = 0;
+  for (;;) {
+    const [row] = await sql<{ n: number }>(
+      `WITH gone AS (
+         DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE ${column} < $1 LIMIT $2)) RETURNING 1
+       ) SELECT count(*)::int AS n FROM gone`,
+      [cutoff, batch],
+    );
+    const n = row?.n ?? 0;
+    deleted += n;
+    statements++;
+    if (n < batch) return { deleted, statements, done: true };
+    if (Date.now() >= deadline) return { deleted, statements, done: false };
+  }
+}
+
+/**
+ * Retention, once an hour across all instances: message history and events older than
+ * RETENTION_DAYS (in bounded batches, docs/messages.md), webhook attempts and settled
+ * deliveries older than 30 days, rotated-out secrets past their overlap, expired idempotency
+ * records, and rate-limit and pacing counters no request can read any more.
  */
 export async function sweep(database: Database, job: Job, owner: string): Promise<string> {
   const now = Date.now();
+  const { retentionDays, retentionBatchRows, pipelineLeaseMs } = env();
+  const cutoff = new Date(now - retentionDays * DAY_MS);
+  const deadline = now + Math.min(RETENTION_BUDGET_MS, pipelineLeaseMs / 2);
+  const history = await deleteOlderThan(database.query, "message_history", "at", cutoff, retentionBatchRows, deadline);
+  const events = history.done
+    ? await deleteOlderThan(database.query, "events", "created_at", cutoff, retentionBatchRows, deadline)
+    : { deleted: 0, statements: 0, done: false };
+  const done = history.done && events.done;
   await database.transaction(async (sql) => {
     const days = `make_interval(days => ${WEBHOOK_LOG_RETENTION_DAYS})`;
     await sql(`DELETE FROM webhook_attempts WHERE at < now() - ${days}`);
@@ -22,7 +72,8 @@ export async function sweep(database: Database, job: Job, owner: string): Promis
     await sql(`DELETE FROM idempotency_records WHERE expires_at < now()`);
     await sql(`DELETE FROM rate_limit_counters WHERE window_start < $1`, [now - 2 * WINDOW_MS]);
     await sql(`DELETE FROM channel_pacing WHERE second < $1`, [Math.floor(now / 1000) - 60]);
-    await rescheduleJob(sql, job, owner, new Date(now + SWEEP_EVERY_MS), { countAttempt: false });
+    const next = done ? now + SWEEP_EVERY_MS : Date.now() + RETENTION_RESUME_MS;
+    await rescheduleJob(sql, job, owner, new Date(next), { countAttempt: false });
   });
-  return "swept";
+  return done ? "swept" : "swept_partly";
 }

@@ -208,6 +208,21 @@ export default async function GettingStartedPage() {
         </p>
       </Section>
 
+      <Section id="retention" title="How long data is kept">
+        <ul>
+          <li>
+            Messages are kept: <code>GET /messages/{"{id}"}</code> answers for as long as the message exists, with its status and
+            timestamps.
+          </li>
+          <li>
+            The detailed history of each message (every state change and exchange with the provider) and the event log behind contact
+            histories are kept for 90 days, unless the operator of the service configures another period. Older entries are removed
+            automatically.
+          </li>
+          <li>Webhook delivery attempts are kept for 30 days.</li>
+        </ul>
+      </Section>
+
       <Section id="versioning" title="Versioning">
         <p>
           Within <code>/v1</code> changes are additive only: new endpoints, new optional fields, new event names and new error codes. Ignore

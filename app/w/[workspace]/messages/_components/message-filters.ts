@@ -48,9 +48,9 @@ export function filtersQuery(filters: Filters): string {
 
 /**
  * What the search box means: a message id, a provider message id, an e-mail address or a
- * phone number. Stored phones are E.164 (`+15550100001`), and the server matches a part of
- * the address as typed, so a phone written with spaces, dashes, dots or parentheses is reduced
- * to its digits (and leading +).
+ * phone number, each matched whole (the server normalizes phones as sends do and compares
+ * e-mail in any case). A phone written with spaces, dashes, dots or parentheses is reduced
+ * to its digits (and leading +) here already.
  */
 export function searchText(q: string): string {
   const text = q.trim();
