@@ -50,9 +50,9 @@ export default async function ErrorsPage() {
     <main className="docs-page">
       <h1>Errors</h1>
       <p>
-        Every error answers with the HTTP status of its <code>type</code> and this body. <code>code</code> is stable and more specific
-        than <code>type</code>; <code>param</code> names the parameter at fault in dotted form (<code>to.phone</code>, <code>tags.0</code>),
-        or is null; <code>doc_url</code> links to the row of the code below. <code>message</code> is for people and may change: branch on{" "}
+        Every error answers with the HTTP status of its <code>type</code> and this body. <code>code</code> is stable and more specific than{" "}
+        <code>type</code>; <code>param</code> names the parameter at fault in dotted form (<code>to.phone</code>, <code>tags.0</code>), or
+        is null; <code>doc_url</code> links to the row of the code below. <code>message</code> is for people and may change: branch on{" "}
         <code>type</code> and <code>code</code>. New codes may appear within <code>/v1</code>: handle an unknown code by its type.
       </p>
       <pre className="docs-code">{JSON.stringify(example, null, 2)}</pre>

@@ -171,9 +171,9 @@ export default async function GettingStartedPage() {
       <Section id="rate-limits" title="Rate limits and quotas">
         <ul>
           <li>
-            Each key may make 120 requests per rolling 60 seconds (a plan setting), counted across every instance of the service.
-            Every response carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code> (whole
-            seconds until the current window ends). Beyond the limit the answer is <code>429 rate_limit</code> with <code>Retry-After</code>, in
+            Each key may make 120 requests per rolling 60 seconds (a plan setting), counted across every instance of the service. Every
+            response carries <code>RateLimit-Limit</code>, <code>RateLimit-Remaining</code> and <code>RateLimit-Reset</code> (whole seconds
+            until the current window ends). Beyond the limit the answer is <code>429 rate_limit</code> with <code>Retry-After</code>, in
             whole seconds; on that answer <code>RateLimit-Reset</code> says the same.
           </li>
           <li>
