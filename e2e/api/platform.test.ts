@@ -40,7 +40,8 @@ describe("authentication (spec Authentication 5, D21)", () => {
   it.each(cases)("$name: 401 authentication", async ({ key, code }) => {
     const res = await api(key).get("/");
     const error = expectError(res, { status: 401, type: "authentication", code, param: null });
-    expect(error.doc_url).toMatch(/^http:\/\/localhost:\d+\/docs\/errors#authentication$/);
+    // The link names the code's own row of /docs/errors (issue 13).
+    expect(error.doc_url).toMatch(new RegExp(`^http://localhost:\\d+/docs/errors#code-${code}$`));
     expect(res.headers.get("ratelimit-limit")).toBeTruthy();
   });
 

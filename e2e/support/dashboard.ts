@@ -16,7 +16,9 @@ export function signIn(baseUrl: string): Promise<string> {
 export async function dashboardQuery<T>(workspaceId: string, path: string, input: unknown): Promise<T> {
   const { baseUrl } = inject("api");
   session ??= signIn(baseUrl);
-  const res = await fetch(`${baseUrl}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, {
+  // No input is no `input` parameter, as tRPC's own client sends it (every procedure's input is parsed now).
+  const search = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+  const res = await fetch(`${baseUrl}/api/trpc/${path}${search}`, {
     headers: { Cookie: await session, "x-svc-workspace": workspaceId },
   });
   const body = (await res.json()) as { result?: { data: T }; error?: unknown };

@@ -1,8 +1,9 @@
 // Seeds the fixture workspaces and keys of the API tests through the domain services, then
-// prints them as JSON. Run as a child process with the test database's environment while the
-// server runs (it migrated the database); on the embedded store it reaches the store through
-// the server's socket, the CLI's path (D53).
+// prints them as JSON. Run as a child process with the test database's environment, before a
+// server starts (it applies the migrations itself, as the CLI does) or while one runs (on the
+// embedded store it reaches the store through the server's socket, the CLI's path, D53).
 import { closeDb, db } from "../../server/db/client.ts";
+import { applyMigrations } from "../../server/db/migrate.ts";
 import { createKey } from "../../server/keys/create-key.ts";
 import { revokeKey } from "../../server/keys/revoke-key.ts";
 import type { Scope } from "../../server/keys/scopes.ts";
@@ -11,6 +12,7 @@ import { createWorkspace, type CreateWorkspaceRequest } from "../../server/works
 import { FIXTURE_ADMIN, FIXTURE_OUTSIDER, FIXTURE_SUPPORT, FIXTURES, type Fixtures, type WorkspaceSpec } from "./fixtures.ts";
 
 const database = await db();
+if (!database.shared) await applyMigrations(database.adapter); // a sharing server applied them (D53)
 const out: Fixtures = {};
 for (const [label, spec] of Object.entries(FIXTURES as Record<string, WorkspaceSpec>)) {
   const request: CreateWorkspaceRequest = {
