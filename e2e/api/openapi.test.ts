@@ -215,7 +215,7 @@ describe("OpenAPI document", () => {
     for (const { method, path, op } of operations.filter((o) => o.method === "get")) {
       expect(Object.keys(op.responses), `${method} ${path}`).not.toContain("409");
     }
-    expect(Object.keys(doc.paths["/"].get.responses)).toEqual(["200", "401", "403", "429", "500"]);
+    expect(Object.keys(doc.paths["/"].get.responses)).toEqual(["200", "401", "403", "429", "500", "503"]);
   });
 
   it("describes the recipient as a oneOf that refuses none or several addresses, as the server does (D5, D56)", () => {

@@ -22,7 +22,7 @@ export function lockStore(dataDir: string): () => void {
         throw new Error(
           `The embedded store in ${dataDir} is in use by process ${owner}, which does not share it ` +
             "(another command, or a server still starting). Try again when it has finished; a running " +
-            "server shares the store with commands (D53).",
+            "server shares the store with commands.",
         );
       }
       rmSync(file, { force: true });

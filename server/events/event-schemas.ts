@@ -46,6 +46,7 @@ export function eventBodySchema(name: EventName) {
   return z.object({
     id: z.string().describe("The event id (prefix `evt_`), the same on every retry and replay: deduplicate on it."),
     event: z.literal(name),
+    type: z.literal(name).describe("The same as `event`, under the name Standard Webhooks tooling reads."),
     timestamp: z.iso.datetime().describe("When the event was recorded (ISO 8601, milliseconds, UTC)."),
     namespace: z.string().describe("The workspace id."),
     mode: z.enum(["test", "live"]).describe("The mode of the key (or the dashboard action) that caused the event."),

@@ -143,7 +143,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List messages
+     * @description The messages sent with keys of this key's mode, newest first (`created_at` then `id`, descending), optionally filtered. When more exist, a `Link` header with `rel="next"` gives the next page with the same filters.
+     *
+     *     **Scope:** `messages:read`.
+     */
+    get: operations["messages-list"];
     put?: never;
     /**
      * Send a message
@@ -543,6 +549,12 @@ export interface components {
       channel: "whatsapp" | "email";
       /** @description The address the message goes to. */
       to: string | null;
+      /** @description The contact the message went to. Prefix `ct_`. */
+      contact_id: string;
+      /** @description The `metadata` given on send; `{}` when none. */
+      metadata: {
+        [key: string]: string;
+      };
       /** @description Null right after acceptance. */
       provider_message_id: string | null;
       /** @description Why it failed; null otherwise. */
@@ -614,7 +626,7 @@ export interface components {
     ApiError: {
       error: {
         /**
-         * @description `authentication` (401), `forbidden` (403), `invalid_request` (400 or 422), `not_found` (404), `conflict` (409), `rate_limit` (429), `quota_exceeded` (403), `api_error` (500)
+         * @description `authentication` (401), `forbidden` (403), `invalid_request` (400 or 422 or 413), `not_found` (404), `conflict` (409), `rate_limit` (429), `quota_exceeded` (403), `api_error` (500 or 503)
          * @enum {string}
          */
         type: "authentication" | "forbidden" | "invalid_request" | "not_found" | "conflict" | "rate_limit" | "quota_exceeded" | "api_error";
@@ -631,7 +643,9 @@ export interface components {
           | "live_key_in_browser"
           | "parameter_missing"
           | "parameter_invalid"
+          | "unknown_parameter"
           | "invalid_json"
+          | "invalid_text"
           | "body_too_large"
           | "invalid_cursor"
           | "invalid_phone"
@@ -659,7 +673,8 @@ export interface components {
           | "phone_taken"
           | "email_taken"
           | "rate_limited"
-          | "internal_error";
+          | "internal_error"
+          | "service_unavailable";
         /** @description Human-readable; may change. Do not parse it. */
         message: string;
         /**
@@ -669,7 +684,7 @@ export interface components {
         param?: string | null;
         /**
          * Format: uri
-         * @description `<origin>/docs/errors#<type>`: the documentation of the type.
+         * @description `<origin>/docs/errors#code-<code>`: the documentation of the error code.
          */
         doc_url: string;
       };
@@ -816,6 +831,15 @@ export interface components {
       };
       /** @description A specific channel; otherwise the connected channel of the type is used. */
       channel_id?: string;
+      /**
+       * @description Your own key-value pairs, such as an order id: at most 20 keys of up to 40 characters, string values of up to 500.
+       * @example {
+       *       "order_id": "ord_1042"
+       *     }
+       */
+      metadata?: {
+        [key: string]: string;
+      };
       whatsapp:
         | {
             /** @description Text; accepts `{{variable}}` placeholders. */
@@ -845,6 +869,15 @@ export interface components {
       };
       /** @description A specific channel; otherwise the connected channel of the type is used. */
       channel_id?: string;
+      /**
+       * @description Your own key-value pairs, such as an order id: at most 20 keys of up to 40 characters, string values of up to 500.
+       * @example {
+       *       "order_id": "ord_1042"
+       *     }
+       */
+      metadata?: {
+        [key: string]: string;
+      };
       email: {
         subject?: string;
         /** @description HTML body; accepts placeholders (their values are HTML-escaped). */
@@ -871,6 +904,11 @@ export interface components {
       /** @constant */
       event: "mensagem.enviada";
       /**
+       * @description The same as `event`, under the name Standard Webhooks tooling reads.
+       * @constant
+       */
+      type: "mensagem.enviada";
+      /**
        * Format: date-time
        * @description When the event was recorded (ISO 8601, milliseconds, UTC).
        */
@@ -889,6 +927,11 @@ export interface components {
       id: string;
       /** @constant */
       event: "mensagem.entregue";
+      /**
+       * @description The same as `event`, under the name Standard Webhooks tooling reads.
+       * @constant
+       */
+      type: "mensagem.entregue";
       /**
        * Format: date-time
        * @description When the event was recorded (ISO 8601, milliseconds, UTC).
@@ -909,6 +952,11 @@ export interface components {
       /** @constant */
       event: "mensagem.lida";
       /**
+       * @description The same as `event`, under the name Standard Webhooks tooling reads.
+       * @constant
+       */
+      type: "mensagem.lida";
+      /**
        * Format: date-time
        * @description When the event was recorded (ISO 8601, milliseconds, UTC).
        */
@@ -927,6 +975,11 @@ export interface components {
       id: string;
       /** @constant */
       event: "mensagem.falhou";
+      /**
+       * @description The same as `event`, under the name Standard Webhooks tooling reads.
+       * @constant
+       */
+      type: "mensagem.falhou";
       /**
        * Format: date-time
        * @description When the event was recorded (ISO 8601, milliseconds, UTC).
@@ -958,6 +1011,11 @@ export interface components {
       /** @constant */
       event: "fluxo.concluido";
       /**
+       * @description The same as `event`, under the name Standard Webhooks tooling reads.
+       * @constant
+       */
+      type: "fluxo.concluido";
+      /**
        * Format: date-time
        * @description When the event was recorded (ISO 8601, milliseconds, UTC).
        */
@@ -976,6 +1034,11 @@ export interface components {
       id: string;
       /** @constant */
       event: "fluxo.parado";
+      /**
+       * @description The same as `event`, under the name Standard Webhooks tooling reads.
+       * @constant
+       */
+      type: "fluxo.parado";
       /**
        * Format: date-time
        * @description When the event was recorded (ISO 8601, milliseconds, UTC).
@@ -996,6 +1059,11 @@ export interface components {
       /** @constant */
       event: "contato.criado";
       /**
+       * @description The same as `event`, under the name Standard Webhooks tooling reads.
+       * @constant
+       */
+      type: "contato.criado";
+      /**
        * Format: date-time
        * @description When the event was recorded (ISO 8601, milliseconds, UTC).
        */
@@ -1014,6 +1082,11 @@ export interface components {
       id: string;
       /** @constant */
       event: "contato.atualizado";
+      /**
+       * @description The same as `event`, under the name Standard Webhooks tooling reads.
+       * @constant
+       */
+      type: "contato.atualizado";
       /**
        * Format: date-time
        * @description When the event was recorded (ISO 8601, milliseconds, UTC).
@@ -1159,6 +1232,19 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
     };
   };
   "tags-list": {
@@ -1199,7 +1285,7 @@ export interface operations {
           "application/json": components["schemas"]["Tag"][];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_cursor`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1265,6 +1351,19 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
     };
   };
   "tags-create": {
@@ -1314,7 +1413,7 @@ export interface operations {
           "application/json": components["schemas"]["Tag"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_json`, `body_too_large`, `invalid_idempotency_key`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_idempotency_key`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1406,6 +1505,19 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
     };
   };
   "fields-list": {
@@ -1447,7 +1559,7 @@ export interface operations {
           "application/json": components["schemas"]["CustomField"][];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_cursor`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1513,6 +1625,19 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
     };
   };
   "fields-create": {
@@ -1564,7 +1689,7 @@ export interface operations {
           "application/json": components["schemas"]["CustomField"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_json`, `body_too_large`, `invalid_idempotency_key`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_idempotency_key`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1656,6 +1781,19 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
     };
   };
   "contacts-find": {
@@ -1700,7 +1838,7 @@ export interface operations {
           "application/json": components["schemas"]["Contact"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_phone`, `invalid_email`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_phone`, `invalid_email`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1779,6 +1917,19 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
     };
   };
   "contacts-upsert": {
@@ -1839,7 +1990,7 @@ export interface operations {
           "application/json": components["schemas"]["Contact"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_json`, `body_too_large`, `invalid_phone`, `invalid_email`, `unknown_tag`, `unknown_field`, `invalid_field_value`, `invalid_idempotency_key`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_phone`, `invalid_email`, `unknown_tag`, `unknown_field`, `invalid_field_value`, `invalid_idempotency_key`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1944,6 +2095,19 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
     };
   };
   "contacts-get": {
@@ -1987,7 +2151,7 @@ export interface operations {
           "application/json": components["schemas"]["Contact"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2066,6 +2230,158 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "messages-list": {
+    parameters: {
+      query?: {
+        /** @description Page size, 1 to 1000 (default 100). */
+        limit?: number;
+        /** @description An id from the previous page: this page starts after it. */
+        after?: string;
+        /** @description Only messages in this status. */
+        status?: "queued" | "sent" | "delivered" | "read" | "failed";
+        /** @description Only messages of this channel. */
+        channel?: "whatsapp" | "email";
+        /** @description `outbound` for messages sent, `inbound` for messages received. */
+        direction?: "inbound" | "outbound";
+        /** @description Only messages to or from this contact. Prefix `ct_`. */
+        contact_id?: string;
+        /** @description Only messages created after this time. */
+        created_after?: string;
+        /** @description Only messages created before this time. */
+        created_before?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          Link: components["headers"]["Link"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": "string",
+           *         "status": "queued",
+           *         "channel": "whatsapp",
+           *         "to": "string",
+           *         "contact_id": "string",
+           *         "metadata": {},
+           *         "provider_message_id": "string",
+           *         "error": "string",
+           *         "sent_at": "2026-01-15T12:00:00.000Z",
+           *         "delivered_at": "2026-01-15T12:00:00.000Z",
+           *         "read_at": "2026-01-15T12:00:00.000Z",
+           *         "created_at": "2026-01-15T12:00:00.000Z"
+           *       }
+           *     ]
+           */
+          "application/json": components["schemas"]["Message"][];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
     };
   };
   "messages-send": {
@@ -2104,6 +2420,8 @@ export interface operations {
            *       "status": "queued",
            *       "channel": "whatsapp",
            *       "to": "string",
+           *       "contact_id": "string",
+           *       "metadata": {},
            *       "provider_message_id": "string",
            *       "error": "string",
            *       "sent_at": "2026-01-15T12:00:00.000Z",
@@ -2115,7 +2433,7 @@ export interface operations {
           "application/json": components["schemas"]["Message"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_json`, `body_too_large`, `invalid_phone`, `invalid_email`, `recipient_missing_address`, `missing_variable`, `rendered_too_long`, `invalid_idempotency_key`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_phone`, `invalid_email`, `recipient_missing_address`, `missing_variable`, `rendered_too_long`, `invalid_idempotency_key`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2220,6 +2538,19 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
     };
   };
   "messages-get": {
@@ -2250,6 +2581,8 @@ export interface operations {
            *       "status": "queued",
            *       "channel": "whatsapp",
            *       "to": "string",
+           *       "contact_id": "string",
+           *       "metadata": {},
            *       "provider_message_id": "string",
            *       "error": "string",
            *       "sent_at": "2026-01-15T12:00:00.000Z",
@@ -2261,7 +2594,7 @@ export interface operations {
           "application/json": components["schemas"]["Message"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2329,6 +2662,19 @@ export interface operations {
       };
       /** @description Unexpected error: safe to retry (`internal_error`). */
       500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
           "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2427,6 +2773,19 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
     };
   };
   "flows-list": {
@@ -2467,7 +2826,7 @@ export interface operations {
           "application/json": components["schemas"]["Flow"][];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_cursor`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2522,6 +2881,19 @@ export interface operations {
       };
       /** @description Unexpected error: safe to retry (`internal_error`). */
       500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
           "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2589,7 +2961,7 @@ export interface operations {
           "application/json": components["schemas"]["FlowRun"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_json`, `body_too_large`, `invalid_phone`, `invalid_email`, `invalid_idempotency_key`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_phone`, `invalid_email`, `invalid_idempotency_key`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2694,6 +3066,19 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
     };
   };
   "flows-unenroll": {
@@ -2756,7 +3141,7 @@ export interface operations {
           "application/json": components["schemas"]["UnenrollResult"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_json`, `body_too_large`, `invalid_phone`, `invalid_email`, `invalid_idempotency_key`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_phone`, `invalid_email`, `invalid_idempotency_key`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2850,6 +3235,19 @@ export interface operations {
       };
       /** @description Unexpected error: safe to retry (`internal_error`). */
       500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
           "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
