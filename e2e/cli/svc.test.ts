@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 // engines: a fresh embedded store (PGlite) and a fresh PostgreSQL database. One database per
 // engine for the whole file; what the CLI wrote is checked directly in the database.
 
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+// Each case starts several CLI processes; on a loaded 2-core machine one start took 20-70 s.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
 const PG_ADMIN_URL = process.env.SVC_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
