@@ -322,6 +322,22 @@ describe("OpenAPI document", () => {
     expect(leaks).toEqual([]);
   });
 
+  it("keeps decision numbers out of the published client package, comments included (they ship in its .d.ts)", () => {
+    const dir = join(ROOT, "packages/client");
+    const files = [
+      "README.md",
+      ...readdirSync(join(dir, "src"))
+        .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
+        .map((name) => `src/${name}`),
+    ];
+    const leaks = files.flatMap((file) =>
+      readFileSync(join(dir, file), "utf8")
+        .split("\n")
+        .flatMap((line, i) => (/\(D\d+|\bD\d{1,2}\b(?![\w'])/.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(leaks).toEqual([]);
+  });
+
   it("documents the key check (GET /) with no scope", () => {
     const op = doc.paths["/"].get;
     expect(op.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/KeyCheck" });

@@ -59,7 +59,7 @@ export type RequestOptions = {
 
 type Query = Record<string, string | number | undefined>;
 
-/** The official client of the svc API (D60). */
+/** The official client of the svc API. */
 export class Svc {
   readonly #options: Required<Omit<SvcOptions, "fetch">> & { fetch: typeof fetch };
 
