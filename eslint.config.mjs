@@ -1,6 +1,26 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+// Domain services, and the layers below them (see docs/architecture.md).
+const SERVICES = [
+  "channels",
+  "contacts",
+  "events",
+  "fields",
+  "flows",
+  "idempotency",
+  "keys",
+  "messaging",
+  "providers",
+  "ratelimit",
+  "tags",
+  "usage",
+  "users",
+  "webhooks",
+  "workspaces",
+];
+const BELOW_SERVICES = ["outbox", "db", "lib"];
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -11,6 +31,50 @@ const config = [
     rules: {
       "@typescript-eslint/no-explicit-any": ["error", { ignoreRestArgs: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    // The layers: domain services (and the outbox, database and library code below them) never
+    // reach up into the edges: the REST/tRPC layer, the pipeline that runs jobs, the CLI, the
+    // dashboard's pages or Next itself. Edges call services, never the other way round.
+    files: [`server/{${SERVICES.join(",")}}/**/*.ts`],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/api/*", "**/pipeline/*", "**/cli/*", "@/app/*", "**/app/*"],
+              message: "Services never import an edge (api, pipeline, cli, app).",
+            },
+            { group: ["next", "next/*", "next-auth", "next-auth/*"], message: "Services never import Next: keep it at the edges." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The outbox, the database and the shared library sit below every domain.
+    files: [`server/{${BELOW_SERVICES.join(",")}}/**/*.ts`],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/api/*", "**/pipeline/*", "**/cli/*", "@/app/*", "**/app/*"],
+              message: "Services never import an edge (api, pipeline, cli, app).",
+            },
+            { group: ["next", "next/*", "next-auth", "next-auth/*"], message: "Services never import Next: keep it at the edges." },
+            {
+              group: SERVICES.map((name) => `../${name}/*`),
+              message: "The outbox, db and lib sit below the domains: they never import one.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

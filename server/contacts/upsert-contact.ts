@@ -8,7 +8,7 @@ import { newId } from "../lib/ids.ts";
 import { CONTACT_MATCH } from "./get-contact.ts";
 import { CONTACT_SELECT, contactView, type Contact, type UpsertContactRequest } from "./contact-schemas.ts";
 import { checkContactPatch, type ContactPatch } from "./contact-patch.ts";
-import { wakePipeline } from "../pipeline/wake.ts";
+import { wakePipeline } from "../outbox/wake.ts";
 
 type Actor = { workspaceId: string; mode: Mode; defaultCountry?: string | null };
 type Tx = Prisma.TransactionClient;

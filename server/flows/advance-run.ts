@@ -8,7 +8,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { AppError } from "../lib/errors.ts";
 import type { SendMessageRequest } from "../messaging/message-schemas.ts";
 import { connectedChannel, insertMessage, pickChannel, renderContent } from "../messaging/send-message.ts";
-import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
+import { completeJob, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import type { Scalar } from "../messaging/render.ts";
 import type { SendStep, Step } from "./flow-schemas.ts";
 import { PARKED } from "./set-flow-status.ts";

@@ -5,7 +5,7 @@ import type { Sender as Actor } from "../messaging/send-message.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";
-import { wakePipeline } from "../pipeline/wake.ts";
+import { wakePipeline } from "../outbox/wake.ts";
 import type { ZEnrollRequest } from "./flow-schemas.ts";
 import { runView } from "./flow-views.ts";
 import type { z } from "zod";

@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { conflict, notFound } from "../lib/errors.ts";
-import { wakePipeline } from "../pipeline/wake.ts";
+import { wakePipeline } from "../outbox/wake.ts";
 import type { FlowStatus } from "./flow-schemas.ts";
 import { stopRuns } from "./stop-runs.ts";
 

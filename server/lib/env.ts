@@ -15,6 +15,7 @@ const ZEnv = z.object({
   ALLOW_PRIVATE_WEBHOOKS: z.enum(["0", "1", ""]).optional(),
   METRICS_TOKEN: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  PIPELINE_LISTEN_URL: z.string().min(1).optional(),
   PIPELINE_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   IDEMPOTENCY_CLAIM_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(60).default(10),
@@ -39,6 +40,12 @@ export type Env = {
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   /** Bearer token for `/metrics` from other addresses than loopback (D52). */
   metricsToken: string | undefined;
+  /**
+   * Where the inline pipeline LISTENs for new work of other instances: `DATABASE_URL` unless
+   * set (a direct address when the service's traffic goes through a transaction pooler);
+   * null (`off`, or the embedded store) leaves it to the poll.
+   */
+  pipelineListenUrl: string | null;
   /** How long a worker holds a claimed job before another may take it (a crashed worker's). */
   pipelineLeaseMs: number;
   /** D46: an unfinished idempotency claim older than this may be taken over (at most 60 s). */
@@ -75,6 +82,7 @@ export function env(): Env {
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS === "1",
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
+    pipelineListenUrl: e.PIPELINE_LISTEN_URL === "off" ? null : (e.PIPELINE_LISTEN_URL ?? e.DATABASE_URL ?? null),
     pipelineLeaseMs: e.PIPELINE_LEASE_SECONDS * 1000,
     idempotencyClaimSeconds: e.IDEMPOTENCY_CLAIM_SECONDS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,

@@ -1,8 +1,8 @@
 import { messageEventData } from "./message-event-data.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import type { Database } from "../db/client.ts";
-import { backoffMs } from "../pipeline/backoff.ts";
-import { completeJob, fenceJob, recordOutcome, rescheduleJob, type Job } from "../pipeline/jobs.ts";
+import { backoffMs } from "../outbox/backoff.ts";
+import { completeJob, fenceJob, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import type { ChannelConfig, ProviderResult } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
 import { batchedRows } from "../lib/batched-rows.ts";

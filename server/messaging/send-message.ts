@@ -7,7 +7,7 @@ import type { Mode } from "../keys/scopes.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
-import { wakePipeline } from "../pipeline/wake.ts";
+import { wakePipeline } from "../outbox/wake.ts";
 import { countLiveMessage } from "../usage/quota.ts";
 import { messageView, type Message, type SendMessageRequest } from "./message-schemas.ts";
 import { placeholderValues, render, type RenderOptions } from "./render.ts";

@@ -1,5 +1,5 @@
 import type { Database } from "../db/client.ts";
-import { completeJob, rescheduleJob, type Job } from "../pipeline/jobs.ts";
+import { completeJob, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { applyReport } from "./apply-report.ts";
 import { SIMULATED_FAILURE, simulatedSteps, type Outcome } from "./test-mode.ts";
 

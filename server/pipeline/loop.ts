@@ -1,9 +1,10 @@
 import type { Database } from "../db/client.ts";
+import { env } from "../lib/env.ts";
 import { log } from "../lib/log.ts";
+import { listenForWork, pipelineWaker } from "../outbox/wake.ts";
 import { pipelineWorker } from "./run-pipeline.ts";
-import { pipelineWaker } from "./wake.ts";
 
-/** While idle the loop polls this often; new work in this process wakes it at once. */
+/** While idle the loop polls this often; new work wakes it at once (in this process, and from any instance on PostgreSQL). */
 export const IDLE_POLL_MS = 250;
 /** After a pass that found nothing, wake-ups wait this long: a stream of them costs a few claims a second, not one each. */
 export const MIN_IDLE_MS = 20;
@@ -22,6 +23,8 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
   let wake: (() => void) | null = null;
   const onWake = () => wake?.();
   pipelineWaker().on("wake", onWake);
+  const listenUrl = database.engine === "postgres" ? env().pipelineListenUrl : null;
+  const listener = listenUrl ? listenForWork(listenUrl) : null;
   const done = (async () => {
     while (running) {
       try {
@@ -58,6 +61,7 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
       running = false;
       wake?.();
       pipelineWaker().off("wake", onWake);
+      await listener?.stop();
       await done;
     },
   };

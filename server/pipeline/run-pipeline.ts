@@ -6,12 +6,12 @@ import { log } from "../lib/log.ts";
 import { recorder } from "../observability/metrics.ts";
 import { dispatchMessage } from "../messaging/dispatch-message.ts";
 import { simulateStep } from "../messaging/simulate-step.ts";
-import { backoffMs } from "./backoff.ts";
+import { backoffMs } from "../outbox/backoff.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { advanceRun } from "../flows/advance-run.ts";
 import { admitDeliveries, DEFER_MS, deliverWebhook } from "../webhooks/deliver-webhook.ts";
-import { claimJobs, claimToken, deferJobs, renewLeases, rescheduleJob, type Job } from "./jobs.ts";
+import { claimJobs, claimToken, deferJobs, renewLeases, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { sweep } from "./sweep.ts";
 import { channelRates, reserveSlots } from "./pacing.ts";
 

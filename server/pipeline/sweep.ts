@@ -1,7 +1,7 @@
 import type { Database, Sql } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { WINDOW_MS } from "../ratelimit/sliding-window.ts";
-import { rescheduleJob, type Job } from "./jobs.ts";
+import { rescheduleJob, type Job } from "../outbox/jobs.ts";
 
 /** How often the sweep runs; its job (`job_sweep`, created by a migration) reschedules itself. */
 export const SWEEP_EVERY_MS = 60 * 60_000;

@@ -7,7 +7,7 @@ import { applyReport } from "../messaging/apply-report.ts";
 import { findMessageByProviderId } from "../messaging/find-message.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import { verifyToken } from "./email-token.ts";
-import { wakePipeline } from "../pipeline/wake.ts";
+import { wakePipeline } from "../outbox/wake.ts";
 
 // What the e-mail callbacks do (D39, operations.md "Provider endpoints"); the routes under
 // app/api/providers/email/ are thin edges over these functions.

@@ -8,7 +8,7 @@ import { log } from "../lib/log.ts";
 import { applyReport } from "../messaging/apply-report.ts";
 import { findMessageByProviderId } from "../messaging/find-message.ts";
 import type { ChannelConfig } from "./provider.ts";
-import { wakePipeline } from "../pipeline/wake.ts";
+import { wakePipeline } from "../outbox/wake.ts";
 
 // The Cloud API's webhook (operations.md "Provider endpoints"): status reports and inbound
 // messages, POSTed to /api/providers/whatsapp and signed with the app secret. The route is a

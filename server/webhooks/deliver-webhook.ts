@@ -1,7 +1,7 @@
 import type { Database } from "../db/client.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
 import { env } from "../lib/env.ts";
-import { completeJob, fenceJob, recordOutcome, rescheduleJob, type Job } from "../pipeline/jobs.ts";
+import { completeJob, fenceJob, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { postJson } from "../providers/http-post.ts";
 import { openSecret } from "./endpoint-secret.ts";
 import { eventBody } from "./event-body.ts";

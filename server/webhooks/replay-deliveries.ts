@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
-import { wakePipeline } from "../pipeline/wake.ts";
+import { wakePipeline } from "../outbox/wake.ts";
 import { ZDeliveryId, ZReplayRangeRequest } from "./webhook-schemas.ts";
 import type { z } from "zod";
 
