@@ -20,7 +20,7 @@ let fixtures: Fixtures;
 let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  const database = await freshDatabase(engine, `edge_${engine}`);
+  const database = await freshDatabase(engine, `edge_${engine}`, { migrated: true });
   drop = database.drop;
   fixtures = JSON.parse(
     execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {

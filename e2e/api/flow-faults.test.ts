@@ -41,7 +41,7 @@ async function start(): Promise<RunningServer> {
 }
 
 beforeAll(async () => {
-  database = await freshDatabase(engine, `flowfault_${engine}`);
+  database = await freshDatabase(engine, `flowfault_${engine}`, { migrated: true });
   fx = JSON.parse(
     execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
       cwd: ROOT,

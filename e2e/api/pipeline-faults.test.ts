@@ -28,7 +28,7 @@ const env = (extra: Record<string, string> = {}) => ({
 });
 
 beforeAll(async () => {
-  database = await freshDatabase(engine, `fault_${engine}`);
+  database = await freshDatabase(engine, `fault_${engine}`, { migrated: true });
   fx = JSON.parse(
     execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
       cwd: ROOT,

@@ -62,7 +62,7 @@ async function newContacts(url: string, key: string, count: number, tag: string)
 }
 
 beforeAll(async () => {
-  database = await freshDatabase(engine, `whfault_${engine}`);
+  database = await freshDatabase(engine, `whfault_${engine}`, { migrated: true });
   fx = JSON.parse(
     execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
       cwd: ROOT,

@@ -55,7 +55,7 @@ for (const engine of ["pglite", "postgres"] as Engine[]) {
     };
 
     beforeAll(async () => {
-      database = await freshDatabase(engine, "retention");
+      database = await freshDatabase(engine, "retention", { migrated: true });
       workspace = String(svc(["workspace", "create", "--name", "Retention"]).workspace);
     });
     afterAll(async () => {
