@@ -1,3 +1,4 @@
+import "./lib/source-maps.ts"; // first: before Next and Prisma load
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { dirname, join } from "node:path";

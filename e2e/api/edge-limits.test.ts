@@ -132,11 +132,12 @@ describe("request bodies are capped before they are read (D51, D26)", () => {
     console.log(
       `server memory: before ${before.rssMb.toFixed(0)} MB (peak ${before.peakMb.toFixed(0)}), after 5 x 300 MB ${after.rssMb.toFixed(0)} MB (peak ${after.peakMb.toFixed(0)})`,
     );
-    // The bound is what the bodies add: the server's own resident size (Next, Prisma, the
-    // metrics registry; PGlite's store on the embedded engine) is 370-420 MB before any of
-    // them on PostgreSQL, over 550 MB on PGlite, so an absolute 400 MB would measure the idle
-    // server, not these requests (issue 10's note and issue 11's memory target).
+    // What the bodies add, on both engines; and on PostgreSQL the whole process stays under
+    // 400 MB at its peak (issue "Delivery guarantees"). The embedded engine's server also
+    // holds PGlite (a PostgreSQL compiled to WebAssembly, its buffers and catalog caches), so
+    // only what the bodies add is bounded there.
     expect(after.peakMb - before.rssMb).toBeLessThan(64);
+    if (engine === "postgres") expect(after.peakMb).toBeLessThan(400);
   });
 
   it("refuses just past each cap and accepts bodies within it, chunked or declared", async () => {
@@ -205,6 +206,7 @@ describe("text the database cannot store and JSON nested too deep (D50)", () => 
     // file and the server's start set): the absolute bound is checked with the 300 MB bodies.
     const after = serverMemory();
     expect(after.peakMb - before.peakMb).toBeLessThan(16);
+    if (engine === "postgres") expect(after.peakMb).toBeLessThan(400);
   });
 
   it("the dashboard's tRPC refuses the same input with 400 invalid_text and invalid_json", async () => {

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const SOURCES = ["app", "server", "public", "next.config.ts", "package-lock.json", "prisma/schema.prisma", "tsconfig.json"];
+const SOURCES = ["app", "server", "public", "next.config.mjs", "package-lock.json", "prisma/schema.prisma", "tsconfig.json"];
 const SKIP = new Set(["node_modules", "generated", ".next"]);
 
 function newest(path) {

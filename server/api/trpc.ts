@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import type { Database } from "../db/client.ts";
+import { isConnectionError, type Database } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
 import type { KeyPrincipal } from "../keys/authenticate-key.ts";
 import type { Mode, Scope } from "../keys/scopes.ts";
@@ -49,6 +49,19 @@ export type Meta = OpenApiMeta<{
   errors?: readonly string[];
 }>;
 
+/** What a caller reads while the database cannot be reached: nothing was carried out. */
+export const UNAVAILABLE_MESSAGE = "The service is briefly unavailable. Retry in a few seconds.";
+
+/**
+ * A database that cannot be reached (a restart, an outage) as tRPC's SERVICE_UNAVAILABLE
+ * (HTTP 503, safe to retry), or null for any other error. The dashboard's calls get it from
+ * the procedures and from their context; the REST facade answers its own 503 (rest.ts).
+ */
+export function unavailable(err: unknown): TRPCError | null {
+  if (err instanceof TRPCError && err.code === "SERVICE_UNAVAILABLE") return err;
+  return isConnectionError(err) ? new TRPCError({ code: "SERVICE_UNAVAILABLE", message: UNAVAILABLE_MESSAGE, cause: err }) : null;
+}
+
 const t = initTRPC
   .context<Context>()
   .meta<Meta>()
@@ -64,6 +77,9 @@ const t = initTRPC
           data: { ...shape.data, httpStatus: app.status, type: app.type, code: app.code, param: app.param },
         };
       }
+      if (error.code === "SERVICE_UNAVAILABLE") {
+        return { ...shape, message: UNAVAILABLE_MESSAGE, data: { ...shape.data, type: "api_error", stack: undefined } };
+      }
       if (error.code === "INTERNAL_SERVER_ERROR") {
         return { ...shape, message: "An unexpected error occurred.", data: { ...shape.data, stack: undefined } };
       }
@@ -72,6 +88,16 @@ const t = initTRPC
   });
 
 export const router = t.router;
+
+/** Every procedure: a connection error of its database work is a 503, not a 500. */
+const procedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const mapped = unavailable(result.error.cause ?? result.error);
+    if (mapped) throw mapped;
+  }
+  return result;
+});
 export const createCallerFactory = t.createCallerFactory;
 
 /** Who is acting inside one workspace: the identity the domain services receive. */
@@ -96,7 +122,7 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
  * Any caller acting on a workspace: an API key (scope checked, D22) or a dashboard user
  * with a membership (role checked). Dashboard changes act in `live` mode (D31).
  */
-export const workspaceProcedure = t.procedure
+export const workspaceProcedure = procedure
   .use(async ({ ctx, meta, type, next }) => {
     const principal = ctx.principal;
     if (!principal) throw new AppError("authentication", "missing_api_key", "Authentication required.");
@@ -127,7 +153,7 @@ export const workspaceProcedure = t.procedure
   .use(storableInput);
 
 /** Dashboard-only procedures: a signed-in user, whatever workspace. */
-export const userProcedure = t.procedure
+export const userProcedure = procedure
   .use(({ ctx, next }) => {
     if (ctx.principal?.kind !== "user") throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first." });
     return next({ ctx: { user: ctx.principal } });

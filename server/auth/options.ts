@@ -1,6 +1,6 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { db } from "../db/client.ts";
+import { db, isConnectionError } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { CLIENT_ADDRESS_HEADER } from "../lib/client-address.ts";
 import { createSession, isSessionActive, revokeSession } from "./dashboard-sessions.ts";
@@ -15,6 +15,8 @@ import { verifyCredentials } from "./verify-credentials.ts";
 declare module "next-auth" {
   interface Session {
     userId?: string;
+    /** The server-side session could not be checked: the database cannot be reached. */
+    unavailable?: true;
   }
 }
 
@@ -55,10 +57,16 @@ export function authOptions(): NextAuthOptions {
       jwt: async ({ token, user }) => (user ? { ...token, sid: await createSession(await db(), user.id, SESSION_MAX_AGE_SECONDS) } : token),
       // The token's `sub` is the user id (next-auth's default); the session exposes it only
       // while the server-side session is live.
-      session: async ({ session, token }) => ({
-        ...session,
-        userId: (await isSessionActive(await db(), token.sid, token.sub)) ? token.sub : undefined,
-      }),
+      // next-auth turns an error thrown here into "no session": a database that cannot be
+      // reached is said instead, so the caller answers 503 rather than "sign in".
+      session: async ({ session, token }) => {
+        try {
+          return { ...session, userId: (await isSessionActive(await db(), token.sid, token.sub)) ? token.sub : undefined };
+        } catch (err) {
+          if (isConnectionError(err)) return { ...session, unavailable: true as const };
+          throw err;
+        }
+      },
     },
     events: {
       signOut: async ({ token }) => revokeSession(await db(), token?.sid),

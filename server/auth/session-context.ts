@@ -1,7 +1,7 @@
 import { getServerSession } from "next-auth";
 import { z } from "zod";
 import type { Context, UserPrincipal } from "../api/trpc.ts";
-import { db, type Database } from "../db/client.ts";
+import { DatabaseUnreachableError, db, type Database } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { authOptions } from "./options.ts";
@@ -12,9 +12,13 @@ import { authOptions } from "./options.ts";
 const ZWorkspaceId = z.string().trim().min(1).max(100);
 const REQUEST_ID = /^[\w.:-]{8,128}$/;
 
-/** The signed-in user's id from the session cookie (next/headers), or null. */
+/**
+ * The signed-in user's id from the session cookie (next/headers), or null. Throws a
+ * connection error when the server-side session cannot be checked (the database is away).
+ */
 export async function sessionUserId(): Promise<string | null> {
   const session = await getServerSession(authOptions());
+  if (session?.unavailable) throw new DatabaseUnreachableError("the dashboard session could not be checked");
   return session?.userId ?? null;
 }
 

@@ -57,6 +57,11 @@ export function isConnectionError(err: unknown): boolean {
   return false;
 }
 
+/** The database could not be reached where the driver's own error was not at hand. */
+export class DatabaseUnreachableError extends Error {
+  readonly kind = "DatabaseNotReachable";
+}
+
 const names = new Map<string, string>();
 function statementName(text: string): string {
   let name = names.get(text);

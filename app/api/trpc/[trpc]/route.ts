@@ -1,5 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root.ts";
+import { unavailable } from "@/server/api/trpc.ts";
 import { createDashboardContext, requestIdFrom } from "@/server/auth/session-context.ts";
 import { WORKSPACE_HEADER } from "@/server/auth/workspace-header.ts";
 import { AppError } from "@/server/lib/errors.ts";
@@ -26,8 +27,16 @@ async function handler(req: Request): Promise<Response> {
     endpoint: "/api/trpc",
     req,
     router: appRouter,
-    createContext: () => createDashboardContext(req.headers.get(WORKSPACE_HEADER), requestId),
+    // The session and membership checks read the database: one that cannot be reached is a 503.
+    createContext: () =>
+      createDashboardContext(req.headers.get(WORKSPACE_HEADER), requestId).catch((err: unknown) => {
+        throw unavailable(err) ?? err;
+      }),
     onError: ({ error, path }) => {
+      if (error.code === "SERVICE_UNAVAILABLE") {
+        log().warn({ err: error.cause ?? error, requestId, path }, "database unreachable");
+        return;
+      }
       if (error.code !== "INTERNAL_SERVER_ERROR" || error.cause instanceof AppError) return;
       log().error({ err: error.cause ?? error, requestId, path }, "dashboard procedure failed");
     },

@@ -1,0 +1,109 @@
+import { execFile, execFileSync, type ExecFileSyncOptions } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// A PostgreSQL cluster of a test's own, for tests that stop or restart the database: initdb
+// into a temporary folder, pg_ctl on a free loopback port. The shared server the other tests
+// use (127.0.0.1:5432) is never touched.
+
+export type PgCluster = {
+  port: number;
+  /** A connection URL to the cluster's `postgres` database (trust authentication). */
+  url: string;
+  /**
+   * `pg_ctl stop -m fast`: connections are ended, new ones refused, until `start`. Runs
+   * asynchronously, so the test's own requests keep being timed while it waits.
+   */
+  stop: () => Promise<void>;
+  /** `pg_ctl start`, waiting until it accepts connections. */
+  start: () => Promise<void>;
+  /** Stops the cluster (immediately) and deletes its folder. */
+  destroy: () => void;
+};
+
+/** The newest installed PostgreSQL's programs (Debian: /usr/lib/postgresql/<major>/bin). */
+function binDir(): string {
+  const base = "/usr/lib/postgresql";
+  const majors = existsSync(base) ? readdirSync(base).filter((v) => existsSync(join(base, v, "bin", "pg_ctl"))) : [];
+  majors.sort((a, b) => Number(b) - Number(a));
+  if (!majors[0]) throw new Error(`no PostgreSQL programs under ${base}/*/bin`);
+  return join(base, majors[0], "bin");
+}
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** PostgreSQL refuses to run as root: as root, the cluster runs as the `postgres` system user. */
+function runAs(): { uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null;
+  const line = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("postgres:"));
+  if (!line) throw new Error("running as root and there is no postgres user to run a cluster as");
+  const [, , uid, gid] = line.split(":");
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+export async function startPgCluster(): Promise<PgCluster> {
+  const bin = binDir();
+  const dir = mkdtempSync(join(tmpdir(), "svc-pgcluster-"));
+  const data = join(dir, "data");
+  const logFile = join(dir, "postgres.log");
+  const user = runAs();
+  if (user) chownSync(dir, user.uid, user.gid);
+  const failure = (program: string, args: string[], err: unknown) => {
+    const e = err as { stderr?: Buffer | string; stdout?: Buffer | string };
+    const log = existsSync(logFile) ? readFileSync(logFile, "utf8").slice(-2000) : "";
+    return new Error(`${program} ${args.join(" ")} failed: ${e.stderr?.toString() ?? ""}${e.stdout?.toString() ?? ""}\n${log}`);
+  };
+  const run = (program: string, args: string[]) => {
+    const options: ExecFileSyncOptions = { stdio: ["ignore", "pipe", "pipe"], timeout: 120_000, ...(user ?? {}) };
+    try {
+      execFileSync(join(bin, program), args, options);
+    } catch (err) {
+      throw failure(program, args, err);
+    }
+  };
+  const runAsync = (program: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      execFile(join(bin, program), args, { timeout: 120_000, ...(user ?? {}) }, (err, stdout, stderr) =>
+        err ? reject(failure(program, args, { stdout, stderr })) : resolve(),
+      );
+    });
+  run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+  const port = await freePort();
+  // Its own socket folder, loopback only; durability is not what these tests measure.
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const start = () => runAsync("pg_ctl", ["start", "-D", data, "-l", logFile, "-w", "-t", "60", "-o", options]);
+  const stop = () => runAsync("pg_ctl", ["stop", "-D", data, "-m", "fast", "-w", "-t", "60"]);
+  await start();
+  let destroyed = false;
+  return {
+    port,
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    start,
+    stop,
+    destroy: () => {
+      if (destroyed) return;
+      destroyed = true;
+      try {
+        run("pg_ctl", ["stop", "-D", data, "-m", "immediate", "-w", "-t", "30"]);
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
