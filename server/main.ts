@@ -19,6 +19,8 @@ import { checkSecret, SecretMismatchError } from "./lib/secret-fingerprint.ts";
 import { recorder, routeLabel } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
 import { redactUrl } from "./observability/redact.ts";
+import { withCause } from "./observability/request-context.ts";
+import { inSpan, startTracing, stopTracing } from "./observability/tracing.ts";
 import { startPipelineLoop } from "./pipeline/loop.ts";
 import { closeSmtpTransports } from "./providers/smtp.ts";
 
@@ -29,6 +31,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dev = process.argv.includes("--dev");
 const config = env();
 const logger = log();
+await startTracing(); // D54: only when OTEL_EXPORTER_OTLP_ENDPOINT is set
 
 // Migrations run in a child process that exits before the database is opened here: the
 // WebAssembly schema engine (about 40 MB) never stays in the server's memory, and the
@@ -81,11 +84,27 @@ function refuseLargeBody(req: IncomingMessage, res: ServerResponse, max: number)
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const started = process.hrtime.bigint();
   const url = req.url ?? "/"; // as received: the REST facade rewrites req.url for its handler
   const incoming = req.headers["request-id"];
   const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
   res.setHeader("Request-Id", requestId);
+  // D54: the request's span continues an incoming W3C traceparent; what the request causes
+  // (events, jobs, their webhook deliveries) carries its id and trace on.
+  const parent = req.headers.traceparent;
+  const attributes = { "http.request.method": req.method, "url.path": redactUrl(url.split("?")[0]!), "svc.request_id": requestId };
+  await inSpan(
+    `${req.method ?? "GET"} ${routeLabel(url)}`,
+    { kind: "server", parent: typeof parent === "string" ? parent : null, attributes },
+    (span) =>
+      withCause({ requestId, traceparent: span.traceparent }, async () => {
+        res.once("finish", () => span.set({ "http.response.status_code": res.statusCode }));
+        await serve(req, res, url, requestId);
+      }),
+  );
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, url: string, requestId: string): Promise<void> {
+  const started = process.hrtime.bigint();
   const facts: RequestFacts = {};
   res.once("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -142,6 +161,7 @@ async function shutdown(signal: string): Promise<void> {
   closeSmtpTransports();
   await nextApp.close?.();
   await closeDb();
+  await stopTracing();
   logger.info("stopped");
   process.exit(0);
 }

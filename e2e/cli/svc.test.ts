@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { SCOPES } from "../../server/keys/scopes.ts";
+import { verifyPassword } from "../../server/lib/crypto.ts";
 import { svc, svcJson } from "../support/svc.ts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -493,7 +494,7 @@ describe.each(engines)("svc on the $name", (engine) => {
     expect((await svc(env, ...args())).stdout).toBe("");
   });
 
-  it("demo creates the demo workspace once; a second run shows no secrets", async () => {
+  it("demo creates the demo workspace once; a second run shows no keys but a new password that signs in", async () => {
     const first = await svcJson(env, "demo");
     expect(Object.keys(first).sort()).toEqual(["created", "email", "live_key", "password", "test_key", "workspace"]);
     expect(first).toMatchObject({ created: true, email: "admin@demo.local" });
@@ -506,10 +507,15 @@ describe.each(engines)("svc on the $name", (engine) => {
     expect(second).toEqual({
       workspace: first.workspace,
       email: "admin@demo.local",
-      password: null,
+      password: expect.stringMatching(/^demo-[0-9A-Za-z]{12}$/),
       test_key: null,
       live_key: null,
       created: false,
     });
+    expect(second.password).not.toBe(first.password);
+    // The stored hash is the new password's; the first one no longer signs in.
+    const [user] = await query(`SELECT password_hash FROM users WHERE email = 'admin@demo.local'`);
+    expect(await verifyPassword(String(second.password), String(user!.password_hash))).toBe(true);
+    expect(await verifyPassword(String(first.password), String(user!.password_hash))).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { causeParams } from "../events/record-event.ts";
 import type { Database } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record-event.ts";
@@ -69,8 +70,8 @@ const CREATE_CONTACT = `
   ), tagged AS (
     INSERT INTO contact_tags (contact_id, tag_id) SELECT ins.id, t FROM ins, unnest($10::text[]) AS t
   ), logged AS (
-    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at)
-    SELECT $11, $2, 'contato.criado', $12::"KeyMode", $13::jsonb, ins.id, $9 FROM ins
+    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
+    SELECT $11, $2, 'contato.criado', $12::"KeyMode", $13::jsonb, ins.id, $9, $14, $15 FROM ins
   )
   SELECT id FROM ins`;
 
@@ -105,6 +106,7 @@ async function createContact(database: Database, actor: Actor, patch: ContactPat
     newId("event"),
     actor.mode,
     JSON.stringify(contact),
+    ...causeParams(),
   ]);
   return rows.length ? contact : null;
 }

@@ -1,6 +1,7 @@
 import type { Database } from "../db/client.ts";
 import { createKey } from "../keys/create-key.ts";
 import { createUser } from "../users/create-user.ts";
+import { resetPassword } from "../users/reset-password.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { createWorkspace } from "../workspaces/create-workspace.ts";
 
@@ -19,20 +20,31 @@ export type DemoCredentials = {
 /**
  * Creates the demo workspace once (operations.md `svc demo`, and `npm start` on first start):
  * an admin user, a test key and a live key. Keys and the password are shown only when they
- * are created; later calls report the workspace and say they already exist.
+ * are created; later calls report the workspace and say they already exist. With
+ * `renewPassword` (`svc demo` on an existing demo), the demo admin gets a new generated
+ * password, returned so the demo can always be signed in to (only hashes are kept).
  */
-export async function ensureDemo(database: Database): Promise<DemoCredentials> {
+export async function ensureDemo(database: Database, opts: { renewPassword?: boolean } = {}): Promise<DemoCredentials> {
   const existing = await database.prisma.user.findUnique({
     where: { email: DEMO_ADMIN_EMAIL },
     select: { memberships: { select: { workspaceId: true }, take: 1, orderBy: { createdAt: "asc" } } },
   });
   const ws = existing?.memberships[0]?.workspaceId;
-  if (ws) return { created: false, workspace: ws, email: DEMO_ADMIN_EMAIL, password: null, testKey: null, liveKey: null };
+  if (ws) {
+    const password = opts.renewPassword
+      ? (await resetPassword(database, ws, { email: DEMO_ADMIN_EMAIL, password: demoPassword() })).password
+      : null;
+    return { created: false, workspace: ws, email: DEMO_ADMIN_EMAIL, password, testKey: null, liveKey: null };
+  }
 
   const { id: workspace } = await createWorkspace(database, { name: DEMO_WORKSPACE_NAME, plan: "pro", defaultCountry: "BR" });
-  const password = `demo-${randomBase62(12)}`;
+  const password = demoPassword();
   await createUser(database, workspace, { email: DEMO_ADMIN_EMAIL, password, role: "admin", name: "Demo admin" });
   const test = await createKey(database, workspace, { mode: "test", name: "Demo test key" });
   const live = await createKey(database, workspace, { mode: "live", name: "Demo live key" });
   return { created: true, workspace, email: DEMO_ADMIN_EMAIL, password, testKey: test.key, liveKey: live.key };
+}
+
+function demoPassword(): string {
+  return `demo-${randomBase62(12)}`;
 }

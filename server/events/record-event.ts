@@ -3,6 +3,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { newId } from "../lib/ids.ts";
 import type { EventName } from "./event-names.ts";
+import { currentCause } from "../observability/request-context.ts";
 
 // The event log (D31): one row per event, written by the caller's transaction together with
 // the change that causes it. Webhook delivery reads these rows.
@@ -27,6 +28,7 @@ export async function recordEvent(tx: Prisma.TransactionClient, event: NewEvent)
       data: event.data,
       contactId: event.contactId ?? null,
       createdAt: event.at ?? new Date(),
+      ...causeColumns(),
     },
   });
   return id;
@@ -36,8 +38,29 @@ export async function recordEvent(tx: Prisma.TransactionClient, event: NewEvent)
 export async function insertEvent(sql: Sql, event: NewEvent): Promise<string> {
   const id = newId("event");
   await sql(
-    `INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at) VALUES ($1, $2, $3, $4::"KeyMode", $5::jsonb, $6, $7)`,
-    [id, event.workspaceId, event.name, event.mode, JSON.stringify(event.data), event.contactId ?? null, event.at ?? new Date()],
+    `INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
+     VALUES ($1, $2, $3, $4::"KeyMode", $5::jsonb, $6, $7, $8, $9)`,
+    [
+      id,
+      event.workspaceId,
+      event.name,
+      event.mode,
+      JSON.stringify(event.data),
+      event.contactId ?? null,
+      event.at ?? new Date(),
+      ...causeParams(),
+    ],
   );
   return id;
+}
+
+/** D54: the request (and span) that caused a row, for an event's or a job's columns. */
+export function causeColumns(): { requestId: string | null; traceparent: string | null } {
+  return currentCause();
+}
+
+/** The same two values as statement parameters, in the columns' order (request_id, traceparent). */
+export function causeParams(): [string | null, string | null] {
+  const cause = currentCause();
+  return [cause.requestId, cause.traceparent];
 }

@@ -1,3 +1,4 @@
+import { causeParams } from "../events/record-event.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
@@ -25,8 +26,8 @@ const INSERT_RUN = `
   ), h AS (
     INSERT INTO flow_run_history (run_id, at, kind, position, detail) SELECT id, $8, 'enrolled', '[0]', $9::jsonb FROM r
   ), j AS (
-    INSERT INTO jobs (id, kind, subject_id, workspace_id, payload, run_at, created_at)
-    SELECT $10, 'flow.step', id, $2, '{"position":[0]}', $8, $8 FROM r
+    INSERT INTO jobs (id, kind, subject_id, workspace_id, payload, run_at, created_at, request_id, traceparent)
+    SELECT $10, 'flow.step', id, $2, '{"position":[0]}', $8, $8, $12, $13 FROM r
   )
   SELECT count(*)::int AS inserted FROM r`;
 
@@ -77,6 +78,7 @@ export async function enrollContact(
       JSON.stringify({ version: current!.version }),
       newId("job"),
       current!.allow_reentry,
+      ...causeParams(),
     ]);
     if (!written?.inserted) {
       throw conflict("already_enrolled", "The contact already has an active run in this flow, which does not allow re-entry.", "to");

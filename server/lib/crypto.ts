@@ -57,11 +57,20 @@ export function sealSecrets(secrets: Record<string, string>, secret: string = en
   return [SEAL_VERSION, iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
 }
 
-/** Opens what `sealSecrets` sealed; throws when the text was altered or the key differs. */
+/** Stored credentials that this process's secret cannot open (D53): a configuration problem. */
+export class SecretsUnreadableError extends Error {
+  readonly code = "secrets_unreadable";
+  constructor(message: string) {
+    super(message);
+    this.name = "SecretsUnreadableError";
+  }
+}
+
+/** Opens what `sealSecrets` sealed; throws SecretsUnreadableError when the text was altered or the key differs. */
 export function openSecrets(text: string, secret: string = env().authSecret): Record<string, string> {
   const [version, iv, tag, ciphertext, extra] = text.split(".");
   if (version !== SEAL_VERSION || !iv || !tag || ciphertext === undefined || extra !== undefined) {
-    throw new Error("Sealed secrets have an unknown format.");
+    throw new SecretsUnreadableError("Sealed secrets have an unknown format.");
   }
   const decipher = createDecipheriv("aes-256-gcm", deriveKey(secret, "svc/channel-secrets/v1"), Buffer.from(iv, "base64url"));
   decipher.setAAD(Buffer.from(SEAL_VERSION));
@@ -70,7 +79,7 @@ export function openSecrets(text: string, secret: string = env().authSecret): Re
   try {
     plain = Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
   } catch {
-    throw new Error("Sealed secrets cannot be opened: they were altered, or AUTH_SECRET changed.");
+    throw new SecretsUnreadableError("Sealed secrets cannot be opened: they were altered, or AUTH_SECRET changed.");
   }
   const value: unknown = JSON.parse(plain);
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error("Sealed secrets are not an object.");

@@ -1,3 +1,4 @@
+import { causeParams } from "../events/record-event.ts";
 import { messageEventData, type MessageEventSource } from "./message-event-data.ts";
 import type { Sql } from "../db/client.ts";
 import { recorder } from "../observability/metrics.ts";
@@ -40,9 +41,10 @@ function changeStatement(path: Exclude<Status, "queued">[]): string {
       UPDATE messages SET status = $6::"MessageStatus", ${sets}, error = coalesce($7, error), provider_message_id = coalesce($8, provider_message_id)
       WHERE id = $1
     )
-    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at)
-    SELECT e.id, e.workspace_id, e.name, e.mode::"KeyMode", e.data, e.contact_id, e.created_at
-    FROM jsonb_to_recordset($9::jsonb) AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text, created_at timestamptz)`;
+    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
+    SELECT e.id, e.workspace_id, e.name, e.mode::"KeyMode", e.data, e.contact_id, e.created_at, e.request_id, e.traceparent
+    FROM jsonb_to_recordset($9::jsonb)
+      AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text, created_at timestamptz, request_id text, traceparent text)`;
 }
 
 /**
@@ -67,6 +69,7 @@ export async function applyReport(sql: Sql, messageId: string, report: Report): 
   // Events are stamped when recorded (a provider's time can be seconds behind), one
   // millisecond apart, so the log orders mensagem.entregue before mensagem.lida (D8).
   const recordedAt = Date.now();
+  const [requestId, traceparent] = causeParams();
   const events = path.map((status, i) => ({
     id: newId("event"),
     workspace_id: m.workspace_id,
@@ -75,6 +78,8 @@ export async function applyReport(sql: Sql, messageId: string, report: Report): 
     data: messageEventData(m, status, report.error),
     contact_id: m.contact_id,
     created_at: new Date(recordedAt + i).toISOString(),
+    request_id: requestId,
+    traceparent,
   }));
   await sql(changeStatement(path), [
     ...history,

@@ -1,3 +1,4 @@
+import { causeParams } from "../events/record-event.ts";
 import { messageEventData } from "./message-event-data.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import type { Database } from "../db/client.ts";
@@ -7,12 +8,19 @@ import type { ChannelConfig, ProviderResult } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
 import { newId } from "../lib/ids.ts";
+import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { recorder } from "../observability/metrics.ts";
+import { inSpan } from "../observability/tracing.ts";
 import { applyReport } from "./apply-report.ts";
 import type { Content } from "./send-message.ts";
 
 /** Temporary failures are retried for this long after acceptance, then the message fails (D39). */
 export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
+
+/** The message's `error` when its channel's stored credentials cannot be opened. */
+export const UNREADABLE_CHANNEL =
+  "The channel's stored credentials cannot be opened with this server's secret (AUTH_SECRET, or the auth-secret file in DATA_DIR). " +
+  "Start the service with the secret they were stored with, or connect the channel again.";
 
 export type DispatchResult = "sent" | "failed" | "retry" | "skipped" | "lost";
 
@@ -47,8 +55,8 @@ const MARK_SENT = `
   ),
   h AS (INSERT INTO message_history (message_id, at, kind, status, detail) SELECT id, $3, 'status', 'sent', $6::jsonb FROM u),
   e AS (
-    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at)
-    SELECT $7, $8, 'mensagem.enviada', $9::"KeyMode", $10::jsonb, $11, $3 FROM u
+    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
+    SELECT $7, $8, 'mensagem.enviada', $9::"KeyMode", $10::jsonb, $11, $3, $12, $13 FROM u
   )
   SELECT (SELECT count(*) FROM j)::int AS job, (SELECT count(*) FROM u)::int AS sent`;
 
@@ -72,7 +80,16 @@ export async function dispatchMessage(
     await completeJob(database.query, job, owner);
     return "skipped";
   }
-  const channel = job.channel_id ? await channels(job.channel_id) : null;
+  let channel: ChannelConfig | null;
+  try {
+    channel = job.channel_id ? await channels(job.channel_id) : null;
+  } catch (err) {
+    if (!(err instanceof SecretsUnreadableError)) throw err;
+    // D53: a configuration problem fails the message visibly (never a silent queue) and says
+    // how to fix it; retrying could not help until the operator acts.
+    await finish(database, job, owner, { status: "failed", error: UNREADABLE_CHANNEL, detail: { code: "channel_credentials_unreadable" } });
+    return "failed";
+  }
   if (!channel || !m.to) {
     await finish(database, job, owner, { status: "failed", error: "The channel was disconnected before the message could be sent." });
     return "failed";
@@ -80,12 +97,19 @@ export async function dispatchMessage(
   const provider = providerFor(channel.type);
   if (!(await fenceJob(database, job, owner, provider.timeoutMs))) return "lost";
   const started = Date.now();
-  const result = await provider.send(channel, {
-    id: m.id,
-    workspaceId: m.workspace_id,
-    contactId: m.contact_id,
-    to: m.to,
-    content: m.content,
+  // D54: the provider call's span; its traceparent goes out on the provider's HTTP request.
+  const attributes = { "svc.channel": channel.type, "svc.channel_id": channel.id, "svc.message": m.id };
+  const result = await inSpan(`provider ${channel.type} send`, { kind: "client", attributes }, async (span) => {
+    const answer = await provider.send(channel, {
+      id: m.id,
+      workspaceId: m.workspace_id,
+      contactId: m.contact_id,
+      to: m.to!,
+      content: m.content,
+    });
+    span.set({ "svc.provider.outcome": answer.outcome });
+    if (answer.outcome !== "accepted") span.fail(answer.error);
+    return answer;
   });
   recorder()?.providerCall(channel.type, result.outcome); // D52
   const detail = { ...result.detail, duration_ms: result.detail.duration_ms ?? Date.now() - started, channel_id: channel.id };
@@ -116,6 +140,7 @@ async function record(
       m.mode,
       JSON.stringify(event),
       m.contact_id,
+      ...causeParams(),
     ]);
     if (done?.sent) recorder()?.statusChange("sent");
     if (done?.job && !done.sent) {

@@ -1,3 +1,4 @@
+import { causeParams } from "../events/record-event.ts";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
@@ -27,8 +28,8 @@ const INSERT_MESSAGE = `
   ), h AS (
     INSERT INTO message_history (message_id, at, kind, status, detail) SELECT id, $10, 'status', 'queued', $11::jsonb FROM m
   )
-  INSERT INTO jobs (id, kind, subject_id, workspace_id, channel_id, payload, run_at, created_at)
-  SELECT $12, $13, id, $2, $5, $14::jsonb, $10, $10 FROM m`;
+  INSERT INTO jobs (id, kind, subject_id, workspace_id, channel_id, payload, run_at, created_at, request_id, traceparent)
+  SELECT $12, $13, id, $2, $5, $14::jsonb, $10, $10, $16, $17 FROM m`;
 
 /**
  * POST /messages (spec "Send message", D15, D16, D17, D25, D35). Every check runs before
@@ -135,6 +136,7 @@ export async function insertMessage(sql: Sql, m: NewMessage, now: Date = new Dat
     live ? "message.dispatch" : "message.simulate",
     JSON.stringify(live ? {} : { outcome: simulatedOutcome(m.address), step: 0 }),
     JSON.stringify(m.metadata ?? {}),
+    ...causeParams(),
   ]);
   return id;
 }

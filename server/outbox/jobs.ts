@@ -2,6 +2,7 @@ import DataLoader from "dataloader";
 import { isConnectionError, type Database, type Sql } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { causeColumns } from "../events/record-event.ts";
 
 // The outbox table's operations. A job is claimed with FOR UPDATE SKIP LOCKED and a lease, so
 // any number of workers in any number of processes can run the pipeline; a crashed worker's
@@ -19,6 +20,9 @@ export type Job = {
   run_at: Date;
   attempts: number;
   created_at: Date;
+  /** The request that caused the job and the traceparent its span continues (D54). */
+  request_id: string | null;
+  traceparent: string | null;
 };
 
 const CLAIM = `
@@ -30,7 +34,7 @@ const CLAIM = `
     LIMIT $2
     FOR UPDATE SKIP LOCKED
   )
-  RETURNING id, kind, subject_id, workspace_id, channel_id, payload, run_at, attempts, created_at`;
+  RETURNING id, kind, subject_id, workspace_id, channel_id, payload, run_at, attempts, created_at, request_id, traceparent`;
 
 export async function claimJobs(database: Database, owner: string, limit: number, leaseMs: number): Promise<Job[]> {
   return database.query<Job>(CLAIM, [owner, limit, leaseMs]);
@@ -171,6 +175,7 @@ export async function enqueueJob(tx: Prisma.TransactionClient, id: string, job: 
       channelId: job.channelId ?? null,
       payload: (job.payload ?? {}) as Prisma.InputJsonObject,
       runAt: job.runAt,
+      ...causeColumns(),
     },
   });
 }

@@ -4,6 +4,8 @@ import { env } from "../lib/env.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { recorder } from "../observability/metrics.ts";
+import { withCause } from "../observability/request-context.ts";
+import { inSpan } from "../observability/tracing.ts";
 import { dispatchMessage } from "../messaging/dispatch-message.ts";
 import { simulateStep } from "../messaging/simulate-step.ts";
 import { backoffMs } from "../outbox/backoff.ts";
@@ -121,7 +123,16 @@ export async function runPipeline(database: Database, opts: PipelineOptions = {}
 
 async function runJob(database: Database, job: Job, owner: string, pass: PassContext, counts: PipelineCounts): Promise<void> {
   try {
-    const outcome = await HANDLERS[job.kind]!(database, job, owner, pass);
+    // D54: the job's span continues the trace of the request (or job) that created it, and
+    // what the job records (events, their deliveries) carries that request on.
+    const attributes = { "svc.job.kind": job.kind, "svc.job.id": job.id, "svc.workspace": job.workspace_id, "svc.subject": job.subject_id };
+    const outcome = await inSpan(`job ${job.kind}`, { kind: "consumer", parent: job.traceparent, attributes }, (span) =>
+      withCause({ requestId: job.request_id, traceparent: span.traceparent ?? job.traceparent }, async () => {
+        const result = await HANDLERS[job.kind]!(database, job, owner, pass);
+        span.set({ "svc.job.outcome": result });
+        return result;
+      }),
+    );
     if (job.kind === "webhook.deliver") recorder()?.webhookDelivery(outcome); // D52
     counts[outcome] = (counts[outcome] ?? 0) + 1;
     counts.completed++;

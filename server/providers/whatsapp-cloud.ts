@@ -1,3 +1,4 @@
+import { activeTraceparent } from "../observability/tracing.ts";
 import { z } from "zod";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../channels/channel-schemas.ts";
 import { env } from "../lib/env.ts";
@@ -110,10 +111,17 @@ export const whatsappCloud: ProviderClient = {
     const elapsed = () => Math.round(performance.now() - started);
     let answer: HttpAnswer;
     try {
-      answer = await postJson(url, { authorization: `Bearer ${channel.secrets.access_token ?? ""}` }, JSON.stringify(built.payload), {
-        timeoutMs: WHATSAPP_TIMEOUT_MS,
-        allowPrivate: env().allowPrivateWebhooks,
-      });
+      // D54: the provider call's span (dispatch-message.ts) continues on the Cloud API's side.
+      const traceparent = activeTraceparent();
+      answer = await postJson(
+        url,
+        { authorization: `Bearer ${channel.secrets.access_token ?? ""}`, ...(traceparent ? { traceparent } : {}) },
+        JSON.stringify(built.payload),
+        {
+          timeoutMs: WHATSAPP_TIMEOUT_MS,
+          allowPrivate: env().allowPrivateWebhooks,
+        },
+      );
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const detail = { duration_ms: elapsed() };

@@ -1,6 +1,8 @@
 import type { Database } from "../db/client.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
+import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { env } from "../lib/env.ts";
+import { inSpan } from "../observability/tracing.ts";
 import { completeJob, fenceJob, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { postJson } from "../providers/http-post.ts";
 import { openSecret } from "./endpoint-secret.ts";
@@ -23,6 +25,12 @@ export const DEFER_MS = 100;
 /** An endpoint with deliveries failing for this long is disabled (D33). */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60_000;
 const EXCERPT_CHARS = 1_000;
+/** The delivery's error when its endpoint's stored signing secret cannot be opened. */
+export const UNREADABLE_ENDPOINT =
+  "The endpoint's signing secret cannot be opened with this server's secret (AUTH_SECRET, or the auth-secret file in DATA_DIR). " +
+  "Start the service with the secret it was stored with, or register the endpoint again.";
+/** The Request-Id of the API request that caused the delivered event. */
+export const REQUEST_ID_HEADER = "x-svc-request-id";
 
 const inFlight = new Map<string, number>();
 
@@ -131,7 +139,15 @@ async function deliver(database: Database, job: Job, owner: string): Promise<Del
     await settleFailure(database, job, owner, row, { final: true, error: "The event no longer exists.", attempt: null });
     return "failed";
   }
-  const secrets = row.secrets.map(openSecret);
+  let secrets: string[];
+  try {
+    secrets = row.secrets.map(openSecret);
+  } catch (err) {
+    if (!(err instanceof SecretsUnreadableError)) throw err;
+    // D53: visible on the delivery, with the fix, instead of a job failing again and again.
+    await settleFailure(database, job, owner, row, { final: true, error: UNREADABLE_ENDPOINT, attempt: null });
+    return "failed";
+  }
   // D47's fence, as for a provider call: no POST unless this claim still holds the job, whose
   // lease now outlives the request's timeout.
   if (!(await fenceJob(database, job, owner, env().webhookTimeoutMs))) return "lost";
@@ -140,18 +156,27 @@ async function deliver(database: Database, job: Job, owner: string): Promise<Del
   let excerpt: string | null = null;
   let error: string | null = null;
   try {
-    const answer = await postJson(
-      new URL(row.url),
-      {
-        "user-agent": "svc-webhooks/1.0",
-        [SIGNATURE_HEADER]: signatureHeader(body, secrets, at),
-        ...standardWebhooksHeaders(row.event_id, body, secrets, at),
-        "x-svc-event-id": row.event_id,
-        "x-svc-delivery-id": row.id,
-      },
-      body,
-      { timeoutMs: env().webhookTimeoutMs, allowPrivate: env().allowPrivateWebhooks },
-    );
+    const url = new URL(row.url);
+    const attributes = { "server.address": url.hostname, "svc.delivery": row.id, "svc.event": row.event_id };
+    const answer = await inSpan(`webhook POST ${url.hostname}`, { kind: "client", attributes }, async (span) => {
+      const sent = await postJson(
+        url,
+        {
+          "user-agent": "svc-webhooks/1.0",
+          [SIGNATURE_HEADER]: signatureHeader(body, secrets, at),
+          ...standardWebhooksHeaders(row.event_id, body, secrets, at),
+          "x-svc-event-id": row.event_id,
+          "x-svc-delivery-id": row.id,
+          // D54: the API request that caused the event, when one did.
+          ...(job.request_id ? { [REQUEST_ID_HEADER]: job.request_id } : {}),
+          ...(span.traceparent ? { traceparent: span.traceparent } : {}),
+        },
+        body,
+        { timeoutMs: env().webhookTimeoutMs, allowPrivate: env().allowPrivateWebhooks },
+      );
+      span.set({ "http.response.status_code": sent.status });
+      return sent;
+    });
     statusCode = answer.status;
     excerpt = answer.body.slice(0, EXCERPT_CHARS);
     if (answer.status >= 300 && answer.status < 400) {

@@ -3,12 +3,12 @@ import { withDatabase, type Command } from "../command.ts";
 
 export const demo: Command = {
   name: "demo",
-  summary: "Create the demo workspace (once) and print its sign-in and keys",
+  summary: "Create the demo workspace (once) and print its sign-in and keys; later, a new demo password",
   usage: "demo",
   help: [],
   options: {},
   async run() {
-    const d = await withDatabase((database) => ensureDemo(database));
+    const d = await withDatabase((database) => ensureDemo(database, { renewPassword: true }));
     const json = {
       workspace: d.workspace,
       email: d.email,
@@ -25,7 +25,12 @@ export const demo: Command = {
           `  Live key: ${d.liveKey}`,
           "The password and keys are shown only now: only their hashes are kept.",
         ].join("\n")
-      : `The demo workspace ${d.workspace} already exists; sign in as ${d.email} (the password and keys were shown when it was created).`;
+      : [
+          `The demo workspace ${d.workspace} already exists.`,
+          `  Sign in:  ${d.email} / ${d.password} (a new password; the previous one no longer works)`,
+          "Its keys were shown when it was created (only their hashes are kept): create new ones with",
+          `  npx svc key create --workspace ${d.workspace} --mode test`,
+        ].join("\n");
     return { json, text };
   },
 };

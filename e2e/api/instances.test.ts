@@ -1,0 +1,109 @@
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { api } from "../support/client.ts";
+import { freshDatabase } from "../support/database.ts";
+import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
+import { FIXTURE_ADMIN, type Fixtures } from "../support/fixtures.ts";
+import { ROOT, startServer, type RunningServer } from "../support/server.ts";
+import { signIn } from "../support/sign-in.ts";
+
+// Three instances on one PostgreSQL database (docs/deploy.md "One process or many"), each
+// with the pipeline inline, as a deployment behind a load balancer runs them: the per-key
+// rate limit is one budget across them (D24), a key revoked through one is refused by the
+// others at once, and each accepted message reaches the provider exactly once whichever
+// instance accepted it and whichever dispatched it (D47).
+
+const engine = inject("api").engine;
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let fake: FakeWhatsApp;
+let fx: Fixtures;
+let servers: RunningServer[] = [];
+
+beforeAll(async () => {
+  if (engine !== "postgres") return;
+  database = await freshDatabase(engine, "instances");
+  const env = { ...process.env, ...database.env };
+  // Seeding migrates the database first, so the three servers start with nothing to apply.
+  fx = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], { cwd: ROOT, env, encoding: "utf8" }));
+  fake = await startFakeWhatsApp({ latencyMs: 50 });
+  execFileSync(
+    process.execPath,
+    [
+      ...["bin/svc.mjs", "channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550077"],
+      ...["--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url, "--json"],
+    ],
+    { cwd: ROOT, env: { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" }, encoding: "utf8" },
+  );
+  const serverEnv = { ...database.env, ALLOW_PRIVATE_WEBHOOKS: "1", PIPELINE: "inline" };
+  servers = await Promise.all([startServer(serverEnv), startServer(serverEnv), startServer(serverEnv)]);
+}, 600_000);
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  await fake?.close();
+  await database?.drop();
+});
+
+describe.runIf(engine === "postgres")("three instances on one PostgreSQL", () => {
+  it("share one rate limit per key: the budget is spent across instances, and each refuses once it is", async () => {
+    // The `burst` workspace allows 10 requests a minute per key. The sliding window weighs
+    // the previous minute, so the burst starts well inside a minute (not within 5 s of its end).
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+    const statuses: { instance: number; status: number }[] = [];
+    for (let i = 0; i < 16; i++) {
+      const instance = i % 3;
+      statuses.push({ instance, status: (await api(fx.burst!.keys.a, servers[instance]!.url).get("/")).status });
+    }
+    expect(statuses.slice(0, 10).map((s) => s.status)).toEqual(Array(10).fill(200));
+    expect(statuses.slice(10).map((s) => s.status)).toEqual(Array(6).fill(429));
+    // Every instance refused: none kept a budget of its own.
+    expect(new Set(statuses.slice(10).map((s) => s.instance))).toEqual(new Set([0, 1, 2]));
+  });
+
+  it("refuse a key on every instance as soon as one of them revoked it", async () => {
+    const key = fx.pages!.keys.test!;
+    for (const s of servers) expect((await api(key, s.url).get("/")).status).toBe(200);
+    const cookie = await signIn(servers[0]!.url, FIXTURE_ADMIN.email, FIXTURE_ADMIN.password);
+    const revoked = await fetch(`${servers[0]!.url}/api/trpc/keys.revoke`, {
+      method: "POST",
+      headers: { Cookie: cookie, "x-svc-workspace": fx.pages!.id, "Content-Type": "application/json" },
+      body: JSON.stringify({ id: fx.pages!.keyIds.test }),
+    });
+    expect(revoked.status).toBe(200);
+    // At once: keys are looked up in the database on each request, with no cache per instance.
+    for (const s of servers) {
+      const res = await api(key, s.url).get("/");
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe("invalid_api_key");
+    }
+  });
+
+  it("dispatch each message exactly once, whichever instance accepted it", { timeout: 240_000 }, async () => {
+    const phones = Array.from({ length: 30 }, (_, i) => `+55119770${String(i).padStart(5, "0")}`);
+    const accepted = await Promise.all(
+      phones.map(async (phone, i) => {
+        const res = await api(fx.delivery!.keys.live, servers[i % 3]!.url).post("/messages", {
+          channel: "whatsapp",
+          to: { phone },
+          whatsapp: { body: `instance ${i % 3}` },
+        });
+        expect(res.status).toBe(202);
+        return res.body.id as string;
+      }),
+    );
+    const client = api(fx.delivery!.keys.live, servers[0]!.url);
+    const deadline = Date.now() + 180_000;
+    let states: string[] = [];
+    while (Date.now() < deadline) {
+      states = await Promise.all(accepted.map(async (id) => (await client.get(`/messages/${id}`)).body.status as string));
+      if (states.every((s) => s !== "queued")) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(states.filter((s) => s === "queued")).toEqual([]);
+    expect(states.filter((s) => s === "failed")).toEqual([]);
+    const calls = new Map<string, number>();
+    for (const r of fake.requests) calls.set(`+${r.body?.to}`, (calls.get(`+${r.body?.to}`) ?? 0) + 1);
+    expect(phones.map((p) => calls.get(p) ?? 0)).toEqual(phones.map(() => 1));
+  });
+});
