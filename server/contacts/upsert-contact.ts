@@ -1,4 +1,4 @@
-import { causeParams } from "../events/record-event.ts";
+import { causeParams } from "../observability/request-context.ts";
 import type { Database } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record-event.ts";

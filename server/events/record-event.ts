@@ -3,7 +3,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { newId } from "../lib/ids.ts";
 import type { EventName } from "./event-names.ts";
-import { currentCause } from "../observability/request-context.ts";
+import { causeColumns, causeParams } from "../observability/request-context.ts";
 
 // The event log (D31): one row per event, written by the caller's transaction together with
 // the change that causes it. Webhook delivery reads these rows.
@@ -52,15 +52,4 @@ export async function insertEvent(sql: Sql, event: NewEvent): Promise<string> {
     ],
   );
   return id;
-}
-
-/** D54: the request (and span) that caused a row, for an event's or a job's columns. */
-export function causeColumns(): { requestId: string | null; traceparent: string | null } {
-  return currentCause();
-}
-
-/** The same two values as statement parameters, in the columns' order (request_id, traceparent). */
-export function causeParams(): [string | null, string | null] {
-  const cause = currentCause();
-  return [cause.requestId, cause.traceparent];
 }

@@ -1,4 +1,4 @@
-import { causeParams } from "../events/record-event.ts";
+import { causeParams } from "../observability/request-context.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";

@@ -1,4 +1,4 @@
-import { causeParams } from "../events/record-event.ts";
+import { causeParams } from "../observability/request-context.ts";
 import { messageEventData, type MessageEventSource } from "./message-event-data.ts";
 import type { Sql } from "../db/client.ts";
 import { recorder } from "../observability/metrics.ts";

@@ -1,4 +1,4 @@
-import { causeParams } from "../events/record-event.ts";
+import { causeParams } from "../observability/request-context.ts";
 import { messageEventData } from "./message-event-data.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import type { Database } from "../db/client.ts";

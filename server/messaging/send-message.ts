@@ -1,4 +1,4 @@
-import { causeParams } from "../events/record-event.ts";
+import { causeParams } from "../observability/request-context.ts";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";

@@ -20,3 +20,14 @@ export function withCause<T>(cause: Cause, fn: () => T): T {
 export function currentCause(): Cause {
   return storage.getStore() ?? { requestId: null, traceparent: null };
 }
+
+/** D54: the request (and span) that caused a row, for an event's or a job's columns. */
+export function causeColumns(): { requestId: string | null; traceparent: string | null } {
+  return currentCause();
+}
+
+/** The same two values as statement parameters, in the columns' order (request_id, traceparent). */
+export function causeParams(): [string | null, string | null] {
+  const cause = currentCause();
+  return [cause.requestId, cause.traceparent];
+}

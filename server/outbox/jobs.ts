@@ -2,7 +2,7 @@ import DataLoader from "dataloader";
 import { isConnectionError, type Database, type Sql } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { causeColumns } from "../events/record-event.ts";
+import { causeColumns } from "../observability/request-context.ts";
 
 // The outbox table's operations. A job is claimed with FOR UPDATE SKIP LOCKED and a lease, so
 // any number of workers in any number of processes can run the pipeline; a crashed worker's
