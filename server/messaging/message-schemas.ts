@@ -138,13 +138,22 @@ export type SendMessageRequest = z.output<typeof ZSendMessageRequest>;
 export const ZMessage = z
   .object({
     id: z.string().describe("Prefix `msg_`."),
-    status: z.enum(["queued", "sent", "delivered", "read", "failed"]),
+    status: z
+      .enum(["queued", "sent", "delivered", "read", "failed", "received"])
+      .describe("`received` for an inbound message; a message you send moves from `queued` to `sent`, `delivered`, `read` or `failed`."),
     channel: z.enum(CHANNELS),
+    direction: z.enum(["outbound", "inbound"]).describe("`outbound` for messages sent, `inbound` for messages received."),
     to: z.string().nullable().describe("The address the message goes to."),
     contact_id: z.string().describe("The contact the message went to. Prefix `ct_`."),
     metadata: z.record(z.string(), z.string()).describe("The `metadata` given on send; `{}` when none."),
     provider_message_id: z.string().nullable().describe("Null right after acceptance."),
     error: z.string().nullable().describe("Why it failed; null otherwise."),
+    error_code: z
+      .string()
+      .nullable()
+      .describe(
+        "The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `simulated_failure`. Null otherwise.",
+      ),
     sent_at: z.string().nullable(),
     delivered_at: z.string().nullable(),
     read_at: z.string().nullable(),
@@ -158,11 +167,13 @@ export type MessageRow = {
   id: string;
   status: Message["status"];
   channel: Message["channel"];
+  direction?: string;
   to: string | null;
   contactId: string;
   metadata: unknown;
   providerMessageId: string | null;
   error: string | null;
+  errorCode?: string | null;
   sentAt: Date | null;
   deliveredAt: Date | null;
   readAt: Date | null;
@@ -174,11 +185,13 @@ export const MESSAGE_SELECT = {
   id: true,
   status: true,
   channel: true,
+  direction: true,
   to: true,
   contactId: true,
   metadata: true,
   providerMessageId: true,
   error: true,
+  errorCode: true,
   sentAt: true,
   deliveredAt: true,
   readAt: true,
@@ -190,11 +203,13 @@ export function messageView(m: MessageRow): Message {
     id: m.id,
     status: m.status,
     channel: m.channel,
+    direction: m.direction === "inbound" ? "inbound" : "outbound",
     to: m.to,
     contact_id: m.contactId,
     metadata: (m.metadata ?? {}) as Record<string, string>,
     provider_message_id: m.providerMessageId,
     error: m.error,
+    error_code: m.errorCode ?? null,
     sent_at: m.sentAt?.toISOString() ?? null,
     delivered_at: m.deliveredAt?.toISOString() ?? null,
     read_at: m.readAt?.toISOString() ?? null,

@@ -179,6 +179,7 @@ function draftContact(draft: { phone?: string; email?: string; name?: string }):
     fields: {},
     opt_out_whatsapp: false,
     opt_out_email: false,
+    whatsapp_window_expires_at: null,
     created_at: "",
     updated_at: "",
   };
