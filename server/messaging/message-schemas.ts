@@ -47,6 +47,19 @@ export const ZSingleRecipient = ZRecipient;
 
 const ZVariableValue = z.union([z.string().max(1000, "must be at most 1000 characters"), z.number(), z.boolean()]);
 
+/** D42: an approved template of the channel, its parameters filled (placeholders allowed). */
+export const ZWhatsAppTemplate = z
+  .strictObject({
+    name: z.string().min(1).max(512),
+    language: z.string().min(1).max(32).describe("The template's language code, such as `en_US`."),
+    parameters: z
+      .record(z.string().max(64), z.string().max(1024, "must be at most 1024 characters"))
+      .optional()
+      .describe("A text for each of the template's parameters, by name; texts accept `{{variable}}` placeholders."),
+  })
+  .describe("Send an approved message template instead of `body` or `media_url`: required outside the contact's 24-hour window.")
+  .meta({ id: "WhatsAppTemplateSend", example: { name: "order_shipped", language: "en_US", parameters: { "1": "{{name}}", "2": "#1042" } } });
+
 // D16, D56: what `checkContent` requires of each channel's content, stated in the document.
 export const ZWhatsAppContent = z
   .strictObject({
@@ -56,10 +69,11 @@ export const ZWhatsAppContent = z
       .max(2048)
       .optional(),
     media_type: z.enum(MEDIA_TYPES).optional().describe("Required with `media_url`."),
+    template: ZWhatsAppTemplate.optional(),
   })
   .meta({
     override: ({ jsonSchema }) => {
-      jsonSchema.anyOf = [{ required: ["body"] }, { required: ["media_url"] }];
+      jsonSchema.anyOf = [{ required: ["body"] }, { required: ["media_url"] }, { required: ["template"] }];
       jsonSchema.dependentRequired = { media_url: ["media_type"] };
     },
   });
@@ -93,7 +107,7 @@ export const ZMetadata = z
 
 type ContentFields = {
   channel: "whatsapp" | "email";
-  whatsapp?: { body?: string; media_url?: string; media_type?: string };
+  whatsapp?: { body?: string; media_url?: string; media_type?: string; template?: unknown };
   email?: { html?: string };
 };
 
@@ -103,7 +117,12 @@ export function checkContent(v: ContentFields, ctx: z.RefinementCtx): void {
   const other = v.channel === "whatsapp" ? "email" : "whatsapp";
   if (v[other] !== undefined) ctx.addIssue({ code: "unrecognized_keys", keys: [other], path: [], input: v });
   if (v.channel === "whatsapp") {
-    if (!v.whatsapp?.body && !v.whatsapp?.media_url) {
+    if (v.whatsapp?.template !== undefined) {
+      // D42: a template replaces the free-form content.
+      if (v.whatsapp.body !== undefined || v.whatsapp.media_url !== undefined || v.whatsapp.media_type !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["whatsapp", "template"], message: "give either whatsapp.template or whatsapp.body/media_url, not both" });
+      }
+    } else if (!v.whatsapp?.body && !v.whatsapp?.media_url) {
       ctx.addIssue({ code: "custom", path: ["whatsapp", "body"], message: "a WhatsApp message needs whatsapp.body or whatsapp.media_url" });
     } else if (v.whatsapp?.media_url && !v.whatsapp.media_type) {
       ctx.addIssue({ code: "custom", path: ["whatsapp", "media_type"], message: "is required with whatsapp.media_url" });
