@@ -23,7 +23,10 @@ const ZInboundEventData = z
     channelType: z.literal("whatsapp"),
     contact: z.string().describe("The contact who wrote (prefix `ct_`), created when the number was unknown."),
     direction: z.literal("inbound"),
-    text: z.string().nullable().describe("The text, a media caption, or the title of the button or list row chosen; null for media without a caption."),
+    text: z
+      .string()
+      .nullable()
+      .describe("The text, a media caption, or the title of the button or list row chosen; null for media without a caption."),
     media_type: z.string().nullable().describe("`image`, `video`, `audio`, `document` or `sticker` for media; null otherwise."),
   })
   .meta({ id: "InboundMessageEventData" });

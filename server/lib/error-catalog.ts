@@ -326,7 +326,8 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "template_sync_failed",
     type: "conflict",
-    description: "The WhatsApp Cloud API could not be reached, or refused to list the business account's templates; the stored copy is unchanged.",
+    description:
+      "The WhatsApp Cloud API could not be reached, or refused to list the business account's templates; the stored copy is unchanged.",
     message: "The Cloud API answered 401: Invalid OAuth access token.",
     param: "channel_id",
     where: ["dashboard", "cli"],
@@ -334,7 +335,8 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
   {
     code: "waba_id_missing",
     type: "invalid_request",
-    description: "The WhatsApp channel was connected without its business account id, so it has no templates to sync: connect it again with `waba_id`.",
+    description:
+      "The WhatsApp channel was connected without its business account id, so it has no templates to sync: connect it again with `waba_id`.",
     message: "The channel has no WhatsApp Business account id: connect it again with waba_id.",
     param: "channel_id",
     where: ["dashboard", "cli"],

@@ -132,7 +132,12 @@ async function record(
     return "sent";
   }
   if (result.outcome === "permanent" || Date.now() - m.created_at.getTime() > RETRY_WINDOW_MS) {
-    await finish(database, job, owner, { status: "failed", error: result.error, detail, ...(result.errorCode ? { errorCode: result.errorCode } : {}) });
+    await finish(database, job, owner, {
+      status: "failed",
+      error: result.error,
+      detail,
+      ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+    });
     return "failed";
   }
   // D45: Meta's throughput and pair limits (130429, 131056) slow the whole channel down.

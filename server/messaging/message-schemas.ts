@@ -58,7 +58,10 @@ export const ZWhatsAppTemplate = z
       .describe("A text for each of the template's parameters, by name; texts accept `{{variable}}` placeholders."),
   })
   .describe("Send an approved message template instead of `body` or `media_url`: required outside the contact's 24-hour window.")
-  .meta({ id: "WhatsAppTemplateSend", example: { name: "order_shipped", language: "en_US", parameters: { "1": "{{name}}", "2": "#1042" } } });
+  .meta({
+    id: "WhatsAppTemplateSend",
+    example: { name: "order_shipped", language: "en_US", parameters: { "1": "{{name}}", "2": "#1042" } },
+  });
 
 // D16, D56: what `checkContent` requires of each channel's content, stated in the document.
 export const ZWhatsAppContent = z
@@ -120,7 +123,11 @@ export function checkContent(v: ContentFields, ctx: z.RefinementCtx): void {
     if (v.whatsapp?.template !== undefined) {
       // D42: a template replaces the free-form content.
       if (v.whatsapp.body !== undefined || v.whatsapp.media_url !== undefined || v.whatsapp.media_type !== undefined) {
-        ctx.addIssue({ code: "custom", path: ["whatsapp", "template"], message: "give either whatsapp.template or whatsapp.body/media_url, not both" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["whatsapp", "template"],
+          message: "give either whatsapp.template or whatsapp.body/media_url, not both",
+        });
       }
     } else if (!v.whatsapp?.body && !v.whatsapp?.media_url) {
       ctx.addIssue({ code: "custom", path: ["whatsapp", "body"], message: "a WhatsApp message needs whatsapp.body or whatsapp.media_url" });

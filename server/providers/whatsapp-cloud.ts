@@ -28,7 +28,8 @@ export function cloudApiPayload(to: string, content: Content): { payload: Record
   const digits = to.replace(/\D/g, "");
   if (digits.length < 8 || digits.length > 15) return { error: `${to} is not an E.164 phone number.` };
   const base = { messaging_product: "whatsapp", recipient_type: "individual", to: digits };
-  if ("template" in content) return { payload: { ...base, type: "template", template: cloudTemplatePayload((content as TemplateContent).template) } };
+  if ("template" in content)
+    return { payload: { ...base, type: "template", template: cloudTemplatePayload((content as TemplateContent).template) } };
   if (content.media_url) {
     const type = MEDIA_TYPES.find((t) => t === content.media_type);
     if (!type) return { error: `media_type must be one of ${MEDIA_TYPES.join(", ")}.` };
@@ -70,7 +71,8 @@ export function mapCloudApiAnswer(answer: HttpAnswer, detail: ProviderDetail): P
     answer.status === 429 ||
     answer.status >= 500 ||
     (graph.success && graph.data.error.code !== undefined && TEMPORARY_GRAPH_CODES.has(graph.data.error.code));
-  if (temporary) return { outcome: "temporary", error, detail, ...coded, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
+  if (temporary)
+    return { outcome: "temporary", error, detail, ...coded, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
   if (answer.status >= 300 && answer.status < 400) {
     return {
       outcome: "permanent",

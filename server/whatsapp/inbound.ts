@@ -41,10 +41,15 @@ const INSERT_INBOUND = `
   SELECT id FROM m`;
 
 /** Records one inbound message for a workspace's channel; a redelivered one is recorded once. */
-export async function recordInbound(database: Database, channel: { id: string; workspaceId: string }, item: InboundItem): Promise<InboundOutcome> {
+export async function recordInbound(
+  database: Database,
+  channel: { id: string; workspaceId: string },
+  item: InboundItem,
+): Promise<InboundOutcome> {
   const actor = { workspaceId: channel.workspaceId, mode: "live" as const };
   const known = await findContactBy(database, channel.workspaceId, { phone: item.from });
-  const contact = known ?? (await upsertContact(database, actor, { phone: item.from, ...(item.profileName ? { name: item.profileName } : {}) }));
+  const contact =
+    known ?? (await upsertContact(database, actor, { phone: item.from, ...(item.profileName ? { name: item.profileName } : {}) }));
   return database.transaction(async (sql) => {
     // Meta redelivers a webhook it did not see answered: the wamid identifies the message.
     const [seen] = await sql<{ id: string }>(

@@ -195,7 +195,8 @@ export type SyncResult = { channel_id: string; templates: number; synced_at: str
 /** Reads every page of the channel's business account's templates from the Cloud API. */
 async function fetchTemplates(channel: ChannelConfig): Promise<ParsedTemplate[]> {
   const wabaId = channel.settings.waba_id;
-  if (!wabaId) throw invalid("waba_id_missing", "The channel has no WhatsApp Business account id: connect it again with waba_id.", "channel_id");
+  if (!wabaId)
+    throw invalid("waba_id_missing", "The channel has no WhatsApp Business account id: connect it again with waba_id.", "channel_id");
   const base = (channel.settings.api_base_url ?? DEFAULT_GRAPH_API_BASE_URL).replace(/\/+$/, "");
   const out: ParsedTemplate[] = [];
   let after: string | undefined;
@@ -348,7 +349,8 @@ export async function listTemplates(
     query,
     url,
     (id) => database.prisma.whatsAppTemplate.findFirst({ where: { id, workspaceId }, select: { id: true, createdAt: true } }),
-    (after, take) => database.prisma.whatsAppTemplate.findMany({ where: { AND: [where, after] }, orderBy: PAGE_ORDER, take, select: TEMPLATE_SELECT }),
+    (after, take) =>
+      database.prisma.whatsAppTemplate.findMany({ where: { AND: [where, after] }, orderBy: PAGE_ORDER, take, select: TEMPLATE_SELECT }),
   );
   return { items: items.map(templateView), link };
 }
@@ -430,7 +432,11 @@ export type TemplateContent = {
   body: string;
 };
 
-export function templateContent(template: StoredTemplate, parameters: TemplateParameter[], values: Record<string, string>): TemplateContent {
+export function templateContent(
+  template: StoredTemplate,
+  parameters: TemplateParameter[],
+  values: Record<string, string>,
+): TemplateContent {
   const filled = parameters.map((p) => ({ name: p.name, component: p.component, meta_name: p.metaName, text: values[p.name] ?? "" }));
   const body = template.body.replace(PARAMETER, (whole, name: string) => {
     const p = filled.find((f) => f.component === "body" && f.meta_name === name);

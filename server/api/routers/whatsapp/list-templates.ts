@@ -12,7 +12,13 @@ export const listTemplates = workspaceProcedure
     const given = new URLSearchParams();
     for (const [name, value] of Object.entries(filter)) if (value !== undefined) given.set(name, String(value));
     const query = given.size ? `?${given.toString()}` : "";
-    const { items, link } = await list(ctx.db, ctx.actor.workspaceId, filter, { limit, after }, requestUrl(ctx, `/whatsapp/templates${query}`));
+    const { items, link } = await list(
+      ctx.db,
+      ctx.actor.workspaceId,
+      filter,
+      { limit, after },
+      requestUrl(ctx, `/whatsapp/templates${query}`),
+    );
     if (link) ctx.responseHeaders.Link = link;
     return items;
   });
