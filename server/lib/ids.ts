@@ -17,7 +17,6 @@ const PREFIXES = {
   channel: "ch",
   job: "job",
   session: "ses",
-  template: "tpl",
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

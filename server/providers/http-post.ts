@@ -3,7 +3,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { isPrivateAddress, PRIVATE_ADDRESS_ERROR, publicOnlyLookup } from "../lib/private-address.ts";
 
-// One HTTP POST (or GET) for provider clients, on node:http so the connection can refuse private
+// One HTTP POST for provider clients, on node:http so the connection can refuse private
 // addresses at the moment it is made (`publicOnlyLookup`), which fetch cannot. Redirects are
 // never followed: a 3xx is an answer like any other.
 
@@ -15,10 +15,8 @@ export function postJson(
   url: URL,
   headers: Record<string, string>,
   body: string,
-  opts: { timeoutMs: number; allowPrivate: boolean; method?: "GET" | "POST"; maxBody?: number },
+  opts: { timeoutMs: number; allowPrivate: boolean },
 ): Promise<HttpAnswer> {
-  const maxBody = opts.maxBody ?? MAX_BODY;
-  const method = opts.method ?? "POST";
   const request = url.protocol === "https:" ? httpsRequest : httpRequest;
   // An IP literal is connected to without a lookup, so it is checked here.
   const literal = url.hostname.replace(/^\[|\]$/g, "");
@@ -38,11 +36,8 @@ export function postJson(
     const req = request(
       url,
       {
-        method,
-        headers:
-          method === "POST"
-            ? { ...headers, "content-type": "application/json", "content-length": String(payload.length), accept: "application/json" }
-            : { ...headers, accept: "application/json" },
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json", "content-length": String(payload.length), accept: "application/json" },
         signal,
         ...(opts.allowPrivate ? {} : { lookup: publicOnlyLookup }),
       },
@@ -50,14 +45,14 @@ export function postJson(
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {
-          if (size < maxBody) chunks.push(chunk);
+          if (size < MAX_BODY) chunks.push(chunk);
           size += chunk.length;
         });
         res.on("end", () =>
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
-            body: Buffer.concat(chunks).subarray(0, maxBody).toString("utf8"),
+            body: Buffer.concat(chunks).subarray(0, MAX_BODY).toString("utf8"),
           }),
         );
         res.on("error", fail);
@@ -67,8 +62,7 @@ export function postJson(
       },
     );
     req.on("error", fail);
-    if (method === "POST") req.end(payload);
-    else req.end();
+    req.end(payload);
   });
 }
 

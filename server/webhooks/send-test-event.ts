@@ -81,7 +81,6 @@ function sampleData(event: EventName): Record<string, unknown> {
     fields: {},
     optOutWhatsapp: false,
     optOutEmail: false,
-    whatsappWindowExpiresAt: null,
     createdAt: now,
     updatedAt: now,
     tags: [],
