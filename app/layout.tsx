@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { THEME_SCRIPT } from "./_lib/theme.ts";
 import "./globals.css";
 import "./styles/layout.css";
 import "./styles/forms.css";
@@ -14,11 +13,7 @@ export const metadata: Metadata = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    // data-theme is set by THEME_SCRIPT before React hydrates: not a mismatch to report.
-    <html lang="en" suppressHydrationWarning>
-      <head>
-        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
-      </head>
+    <html lang="en">
       <body>{children}</body>
     </html>
   );

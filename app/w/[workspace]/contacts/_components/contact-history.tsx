@@ -1,4 +1,3 @@
-import { EventName } from "@/app/_components/event-name.tsx";
 import { When } from "@/app/_components/when.tsx";
 
 export type HistoryEvent = { id: string; event: string; mode: string; data: unknown; timestamp: string };
@@ -22,7 +21,7 @@ export function ContactHistory({ events }: { events: HistoryEvent[] }) {
           {events.map((event) => (
             <tr key={event.id}>
               <th scope="row">
-                <EventName name={event.event} describe />
+                <code>{event.event}</code>
               </th>
               <td>
                 <span className={`badge ${event.mode}`}>{event.mode}</span>

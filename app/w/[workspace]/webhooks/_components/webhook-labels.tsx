@@ -1,5 +1,4 @@
 import type { inferRouterOutputs } from "@trpc/server";
-import { EventName } from "@/app/_components/event-name.tsx";
 import type { AppRouter } from "@/server/api/root.ts";
 
 type Outputs = inferRouterOutputs<AppRouter>["webhooks"];
@@ -29,7 +28,7 @@ export function EventList({ events, label }: { events: string[]; label: string }
     <ul className="chips" aria-label={label}>
       {events.map((name) => (
         <li key={name}>
-          <EventName name={name} />
+          <code>{name}</code>
         </li>
       ))}
     </ul>
