@@ -11,6 +11,15 @@ const SERVICES = readdirSync(new URL("./server", import.meta.url), { withFileTyp
   .filter((d) => d.isDirectory() && !NOT_DOMAINS.includes(d.name) && !BELOW_SERVICES.includes(d.name))
   .map((d) => d.name);
 
+/** What no service (nor anything below them) may import: an edge, or Next. */
+const NO_EDGES = [
+  {
+    group: ["**/api/*", "**/pipeline/*", "**/cli/*", "@/app/*", "**/app/*"],
+    message: "Services never import an edge (api, pipeline, cli, app).",
+  },
+  { group: ["next", "next/*", "next-auth", "next-auth/*"], message: "Services never import Next: keep it at the edges." },
+];
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -33,13 +42,7 @@ const config = [
       "no-restricted-imports": [
         "error",
         {
-          patterns: [
-            {
-              group: ["**/api/*", "**/pipeline/*", "**/cli/*", "@/app/*", "**/app/*"],
-              message: "Services never import an edge (api, pipeline, cli, app).",
-            },
-            { group: ["next", "next/*", "next-auth", "next-auth/*"], message: "Services never import Next: keep it at the edges." },
-          ],
+          patterns: [...NO_EDGES],
         },
       ],
     },
@@ -53,11 +56,7 @@ const config = [
         "error",
         {
           patterns: [
-            {
-              group: ["**/api/*", "**/pipeline/*", "**/cli/*", "@/app/*", "**/app/*"],
-              message: "Services never import an edge (api, pipeline, cli, app).",
-            },
-            { group: ["next", "next/*", "next-auth", "next-auth/*"], message: "Services never import Next: keep it at the edges." },
+            ...NO_EDGES,
             {
               group: SERVICES.map((name) => `../${name}/*`),
               message: "The outbox, db and lib sit below the domains: they never import one.",
