@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
 import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
 import { contactEvents } from "../support/events.ts";
+import { poller } from "../support/until.ts";
 
 // Journeys over real HTTP (issue "Journeys", D6, D7, D17, D18, D19, D37, D38, D40): flows are
 // made through the dashboard's API, contacts are enrolled and unenrolled through the public
@@ -34,15 +35,7 @@ async function flow(steps: unknown[], extra: Record<string, unknown> = {}): Prom
   return flow_id;
 }
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 800)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = poller(15_000);
 
 const runOf = (id: string) => query<Run>("flows.run", { run_id: id });
 const finished = (id: string) =>

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
 import { dashboardMutation } from "../support/dashboard.ts";
 import { startReceiver, type Received, type Receiver } from "../support/webhook-receiver.ts";
+import { until } from "../support/until.ts";
 
 // Issue "For integrators" over real HTTP, on both engines: Standard Webhooks signatures next
 // to X-svc-Signature and one event id format (D55), GET /messages with contact_id and
@@ -22,16 +23,6 @@ const EVENT_ID = /^evt_[0-9a-z]{9}[0-9A-Za-z]{16}$/;
 let seq = 0;
 const unique = () => `${Date.now().toString(36)}${seq++}`;
 const phone = () => `+55119${String(60_000_000 + ((Date.now() * 7 + seq++) % 10_000_000)).slice(-8)}`;
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("Standard Webhooks (D55)", () => {
   let receiver: Receiver;

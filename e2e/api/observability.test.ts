@@ -12,6 +12,7 @@ import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.t
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
+import { poller } from "../support/until.ts";
 
 // D54 through the real path: a server of this test's own, with the pipeline inline, a fake
 // WhatsApp Cloud API, a webhook endpoint on loopback and a local OTLP/HTTP receiver
@@ -61,15 +62,7 @@ async function startOtlpReceiver(): Promise<typeof otlp> {
   return { url: `http://127.0.0.1:${port}`, spans, close: () => new Promise((resolve) => http.close(() => resolve())) };
 }
 
-async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 1500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = poller(30_000);
 
 beforeAll(async () => {
   database = await freshDatabase(engine, `traces_${engine}`);

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { api, fixtures } from "../support/client.ts";
 import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
 import { startReceiver, type Received, type Receiver } from "../support/webhook-receiver.ts";
+import { until } from "../support/until.ts";
 
 // Signed webhooks (issue "Signed webhooks", D30 to D34) over real HTTP: events recorded by the
 // API reach a real receiver on loopback through the pipeline. The server of these tests times
@@ -52,16 +53,6 @@ const about = (contactId: string) => (r: Received) => r.body?.data?.id === conta
 async function deliveriesOf(endpointId: string, status?: string) {
   return (await query<{ items: (Delivery & { last_attempt: unknown })[] }>("webhooks.deliveries", { endpoint_id: endpointId, status }))
     .items;
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 beforeAll(async () => {
