@@ -5,12 +5,12 @@ import { dashboardCaller, dashboardContext } from "./_lib/dashboard.ts";
 
 export const metadata: Metadata = { title: "Dashboard" };
 
-/** The dashboard's entry: the first workspace's API keys, or the sign-in page. */
+/** The dashboard's entry: the first workspace's home (its overview, or Messages for support staff), or the sign-in page. */
 export default async function Home() {
   const { principal } = await dashboardContext(null);
   if (principal?.kind !== "user") redirect("/sign-in");
   const [first] = await (await dashboardCaller(null)).workspaces.mine();
-  if (first) redirect(`/w/${encodeURIComponent(first.id)}/keys`);
+  if (first) redirect(`/w/${encodeURIComponent(first.id)}`);
   return (
     <main className="centered">
       <div className="card">

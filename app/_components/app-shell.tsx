@@ -2,11 +2,13 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { NavLinks } from "./nav-links.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
+import { TableLabels } from "./table-labels.tsx";
+import { ThemeToggle } from "./theme-toggle.tsx";
 import { WorkspaceSwitcher, type MyWorkspace } from "./workspace-switcher.tsx";
 
 type Props = { workspace: string; workspaces: MyWorkspace[]; email: string; children: ReactNode };
 
-/** Header (workspace switcher, user, sign-out), left navigation, and the page. */
+/** Header (workspace switcher, user, theme, sign-out), left navigation (a menu on phones), and the page. */
 export function AppShell({ workspace, workspaces, email, children }: Props) {
   return (
     <div className="shell">
@@ -19,7 +21,8 @@ export function AppShell({ workspace, workspaces, email, children }: Props) {
         </Link>
         <WorkspaceSwitcher current={workspace} initial={workspaces} />
         <div className="user">
-          <span className="muted">{email}</span>
+          <span className="muted email">{email}</span>
+          <ThemeToggle />
           <SignOutButton />
         </div>
       </header>
@@ -29,6 +32,7 @@ export function AppShell({ workspace, workspaces, email, children }: Props) {
       <main id="main" className="content">
         {children}
       </main>
+      <TableLabels />
     </div>
   );
 }

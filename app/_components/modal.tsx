@@ -14,14 +14,22 @@ type Props = {
 /**
  * A modal dialog on the native <dialog> element: focus is moved into it and kept there,
  * Escape closes it, and the page behind it is inert. Render it only while it is open.
+ * Closing it returns focus to the element that opened it: React removes the <dialog> before
+ * the effect's cleanup runs, and a detached dialog's close() restores nothing, so the opener
+ * is remembered here and focused again (when it is still on the page).
  */
 export function Modal({ title, onClose, role = "dialog", children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
+    const opener =
+      document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
   return (
     <dialog

@@ -2,9 +2,11 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useId, useState } from "react";
 
 /** The dashboard's sections; later areas are added here. */
 const SECTIONS = [
+  { segment: "overview", label: "Overview" },
   { segment: "messages", label: "Messages" },
   { segment: "contacts", label: "Contacts" },
   { segment: "tags", label: "Tags & fields" },
@@ -15,22 +17,33 @@ const SECTIONS = [
   { segment: "keys", label: "API keys" },
 ] as const;
 
+/**
+ * The section links. Below 768 px (app/styles/layout.css) they fold behind a Menu button that
+ * says whether they are shown (aria-expanded); following a link folds them again.
+ */
 export function NavLinks({ workspace }: { workspace: string }) {
   const pathname = usePathname();
+  const listId = useId();
+  const [open, setOpen] = useState(false);
   const base = `/w/${encodeURIComponent(workspace)}`;
+  const current = SECTIONS.find(({ segment }) => pathname === `${base}/${segment}` || pathname.startsWith(`${base}/${segment}/`));
   return (
-    <ul>
-      {SECTIONS.map(({ segment, label }) => {
-        const href = `${base}/${segment}`;
-        const current = pathname === href || pathname.startsWith(`${href}/`);
-        return (
-          <li key={segment}>
-            <Link href={href} aria-current={current ? "page" : undefined}>
-              {label}
-            </Link>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <button type="button" className="menu-button" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
+        <span aria-hidden="true">☰</span> Menu{current ? <span className="muted">: {current.label}</span> : null}
+      </button>
+      <ul id={listId} data-open={open}>
+        {SECTIONS.map(({ segment, label }) => {
+          const href = `${base}/${segment}`;
+          return (
+            <li key={segment}>
+              <Link href={href} aria-current={current?.segment === segment ? "page" : undefined} onClick={() => setOpen(false)}>
+                {label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

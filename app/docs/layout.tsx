@@ -34,6 +34,9 @@ export default function DocsLayout({ children }: { children: ReactNode }) {
             </li>
           </ul>
         </nav>
+        <Link href="/" className="docs-dashboard">
+          Dashboard <span aria-hidden="true">→</span>
+        </Link>
       </header>
       {children}
     </div>

@@ -24,8 +24,10 @@ export default async function ApiReferencePage() {
           errors carrying <code>type</code>, <code>code</code>, <code>param</code> and <code>status</code>, and verifies webhook signatures.
           It needs only <code>fetch</code> (Node.js 20 or later, browsers, edge runtimes).
         </p>
-        <pre className="docs-code">npm install @svc/client</pre>
-        <pre className="docs-code">{`import { Svc, SvcError } from "@svc/client";
+        <pre className="docs-code" tabIndex={0}>
+          npm install @svc/client
+        </pre>
+        <pre className="docs-code" tabIndex={0}>{`import { Svc, SvcError } from "@svc/client";
 
 const svc = new Svc({ apiKey: process.env.SVC_API_KEY!, baseUrl: "${origin}" });
 

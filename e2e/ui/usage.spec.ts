@@ -65,3 +65,17 @@ test("a workspace without a monthly limit says so", async ({ page, seed, signIn 
   await expect(page.getByRole("progressbar", { name: "WhatsApp today" })).toHaveAttribute("aria-valuemax", "500");
   await expect(page.locator(".recharts-bar-rectangle")).toHaveCount(1);
 });
+
+test("past months are listed too, newest first, live messages per channel", async ({ page, seed, signIn }) => {
+  await signIn(seed.usage.user);
+  await openUsage(page, seed.usage.id);
+  const months = page.getByRole("table", { name: "Live messages per month, newest first" });
+  await expect(months.locator("tbody tr")).toHaveCount(12);
+  const now = new Date();
+  const period = (back: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)).toISOString().slice(0, 7);
+  // This month: 3 + 2 live (test messages do not count); last month (seeded counters): 41 + 7.
+  await expect(months.locator("tbody tr").first().locator("time")).toHaveAttribute("datetime", period(0));
+  await expect(months.locator(`tr:has(time[datetime="${period(0)}"]) td`)).toHaveText(["3", "2", "5"]);
+  await expect(months.locator(`tr:has(time[datetime="${period(1)}"]) td`)).toHaveText(["41", "7", "48"]);
+  await expect(months.locator(`tr:has(time[datetime="${period(2)}"]) td`)).toHaveText(["0", "0", "0"]);
+});

@@ -302,7 +302,7 @@ test.describe("an admin", () => {
     await page.getByRole("dialog", { name: "Endpoint added" }).getByRole("button", { name: "Done" }).click();
 
     const endpoint = card(page, receiver.url);
-    await expect(endpoint.getByRole("list", { name: `Events of ${receiver.url}` })).toHaveText("fluxo.concluido");
+    await expect(endpoint.getByRole("list", { name: `Events of ${receiver.url}` })).toHaveText("Journey completed fluxo.concluido");
     await expect(endpoint).toContainText("None");
 
     // Edit: a refused URL at the field, then a new URL, a description and every event.

@@ -3,6 +3,7 @@ import { contactsRouter } from "./routers/contacts/router.ts";
 import { fieldsRouter } from "./routers/fields/router.ts";
 import { flowsRouter } from "./routers/flows/router.ts";
 import { messagesRouter } from "./routers/messages/router.ts";
+import { overviewRouter } from "./routers/overview/router.ts";
 import { usageRouter } from "./routers/usage/router.ts";
 import { keysRouter } from "./routers/keys/router.ts";
 import { tagsRouter } from "./routers/tags/router.ts";
@@ -21,6 +22,7 @@ export const appRouter = router({
   contacts: contactsRouter,
   messages: messagesRouter,
   usage: usageRouter,
+  overview: overviewRouter,
   workspaces: workspacesRouter,
   channels: channelsRouter,
   webhooks: webhooksRouter,

@@ -9,6 +9,7 @@ import { getRun, listRuns } from "../flows/list-runs.ts";
 import { listFlows } from "../flows/list-flows.ts";
 import { getMessageOrThrow } from "../messaging/get-message.ts";
 import { messageDetail, searchMessages } from "../messaging/inspect-messages.ts";
+import { workspaceOverview } from "../overview/workspace-overview.ts";
 import { usageReport } from "../usage/usage-report.ts";
 import { getDelivery, listDeliveries } from "../webhooks/list-deliveries.ts";
 import { listEndpoints } from "../webhooks/list-endpoints.ts";
@@ -138,6 +139,7 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
     ["inspector: a message with its history", () => messageDetail(database, ws, id)],
     ["GET /messages/{id}", () => getMessageOrThrow(database, { workspaceId: ws, mode: "test" }, id)],
     ["usage page", () => usageReport(database, ws)],
+    ["overview: volume, outcomes of the newest messages, endpoints, flows, setup steps", () => workspaceOverview(database, ws)],
     ["contact history", () => contactHistory(database, ws, "ct_g0_1")],
     ["webhook endpoints with their last 24 hours", () => listEndpoints(database, ws)],
     ["webhook delivery log", () => listDeliveries(database, ws, { endpoint_id: "wh_0" })],

@@ -2,13 +2,41 @@ import type { Database } from "../db/client.ts";
 import { getUsage } from "./get-usage.ts";
 
 export type DailyUsage = { day: string; whatsapp_live: number; email_live: number; whatsapp_test: number; email_test: number };
+export type MonthlyUsage = { period: string; whatsapp: number; email: number };
+
+/** How many calendar months the usage page lists, this one included. */
+export const USAGE_MONTHS = 12;
+
+/**
+ * Live messages of the last USAGE_MONTHS months (UTC), newest first, from the usage counters
+ * the quota keeps (live only): at most one row per day and channel of the workspace, read on
+ * their primary key.
+ */
+async function monthlyUsage(database: Database, workspaceId: string, now: Date): Promise<MonthlyUsage[]> {
+  const months: MonthlyUsage[] = [];
+  for (let n = 0; n < USAGE_MONTHS; n++) {
+    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - n, 1));
+    months.push({ period: start.toISOString().slice(0, 7), whatsapp: 0, email: 0 });
+  }
+  const oldest = `${months[months.length - 1]!.period}-01`;
+  const counters = await database.prisma.usageCounter.findMany({
+    where: { workspaceId, mode: "live", day: { gte: oldest } },
+    select: { day: true, channel: true, count: true },
+  });
+  for (const c of counters) {
+    const month = months.find((m) => m.period === c.day.slice(0, 7));
+    if (month) month[c.channel] += c.count;
+  }
+  return months;
+}
 
 /**
  * The dashboard's usage page: the month's live counts against the limits (the same numbers
- * as GET /usage), and one row per day of the month with live and test messages per channel.
+ * as GET /usage), one row per day of the month with live and test messages per channel, and
+ * the totals of the past months.
  */
 export async function usageReport(database: Database, workspaceId: string, now = new Date()) {
-  const usage = await getUsage(database, workspaceId, now);
+  const [usage, months] = await Promise.all([getUsage(database, workspaceId, now), monthlyUsage(database, workspaceId, now)]);
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   const rows = await database.query<{ day: string; channel: "whatsapp" | "email"; mode: "test" | "live"; count: string }>(
@@ -31,5 +59,6 @@ export async function usageReport(database: Database, workspaceId: string, now =
     today: { whatsapp: today?.whatsapp_live ?? 0, email: today?.email_live ?? 0 },
     test: { whatsapp: days.reduce((s, d) => s + d.whatsapp_test, 0), email: days.reduce((s, d) => s + d.email_test, 0) },
     days,
+    months,
   };
 }

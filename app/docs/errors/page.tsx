@@ -55,7 +55,9 @@ export default async function ErrorsPage() {
         is null; <code>doc_url</code> links to the row of the code below. <code>message</code> is for people and may change: branch on{" "}
         <code>type</code> and <code>code</code>. New codes may appear within <code>/v1</code>: handle an unknown code by its type.
       </p>
-      <pre className="docs-code">{JSON.stringify(example, null, 2)}</pre>
+      <pre className="docs-code" tabIndex={0}>
+        {JSON.stringify(example, null, 2)}
+      </pre>
 
       <nav aria-label="Error types" className="docs-toc">
         <table>

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import type { ReactNode } from "react";
 import { openApiDocument } from "@/server/api/openapi.ts";
 import { API_PREFIX } from "@/server/api/rest-paths.ts";
 import { SCOPES } from "@/server/keys/scopes.ts";
 import { Markdown } from "../markdown.tsx";
+import { DocsToc, makeSection } from "../sections.tsx";
 import { requestOrigin } from "../origin.ts";
 
 export const metadata: Metadata = {
@@ -34,14 +34,19 @@ function endpoints(origin: string) {
   );
 }
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{title}</h2>
-      {children}
-    </section>
-  );
-}
+const SECTIONS = {
+  "base-url": "Base URL",
+  authentication: "Authentication",
+  modes: "Test and live keys",
+  scopes: "Scopes",
+  idempotency: "Idempotency",
+  "rate-limits": "Rate limits and quotas",
+  errors: "Errors",
+  webhooks: "Webhooks",
+  retention: "How long data is kept",
+  versioning: "Versioning",
+};
+const Section = makeSection(SECTIONS);
 
 export default async function GettingStartedPage() {
   const origin = await requestOrigin();
@@ -54,8 +59,9 @@ export default async function GettingStartedPage() {
         A server-to-server HTTP API to send transactional WhatsApp messages and e-mails, keep contacts, tags and custom fields, enroll
         contacts in journeys, read usage and receive signed webhooks. Every endpoint is in the <Link href="/docs">reference</Link>.
       </p>
+      <DocsToc sections={SECTIONS} />
 
-      <Section id="base-url" title="Base URL">
+      <Section id="base-url">
         <p>
           All paths are relative to <code>{base}</code>; the version is part of the address. Request and response bodies are JSON,
           timestamps are ISO 8601 in UTC. The OpenAPI 3.1 description is at{" "}
@@ -63,13 +69,13 @@ export default async function GettingStartedPage() {
         </p>
       </Section>
 
-      <Section id="authentication" title="Authentication">
+      <Section id="authentication">
         <p>
           Create an API key in the dashboard (<em>API keys</em>), or on the server with{" "}
           <code>npx svc key create --workspace &lt;workspace&gt; --mode test</code>. The key is shown once: only its hash is stored. Send it
           on every call; check it with <code>GET /</code>, which needs no scope:
         </p>
-        <pre className="docs-code">{`curl ${base}/ \\
+        <pre className="docs-code" tabIndex={0}>{`curl ${base}/ \\
   -H "Authorization: Bearer $SVC_API_KEY"
 
 {"ok":true,"version":"1.0.0","workspace":"acme-k3j9x2","mode":"test"}`}</pre>
@@ -79,7 +85,7 @@ export default async function GettingStartedPage() {
         </p>
       </Section>
 
-      <Section id="modes" title="Test and live keys">
+      <Section id="modes">
         <ul>
           <li>
             <code>svc_test_…</code> keys simulate sending: no provider is contacted and no quota is spent, but messages go through the same
@@ -99,7 +105,7 @@ export default async function GettingStartedPage() {
         </ul>
       </Section>
 
-      <Section id="scopes" title="Scopes">
+      <Section id="scopes">
         <p>
           A key holds some of the scopes{" "}
           {SCOPES.map((s, i) => (
@@ -143,12 +149,12 @@ export default async function GettingStartedPage() {
         </div>
       </Section>
 
-      <Section id="idempotency" title="Idempotency">
+      <Section id="idempotency">
         <p>
           Endpoints marked above accept an optional <code>Idempotency-Key</code> header (1 to 255 characters; a UUID per logical request).
           Retrying with the same key is then safe:
         </p>
-        <pre className="docs-code">{`curl -X POST ${base}/messages \\
+        <pre className="docs-code" tabIndex={0}>{`curl -X POST ${base}/messages \\
   -H "Authorization: Bearer $SVC_API_KEY" \\
   -H "Content-Type: application/json" \\
   -H "Idempotency-Key: 5b0d9e3c-8f47-4f7e-9a39-2a1c6f0d4e11" \\
@@ -168,7 +174,7 @@ export default async function GettingStartedPage() {
         </ul>
       </Section>
 
-      <Section id="rate-limits" title="Rate limits and quotas">
+      <Section id="rate-limits">
         <ul>
           <li>
             Each key may make 120 requests per rolling 60 seconds (a plan setting), counted across every instance of the service. Every
@@ -187,9 +193,9 @@ export default async function GettingStartedPage() {
         </ul>
       </Section>
 
-      <Section id="errors" title="Errors">
+      <Section id="errors">
         <p>Errors have the HTTP status of their type and one body shape:</p>
-        <pre className="docs-code">{`HTTP/1.1 403 Forbidden
+        <pre className="docs-code" tabIndex={0}>{`HTTP/1.1 403 Forbidden
 
 {"error":{"type":"forbidden","code":"missing_scope",
   "message":"This API key lacks the scope \`messages:send\` that this endpoint needs.",
@@ -200,7 +206,7 @@ export default async function GettingStartedPage() {
         </p>
       </Section>
 
-      <Section id="webhooks" title="Webhooks">
+      <Section id="webhooks">
         <p>
           Register your endpoints in the dashboard (<em>Webhooks</em>) to receive every message, journey and contact event as a signed{" "}
           <code>POST</code>. Check each delivery&apos;s <code>X-svc-Signature</code> before trusting it:{" "}
@@ -208,7 +214,7 @@ export default async function GettingStartedPage() {
         </p>
       </Section>
 
-      <Section id="retention" title="How long data is kept">
+      <Section id="retention">
         <ul>
           <li>
             Messages are kept: <code>GET /messages/{"{id}"}</code> answers for as long as the message exists, with its status and
@@ -223,7 +229,7 @@ export default async function GettingStartedPage() {
         </ul>
       </Section>
 
-      <Section id="versioning" title="Versioning">
+      <Section id="versioning">
         <p>
           Within <code>/v1</code> changes are additive only: new endpoints, new optional fields, new event names and new error codes. Ignore
           fields you do not know, and handle an unknown error code by its type.

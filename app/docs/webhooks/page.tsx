@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import type { ReactNode } from "react";
 import { EVENT_DESCRIPTIONS, EVENT_NAMES } from "@/server/events/event-names.ts";
 import { Markdown } from "../markdown.tsx";
+import { DocsToc, makeSection } from "../sections.tsx";
 
 export const metadata: Metadata = {
   title: "Verify webhook signatures",
@@ -112,14 +112,19 @@ app.post("/webhooks/svc", express.raw({ type: "application/json" }), (req, res) 
 
 const RETRIES = ["10 seconds", "1 minute", "5 minutes", "30 minutes", "2 hours", "6 hours", "12 hours", "24 hours"];
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{title}</h2>
-      {children}
-    </section>
-  );
-}
+const SECTIONS = {
+  endpoints: "Endpoints and secrets",
+  body: "The request",
+  events: "Events",
+  signature: "The signature",
+  "standard-webhooks": "Standard Webhooks",
+  stripe: "Verify with the stripe package",
+  node: "Verify with node:crypto",
+  retries: "Answers and retries",
+  order: "Duplicates and order",
+  "test-events": "Test events",
+};
+const Section = makeSection(SECTIONS);
 
 /** /docs/webhooks: what a delivery looks like and how a receiver checks that it came from svc (D30 to D34). */
 export default function WebhooksGuidePage() {
@@ -130,8 +135,9 @@ export default function WebhooksGuidePage() {
         svc tells your systems about every message, journey and contact change with an HTTP <code>POST</code> to the endpoints registered in
         the dashboard. Each delivery is signed with the endpoint&apos;s secret: check the signature before you trust the body.
       </p>
+      <DocsToc sections={SECTIONS} />
 
-      <Section id="endpoints" title="Endpoints and secrets">
+      <Section id="endpoints">
         <ul>
           <li>
             In the dashboard, <em>Webhooks</em> → <em>Add endpoint</em>: an <code>https</code> URL on a public address, an optional
@@ -148,11 +154,13 @@ export default function WebhooksGuidePage() {
         </ul>
       </Section>
 
-      <Section id="body" title="The request">
+      <Section id="body">
         <p>
           A <code>POST</code> with a JSON body. Besides the signature it carries the event id and the delivery id in headers, for your logs:
         </p>
-        <pre className="docs-code">{BODY_EXAMPLE}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {BODY_EXAMPLE}
+        </pre>
         <div className="table-wrap">
           <table>
             <thead>
@@ -227,7 +235,7 @@ export default function WebhooksGuidePage() {
         </div>
       </Section>
 
-      <Section id="events" title="Events">
+      <Section id="events">
         <p>The names are part of the API and stay as they are; this is what each one means.</p>
         <div className="table-wrap">
           <table>
@@ -253,12 +261,14 @@ export default function WebhooksGuidePage() {
         </div>
       </Section>
 
-      <Section id="signature" title="The signature">
+      <Section id="signature">
         <p>
           Every delivery is signed twice, with the same secret and the same timestamp, so any of these checks works: the{" "}
           <code>X-svc-Signature</code> header below, or the <a href="#standard-webhooks">Standard Webhooks</a> headers.
         </p>
-        <pre className="docs-code">{HEADER_EXAMPLE}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {HEADER_EXAMPLE}
+        </pre>
         <ol>
           <li>
             <code>t</code> is the time of the attempt in Unix seconds. Refuse a request whose <code>t</code> is more than{" "}
@@ -277,7 +287,7 @@ export default function WebhooksGuidePage() {
         </ol>
       </Section>
 
-      <Section id="standard-webhooks" title="Standard Webhooks">
+      <Section id="standard-webhooks">
         <p>
           Deliveries also follow the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> specification, so its libraries (and
           Svix-style tooling) verify them without code of your own:
@@ -300,28 +310,36 @@ export default function WebhooksGuidePage() {
         <p>
           With the <code>standardwebhooks</code> package, pass the secret as shown:
         </p>
-        <pre className="docs-code">{STANDARD_SAMPLE}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {STANDARD_SAMPLE}
+        </pre>
       </Section>
 
-      <Section id="stripe" title="Verify with the stripe package">
+      <Section id="stripe">
         <p>
           <code>X-svc-Signature</code> uses the same scheme as Stripe&apos;s signatures, so the <code>stripe</code> package&apos;s verifier
           accepts it with the secret as shown:
         </p>
-        <pre className="docs-code">{STRIPE_SAMPLE}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {STRIPE_SAMPLE}
+        </pre>
       </Section>
 
-      <Section id="node" title="Verify with node:crypto">
+      <Section id="node">
         <p>
           With <code>node:crypto</code> only (<code>createHmac</code>, <code>timingSafeEqual</code>), on a plain <code>node:http</code>{" "}
           server:
         </p>
-        <pre className="docs-code">{NODE_SAMPLE}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {NODE_SAMPLE}
+        </pre>
         <p>With Express, read the route&apos;s body raw and use the same function:</p>
-        <pre className="docs-code">{EXPRESS_SAMPLE}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {EXPRESS_SAMPLE}
+        </pre>
       </Section>
 
-      <Section id="retries" title="Answers and retries">
+      <Section id="retries">
         <ul>
           <li>
             A delivery succeeds when your endpoint answers any <code>2xx</code> within <strong>10 seconds</strong>. Answer first, then
@@ -346,7 +364,7 @@ export default function WebhooksGuidePage() {
         </ul>
       </Section>
 
-      <Section id="order" title="Duplicates and order">
+      <Section id="order">
         <ul>
           <li>
             The same event can arrive more than once (a retry after an answer that was lost, a replay): <strong>deduplicate by</strong>{" "}
@@ -360,7 +378,7 @@ export default function WebhooksGuidePage() {
         </ul>
       </Section>
 
-      <Section id="test-events" title="Test events">
+      <Section id="test-events">
         <p>
           <em>Send test event</em> in the dashboard sends one sample event of the name you choose to that endpoint only, signed, retried and
           logged like any delivery. Its body has <code>&quot;mode&quot;: &quot;test&quot;</code> and made-up ids: nothing happened in the

@@ -1,3 +1,4 @@
+import { EventName } from "@/app/_components/event-name.tsx";
 import { When } from "@/app/_components/when.tsx";
 
 export type HistoryEvent = { id: string; event: string; mode: string; data: unknown; timestamp: string };
@@ -21,7 +22,7 @@ export function ContactHistory({ events }: { events: HistoryEvent[] }) {
           {events.map((event) => (
             <tr key={event.id}>
               <th scope="row">
-                <code>{event.event}</code>
+                <EventName name={event.event} describe />
               </th>
               <td>
                 <span className={`badge ${event.mode}`}>{event.mode}</span>

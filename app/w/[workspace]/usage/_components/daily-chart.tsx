@@ -18,7 +18,15 @@ function dayLabel(day: string): string {
 }
 
 /** The month day by day (UTC days) as bars, with the numbers in a table for those who cannot see the chart. */
-export function DailyChart({ days, showTest }: { days: DailyUsage[]; showTest: boolean }) {
+export function DailyChart({
+  days,
+  showTest,
+  caption = "Messages per day this month",
+}: {
+  days: DailyUsage[];
+  showTest: boolean;
+  caption?: string;
+}) {
   const series = SERIES.filter((s) => showTest || !s.test);
   const data = days.map((d) => ({ ...d, label: String(Number(d.day.slice(8))) }));
   return (
@@ -44,7 +52,10 @@ export function DailyChart({ days, showTest }: { days: DailyUsage[]; showTest: b
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <figcaption className="visually-hidden">Messages per day this month{showTest ? ", live and test" : ", live only"}</figcaption>
+      <figcaption className="visually-hidden">
+        {caption}
+        {showTest ? ", live and test" : ", live only"}
+      </figcaption>
       <details>
         <summary>Show the numbers</summary>
         <div className="table-wrap">

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { UsageBar } from "./usage-bar.tsx";
+import { monthName, UsageMonths } from "./usage-months.tsx";
 import { UsageTotals } from "./usage-totals.tsx";
 
 // recharts is loaded with the chart only, in the browser (it measures its container).
@@ -14,15 +15,7 @@ const DailyChart = dynamic(() => import("./daily-chart.tsx").then((m) => m.Daily
   loading: () => <p role="status">Loading the chart…</p>,
 });
 
-/** "2026-05" as "May 2026" (the period is a UTC calendar month, D20). */
-function monthName(period: string): string {
-  const [year, month] = period.split("-").map(Number);
-  return new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric", timeZone: "UTC" }).format(
-    new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, 1)),
-  );
-}
-
-/** The usage page: this month against the limits, today per channel, the month day by day, test versus live. */
+/** The usage page: this month against the limits, today per channel, the month day by day, test versus live, past months. */
 export function UsageView() {
   const trpc = useTRPC();
   const report = useQuery(trpc.usage.report.queryOptions());
@@ -107,6 +100,12 @@ export function UsageView() {
       <section className="section" aria-labelledby="totals-heading">
         <h2 id="totals-heading">Test and live this month</h2>
         <UsageTotals live={{ whatsapp: r.whatsapp, email: r.email }} test={r.test} />
+      </section>
+
+      <section className="section" aria-labelledby="months-heading">
+        <h2 id="months-heading">Month by month</h2>
+        <p className="muted hint">Live messages of the last {r.months.length} months in UTC, this one first.</p>
+        <UsageMonths months={r.months} />
       </section>
     </>
   );

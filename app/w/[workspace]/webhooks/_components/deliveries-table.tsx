@@ -1,8 +1,8 @@
 "use client";
 
-import { eventLabel } from "@/server/events/event-names.ts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFault } from "@/app/_components/api-error.ts";
+import { EventName } from "@/app/_components/event-name.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
 import { DeliveryStatusBadge, duration, type Delivery } from "./webhook-labels.tsx";
@@ -48,7 +48,7 @@ export function DeliveriesTable({ deliveries, busy, canReplay, onOpen, onDone }:
           {deliveries.map((d) => (
             <tr key={d.id}>
               <th scope="row">
-                <code>{d.event}</code> <span className="muted">{eventLabel(d.event)}</span>
+                <EventName name={d.event} />
               </th>
               <td>
                 <code>{d.event_id}</code>

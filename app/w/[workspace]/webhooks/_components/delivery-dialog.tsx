@@ -1,8 +1,8 @@
 "use client";
 
-import { eventDescription, eventLabel } from "@/server/events/event-names.ts";
 import { useQuery } from "@tanstack/react-query";
 import { apiFault } from "@/app/_components/api-error.ts";
+import { EventName } from "@/app/_components/event-name.tsx";
 import { Modal } from "@/app/_components/modal.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
@@ -52,8 +52,7 @@ function Details({ delivery: d }: { delivery: DeliveryDetails }) {
       <dl className="details">
         <dt>Event</dt>
         <dd>
-          <code>{d.event}</code> <span className="muted">{eventLabel(d.event)}</span>
-          <p className="muted hint">{eventDescription(d.event)}</p>
+          <EventName name={d.event} describe />
         </dd>
         <dt>Event ID</dt>
         <dd>

@@ -1,4 +1,5 @@
 import type { inferRouterOutputs } from "@trpc/server";
+import { EventName } from "@/app/_components/event-name.tsx";
 import type { AppRouter } from "@/server/api/root.ts";
 
 type Outputs = inferRouterOutputs<AppRouter>["webhooks"];
@@ -28,7 +29,7 @@ export function EventList({ events, label }: { events: string[]; label: string }
     <ul className="chips" aria-label={label}>
       {events.map((name) => (
         <li key={name}>
-          <code>{name}</code>
+          <EventName name={name} />
         </li>
       ))}
     </ul>

@@ -1,0 +1,72 @@
+import { expect, test } from "./fixtures/test.ts";
+
+// The overview, a workspace's home: an admin lands on it, support staff on Messages. Figures
+// come from the messages, usage counters, endpoints and runs seeded by fixtures/seed.ts.
+
+test("an admin lands on the overview: volume today, outcomes by status and channel, why messages failed", async ({ page, seed }) => {
+  const { messages } = seed;
+  await page.goto("/sign-in");
+  await page.getByLabel("E-mail").fill(messages.admin.email);
+  await page.getByLabel("Password").fill(messages.admin.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${messages.id}/overview$`));
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Overview" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+
+  // 30 paging messages, the inspector's examples and a failed one: all sent today in test mode.
+  const today = page.getByRole("region", { name: "Today" });
+  const whatsappToday = Number((await today.locator(".figure-value").first().textContent())!.replace(/\D/g, ""));
+  expect(whatsappToday).toBeGreaterThanOrEqual(32);
+
+  const outcomes = page.getByRole("table", { name: "Messages by status and channel, last 30 days" });
+  const failed = outcomes.getByRole("row", { name: /^Failed/ });
+  await expect(failed).toBeVisible();
+  expect(Number((await failed.getByRole("cell").last().textContent())!.replace(/\D/g, ""))).toBeGreaterThanOrEqual(1);
+
+  const reasons = page.getByRole("region", { name: "Why messages failed" });
+  await expect(reasons.getByRole("listitem").first()).toBeVisible();
+  await reasons.getByRole("link", { name: "Failed messages" }).click();
+  await expect(page).toHaveURL(/\/messages\?status=failed$/);
+  await expect(page.getByRole("row", { name: new RegExp(messages.failedTest) })).toBeVisible();
+});
+
+test("support staff land on Messages", async ({ page, seed }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("E-mail").fill(seed.messages.support.email);
+  await page.getByLabel("Password").fill(seed.messages.support.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${seed.messages.id}/messages$`));
+  await expect(page.getByRole("heading", { level: 1, name: "Messages" })).toBeVisible();
+});
+
+test("a new workspace's overview lists the setup steps left, each linked", async ({ page, seed, signIn }) => {
+  await signIn(seed.admin);
+  await page.goto(`/w/${seed.alpha.id}/overview`);
+  const setup = page.getByRole("region", { name: "Set up this workspace" });
+  await expect(setup).toContainText("1 of 4 steps done");
+  await expect(setup.getByRole("listitem").filter({ hasText: "Create an API key" })).toContainText("(done)");
+  await setup.getByRole("link", { name: "Register a webhook endpoint" }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${seed.alpha.id}/webhooks$`));
+});
+
+test("the overview names the failing webhook endpoints, linked to their delivery log", async ({ page, seed, signIn }) => {
+  await signIn(seed.webhooks.admin);
+  await page.goto(`/w/${seed.webhooks.id}/overview`);
+  const endpoints = page.getByRole("region", { name: "Webhook endpoints that fail" });
+  await expect(endpoints.getByRole("listitem").filter({ hasText: seed.webhooks.failingEndpointUrl })).toContainText("disabled");
+  await endpoints.getByRole("link", { name: seed.webhooks.failingEndpointUrl }).click();
+  await expect(page).toHaveURL(/\/webhooks\/[^/]+$/);
+});
+
+test("the overview names the flows with active runs and shows the month against the limits", async ({ page, seed, signIn }) => {
+  await signIn(seed.flows.admin);
+  await page.goto(`/w/${seed.flows.id}/overview`);
+  const flows = page.getByRole("region", { name: "Flows with contacts in them" });
+  await expect(flows.getByRole("link", { name: seed.flows.seededFlow.name })).toBeVisible();
+  await expect(flows.getByRole("listitem").filter({ hasText: seed.flows.seededFlow.name })).toContainText(/\d+ active runs?/);
+  // Quota gauges: the month's live messages against the workspace's limits.
+  await expect(page.getByRole("region", { name: "Limits" }).getByText("Live messages this month")).toBeVisible();
+});
