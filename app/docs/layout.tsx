@@ -30,6 +30,9 @@ export default function DocsLayout({ children }: { children: ReactNode }) {
               <Link href="/docs/webhooks">Webhooks</Link>
             </li>
             <li>
+              <Link href="/docs/whatsapp">WhatsApp</Link>
+            </li>
+            <li>
               <a href="/api/v1/openapi.json">openapi.json</a>
             </li>
           </ul>

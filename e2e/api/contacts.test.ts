@@ -51,6 +51,7 @@ describe("POST /contacts: create", () => {
       fields: {},
       opt_out_whatsapp: false,
       opt_out_email: false,
+      whatsapp_window_expires_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -5,6 +5,7 @@ import { dashboardMutation } from "../support/dashboard.ts";
 import { contactEvents } from "../support/events.ts";
 import { inboundTextWebhook, postWebhook, startFakeWhatsApp, statusWebhook, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import { parseMessage, startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
+import { openWhatsAppWindow } from "../support/whatsapp-window.ts";
 
 // Live sends through the real pipeline to a local server speaking the WhatsApp Cloud API's
 // JSON and a real SMTP server on loopback; provider reports through /api/providers/*.
@@ -20,6 +21,13 @@ const appSecret = `secret-${randomUUID()}`;
 
 let n = 0;
 const phone = () => `+55119${String(30_000_000 + ((Date.now() + n++ * 7919 + Math.floor(Math.random() * 1e6)) % 69_999_999)).slice(-8)}`;
+
+/** A number whose 24-hour window is open (D43): it wrote to the channel first. */
+async function windowed(channel = { phoneNumberId, appSecret }): Promise<string> {
+  const to = phone();
+  await openWhatsAppWindow(baseUrl, channel, to);
+  return to;
+}
 
 async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8_000): Promise<T> {
   const until = Date.now() + ms;
@@ -59,7 +67,7 @@ afterAll(async () => {
 
 describe("live WhatsApp", () => {
   it("dispatches the Cloud API JSON, becomes sent with the wamid, then follows status reports (D8)", async () => {
-    const to = phone();
+    const to = await windowed();
     const res = await live.post("/messages", { channel: "whatsapp", to: { phone: to, name: "Ana" }, whatsapp: { body: "Olá {{name}}" } });
     expect(res.status).toBe(202);
     const sent = await until(res.body.id, "sent");
@@ -81,11 +89,12 @@ describe("live WhatsApp", () => {
     const contact = (await live.get(`/contacts?phone=${encodeURIComponent(to)}`)).body;
     const events = await contactEvents(ws.id, contact.id);
     const names = events.map((e) => e.event).filter((e) => e.startsWith("mensagem."));
-    expect(names).toEqual(["mensagem.enviada", "mensagem.entregue", "mensagem.lida"]);
+    // The contact's own message that opened the window (D44) comes first.
+    expect(names).toEqual(["mensagem.recebida", "mensagem.enviada", "mensagem.entregue", "mensagem.lida"]);
   });
 
   it("refuses unsigned or wrongly signed reports with 401 and changes nothing", async () => {
-    const res = await live.post("/messages", { channel: "whatsapp", to: { phone: phone() }, whatsapp: { body: "x" } });
+    const res = await live.post("/messages", { channel: "whatsapp", to: { phone: await windowed() }, whatsapp: { body: "x" } });
     const sent = await until(res.body.id, "sent");
     const payload = statusWebhook(phoneNumberId, [{ wamid: sent.body.provider_message_id, status: "delivered" }]);
     expect((await postWebhook(`${baseUrl}/api/providers/whatsapp`, payload, null)).status).toBe(401);
@@ -95,12 +104,13 @@ describe("live WhatsApp", () => {
 
   it("marks a permanent provider error failed, and retries a temporary one", async () => {
     fake.setMode({ kind: "graph_error", status: 400, code: 131030, message: "Recipient phone number not in allowed list" }, { times: 1 });
-    const bad = await live.post("/messages", { channel: "whatsapp", to: { phone: phone() }, whatsapp: { body: "x" } });
+    const bad = await live.post("/messages", { channel: "whatsapp", to: { phone: await windowed() }, whatsapp: { body: "x" } });
     const failed = await until(bad.body.id, "failed");
     expect(failed.body.error).toContain("Recipient phone number not in allowed list");
+    expect(failed.body.error_code).toBe("131030"); // D45
 
     fake.setMode({ kind: "status", status: 503 }, { times: 1 });
-    const retried = await live.post("/messages", { channel: "whatsapp", to: { phone: phone() }, whatsapp: { body: "y" } });
+    const retried = await live.post("/messages", { channel: "whatsapp", to: { phone: await windowed() }, whatsapp: { body: "y" } });
     const sent = await waitFor(
       () => message(retried.body.id),
       (r) => r.body.status === "sent",
@@ -182,18 +192,19 @@ describe("quotas (D25) and usage (D20)", () => {
   const quota = fx.quota!;
 
   it("counts live sends exactly under concurrency and refuses past the daily limit", async () => {
+    const quotaChannel = { phoneNumberId: String(Number(phoneNumberId) + 1), appSecret: "s" };
     await dashboardMutation(quota.id, "channels.connect", {
       type: "whatsapp",
-      phone_number_id: String(Number(phoneNumberId) + 1),
+      phone_number_id: quotaChannel.phoneNumberId,
       access_token: "t",
-      app_secret: "s",
+      app_secret: quotaChannel.appSecret,
       verify_token: "v",
       api_base_url: fake.url,
     });
+    const recipients: string[] = [];
+    for (let i = 0; i < 16; i++) recipients.push(await windowed(quotaChannel));
     const results = await Promise.all(
-      Array.from({ length: 16 }, () =>
-        api(quota.keys.live).post("/messages", { channel: "whatsapp", to: { phone: phone() }, whatsapp: { body: "q" } }),
-      ),
+      recipients.map((to) => api(quota.keys.live).post("/messages", { channel: "whatsapp", to: { phone: to }, whatsapp: { body: "q" } })),
     );
     expect(results.filter((r) => r.status === 202)).toHaveLength(10);
     for (const r of results.filter((r) => r.status !== 202)) {

@@ -9,6 +9,7 @@ import { freshDatabase, queryDatabase } from "../support/database.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
+import { openWhatsAppWindow } from "../support/whatsapp-window.ts";
 
 // D46 (issue "Delivery guarantees"): a server SIGKILLed while idempotent sends and enrolls are
 // in flight, started again on the same database; every request is retried with its key and
@@ -105,6 +106,15 @@ describe("idempotency across a crash (D46)", () => {
     const post = (a: Attempt, url: string) => api(a.keyOf, url).post(a.path, a.body, { headers: { "Idempotency-Key": a.key } });
 
     const doomed = await start();
+    // D43: the send recipients wrote first, so their 24-hour windows are open.
+    for (let i = 0; i < attempts.length; i += 25) {
+      await Promise.all(
+        attempts
+          .slice(i, i + 25)
+          .filter((a) => a.path === "/messages")
+          .map((a) => openWhatsAppWindow(doomed.url, { phoneNumberId: "5550001", appSecret: "s" }, a.phone)),
+      );
+    }
     let answered = 0;
     let next = 0;
     let killed = false;

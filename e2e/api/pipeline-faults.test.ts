@@ -6,6 +6,7 @@ import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.t
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
+import { openWhatsAppWindow } from "../support/whatsapp-window.ts";
 
 // The pipeline under faults (issues "Messages" and "Delivery guarantees", Done means): a server
 // killed with SIGKILL in the middle of dispatching a batch, started again; (PostgreSQL)
@@ -100,6 +101,8 @@ async function accept(url: string, count: number, tag: string): Promise<{ id: st
     const batch = await Promise.all(
       Array.from({ length: Math.min(25, count - i) }, async (_, j) => {
         const phone = `+55119${tag}${String(i + j).padStart(6, "0")}`;
+        // D43: the recipient wrote first, so its 24-hour window is open.
+        await openWhatsAppWindow(url, { phoneNumberId: "5550001", appSecret: "s" }, phone);
         const res = await client.post("/messages", { channel: "whatsapp", to: { phone }, whatsapp: { body: `m ${i + j}` } });
         expect(res.status).toBe(202);
         return { id: res.body.id as string, phone };

@@ -36,7 +36,29 @@ export type FakeWhatsAppMode =
   /** Close the connection without an answer. */
   | { kind: "drop" };
 
+/** A message template as the Cloud API lists it (`GET /{waba-id}/message_templates`). */
+export type FakeTemplate = {
+  id?: string;
+  name: string;
+  language: string;
+  status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED";
+  category: "MARKETING" | "UTILITY" | "AUTHENTICATION";
+  parameter_format?: "POSITIONAL" | "NAMED";
+  components: { type: string; format?: string; text?: string; example?: unknown; buttons?: unknown[] }[];
+};
+
 export type FakeWhatsApp = {
+  /** The templates of each business account id, as Meta lists them; tests edit them. */
+  templates: Map<string, FakeTemplate[]>;
+  /**
+   * Meta's 24-hour window, per recipient (digits): `windowFor` opens it now (a message from
+   * that number arrived). A free-form message to a number whose window is closed is accepted
+   * and then fails with 131047, as Meta reports it: a `failed` status webhook, kept in
+   * `pendingReports` for the test to post. Off unless `enforceWindow` is set.
+   */
+  enforceWindow: boolean;
+  openWindow(phone: string, at?: number): void;
+  pendingReports: { phoneNumberId: string; report: StatusReport }[];
   /** The base URL to use as a channel's `api_base_url`, e.g. `http://127.0.0.1:41234/v21.0`. */
   url: string;
   requests: FakeWhatsAppRequest[];
@@ -56,6 +78,10 @@ export async function startFakeWhatsApp(opts: { latencyMs?: number; port?: numbe
   const queued: FakeWhatsAppMode[] = [];
   const sockets = new Set<Socket>();
   const waiters = new Set<() => void>();
+  const templates = new Map<string, FakeTemplate[]>();
+  const windows = new Map<string, number>();
+  const pendingReports: { phoneNumberId: string; report: StatusReport }[] = [];
+  const state: FakeState = { templates, windows, pendingReports, enforceWindow: false };
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -81,7 +107,7 @@ export async function startFakeWhatsApp(opts: { latencyMs?: number; port?: numbe
       requests.push(record);
       for (const wake of waiters) wake();
       const current = queued.shift() ?? mode;
-      const answer = () => respond(res, record, current);
+      const answer = () => respond(res, record, current, state);
       if (latencyMs > 0) setTimeout(answer, latencyMs);
       else answer();
     });
@@ -95,6 +121,17 @@ export async function startFakeWhatsApp(opts: { latencyMs?: number; port?: numbe
 
   return {
     url: `http://127.0.0.1:${port}/${opts.version ?? "v21.0"}`,
+    templates,
+    get enforceWindow() {
+      return state.enforceWindow;
+    },
+    set enforceWindow(on: boolean) {
+      state.enforceWindow = on;
+    },
+    openWindow(phone, at = Date.now()) {
+      windows.set(phone.replace(/\D/g, ""), at + 24 * 60 * 60_000);
+    },
+    pendingReports,
     requests,
     setMode(next, o = {}) {
       if (o.times === undefined) {
@@ -136,7 +173,14 @@ export async function startFakeWhatsApp(opts: { latencyMs?: number; port?: numbe
   };
 }
 
-function respond(res: ServerResponse, record: FakeWhatsAppRequest, mode: FakeWhatsAppMode): void {
+type FakeState = {
+  templates: Map<string, FakeTemplate[]>;
+  windows: Map<string, number>;
+  pendingReports: { phoneNumberId: string; report: StatusReport }[];
+  enforceWindow: boolean;
+};
+
+function respond(res: ServerResponse, record: FakeWhatsAppRequest, mode: FakeWhatsAppMode, state: FakeState): void {
   const traceId = randomBytes(8).toString("base64url");
   const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { "content-type": "application/json", "x-fb-trace-id": traceId, ...headers });
@@ -172,16 +216,92 @@ function respond(res: ServerResponse, record: FakeWhatsAppRequest, mode: FakeWha
     });
   }
   // The real API's checks that matter to a client: the route, the bearer token, the JSON.
-  if (record.method !== "POST" || !record.phoneNumberId) return graphError(400, 100, "Unsupported request");
   if (!/^Bearer \S+$/.test(String(record.headers.authorization ?? ""))) return graphError(401, 190, "Invalid OAuth access token.");
-  const body = record.body as { messaging_product?: string; to?: string; type?: string } | undefined;
+  const url = new URL(record.path, "http://fake");
+  const listing = /\/([^/]+)\/message_templates$/.exec(url.pathname);
+  if (record.method === "GET" && listing) return json(200, templatePage(state.templates.get(listing[1]!) ?? [], url));
+  if (record.method !== "POST" || !record.phoneNumberId) return graphError(400, 100, "Unsupported request");
+  const body = record.body as
+    | {
+        messaging_product?: string;
+        to?: string;
+        type?: string;
+        template?: { name?: string; language?: { code?: string }; components?: unknown };
+      }
+    | undefined;
   if (body?.messaging_product !== "whatsapp" || !body.to || !body.type) {
     return graphError(400, 100, "(#100) Invalid parameter", {
       error_data: { messaging_product: "whatsapp", details: "messaging_product, to and type are required" },
     });
   }
+  if (body.type === "template") {
+    // Meta checks the template by name and language across the account's templates.
+    const known = [...state.templates.values()]
+      .flat()
+      .find((t) => t.name === body.template?.name && t.language === body.template?.language?.code);
+    if (!known) {
+      return graphError(404, 132001, "(#132001) Template name does not exist in the translation", {
+        error_data: {
+          messaging_product: "whatsapp",
+          details: `template name (${body.template?.name}) does not exist in ${body.template?.language?.code}`,
+        },
+      });
+    }
+    if (known.status === "PAUSED") return graphError(400, 132015, "(#132015) Template is paused");
+    const expected = (JSON.stringify(known.components).match(/\{\{[^}]+\}\}/g) ?? []).length;
+    const given = (JSON.stringify(body.template?.components ?? []).match(/"type":"text"/g) ?? []).length;
+    if (given !== expected) {
+      return graphError(400, 132000, "(#132000) Number of parameters does not match the expected number of params", {
+        error_data: {
+          messaging_product: "whatsapp",
+          details: `body: number of localizable_params (${given}) does not match the expected number of params (${expected})`,
+        },
+      });
+    }
+  }
   record.wamid = `wamid.${randomBytes(24).toString("base64url")}`;
+  const windowClosed = body.type !== "template" && (state.windows.get(body.to) ?? 0) <= Date.now();
+  if (state.enforceWindow && windowClosed) {
+    // Meta accepts the request and reports the failure afterwards, in a status webhook.
+    state.pendingReports.push({
+      phoneNumberId: record.phoneNumberId,
+      report: {
+        wamid: record.wamid,
+        status: "failed",
+        recipient: body.to,
+        errors: [
+          {
+            code: 131047,
+            title: "Re-engagement message",
+            message: "Re-engagement message",
+            error_data: {
+              details: "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+            },
+          },
+        ],
+      },
+    });
+  }
   json(200, { messaging_product: "whatsapp", contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: record.wamid }] });
+}
+
+/** One page of Meta's listing: `{ data, paging: { cursors: { before, after }, next? } }`. */
+function templatePage(all: FakeTemplate[], url: URL): Record<string, unknown> {
+  const limit = Math.min(Number(url.searchParams.get("limit") ?? 25) || 25, 100);
+  const start = url.searchParams.get("after") ? Number(Buffer.from(url.searchParams.get("after")!, "base64url").toString()) : 0;
+  const data = all.slice(start, start + limit).map((t, i) => ({
+    id: t.id ?? String(1_689_556_908_129_000 + start + i),
+    parameter_format: "POSITIONAL",
+    ...t,
+  }));
+  const cursor = (n: number) => Buffer.from(String(n)).toString("base64url");
+  const after = start + data.length;
+  const next = new URL(url);
+  next.searchParams.set("after", cursor(after));
+  return {
+    data,
+    paging: { cursors: { before: cursor(start), after: cursor(after) }, ...(after < all.length ? { next: next.toString() } : {}) },
+  };
 }
 
 // ---- Webhooks the Cloud API sends to /api/providers/whatsapp ----
@@ -249,6 +369,53 @@ export function inboundTextWebhook(phoneNumberId: string, from: string, text: st
       },
     ],
   });
+}
+
+/** An inbound message of any kind (`messages[]`): media, interactive replies, template buttons. */
+export function inboundWebhook(
+  phoneNumberId: string,
+  from: string,
+  message: Record<string, unknown>,
+  name = "Ana",
+): Record<string, unknown> {
+  return envelope(phoneNumberId, {
+    contacts: [{ profile: { name }, wa_id: from }],
+    messages: [
+      { from, id: `wamid.${randomBytes(24).toString("base64url")}`, timestamp: String(Math.floor(Date.now() / 1000)), ...message },
+    ],
+  });
+}
+
+/** Meta's `message_template_status_update` webhook for a business account's template. */
+export function templateStatusWebhook(
+  wabaId: string,
+  t: { name: string; language: string; event: string; id?: string; category?: string },
+): Record<string, unknown> {
+  return {
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: wabaId,
+        time: Math.floor(Date.now() / 1000),
+        changes: [
+          {
+            field: "message_template_status_update",
+            value: {
+              event: t.event,
+              message_template_id: Number(t.id ?? 1689556908129832),
+              message_template_name: t.name,
+              message_template_language: t.language,
+              reason: t.event === "PAUSED" ? "NONE" : null,
+              message_template_category: t.category ?? "UTILITY",
+              ...(t.event === "PAUSED"
+                ? { other_info: { title: "FIRST_PAUSE", description: "Your WhatsApp message template has been paused for 3 hours." } }
+                : {}),
+            },
+          },
+        ],
+      },
+    ],
+  };
 }
 
 /** `X-Hub-Signature-256` of a raw body, as Meta computes it with the app secret. */

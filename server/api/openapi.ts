@@ -174,6 +174,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Messages: "Transactional WhatsApp messages and e-mails.",
   Usage: "Live messages counted this month against the plan's limits.",
   Flows: "Journeys: enroll contacts in active flows and take them out.",
+  WhatsApp: "The message templates of your WhatsApp channels, synced from Meta.",
 };
 
 const pascal = (text: string) =>

@@ -10,6 +10,7 @@ import { tagsRouter } from "./routers/tags/router.ts";
 import { systemRouter } from "./routers/system/router.ts";
 import { webhooksRouter } from "./routers/webhooks/router.ts";
 import { workspacesRouter } from "./routers/workspaces/router.ts";
+import { whatsappRouter } from "./routers/whatsapp/router.ts";
 import { router } from "./trpc.ts";
 
 // One router per resource, shared by the dashboard (/api/trpc) and the public REST facade
@@ -27,6 +28,7 @@ export const appRouter = router({
   channels: channelsRouter,
   webhooks: webhooksRouter,
   flows: flowsRouter,
+  whatsapp: whatsappRouter,
 });
 
 export type AppRouter = typeof appRouter;

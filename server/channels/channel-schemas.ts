@@ -37,6 +37,12 @@ export const ZConnectWhatsAppRequest = z.object({
   app_secret: ZSecret("app_secret"),
   verify_token: ZSecret("verify_token"),
   api_base_url: ZHttpUrl.optional().describe(`The Graph API base, with its version; ${DEFAULT_GRAPH_API_BASE_URL} by default.`),
+  waba_id: z
+    .string()
+    .trim()
+    .regex(/^\d{1,32}$/, "must be the numeric id of the WhatsApp Business account")
+    .optional()
+    .describe("The WhatsApp Business account id: its message templates are synced from it."),
   rate_per_second: ZRate,
 });
 
@@ -65,7 +71,8 @@ export const ZChannel = z.object({
   type: z.enum(["whatsapp", "email"]),
   name: z.string(),
   external_id: z.string().describe("WhatsApp: the phone number id; e-mail: the from address."),
-  settings: z.record(z.string(), z.string()).describe("api_base_url (WhatsApp), from and tracking_base_url (e-mail)."),
+  settings: z.record(z.string(), z.string()).describe("api_base_url and waba_id (WhatsApp), from and tracking_base_url (e-mail)."),
+  templates_synced_at: z.string().nullable().describe("WhatsApp: when the message templates were last synced; null before the first sync."),
   secrets_set: z.array(z.string()).describe("Names of the secrets stored; their values are never shown."),
   secrets_readable: z.boolean().describe("False when the stored secrets cannot be decrypted (AUTH_SECRET changed)."),
   callback_url: z.string().describe("Where the provider reports: the WhatsApp webhook, or the e-mail events endpoint."),
@@ -102,6 +109,7 @@ export type ChannelRow = {
   ratePerSecond: number;
   createdAt: Date;
   disconnectedAt: Date | null;
+  templatesSyncedAt?: Date | null;
 };
 
 export const CHANNEL_SELECT = {
@@ -114,6 +122,7 @@ export const CHANNEL_SELECT = {
   ratePerSecond: true,
   createdAt: true,
   disconnectedAt: true,
+  templatesSyncedAt: true,
 } as const;
 
 /** Stored settings as strings (the JSON column is written only by connectChannel). */

@@ -13,6 +13,8 @@ import {
   type ConnectChannelResponse,
 } from "./channel-schemas.ts";
 import { channelView } from "./list-channels.ts";
+import { log } from "../lib/log.ts";
+import { syncTemplates, TEMPLATE_SYNC_EVERY_MS } from "../whatsapp/templates.ts";
 
 /**
  * Connects a WhatsApp Cloud API number or an SMTP relay to a workspace (operations.md
@@ -38,7 +40,7 @@ export async function connectChannel(
     data = {
       name: request.name ?? `WhatsApp ${request.phone_number_id}`,
       externalId: request.phone_number_id,
-      settings: { api_base_url: apiBaseUrl },
+      settings: { api_base_url: apiBaseUrl, ...(request.waba_id ? { waba_id: request.waba_id } : {}) },
       secrets: { access_token: request.access_token, app_secret: request.app_secret, verify_token: request.verify_token },
     };
   } else {
@@ -72,5 +74,26 @@ export async function connectChannel(
     },
     select: CHANNEL_SELECT,
   });
+  if (request.type === "whatsapp" && request.waba_id) {
+    // D41: the templates are synced now, then every 15 minutes by the pipeline. A Cloud API that
+    // cannot be reached now does not stop the connection: the periodic sync tries again.
+    await database.prisma.job.create({
+      data: {
+        id: newId("job"),
+        kind: "whatsapp.templates_sync",
+        subjectId: id,
+        workspaceId,
+        channelId: id,
+        runAt: new Date(Date.now() + TEMPLATE_SYNC_EVERY_MS),
+      },
+    });
+    try {
+      await syncTemplates(database, id);
+    } catch (err) {
+      log().warn({ err, channelId: id }, "template sync on connect failed; the periodic sync tries again");
+    }
+    const synced = await database.prisma.channel.findUniqueOrThrow({ where: { id }, select: CHANNEL_SELECT });
+    return { channel_id: id, channel: channelView(synced) };
+  }
   return { channel_id: id, channel: channelView(row), ...(eventsToken ? { events_token: eventsToken } : {}) };
 }

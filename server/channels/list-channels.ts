@@ -32,6 +32,7 @@ export function channelView(row: ChannelRow): Channel {
     name: row.name,
     external_id: row.externalId,
     settings: settingsOf(row.settings),
+    templates_synced_at: row.templatesSyncedAt?.toISOString() ?? null,
     secrets_set: secretsSet,
     secrets_readable: readable,
     callback_url: callbackUrl(row.type, env().appUrl),

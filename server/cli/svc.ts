@@ -3,6 +3,7 @@ import { ZodError } from "zod";
 import { AppError } from "../lib/errors.ts";
 import { UsageError, type Command, type Values } from "./command.ts";
 import { channelConnect } from "./commands/channel-connect.ts";
+import { channelSyncTemplates } from "./commands/channel-sync-templates.ts";
 import { demo } from "./commands/demo.ts";
 import { flowImport } from "./commands/flow-import.ts";
 import { keyCreate } from "./commands/key-create.ts";
@@ -27,6 +28,7 @@ const COMMANDS: Command[] = [
   userCreate,
   userResetPassword,
   channelConnect,
+  channelSyncTemplates,
   webhookCreate,
   flowImport,
   demo,

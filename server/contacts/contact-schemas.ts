@@ -43,6 +43,12 @@ export const ZContact = z
     fields: z.record(z.string(), ZFieldValue).describe("Custom-field values by key."),
     opt_out_whatsapp: z.boolean(),
     opt_out_email: z.boolean(),
+    whatsapp_window_expires_at: z
+      .string()
+      .nullable()
+      .describe(
+        "When the contact's 24-hour WhatsApp window closes: the time of its latest WhatsApp message to you plus 24 hours. Null when it never wrote. Outside the window only a template can be sent.",
+      ),
     created_at: z.string().describe("ISO 8601 timestamp."),
     updated_at: z.string().describe("ISO 8601 timestamp."),
   })
@@ -58,6 +64,7 @@ export type ContactRow = {
   fields: unknown;
   optOutWhatsapp: boolean;
   optOutEmail: boolean;
+  whatsappWindowExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   tags: { tagId: string }[];
@@ -71,6 +78,7 @@ export const CONTACT_SELECT = {
   fields: true,
   optOutWhatsapp: true,
   optOutEmail: true,
+  whatsappWindowExpiresAt: true,
   createdAt: true,
   updatedAt: true,
   tags: { select: { tagId: true }, orderBy: { tagId: "asc" as const } },
@@ -86,6 +94,7 @@ export function contactView(row: ContactRow): Contact {
     fields: (row.fields ?? {}) as Contact["fields"],
     opt_out_whatsapp: row.optOutWhatsapp,
     opt_out_email: row.optOutEmail,
+    whatsapp_window_expires_at: row.whatsappWindowExpiresAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -12,6 +12,7 @@ type Row = {
   fields: Contact["fields"];
   opt_out_whatsapp: boolean;
   opt_out_email: boolean;
+  whatsapp_window_expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
   tags: string[];
@@ -31,7 +32,7 @@ export const CONTACT_MATCH = {
   email: "(c.email = $2 OR c.email_key = lower($2)) ORDER BY c.email = $2 DESC",
 } as const;
 const FIND = (match: string) => `
-  SELECT c.id, c.phone, c.email, c.name, c.fields, c.opt_out_whatsapp, c.opt_out_email, c.created_at, c.updated_at,
+  SELECT c.id, c.phone, c.email, c.name, c.fields, c.opt_out_whatsapp, c.opt_out_email, c.whatsapp_window_expires_at, c.created_at, c.updated_at,
          coalesce((SELECT array_agg(t.tag_id ORDER BY t.tag_id) FROM contact_tags t WHERE t.contact_id = c.id), '{}') AS tags
   FROM contacts c
   WHERE c.workspace_id = $1 AND ${match}
@@ -57,6 +58,7 @@ export async function findContactBy(
     fields: row.fields ?? {},
     opt_out_whatsapp: row.opt_out_whatsapp,
     opt_out_email: row.opt_out_email,
+    whatsapp_window_expires_at: row.whatsapp_window_expires_at ? new Date(row.whatsapp_window_expires_at).toISOString() : null,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };

@@ -87,6 +87,7 @@ async function createContact(database: Database, actor: Actor, patch: ContactPat
     fields: Object.fromEntries(Object.entries(patch.fields ?? {}).filter(([, v]) => v !== null)) as Contact["fields"],
     opt_out_whatsapp: patch.optOutWhatsapp ?? false,
     opt_out_email: patch.optOutEmail ?? false,
+    whatsapp_window_expires_at: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

@@ -9,6 +9,7 @@ export const EVENT_NAMES = [
   "mensagem.entregue",
   "mensagem.lida",
   "mensagem.falhou",
+  "mensagem.recebida",
   "fluxo.concluido",
   "fluxo.parado",
   "contato.criado",
@@ -27,6 +28,10 @@ export const EVENT_DESCRIPTIONS: Record<EventName, { title: string; description:
   "mensagem.falhou": {
     title: "Message failed",
     description: "The message could not be sent or delivered (status `failed`); `data.error` says why.",
+  },
+  "mensagem.recebida": {
+    title: "Message received",
+    description: "A contact wrote to a WhatsApp channel (an inbound message, status `received`); `data.text` holds its text.",
   },
   "fluxo.concluido": { title: "Journey completed", description: "The contact went through a flow to its end." },
   "fluxo.parado": {

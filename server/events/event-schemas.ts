@@ -17,6 +17,20 @@ const ZMessageEventData = z
   })
   .meta({ id: "MessageEventData" });
 
+const ZInboundEventData = z
+  .object({
+    id: z.string().describe("The inbound message's id (prefix `msg_`)."),
+    channelType: z.literal("whatsapp"),
+    contact: z.string().describe("The contact who wrote (prefix `ct_`), created when the number was unknown."),
+    direction: z.literal("inbound"),
+    text: z
+      .string()
+      .nullable()
+      .describe("The text, a media caption, or the title of the button or list row chosen; null for media without a caption."),
+    media_type: z.string().nullable().describe("`image`, `video`, `audio`, `document` or `sticker` for media; null otherwise."),
+  })
+  .meta({ id: "InboundMessageEventData" });
+
 const ZFlowEventData = z
   .object({
     id: z.string().describe("The run id (prefix `run_`)."),
@@ -32,6 +46,10 @@ export const EVENTS: Record<EventName, { description: string; data: z.ZodType }>
   "mensagem.entregue": { description: "A message was delivered to the recipient's device (status `delivered`).", data: ZMessageEventData },
   "mensagem.lida": { description: "The recipient read a message (status `read`).", data: ZMessageEventData },
   "mensagem.falhou": { description: "Sending a message failed (status `failed`); `data.error` says why.", data: ZMessageEventData },
+  "mensagem.recebida": {
+    description: "A contact wrote to a WhatsApp channel; their 24-hour window is open from now.",
+    data: ZInboundEventData,
+  },
   "fluxo.concluido": { description: "A contact went through a flow to its end.", data: ZFlowEventData },
   "fluxo.parado": {
     description: "A contact left a flow before its end (unenrolled, or a step could not run); carries `reason` when one was given.",

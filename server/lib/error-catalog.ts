@@ -297,6 +297,51 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     where: ["api-declared"],
   },
   {
+    code: "whatsapp_window_closed",
+    type: "conflict",
+    description:
+      "A free-form WhatsApp message (`whatsapp.body` or `whatsapp.media_url`) to a contact whose 24-hour window is closed: the contact has not written to you in the last 24 hours. The message says when the window closed, or that it never opened. With a test key, the reserved number `+15550100004` always answers this.",
+    message:
+      "The contact's 24-hour WhatsApp window closed at 2026-11-20T14:32:00.000Z. Outside the window only a template can be sent: give whatsapp.template.",
+    param: "whatsapp.body",
+    where: ["api-declared"],
+  },
+  {
+    code: "template_not_found",
+    type: "invalid_request",
+    description:
+      "`whatsapp.template` names no template of that name and language on the WhatsApp channel that would send the message. `GET /whatsapp/templates` lists them.",
+    message: "No template named order_shipped in language en_US on the WhatsApp channel that would send this message.",
+    param: "whatsapp.template.name",
+    where: ["api-declared"],
+  },
+  {
+    code: "template_not_approved",
+    type: "conflict",
+    description: "The template exists but is not `approved` (it is pending, rejected, paused or disabled at Meta).",
+    message: "The template order_shipped (en_US) is paused; only approved templates can be sent.",
+    param: "whatsapp.template.name",
+    where: ["api-declared"],
+  },
+  {
+    code: "template_sync_failed",
+    type: "conflict",
+    description:
+      "The WhatsApp Cloud API could not be reached, or refused to list the business account's templates; the stored copy is unchanged.",
+    message: "The Cloud API answered 401: Invalid OAuth access token.",
+    param: "channel_id",
+    where: ["dashboard", "cli"],
+  },
+  {
+    code: "waba_id_missing",
+    type: "invalid_request",
+    description:
+      "The WhatsApp channel was connected without its business account id, so it has no templates to sync: connect it again with `waba_id`.",
+    message: "The channel has no WhatsApp Business account id: connect it again with waba_id.",
+    param: "channel_id",
+    where: ["dashboard", "cli"],
+  },
+  {
     code: "channel_not_connected",
     type: "conflict",
     description: "A live key sends on a channel type the workspace has not connected; connect it in the dashboard.",

@@ -17,6 +17,7 @@ const PREFIXES = {
   channel: "ch",
   job: "job",
   session: "ses",
+  template: "tpl",
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

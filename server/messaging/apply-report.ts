@@ -10,6 +10,8 @@ export type Report = {
   status: Exclude<Status, "queued">;
   at?: Date;
   error?: string;
+  /** D45: the provider's error code (Meta's number as text, `smtp_<code>`) or ours. */
+  errorCode?: string;
   providerMessageId?: string;
   /** `status` for the pipeline's own changes, `provider_report` for a provider's. */
   kind: "status" | "provider_report";
@@ -38,7 +40,7 @@ function changeStatement(path: Exclude<Status, "queued">[]): string {
   return `
     WITH h AS (${HISTORY}),
     u AS (
-      UPDATE messages SET status = $6::"MessageStatus", ${sets}, error = coalesce($7, error), provider_message_id = coalesce($8, provider_message_id)
+      UPDATE messages SET status = $6::"MessageStatus", ${sets}, error = coalesce($7, error), provider_message_id = coalesce($8, provider_message_id), error_code = coalesce($10, error_code)
       WHERE id = $1
     )
     INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
@@ -87,6 +89,7 @@ export async function applyReport(sql: Sql, messageId: string, report: Report): 
     final === "failed" ? (report.error ?? "failed") : null,
     report.providerMessageId ?? null,
     JSON.stringify(events),
+    final === "failed" ? (report.errorCode ?? null) : null,
   ]);
   for (const status of path) recorder()?.statusChange(status); // D52
   return true;

@@ -12,6 +12,8 @@ import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { recorder } from "../observability/metrics.ts";
 import { inSpan } from "../observability/tracing.ts";
 import { applyReport } from "./apply-report.ts";
+import { slowChannel } from "../pipeline/pacing.ts";
+import { slowsChannel } from "../whatsapp/meta-error-codes.ts";
 import type { Content } from "./send-message.ts";
 
 /** Temporary failures are retried for this long after acceptance, then the message fails (D39). */
@@ -91,7 +93,11 @@ export async function dispatchMessage(
     return "failed";
   }
   if (!channel || !m.to) {
-    await finish(database, job, owner, { status: "failed", error: "The channel was disconnected before the message could be sent." });
+    await finish(database, job, owner, {
+      status: "failed",
+      error: "The channel was disconnected before the message could be sent.",
+      errorCode: "channel_disconnected",
+    });
     return "failed";
   }
   const provider = providerFor(channel.type);
@@ -151,9 +157,16 @@ async function record(
     return "sent";
   }
   if (result.outcome === "permanent" || Date.now() - m.created_at.getTime() > RETRY_WINDOW_MS) {
-    await finish(database, job, owner, { status: "failed", error: result.error, detail });
+    await finish(database, job, owner, {
+      status: "failed",
+      error: result.error,
+      detail,
+      ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+    });
     return "failed";
   }
+  // D45: Meta's throughput and pair limits (130429, 131056) slow the whole channel down.
+  if (result.errorCode && slowsChannel(Number(result.errorCode)) && job.channel_id) await slowChannel(database, job.channel_id);
   const wait = Math.max(result.retryAfterMs ?? 0, backoffMs(job.attempts));
   await database.transaction(async (sql) => {
     if (!(await rescheduleJob(sql, job, owner, new Date(Date.now() + wait), { error: result.error }))) return;
@@ -169,7 +182,7 @@ async function finish(
   database: Database,
   job: Job,
   owner: string,
-  report: { status: "sent" | "failed"; error?: string; providerMessageId?: string; detail?: Record<string, unknown> },
+  report: { status: "sent" | "failed"; error?: string; errorCode?: string; providerMessageId?: string; detail?: Record<string, unknown> },
 ): Promise<void> {
   await database.transaction(async (sql) => {
     if (await completeJob(sql, job, owner)) await applyReport(sql, job.subject_id, { ...report, kind: "status" });

@@ -8,7 +8,7 @@ import { messageView, type MessageRow } from "./message-schemas.ts";
 
 export type MessageFilter = {
   q?: string;
-  status?: "queued" | "sent" | "delivered" | "read" | "failed";
+  status?: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
   channel?: "whatsapp" | "email";
   mode?: "test" | "live";
   from?: Date;
@@ -64,7 +64,7 @@ export async function searchMessages(database: Database, workspaceId: string, fi
       if (filter.to) where.push(`created_at < ${param(filter.to)}`);
       if (cursor) where.push(`(created_at, id) < (${param(cursor.createdAt)}, ${param(cursor.id)})`);
       return database.query<Row>(
-        `SELECT id, status::text AS status, channel::text AS channel, "to", provider_message_id AS "providerMessageId", error,
+        `SELECT id, status::text AS status, channel::text AS channel, direction, "to", provider_message_id AS "providerMessageId", error, error_code AS "errorCode",
                 sent_at AS "sentAt", delivered_at AS "deliveredAt", read_at AS "readAt", created_at AS "createdAt",
                 mode::text AS mode, contact_id AS "contactId"
          FROM messages WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT ${param(take)}`,

@@ -29,8 +29,7 @@ export async function listMessages(
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.channel ? { channel: filter.channel } : {}),
     ...(filter.contact_id ? { contactId: filter.contact_id } : {}),
-    // Every message is outbound so far: asking for inbound ones finds none.
-    ...(filter.direction === "inbound" ? { id: { in: [] } } : {}),
+    ...(filter.direction ? { direction: filter.direction } : {}),
     ...(filter.created_after || filter.created_before
       ? {
           createdAt: {

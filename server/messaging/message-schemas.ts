@@ -47,6 +47,22 @@ export const ZSingleRecipient = ZRecipient;
 
 const ZVariableValue = z.union([z.string().max(1000, "must be at most 1000 characters"), z.number(), z.boolean()]);
 
+/** D42: an approved template of the channel, its parameters filled (placeholders allowed). */
+export const ZWhatsAppTemplate = z
+  .strictObject({
+    name: z.string().min(1).max(512),
+    language: z.string().min(1).max(32).describe("The template's language code, such as `en_US`."),
+    parameters: z
+      .record(z.string().max(64), z.string().max(1024, "must be at most 1024 characters"))
+      .optional()
+      .describe("A text for each of the template's parameters, by name; texts accept `{{variable}}` placeholders."),
+  })
+  .describe("Send an approved message template instead of `body` or `media_url`: required outside the contact's 24-hour window.")
+  .meta({
+    id: "WhatsAppTemplateSend",
+    example: { name: "order_shipped", language: "en_US", parameters: { "1": "{{name}}", "2": "#1042" } },
+  });
+
 // D16, D56: what `checkContent` requires of each channel's content, stated in the document.
 export const ZWhatsAppContent = z
   .strictObject({
@@ -56,10 +72,11 @@ export const ZWhatsAppContent = z
       .max(2048)
       .optional(),
     media_type: z.enum(MEDIA_TYPES).optional().describe("Required with `media_url`."),
+    template: ZWhatsAppTemplate.optional(),
   })
   .meta({
     override: ({ jsonSchema }) => {
-      jsonSchema.anyOf = [{ required: ["body"] }, { required: ["media_url"] }];
+      jsonSchema.anyOf = [{ required: ["body"] }, { required: ["media_url"] }, { required: ["template"] }];
       jsonSchema.dependentRequired = { media_url: ["media_type"] };
     },
   });
@@ -93,7 +110,7 @@ export const ZMetadata = z
 
 type ContentFields = {
   channel: "whatsapp" | "email";
-  whatsapp?: { body?: string; media_url?: string; media_type?: string };
+  whatsapp?: { body?: string; media_url?: string; media_type?: string; template?: unknown };
   email?: { html?: string };
 };
 
@@ -103,7 +120,16 @@ export function checkContent(v: ContentFields, ctx: z.RefinementCtx): void {
   const other = v.channel === "whatsapp" ? "email" : "whatsapp";
   if (v[other] !== undefined) ctx.addIssue({ code: "unrecognized_keys", keys: [other], path: [], input: v });
   if (v.channel === "whatsapp") {
-    if (!v.whatsapp?.body && !v.whatsapp?.media_url) {
+    if (v.whatsapp?.template !== undefined) {
+      // D42: a template replaces the free-form content.
+      if (v.whatsapp.body !== undefined || v.whatsapp.media_url !== undefined || v.whatsapp.media_type !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["whatsapp", "template"],
+          message: "give either whatsapp.template or whatsapp.body/media_url, not both",
+        });
+      }
+    } else if (!v.whatsapp?.body && !v.whatsapp?.media_url) {
       ctx.addIssue({ code: "custom", path: ["whatsapp", "body"], message: "a WhatsApp message needs whatsapp.body or whatsapp.media_url" });
     } else if (v.whatsapp?.media_url && !v.whatsapp.media_type) {
       ctx.addIssue({ code: "custom", path: ["whatsapp", "media_type"], message: "is required with whatsapp.media_url" });
@@ -138,13 +164,22 @@ export type SendMessageRequest = z.output<typeof ZSendMessageRequest>;
 export const ZMessage = z
   .object({
     id: z.string().describe("Prefix `msg_`."),
-    status: z.enum(["queued", "sent", "delivered", "read", "failed"]),
+    status: z
+      .enum(["queued", "sent", "delivered", "read", "failed", "received"])
+      .describe("`received` for an inbound message; a message you send moves from `queued` to `sent`, `delivered`, `read` or `failed`."),
     channel: z.enum(CHANNELS),
+    direction: z.enum(["outbound", "inbound"]).describe("`outbound` for messages sent, `inbound` for messages received."),
     to: z.string().nullable().describe("The address the message goes to."),
     contact_id: z.string().describe("The contact the message went to. Prefix `ct_`."),
     metadata: z.record(z.string(), z.string()).describe("The `metadata` given on send; `{}` when none."),
     provider_message_id: z.string().nullable().describe("Null right after acceptance."),
     error: z.string().nullable().describe("Why it failed; null otherwise."),
+    error_code: z
+      .string()
+      .nullable()
+      .describe(
+        "The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `simulated_failure`. Null otherwise.",
+      ),
     sent_at: z.string().nullable(),
     delivered_at: z.string().nullable(),
     read_at: z.string().nullable(),
@@ -158,11 +193,13 @@ export type MessageRow = {
   id: string;
   status: Message["status"];
   channel: Message["channel"];
+  direction?: string;
   to: string | null;
   contactId: string;
   metadata: unknown;
   providerMessageId: string | null;
   error: string | null;
+  errorCode?: string | null;
   sentAt: Date | null;
   deliveredAt: Date | null;
   readAt: Date | null;
@@ -174,11 +211,13 @@ export const MESSAGE_SELECT = {
   id: true,
   status: true,
   channel: true,
+  direction: true,
   to: true,
   contactId: true,
   metadata: true,
   providerMessageId: true,
   error: true,
+  errorCode: true,
   sentAt: true,
   deliveredAt: true,
   readAt: true,
@@ -190,11 +229,13 @@ export function messageView(m: MessageRow): Message {
     id: m.id,
     status: m.status,
     channel: m.channel,
+    direction: m.direction === "inbound" ? "inbound" : "outbound",
     to: m.to,
     contact_id: m.contactId,
     metadata: (m.metadata ?? {}) as Record<string, string>,
     provider_message_id: m.providerMessageId,
     error: m.error,
+    error_code: m.errorCode ?? null,
     sent_at: m.sentAt?.toISOString() ?? null,
     delivered_at: m.deliveredAt?.toISOString() ?? null,
     read_at: m.readAt?.toISOString() ?? null,

@@ -13,7 +13,8 @@ import { countLiveMessage } from "../usage/quota.ts";
 import { messageView, type Message, type SendMessageRequest } from "./message-schemas.ts";
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient } from "./resolve-recipient.ts";
-import { simulatedOutcome } from "./test-mode.ts";
+import { simulatedOutcome, WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
+import { checkTemplateParameters, templateContent, templateForSend, type TemplateContent } from "../whatsapp/templates.ts";
 
 export type Sender = WorkspaceRef & { workspaceId: string; mode: Mode };
 
@@ -59,7 +60,10 @@ export async function sendMessage(
   }
   const live = sender.mode === "live";
   const liveChannel = live ? (channelId ?? (await connectedChannel(database, sender.workspaceId, input.channel))) : channelId;
-  const content = renderContent(input, contact, { missing: "refuse" });
+  const content =
+    input.channel === "whatsapp"
+      ? await whatsappContent(database, sender, input, contact, liveChannel, { missing: "refuse" })
+      : renderContent(input, contact, { missing: "refuse" });
 
   const contactId = recipient.exists ? contact.id : (await upsertContact(database, sender, recipient.draft)).id;
   const message: NewMessage = {
@@ -181,19 +185,70 @@ function draftContact(draft: { phone?: string; email?: string; name?: string }):
     fields: {},
     opt_out_whatsapp: false,
     opt_out_email: false,
+    whatsapp_window_expires_at: null,
     created_at: "",
     updated_at: "",
   };
 }
 
 export type Content =
-  { body?: string; media_url?: string; media_type?: string } | { subject: string; html: string; reply_to?: string; preview_text?: string };
+  | { body?: string; media_url?: string; media_type?: string }
+  | TemplateContent
+  | { subject: string; html: string; reply_to?: string; preview_text?: string };
+
+/** D43: whether the contact's 24-hour window is open now (test keys: always, but for the reserved recipient). */
+export function windowOpen(mode: Mode, contact: Contact, address: string, now: Date = new Date()): boolean {
+  if (mode === "test") return address !== WINDOW_CLOSED_RECIPIENT;
+  return contact.whatsapp_window_expires_at !== null && new Date(contact.whatsapp_window_expires_at).getTime() > now.getTime();
+}
+
+/**
+ * The content of a WhatsApp message (API sends and flow send steps): a template, checked and
+ * filled (D42), or the free-form content, which needs the contact's window open (D43). With
+ * `fallback` (a flow step that carries both), the free-form content goes inside the window
+ * and the template outside it. Reads through `source`, so a flow run asks inside its
+ * transaction.
+ */
+export async function whatsappContent(
+  source: Database | Sql,
+  sender: Sender,
+  input: SendMessageRequest,
+  contact: Contact,
+  channelId: string | null,
+  opts: Pick<RenderOptions, "missing"> & { fallback?: boolean; now?: Date },
+): Promise<Content> {
+  const w = input.whatsapp ?? {};
+  const freeForm = w.body !== undefined || w.media_url !== undefined;
+  const address = contact.phone ?? "";
+  const open = windowOpen(sender.mode, contact, address, opts.now);
+  if (w.template && (!freeForm || (opts.fallback && !open))) {
+    // Test keys see the live templates (D41): those of the channel named, else the workspace's first.
+    const templateChannel = channelId ?? (await connectedChannel(source, sender.workspaceId, "whatsapp").catch(() => null));
+    const template = await templateForSend(source, templateChannel, w.template);
+    const given = w.template.parameters ?? {};
+    const parameters = checkTemplateParameters(template, given);
+    const values = placeholderValues(input.variables ?? {}, { ...contact, id: contact.id || "" });
+    const filled: Record<string, string> = {};
+    for (const p of parameters) filled[p.name] = render(given[p.name]!, values, { ...opts, limit: RENDERED_LIMITS.parameter(p.name) });
+    return templateContent(template, parameters, filled);
+  }
+  if (!open) {
+    const expired = contact.whatsapp_window_expires_at;
+    throw conflict(
+      "whatsapp_window_closed",
+      `${expired && sender.mode === "live" ? `The contact's 24-hour WhatsApp window closed at ${expired}` : "The contact's 24-hour WhatsApp window never opened: the contact has not written to you on WhatsApp"}. Outside the window only a template can be sent: give whatsapp.template.`,
+      w.body !== undefined ? "whatsapp.body" : "whatsapp.media_url",
+    );
+  }
+  return renderContent(input, contact, opts);
+}
 
 /** D48: the request's limits (D16) apply to the rendered text too. */
 const RENDERED_LIMITS = {
   body: { param: "whatsapp.body", max: 4096, unit: "characters" },
   subject: { param: "email.subject", max: 998, unit: "characters" },
   html: { param: "email.html", max: 512 * 1024, unit: "bytes" },
+  parameter: (name: string) => ({ param: `whatsapp.template.parameters.${name}`, max: 1024, unit: "characters" as const }),
 } as const;
 
 /**

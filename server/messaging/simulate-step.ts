@@ -19,6 +19,7 @@ export async function simulateStep(database: Database, job: Job, owner: string):
         status: step.status,
         kind: "status",
         error: step.status === "failed" ? SIMULATED_FAILURE : undefined,
+        errorCode: step.status === "failed" ? "simulated_failure" : undefined,
         detail: { simulated: true },
       });
     }

@@ -39,3 +39,21 @@ export async function channelRates(database: Database, ids: string[]): Promise<M
   );
   return new Map(rows.map((r) => [r.id, r.rate_per_second]));
 }
+
+/** How long a channel told to slow down (Meta's 130429, 131056: D45) sends nothing more. */
+export const SLOW_DOWN_SECONDS = 2;
+
+/**
+ * Fills the channel's next seconds of pacing, so no worker reserves a call in them: the
+ * channel pauses for SLOW_DOWN_SECONDS, then resumes at its rate, and the retried messages
+ * wait their backoff as well.
+ */
+export async function slowChannel(database: Database, channelId: string): Promise<void> {
+  const second = Math.floor(Date.now() / 1000);
+  await database.query(
+    `INSERT INTO channel_pacing (channel_id, second, count)
+     SELECT $1, s, 1000000 FROM generate_series($2::bigint, $3::bigint) AS s
+     ON CONFLICT (channel_id, second) DO UPDATE SET count = greatest(channel_pacing.count, EXCLUDED.count)`,
+    [channelId, second, second + SLOW_DOWN_SECONDS],
+  );
+}

@@ -15,6 +15,7 @@ import { advanceRun } from "../flows/advance-run.ts";
 import { admitDeliveries, DEFER_MS, deliverWebhook } from "../webhooks/deliver-webhook.ts";
 import { claimJobs, claimToken, deferJobs, renewLeases, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { sweep } from "./sweep.ts";
+import { templateSyncJob } from "../whatsapp/templates.ts";
 import { channelRates, reserveSlots } from "./pacing.ts";
 
 // The delivery pipeline's worker (ARCHITECTURE "Shape"): claims due jobs in bounded batches
@@ -34,6 +35,7 @@ const HANDLERS: Record<string, Handler> = {
   "webhook.deliver": deliverWebhook,
   "flow.step": advanceRun,
   "maintenance.sweep": sweep,
+  "whatsapp.templates_sync": templateSyncJob,
 };
 
 export type PipelineCounts = { claimed: number; completed: number; paced: number; errors: number; [outcome: string]: number };

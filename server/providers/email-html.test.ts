@@ -62,6 +62,7 @@ describe("mapSmtpError (D39)", () => {
       outcome: "permanent",
       error: "550 5.1.1 No such user",
       detail: { status_code: 550, excerpt: "550 5.1.1 No such user" },
+      errorCode: "smtp_550", // D45
     });
   });
 

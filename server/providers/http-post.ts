@@ -3,7 +3,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { isPrivateAddress, PRIVATE_ADDRESS_ERROR, publicOnlyLookup } from "../lib/private-address.ts";
 
-// One HTTP POST for provider clients, on node:http so the connection can refuse private
+// One HTTP POST (or GET) for provider clients, on node:http so the connection can refuse private
 // addresses at the moment it is made (`publicOnlyLookup`), which fetch cannot. Redirects are
 // never followed: a 3xx is an answer like any other.
 
@@ -15,8 +15,10 @@ export function postJson(
   url: URL,
   headers: Record<string, string>,
   body: string,
-  opts: { timeoutMs: number; allowPrivate: boolean },
+  opts: { timeoutMs: number; allowPrivate: boolean; method?: "GET" | "POST"; maxBody?: number },
 ): Promise<HttpAnswer> {
+  const maxBody = opts.maxBody ?? MAX_BODY;
+  const method = opts.method ?? "POST";
   const request = url.protocol === "https:" ? httpsRequest : httpRequest;
   // An IP literal is connected to without a lookup, so it is checked here.
   const literal = url.hostname.replace(/^\[|\]$/g, "");
@@ -36,8 +38,11 @@ export function postJson(
     const req = request(
       url,
       {
-        method: "POST",
-        headers: { ...headers, "content-type": "application/json", "content-length": String(payload.length), accept: "application/json" },
+        method,
+        headers:
+          method === "POST"
+            ? { ...headers, "content-type": "application/json", "content-length": String(payload.length), accept: "application/json" }
+            : { ...headers, accept: "application/json" },
         signal,
         ...(opts.allowPrivate ? {} : { lookup: publicOnlyLookup }),
       },
@@ -45,14 +50,14 @@ export function postJson(
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {
-          if (size < MAX_BODY) chunks.push(chunk);
+          if (size < maxBody) chunks.push(chunk);
           size += chunk.length;
         });
         res.on("end", () =>
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
-            body: Buffer.concat(chunks).subarray(0, MAX_BODY).toString("utf8"),
+            body: Buffer.concat(chunks).subarray(0, maxBody).toString("utf8"),
           }),
         );
         res.on("error", fail);
@@ -62,7 +67,8 @@ export function postJson(
       },
     );
     req.on("error", fail);
-    req.end(payload);
+    if (method === "POST") req.end(payload);
+    else req.end();
   });
 }
 

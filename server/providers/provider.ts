@@ -31,9 +31,9 @@ export type ProviderDetail = { request_id?: string; status_code?: number; excerp
 export type ProviderResult =
   | { outcome: "accepted"; providerMessageId: string; detail: ProviderDetail }
   /** Will never succeed (invalid number, 4xx other than rate limits, SMTP 5xx): `failed`. */
-  | { outcome: "permanent"; error: string; detail: ProviderDetail }
+  | { outcome: "permanent"; error: string; detail: ProviderDetail; errorCode?: string }
   /** May succeed later (rate limit, 5xx, timeout, SMTP 4xx, refused connection): retried. */
-  | { outcome: "temporary"; error: string; detail: ProviderDetail; retryAfterMs?: number };
+  | { outcome: "temporary"; error: string; detail: ProviderDetail; retryAfterMs?: number; errorCode?: string };
 
 export interface ProviderClient {
   /** How long one send may take at most (its timeouts): the pipeline's lease covers it before the call starts (D47). */

@@ -137,8 +137,10 @@ export function mapSmtpError(err: SmtpError, detail: ProviderDetail): ProviderRe
     ...(err.responseCode ? { status_code: err.responseCode } : {}),
     ...(reply ? { excerpt: reply.slice(0, 500) } : {}),
   };
-  if (err.responseCode && err.responseCode >= 500) return { outcome: "permanent", error: reply || err.message, detail: withCode };
-  if (err.responseCode && err.responseCode >= 400) return { outcome: "temporary", error: reply || err.message, detail: withCode };
+  if (err.responseCode && err.responseCode >= 500)
+    return { outcome: "permanent", error: reply || err.message, detail: withCode, errorCode: `smtp_${err.responseCode}` };
+  if (err.responseCode && err.responseCode >= 400)
+    return { outcome: "temporary", error: reply || err.message, detail: withCode, errorCode: `smtp_${err.responseCode}` };
   const what = err.code === "ETIMEDOUT" ? "timed out" : err.code === "ECONNECTION" ? "connection failed" : "failed";
   return { outcome: "temporary", error: `SMTP ${what}: ${err.message}`, detail: withCode };
 }

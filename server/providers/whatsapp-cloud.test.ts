@@ -38,6 +38,35 @@ describe("cloudApiPayload", () => {
     });
   });
 
+  it("sends a template with its header and body parameters filled (D42)", () => {
+    const content = {
+      template: {
+        name: "order_shipped",
+        language: "en_US",
+        parameter_format: "positional",
+        parameters: [
+          { name: "header_1", component: "header" as const, meta_name: "1", text: "#1042" },
+          { name: "1", component: "body" as const, meta_name: "1", text: "Ana" },
+        ],
+      },
+      body: "Hi Ana",
+    };
+    expect(cloudApiPayload("+5511987654321", content)).toEqual({
+      payload: {
+        ...base,
+        type: "template",
+        template: {
+          name: "order_shipped",
+          language: { code: "en_US" },
+          components: [
+            { type: "header", parameters: [{ type: "text", text: "#1042" }] },
+            { type: "body", parameters: [{ type: "text", text: "Ana" }] },
+          ],
+        },
+      },
+    });
+  });
+
   it("refuses what it cannot send", () => {
     expect(cloudApiPayload("+5511987654321", { subject: "s", html: "<p>x</p>" })).toHaveProperty("error");
     expect(cloudApiPayload("+5511987654321", {})).toHaveProperty("error");
@@ -64,6 +93,7 @@ describe("mapCloudApiAnswer", () => {
       error: "(#130429) Rate limit hit (code 130429)",
       detail,
       retryAfterMs: 7000,
+      errorCode: "130429", // D45
     });
   });
 
@@ -88,6 +118,7 @@ describe("mapCloudApiAnswer", () => {
       error:
         "(#131030) Recipient phone number not in allowed list (code 131030/2494010): Recipient phone number not in allowed list: add it",
       detail,
+      errorCode: "131030", // D45
     });
     expect(mapCloudApiAnswer(answer(401, graphError(190, "Invalid OAuth access token.")), detail)).toMatchObject({
       outcome: "permanent",

@@ -5,6 +5,8 @@ import { env } from "../lib/env.ts";
 import type { Content } from "../messaging/send-message.ts";
 import { firstHeader, postJson, retryAfterMs, type HttpAnswer } from "./http-post.ts";
 import type { ChannelConfig, OutboundMessage, ProviderClient, ProviderDetail, ProviderResult } from "./provider.ts";
+import { META_ERROR_CODES } from "../whatsapp/meta-error-codes.ts";
+import { cloudTemplatePayload, type TemplateContent } from "../whatsapp/templates.ts";
 
 // Meta's WhatsApp Cloud API (operations.md "Provider endpoints"):
 // POST <api_base_url>/<phone_number_id>/messages with the access token as bearer, one message
@@ -12,17 +14,8 @@ import type { ChannelConfig, OutboundMessage, ProviderClient, ProviderDetail, Pr
 
 export const WHATSAPP_TIMEOUT_MS = 15_000;
 
-/** Graph error codes that mean "slow down" or "try again later" rather than "never". */
-export const TEMPORARY_GRAPH_CODES = new Set([
-  4, // application request limit reached
-  80007, // WhatsApp Business account rate limit
-  130429, // Cloud API throughput reached
-  131048, // spam rate limit hit
-  131056, // too many messages to the same recipient (pair rate limit)
-  2, // temporary API service failure
-  131016, // service unavailable
-  133004, // server temporarily unavailable
-]);
+/** Graph error codes that mean "slow down" or "try again later" rather than "never" (D45). */
+export const TEMPORARY_GRAPH_CODES = new Set(META_ERROR_CODES.filter((e) => e.kind === "temporary").map((e) => e.code));
 
 const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
 
@@ -36,6 +29,8 @@ export function cloudApiPayload(to: string, content: Content): { payload: Record
   const digits = to.replace(/\D/g, "");
   if (digits.length < 8 || digits.length > 15) return { error: `${to} is not an E.164 phone number.` };
   const base = { messaging_product: "whatsapp", recipient_type: "individual", to: digits };
+  if ("template" in content)
+    return { payload: { ...base, type: "template", template: cloudTemplatePayload((content as TemplateContent).template) } };
   if (content.media_url) {
     const type = MEDIA_TYPES.find((t) => t === content.media_type);
     if (!type) return { error: `media_type must be one of ${MEDIA_TYPES.join(", ")}.` };
@@ -68,6 +63,8 @@ export function mapCloudApiAnswer(answer: HttpAnswer, detail: ProviderDetail): P
   }
   const retryAfter = retryAfterMs(answer.headers["retry-after"]);
   const graph = ZGraphError.safeParse(json);
+  const code = graph.success && graph.data.error.code !== undefined ? String(graph.data.error.code) : undefined;
+  const coded = code ? { errorCode: code } : {};
   const error = graph.success
     ? graphErrorText(graph.data.error)
     : `HTTP ${answer.status}${answer.body ? `: ${answer.body.slice(0, 200)}` : ""}`;
@@ -75,7 +72,8 @@ export function mapCloudApiAnswer(answer: HttpAnswer, detail: ProviderDetail): P
     answer.status === 429 ||
     answer.status >= 500 ||
     (graph.success && graph.data.error.code !== undefined && TEMPORARY_GRAPH_CODES.has(graph.data.error.code));
-  if (temporary) return { outcome: "temporary", error, detail, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
+  if (temporary)
+    return { outcome: "temporary", error, detail, ...coded, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
   if (answer.status >= 300 && answer.status < 400) {
     return {
       outcome: "permanent",
@@ -83,7 +81,7 @@ export function mapCloudApiAnswer(answer: HttpAnswer, detail: ProviderDetail): P
       detail,
     };
   }
-  return { outcome: "permanent", error, detail };
+  return { outcome: "permanent", error, detail, ...coded };
 }
 
 function graphErrorText(e: z.infer<typeof ZGraphError>["error"]): string {

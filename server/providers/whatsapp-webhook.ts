@@ -9,6 +9,8 @@ import { applyReport } from "../messaging/apply-report.ts";
 import { findMessageByProviderId } from "../messaging/find-message.ts";
 import type { ChannelConfig } from "./provider.ts";
 import { wakePipeline } from "../outbox/wake.ts";
+import { recordInbound, type InboundItem } from "../whatsapp/inbound.ts";
+import { applyTemplateStatus } from "../whatsapp/templates.ts";
 
 // The Cloud API's webhook (operations.md "Provider endpoints"): status reports and inbound
 // messages, POSTed to /api/providers/whatsapp and signed with the app secret. The route is a
@@ -34,6 +36,7 @@ const ZWebhook = z.looseObject({
   object: z.string().optional(),
   entry: z.array(
     z.looseObject({
+      id: z.coerce.string().optional(),
       changes: z
         .array(
           z.looseObject({
@@ -43,6 +46,7 @@ const ZWebhook = z.looseObject({
                 metadata: z.looseObject({ phone_number_id: z.coerce.string() }).optional(),
                 statuses: z.array(z.unknown()).optional(),
                 messages: z.array(z.unknown()).optional(),
+                contacts: z.array(z.unknown()).optional(),
               })
               .optional(),
           }),
@@ -69,11 +73,59 @@ const ZStatus = z.looseObject({
     .optional(),
 });
 
-const ZInboundText = z.looseObject({
+const ZReply = z.looseObject({ id: z.string().optional(), title: z.string().optional() });
+
+const ZInbound = z.looseObject({
   from: z.string().regex(/^\+?\d{6,15}$/),
-  type: z.literal("text"),
-  text: z.looseObject({ body: z.string() }),
+  id: z.string().min(1).max(512),
+  timestamp: z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(Number),
+  type: z.string(),
+  text: z.looseObject({ body: z.string() }).optional(),
+  interactive: z.looseObject({ type: z.string().optional(), button_reply: ZReply.optional(), list_reply: ZReply.optional() }).optional(),
+  button: z.looseObject({ text: z.string().optional(), payload: z.string().optional() }).optional(),
 });
+
+const INBOUND_MEDIA = ["image", "video", "audio", "document", "sticker"] as const;
+
+const ZProfile = z.looseObject({ wa_id: z.string().optional(), profile: z.looseObject({ name: z.string().optional() }).optional() });
+
+const ZTemplateStatus = z.looseObject({
+  event: z.string().min(1),
+  message_template_id: z.coerce.string().optional(),
+  message_template_name: z.string().min(1),
+  message_template_language: z.string().min(1),
+});
+
+/** One item of `messages[]` as an inbound message (D44): text, media, or an interactive reply's title. */
+function inboundItem(item: unknown, profiles: unknown[]): InboundItem | null {
+  const parsed = ZInbound.safeParse(item);
+  if (!parsed.success) return null;
+  const m = parsed.data;
+  const raw = item as Record<string, unknown>;
+  const media = INBOUND_MEDIA.find((t) => t === m.type);
+  const caption = media ? (raw[media] as { caption?: unknown } | undefined)?.caption : undefined;
+  const text =
+    m.type === "text"
+      ? (m.text?.body ?? null)
+      : m.type === "interactive"
+        ? (m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title ?? null)
+        : m.type === "button"
+          ? (m.button?.text ?? null)
+          : typeof caption === "string"
+            ? caption
+            : null;
+  const digits = m.from.replace(/^\+/, "");
+  const profile = profiles.map((p) => ZProfile.safeParse(p)).find((p) => p.success && p.data.wa_id === digits);
+  return {
+    from: `+${digits}`,
+    wamid: m.id,
+    at: new Date(m.timestamp * 1000),
+    text,
+    mediaType: media ?? null,
+    profileName: (profile?.success && profile.data.profile?.name?.trim().slice(0, 200)) || null,
+    raw,
+  };
+}
 
 export type StatusItem = z.infer<typeof ZStatus> & { raw: Record<string, unknown> };
 
@@ -82,10 +134,22 @@ export type WebhookChange = {
   statuses: StatusItem[];
   /** E.164 phones of senders whose text was a stop word. */
   stopFrom: string[];
+  /** Inbound messages (D44). */
+  inbound: InboundItem[];
 };
+
+/** Meta's `message_template_status_update` (D41), keyed by the business account id. */
+export type TemplateStatusChange = { wabaId: string; name: string; language: string; event: string; externalId?: string };
+
+export type ParsedWebhook = { changes: WebhookChange[]; templates: TemplateStatusChange[] };
 
 /** The changes of a webhook body that we act on; null when it is not the Cloud API's JSON. */
 export function parseWebhook(raw: string): WebhookChange[] | null {
+  return parseWebhookBody(raw)?.changes ?? null;
+}
+
+/** Every change of a webhook body: message changes by phone number id, template status changes by business account. */
+export function parseWebhookBody(raw: string): ParsedWebhook | null {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -95,8 +159,22 @@ export function parseWebhook(raw: string): WebhookChange[] | null {
   const parsed = ZWebhook.safeParse(json);
   if (!parsed.success) return null;
   const changes: WebhookChange[] = [];
+  const templates: TemplateStatusChange[] = [];
   for (const entry of parsed.data.entry) {
     for (const change of entry.changes) {
+      if (change.field === "message_template_status_update") {
+        const update = ZTemplateStatus.safeParse(change.value);
+        if (update.success && entry.id) {
+          templates.push({
+            wabaId: entry.id,
+            name: update.data.message_template_name,
+            language: update.data.message_template_language,
+            event: update.data.event,
+            ...(update.data.message_template_id ? { externalId: update.data.message_template_id } : {}),
+          });
+        }
+        continue;
+      }
       const phoneNumberId = change.value?.metadata?.phone_number_id;
       if (!phoneNumberId) continue;
       const statuses: StatusItem[] = [];
@@ -105,14 +183,19 @@ export function parseWebhook(raw: string): WebhookChange[] | null {
         if (status.success) statuses.push({ ...status.data, raw: item as Record<string, unknown> });
       }
       const stopFrom: string[] = [];
+      const inbound: InboundItem[] = [];
       for (const item of change.value?.messages ?? []) {
-        const message = ZInboundText.safeParse(item);
-        if (message.success && isStopWord(message.data.text.body)) stopFrom.push(`+${message.data.from.replace(/^\+/, "")}`);
+        const message = inboundItem(item, change.value?.contacts ?? []);
+        if (!message) continue;
+        inbound.push(message);
+        if ((message.raw.type === "text" || message.raw.type === "button") && message.text !== null && isStopWord(message.text)) {
+          stopFrom.push(message.from);
+        }
       }
-      changes.push({ phoneNumberId, statuses, stopFrom });
+      changes.push({ phoneNumberId, statuses, stopFrom, inbound });
     }
   }
-  return changes;
+  return { changes, templates };
 }
 
 /** The report of one status item, for applyReport. */
@@ -123,6 +206,7 @@ export function statusReport(item: StatusItem) {
     : undefined;
   return {
     status: item.status,
+    ...(e?.code !== undefined ? { errorCode: String(e.code) } : {}),
     at: new Date(item.timestamp * 1000),
     ...(error ? { error } : item.status === "failed" ? { error: "WhatsApp reported the message as failed." } : {}),
     kind: "provider_report" as const,
@@ -134,7 +218,7 @@ export type WebhookOutcome = {
   status: 200 | 400 | 401;
   body: Record<string, unknown>;
   /** What was done, for logs and tests (not sent to Meta). */
-  summary?: { applied: number; ignored: number; unmatched: number; optedOut: number };
+  summary?: { applied: number; ignored: number; unmatched: number; optedOut: number; received: number; templates: number };
 };
 
 const unauthorized: WebhookOutcome = { status: 401, body: { error: "Invalid or missing X-Hub-Signature-256." } };
@@ -147,8 +231,17 @@ const unauthorized: WebhookOutcome = { status: 401, body: { error: "Invalid or m
  */
 export async function handleWhatsAppWebhook(database: Database, raw: Buffer | string, signature: string | null): Promise<WebhookOutcome> {
   if (!/^sha256=[0-9a-f]{64}$/i.test(signature?.trim() ?? "")) return unauthorized;
-  const changes = parseWebhook(raw.toString());
-  if (!changes) return { status: 400, body: { error: "The body is not the WhatsApp Cloud API's webhook JSON." } };
+  const parsedBody = parseWebhookBody(raw.toString());
+  if (!parsedBody) return { status: 400, body: { error: "The body is not the WhatsApp Cloud API's webhook JSON." } };
+  const { changes, templates } = parsedBody;
+
+  // Template status changes name the business account; its channels' app secrets verify them.
+  const verifiedAccounts = new Map<string, Candidate[]>();
+  for (const wabaId of new Set(templates.map((t) => t.wabaId))) {
+    const channels = (await accountChannels(database, wabaId)).filter((c) => verifySignature(raw, signature, c.secrets.app_secret ?? ""));
+    if (channels.length === 0) return unauthorized;
+    verifiedAccounts.set(wabaId, channels);
+  }
 
   const verified = new Map<string, Candidate[]>();
   for (const phoneNumberId of new Set(changes.map((c) => c.phoneNumberId))) {
@@ -159,7 +252,11 @@ export async function handleWhatsAppWebhook(database: Database, raw: Buffer | st
     verified.set(phoneNumberId, channels);
   }
 
-  const summary = { applied: 0, ignored: 0, unmatched: 0, optedOut: 0 };
+  const summary = { applied: 0, ignored: 0, unmatched: 0, optedOut: 0, received: 0, templates: 0 };
+  for (const update of templates) {
+    const ids = verifiedAccounts.get(update.wabaId)!.map((c) => c.id);
+    summary.templates += await database.transaction((sql) => applyTemplateStatus(sql, ids, update));
+  }
   for (const change of changes) {
     const channels = verified.get(change.phoneNumberId)!;
     for (const item of change.statuses) {
@@ -172,7 +269,19 @@ export async function handleWhatsAppWebhook(database: Database, raw: Buffer | st
       if (changed) summary.applied++;
       else summary.ignored++;
     }
-    const workspaces = new Set(channels.filter((c) => c.connected).map((c) => c.workspaceId));
+    const connected = channels.filter((c) => c.connected);
+    const workspaces = new Set(connected.map((c) => c.workspaceId));
+    // D44: each workspace the number is connected in receives the message once, on its newest channel.
+    const receivers = [...workspaces].map((w) => connected.find((c) => c.workspaceId === w)!);
+    for (const item of change.inbound) {
+      for (const channel of receivers) {
+        try {
+          if ((await recordInbound(database, channel, item)) === "recorded") summary.received++;
+        } catch (err) {
+          log().warn({ err, workspaceId: channel.workspaceId }, "whatsapp webhook: could not record an inbound message");
+        }
+      }
+    }
     for (const phone of change.stopFrom) {
       for (const workspaceId of workspaces) {
         try {
@@ -185,7 +294,7 @@ export async function handleWhatsAppWebhook(database: Database, raw: Buffer | st
     }
   }
   // Recorded events may have webhook deliveries to make.
-  if (summary.applied > 0) wakePipeline();
+  if (summary.applied > 0 || summary.received > 0) wakePipeline();
   return { status: 200, body: { ok: true }, summary };
 }
 
@@ -194,6 +303,24 @@ type Candidate = ChannelConfig & { connected: boolean };
 async function candidateChannels(database: Database, phoneNumberId: string): Promise<Candidate[]> {
   const rows = await database.prisma.channel.findMany({
     where: { type: "whatsapp", externalId: phoneNumberId },
+    orderBy: { createdAt: "desc" },
+    select: { ...CHANNEL_SELECT, workspaceId: true },
+  });
+  const out: Candidate[] = [];
+  for (const row of rows) {
+    try {
+      out.push({ ...channelConfig(row), connected: row.disconnectedAt === null });
+    } catch (err) {
+      log().error({ err, channelId: row.id }, "whatsapp webhook: channel secrets cannot be opened (AUTH_SECRET changed?)");
+    }
+  }
+  return out;
+}
+
+/** The WhatsApp channels of a business account (D41), connected or not. */
+async function accountChannels(database: Database, wabaId: string): Promise<Candidate[]> {
+  const rows = await database.prisma.channel.findMany({
+    where: { type: "whatsapp", settings: { path: ["waba_id"], equals: wabaId } },
     orderBy: { createdAt: "desc" },
     select: { ...CHANNEL_SELECT, workspaceId: true },
   });

@@ -81,6 +81,7 @@ function sampleData(event: EventName): Record<string, unknown> {
     fields: {},
     optOutWhatsapp: false,
     optOutEmail: false,
+    whatsappWindowExpiresAt: null,
     createdAt: now,
     updatedAt: now,
     tags: [],

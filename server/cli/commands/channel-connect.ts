@@ -12,6 +12,7 @@ const ONLY_FOR: Record<string, (typeof TYPES)[number]> = {
   "app-secret": "whatsapp",
   "verify-token": "whatsapp",
   "api-base-url": "whatsapp",
+  "waba-id": "whatsapp",
   "smtp-url": "email",
   from: "email",
   "tracking-base-url": "email",
@@ -31,6 +32,7 @@ function request(values: Values, type: (typeof TYPES)[number]): ConnectChannelRe
       app_secret: requiredString(values, "app-secret"),
       verify_token: requiredString(values, "verify-token"),
       api_base_url: optionalString(values, "api-base-url"),
+      waba_id: optionalString(values, "waba-id"),
     };
   }
   return {
@@ -46,7 +48,7 @@ export const channelConnect: Command = {
   name: "channel connect",
   summary: "Connect a WhatsApp Cloud API number or an SMTP relay to a workspace",
   usage:
-    "channel connect --workspace W --type whatsapp --phone-number-id ID --access-token T --app-secret S --verify-token V [--api-base-url URL]\n" +
+    "channel connect --workspace W --type whatsapp --phone-number-id ID --access-token T --app-secret S --verify-token V [--waba-id ID] [--api-base-url URL]\n" +
     "       svc channel connect --workspace W --type email --smtp-url URL --from ADDRESS [--tracking-base-url URL]",
   help: [
     ["--workspace W", "the workspace identifier"],
@@ -55,6 +57,7 @@ export const channelConnect: Command = {
     ["--access-token T", "whatsapp: the access token sent as bearer to the Graph API"],
     ["--app-secret S", "whatsapp: the Meta app secret that signs webhooks (X-Hub-Signature-256)"],
     ["--verify-token V", "whatsapp: the token Meta's webhook handshake must present"],
+    ["--waba-id ID", "whatsapp: the WhatsApp Business account id; its message templates are synced from it"],
     ["--api-base-url URL", `whatsapp: the Graph API base with its version (${DEFAULT_GRAPH_API_BASE_URL} by default)`],
     ["--smtp-url URL", "email: smtp:// or smtps://, with optional user:password@, e.g. smtps://user:pass@smtp.example.com:465"],
     ["--from ADDRESS", "email: the sender address"],
@@ -74,6 +77,7 @@ export const channelConnect: Command = {
     "app-secret": { type: "string" },
     "verify-token": { type: "string" },
     "api-base-url": { type: "string" },
+    "waba-id": { type: "string" },
     "smtp-url": { type: "string" },
     from: { type: "string" },
     "tracking-base-url": { type: "string" },
@@ -88,6 +92,7 @@ export const channelConnect: Command = {
     app_secret: "--app-secret",
     verify_token: "--verify-token",
     api_base_url: "--api-base-url",
+    waba_id: "--waba-id",
     smtp_url: "--smtp-url",
     from: "--from",
     tracking_base_url: "--tracking-base-url",

@@ -9,7 +9,7 @@ export const searchMessages = workspaceProcedure
     ZPageQuery.extend({
       limit: z.number().int().min(1).max(100).default(25),
       q: z.string().max(200).optional(),
-      status: z.enum(["queued", "sent", "delivered", "read", "failed"]).optional(),
+      status: z.enum(["queued", "sent", "delivered", "read", "failed", "received"]).optional(),
       channel: z.enum(["whatsapp", "email"]).optional(),
       mode: z.enum(["test", "live"]).optional(),
       from: z.coerce.date().optional(),

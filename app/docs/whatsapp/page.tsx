@@ -1,0 +1,157 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { META_ERROR_CODES } from "@/server/whatsapp/meta-error-codes.ts";
+
+export const metadata: Metadata = {
+  title: "WhatsApp templates and the 24-hour window",
+  description:
+    "How svc sends WhatsApp messages as Meta allows: message templates, the 24-hour window, inbound messages and Meta's error codes.",
+};
+
+const CONNECT = `npx svc channel connect --workspace acme --type whatsapp \\
+  --phone-number-id 106540352242922 --waba-id 102290129340398 \\
+  --access-token "$META_TOKEN" --app-secret "$META_APP_SECRET" --verify-token "$VERIFY_TOKEN"
+
+# later, on demand (it also runs every 15 minutes):
+npx svc channel sync-templates --workspace acme --channel ch_… --json`;
+
+const LIST = `curl https://svc.example.com/api/v1/whatsapp/templates?status=approved \\
+  -H "Authorization: Bearer $SVC_KEY"
+
+[{"id":"tpl_…","channel_id":"ch_…","name":"order_shipped","language":"en_US","category":"utility",
+  "status":"approved","parameters":["1","2"],"body":"Hi {{1}}, your order shipped with {{2}}.",
+  "updated_at":"2026-11-24T09:00:00.000Z"}]`;
+
+const CLOSED = `curl https://svc.example.com/api/v1/messages -H "Authorization: Bearer $SVC_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"channel":"whatsapp","to":{"phone":"+5511987654321"},"whatsapp":{"body":"Your order shipped"}}'
+
+HTTP/1.1 409 Conflict
+{"error":{"type":"conflict","code":"whatsapp_window_closed","param":"whatsapp.body",
+  "message":"The contact's 24-hour WhatsApp window never opened: the contact has not written to you on WhatsApp. Outside the window only a template can be sent: give whatsapp.template.", …}}`;
+
+const TEMPLATE = `curl https://svc.example.com/api/v1/messages -H "Authorization: Bearer $SVC_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"channel":"whatsapp","to":{"phone":"+5511987654321"},
+       "whatsapp":{"template":{"name":"order_shipped","language":"en_US",
+                               "parameters":{"1":"{{name}}","2":"{{carrier}}"}}},
+       "variables":{"carrier":"DHL"}}'
+
+HTTP/1.1 202 Accepted
+{"id":"msg_…","status":"queued","direction":"outbound","error_code":null, …}`;
+
+const CLOUD = `{"messaging_product":"whatsapp","recipient_type":"individual","to":"5511987654321","type":"template",
+ "template":{"name":"order_shipped","language":{"code":"en_US"},
+   "components":[{"type":"body","parameters":[{"type":"text","text":"Ana"},{"type":"text","text":"DHL"}]}]}}`;
+
+const INBOUND = `{"id":"evt_…","event":"mensagem.recebida","type":"mensagem.recebida","mode":"live","namespace":"acme",
+ "data":{"id":"msg_…","channelType":"whatsapp","contact":"ct_…","direction":"inbound","text":"Where is my order?","media_type":null}}`;
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export default function WhatsAppGuidePage() {
+  return (
+    <main className="docs-page">
+      <h1>WhatsApp templates and the 24-hour window</h1>
+      <p className="docs-lead">
+        Meta lets a business send free-form WhatsApp messages only within 24 hours of the contact&apos;s last message to it. Outside that
+        window only an approved <em>message template</em> goes out. svc knows each contact&apos;s window and tells you before sending.
+      </p>
+
+      <Section id="templates" title="Templates">
+        <p>
+          Templates belong to your WhatsApp Business account. Connect the channel with the account id (<code>--waba-id</code>, or the
+          dashboard&apos;s connect dialog) and svc keeps a copy of its templates: synced when the channel is connected, every 15 minutes,
+          when you ask (the dashboard&apos;s <em>Sync templates</em> button or the command below) and whenever Meta reports a
+          template&apos;s status change.
+        </p>
+        <pre className="docs-code">{CONNECT}</pre>
+        <p>
+          <code>GET /whatsapp/templates</code> (scope <code>messages:read</code>; filters <code>channel_id</code> and <code>status</code>)
+          lists them. <code>parameters</code> are the names to fill: named parameters keep their names, positional ones are <code>1</code>,{" "}
+          <code>2</code>, … (a positional header parameter is <code>header_1</code>).
+        </p>
+        <pre className="docs-code">{LIST}</pre>
+      </Section>
+
+      <Section id="window" title="The 24-hour window">
+        <p>
+          Every contact has <code>whatsapp_window_expires_at</code>: the time of its latest WhatsApp message to you plus 24 hours, or null
+          when it never wrote. A live free-form message (<code>whatsapp.body</code> or <code>whatsapp.media_url</code>) to a contact whose
+          window is closed is refused before anything is stored, with <code>409</code> and code <code>whatsapp_window_closed</code>:
+        </p>
+        <pre className="docs-code">{CLOSED}</pre>
+        <p>
+          With a test key every window is open, except for the reserved number <code>+15550100004</code>, whose window is always closed: use
+          it to try your handling of the refusal.
+        </p>
+      </Section>
+
+      <Section id="example" title="Worked example: an order that shipped">
+        <ol>
+          <li>The contact last wrote three days ago: the free-form message above is refused.</li>
+          <li>
+            Send the approved template instead. Each parameter takes a text that may hold <code>{"{{placeholders}}"}</code>, filled from{" "}
+            <code>variables</code>, then the contact&apos;s custom fields, then its name, phone and e-mail:
+          </li>
+        </ol>
+        <pre className="docs-code">{TEMPLATE}</pre>
+        <p>Meta receives the template with its components filled:</p>
+        <pre className="docs-code">{CLOUD}</pre>
+        <p>
+          A template that does not exist on the channel in that language is <code>400 template_not_found</code>; one that is not approved is{" "}
+          <code>409 template_not_approved</code>; a parameter missing or unknown is <code>400</code> with{" "}
+          <code>param = whatsapp.template.parameters.&lt;name&gt;</code>. Giving a template together with <code>body</code> or{" "}
+          <code>media_url</code> is <code>400</code> on <code>whatsapp.template</code>.
+        </p>
+        <p>
+          When the contact answers, the window opens for 24 hours and free-form messages are accepted again. The answer itself is delivered
+          to your webhooks as <code>mensagem.recebida</code>, and kept as a Message with <code>direction: &quot;inbound&quot;</code> and
+          status <code>received</code>. Buttons and list replies carry the chosen title as <code>text</code>; a stop word (STOP, PARAR,
+          SAIR, CANCELAR, UNSUBSCRIBE) still opts the contact out.
+        </p>
+        <pre className="docs-code">{INBOUND}</pre>
+      </Section>
+
+      <Section id="error-codes" title="Meta's error codes">
+        <p>
+          A failed message keeps the provider&apos;s code in <code>error_code</code>: Meta&apos;s number as text (such as{" "}
+          <code>&quot;131047&quot;</code>), <code>smtp_&lt;reply code&gt;</code> for an SMTP rejection, or one of ours (
+          <code>channel_disconnected</code>, <code>simulated_failure</code>). Permanent codes fail the message at once; temporary ones are
+          retried with backoff for up to 24 hours. 130429 and 131056 also make the channel pause briefly before sending more.
+        </p>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">code</th>
+                <th scope="col">title</th>
+                <th scope="col">kind</th>
+                <th scope="col">meaning</th>
+              </tr>
+            </thead>
+            <tbody>
+              {META_ERROR_CODES.map((e) => (
+                <tr key={e.code} id={`meta-${e.code}`}>
+                  <th scope="row">
+                    <code>{e.code}</code>
+                  </th>
+                  <td>{e.title}</td>
+                  <td>{e.kind === "temporary" ? (e.slows ? "temporary, slows the channel" : "temporary") : "permanent"}</td>
+                  <td>{e.meaning}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Section>
+    </main>
+  );
+}

@@ -1,0 +1,24 @@
+import { listTemplates as list } from "../../../whatsapp/templates.ts";
+import { requestUrl } from "../../request-url.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+import { listTemplatesMeta, ZListTemplatesRequest, ZListTemplatesResponse } from "./list-templates.types.ts";
+
+export const listTemplates = workspaceProcedure
+  .meta(listTemplatesMeta)
+  .input(ZListTemplatesRequest)
+  .output(ZListTemplatesResponse)
+  .query(async ({ ctx, input }) => {
+    const { limit, after, ...filter } = input;
+    const given = new URLSearchParams();
+    for (const [name, value] of Object.entries(filter)) if (value !== undefined) given.set(name, String(value));
+    const query = given.size ? `?${given.toString()}` : "";
+    const { items, link } = await list(
+      ctx.db,
+      ctx.actor.workspaceId,
+      filter,
+      { limit, after },
+      requestUrl(ctx, `/whatsapp/templates${query}`),
+    );
+    if (link) ctx.responseHeaders.Link = link;
+    return items;
+  });

@@ -1,0 +1,5 @@
+import { router } from "../../trpc.ts";
+import { listTemplates } from "./list-templates.ts";
+import { syncTemplates } from "./sync-templates.ts";
+
+export const whatsappRouter = router({ templates: listTemplates, syncTemplates });

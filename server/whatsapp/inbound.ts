@@ -1,0 +1,82 @@
+import { findContactBy } from "../contacts/get-contact.ts";
+import { upsertContact } from "../contacts/upsert-contact.ts";
+import type { Database } from "../db/client.ts";
+import { insertEvent } from "../events/record-event.ts";
+import { newId } from "../lib/ids.ts";
+
+// Inbound WhatsApp messages (D44): the Cloud API's `messages[]` webhook items, stored as
+// Messages with `direction: "inbound"` and status `received`, the sender matched to a contact
+// (or one created, D15), the contact's 24-hour window opened (D43) and `mensagem.recebida`
+// recorded in the same transaction as the message.
+
+/** The 24-hour customer-service window (D43). */
+export const WINDOW_MS = 24 * 60 * 60_000;
+
+export type InboundItem = {
+  /** The sender, E.164. */
+  from: string;
+  wamid: string;
+  at: Date;
+  /** Text, media caption, or the title of the chosen button or list row. */
+  text: string | null;
+  mediaType: string | null;
+  /** The sender's WhatsApp profile name, when Meta sent it. */
+  profileName: string | null;
+  /** Meta's item as received, kept in the message's content. */
+  raw: Record<string, unknown>;
+};
+
+export type InboundOutcome = "recorded" | "duplicate";
+
+const INSERT_INBOUND = `
+  WITH m AS (
+    INSERT INTO messages (id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, direction, provider_message_id, created_at)
+    VALUES ($1, $2, 'live', 'whatsapp', $3, $4, NULL, 'received', $5::jsonb, 'inbound', 'inbound', $6, $7)
+    RETURNING id
+  ), h AS (
+    INSERT INTO message_history (message_id, at, kind, status, detail) SELECT id, $7, 'provider_report', 'received', $8::jsonb FROM m
+  ), w AS (
+    UPDATE contacts SET whatsapp_window_expires_at = greatest(coalesce(whatsapp_window_expires_at, $9), $9) WHERE id = $4
+  )
+  SELECT id FROM m`;
+
+/** Records one inbound message for a workspace's channel; a redelivered one is recorded once. */
+export async function recordInbound(
+  database: Database,
+  channel: { id: string; workspaceId: string },
+  item: InboundItem,
+): Promise<InboundOutcome> {
+  const actor = { workspaceId: channel.workspaceId, mode: "live" as const };
+  const known = await findContactBy(database, channel.workspaceId, { phone: item.from });
+  const contact =
+    known ?? (await upsertContact(database, actor, { phone: item.from, ...(item.profileName ? { name: item.profileName } : {}) }));
+  return database.transaction(async (sql) => {
+    // Meta redelivers a webhook it did not see answered: the wamid identifies the message.
+    const [seen] = await sql<{ id: string }>(
+      `SELECT id FROM messages WHERE provider_message_id = $1 AND channel_id = $2 AND direction = 'inbound' LIMIT 1`,
+      [item.wamid, channel.id],
+    );
+    if (seen) return "duplicate";
+    const id = newId("message");
+    const content = { text: item.text, media_type: item.mediaType, from: item.from, whatsapp: item.raw };
+    await sql(INSERT_INBOUND, [
+      id,
+      channel.workspaceId,
+      channel.id,
+      contact.id,
+      JSON.stringify(content),
+      item.wamid,
+      item.at,
+      JSON.stringify({ inbound: true }),
+      new Date(item.at.getTime() + WINDOW_MS),
+    ]);
+    await insertEvent(sql, {
+      workspaceId: channel.workspaceId,
+      mode: "live",
+      name: "mensagem.recebida",
+      contactId: contact.id,
+      data: { id, channelType: "whatsapp", contact: contact.id, direction: "inbound", text: item.text, media_type: item.mediaType },
+    });
+    return "recorded";
+  });
+}
