@@ -12,7 +12,7 @@ import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { recorder } from "../observability/metrics.ts";
 import { inSpan } from "../observability/tracing.ts";
 import { applyReport } from "./apply-report.ts";
-import { slowChannel } from "../pipeline/pacing.ts";
+import { slowChannel } from "../channels/pacing.ts";
 import { slowsChannel } from "../whatsapp/meta-error-codes.ts";
 import type { Content } from "./send-message.ts";
 

@@ -16,7 +16,7 @@ import { admitDeliveries, DEFER_MS, deliverWebhook } from "../webhooks/deliver-w
 import { claimJobs, claimToken, deferJobs, renewLeases, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { sweep } from "./sweep.ts";
 import { templateSyncJob } from "../whatsapp/templates.ts";
-import { channelRates, reserveSlots } from "./pacing.ts";
+import { channelRates, reserveSlots } from "../channels/pacing.ts";
 
 // The delivery pipeline's worker (ARCHITECTURE "Shape"): claims due jobs in bounded batches
 // whenever fewer than half of its slots are busy, paces the ones that call a provider, and runs

@@ -280,6 +280,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/whatsapp/templates": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List WhatsApp templates
+     * @description The message templates of the workspace's WhatsApp channels, as last synced from Meta (when a channel is connected, every 15 minutes, and when Meta reports a status change), ordered by `created_at` then `id`; a `Link` header with `rel="next"` when more exist. Test and live keys see the same templates.
+     *
+     *     **Scope:** `messages:read`.
+     */
+    get: operations["whatsapp-templates"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   "mensagem.enviada": {
@@ -364,6 +386,28 @@ export interface webhooks {
      *     Sent to each enabled endpoint subscribed to `mensagem.falhou`. Verify the signature on the raw body before parsing it, answer 2xx quickly, and deduplicate on `id`: a delivery may come more than once and out of order.
      */
     post: operations["event-mensagem-falhou"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "mensagem.recebida": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * mensagem.recebida: A contact wrote to a WhatsApp channel; their 24-hour window is open from now
+     * @description A contact wrote to a WhatsApp channel; their 24-hour window is open from now.
+     *
+     *     Sent to each enabled endpoint subscribed to `mensagem.recebida`. Verify the signature on the raw body before parsing it, answer 2xx quickly, and deduplicate on `id`: a delivery may come more than once and out of order.
+     */
+    post: operations["event-mensagem-recebida"];
     delete?: never;
     options?: never;
     head?: never;
@@ -464,6 +508,26 @@ export interface components {
     /** @description Exactly one of `phone`, `email`, `contact_id`. */
     Recipient:
       components["schemas"]["RecipientByPhone"] | components["schemas"]["RecipientByEmail"] | components["schemas"]["RecipientByContactId"];
+    /**
+     * @description Send an approved message template instead of `body` or `media_url`: required outside the contact's 24-hour window.
+     * @example {
+     *       "name": "order_shipped",
+     *       "language": "en_US",
+     *       "parameters": {
+     *         "1": "{{name}}",
+     *         "2": "#1042"
+     *       }
+     *     }
+     */
+    WhatsAppTemplateSend: {
+      name: string;
+      /** @description The template's language code, such as `en_US`. */
+      language: string;
+      /** @description A text for each of the template's parameters, by name; texts accept `{{variable}}` placeholders. */
+      parameters?: {
+        [key: string]: string;
+      };
+    };
     KeyCheck: {
       /**
        * @description Always true for a valid key.
@@ -531,6 +595,11 @@ export interface components {
       opt_out_email: boolean;
       /**
        * Format: date-time
+       * @description When the contact's 24-hour WhatsApp window closes: the time of its latest WhatsApp message to you plus 24 hours. Null when it never wrote. Outside the window only a template can be sent.
+       */
+      whatsapp_window_expires_at: string | null;
+      /**
+       * Format: date-time
        * @description ISO 8601 timestamp.
        */
       created_at: string;
@@ -543,10 +612,18 @@ export interface components {
     Message: {
       /** @description Prefix `msg_`. */
       id: string;
-      /** @enum {string} */
-      status: "queued" | "sent" | "delivered" | "read" | "failed";
+      /**
+       * @description `received` for an inbound message; a message you send moves from `queued` to `sent`, `delivered`, `read` or `failed`.
+       * @enum {string}
+       */
+      status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
       /** @enum {string} */
       channel: "whatsapp" | "email";
+      /**
+       * @description `outbound` for messages sent, `inbound` for messages received.
+       * @enum {string}
+       */
+      direction: "outbound" | "inbound";
       /** @description The address the message goes to. */
       to: string | null;
       /** @description The contact the message went to. Prefix `ct_`. */
@@ -559,6 +636,8 @@ export interface components {
       provider_message_id: string | null;
       /** @description Why it failed; null otherwise. */
       error: string | null;
+      /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `simulated_failure`. Null otherwise. */
+      error_code: string | null;
       /** Format: date-time */
       sent_at: string | null;
       /** Format: date-time */
@@ -622,6 +701,28 @@ export interface components {
         reason: string | null;
       }[];
     };
+    WhatsAppTemplate: {
+      /** @description Prefix `tpl_`. */
+      id: string;
+      /** @description The WhatsApp channel whose business account holds the template. Prefix `ch_`. */
+      channel_id: string;
+      name: string;
+      /** @description Meta's language code, such as `en_US` or `pt_BR`. */
+      language: string;
+      /** @enum {string} */
+      category: "marketing" | "utility" | "authentication";
+      /**
+       * @description Only `approved` templates can be sent.
+       * @enum {string}
+       */
+      status: "approved" | "pending" | "rejected" | "paused" | "disabled";
+      /** @description The ordered names of the template's parameters: the header's, then the body's. Named parameters keep their names; positional ones are `1`, `2`, … (a positional header parameter is `header_1`). */
+      parameters: string[];
+      /** @description The body text as Meta holds it, with its `{{…}}` parameters. */
+      body: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
     /** @description Every error has this body and the HTTP status of its type. See the error reference at `/docs/errors`. */
     ApiError: {
       error: {
@@ -654,6 +755,9 @@ export interface components {
           | "missing_variable"
           | "rendered_too_long"
           | "recipient_opted_out"
+          | "whatsapp_window_closed"
+          | "template_not_found"
+          | "template_not_approved"
           | "channel_not_connected"
           | "daily_limit_reached"
           | "monthly_limit_reached"
@@ -851,7 +955,9 @@ export interface components {
              * @enum {string}
              */
             media_type?: "image" | "video" | "audio" | "document";
+            template?: components["schemas"]["WhatsAppTemplateSend"];
           }
+        | unknown
         | unknown
         | unknown;
     };
@@ -993,6 +1099,44 @@ export interface components {
        */
       mode: "test" | "live";
       data: components["schemas"]["MessageEventData"];
+    };
+    InboundMessageEventData: {
+      /** @description The inbound message's id (prefix `msg_`). */
+      id: string;
+      /** @constant */
+      channelType: "whatsapp";
+      /** @description The contact who wrote (prefix `ct_`), created when the number was unknown. */
+      contact: string;
+      /** @constant */
+      direction: "inbound";
+      /** @description The text, a media caption, or the title of the button or list row chosen; null for media without a caption. */
+      text: string | null;
+      /** @description `image`, `video`, `audio`, `document` or `sticker` for media; null otherwise. */
+      media_type: string | null;
+    };
+    MensagemRecebidaEvent: {
+      /** @description The event id (prefix `evt_`), the same on every retry and replay: deduplicate on it. */
+      id: string;
+      /** @constant */
+      event: "mensagem.recebida";
+      /**
+       * @description The same as `event`, under the name Standard Webhooks tooling reads.
+       * @constant
+       */
+      type: "mensagem.recebida";
+      /**
+       * Format: date-time
+       * @description When the event was recorded (ISO 8601, milliseconds, UTC).
+       */
+      timestamp: string;
+      /** @description The workspace id. */
+      namespace: string;
+      /**
+       * @description The mode of the key (or the dashboard action) that caused the event.
+       * @enum {string}
+       */
+      mode: "test" | "live";
+      data: components["schemas"]["InboundMessageEventData"];
     };
     FlowEventData: {
       /** @description The run id (prefix `run_`). */
@@ -1831,6 +1975,7 @@ export interface operations {
            *       "fields": {},
            *       "opt_out_whatsapp": false,
            *       "opt_out_email": false,
+           *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
            *       "created_at": "2026-01-15T12:00:00.000Z",
            *       "updated_at": "2026-01-15T12:00:00.000Z"
            *     }
@@ -1983,6 +2128,7 @@ export interface operations {
            *       "fields": {},
            *       "opt_out_whatsapp": false,
            *       "opt_out_email": false,
+           *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
            *       "created_at": "2026-01-15T12:00:00.000Z",
            *       "updated_at": "2026-01-15T12:00:00.000Z"
            *     }
@@ -2144,6 +2290,7 @@ export interface operations {
            *       "fields": {},
            *       "opt_out_whatsapp": false,
            *       "opt_out_email": false,
+           *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
            *       "created_at": "2026-01-15T12:00:00.000Z",
            *       "updated_at": "2026-01-15T12:00:00.000Z"
            *     }
@@ -2253,7 +2400,7 @@ export interface operations {
         /** @description An id from the previous page: this page starts after it. */
         after?: string;
         /** @description Only messages in this status. */
-        status?: "queued" | "sent" | "delivered" | "read" | "failed";
+        status?: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
         /** @description Only messages of this channel. */
         channel?: "whatsapp" | "email";
         /** @description `outbound` for messages sent, `inbound` for messages received. */
@@ -2288,11 +2435,13 @@ export interface operations {
            *         "id": "string",
            *         "status": "queued",
            *         "channel": "whatsapp",
+           *         "direction": "outbound",
            *         "to": "string",
            *         "contact_id": "string",
            *         "metadata": {},
            *         "provider_message_id": "string",
            *         "error": "string",
+           *         "error_code": "string",
            *         "sent_at": "2026-01-15T12:00:00.000Z",
            *         "delivered_at": "2026-01-15T12:00:00.000Z",
            *         "read_at": "2026-01-15T12:00:00.000Z",
@@ -2419,11 +2568,13 @@ export interface operations {
            *       "id": "string",
            *       "status": "queued",
            *       "channel": "whatsapp",
+           *       "direction": "outbound",
            *       "to": "string",
            *       "contact_id": "string",
            *       "metadata": {},
            *       "provider_message_id": "string",
            *       "error": "string",
+           *       "error_code": "string",
            *       "sent_at": "2026-01-15T12:00:00.000Z",
            *       "delivered_at": "2026-01-15T12:00:00.000Z",
            *       "read_at": "2026-01-15T12:00:00.000Z",
@@ -2433,7 +2584,7 @@ export interface operations {
           "application/json": components["schemas"]["Message"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_phone`, `invalid_email`, `recipient_missing_address`, `missing_variable`, `rendered_too_long`, `invalid_idempotency_key`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_phone`, `invalid_email`, `recipient_missing_address`, `missing_variable`, `rendered_too_long`, `template_not_found`, `invalid_idempotency_key`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2485,7 +2636,7 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
-      /** @description Conflict with the current state (`recipient_opted_out`, `channel_not_connected`, `idempotency_key_in_use`). */
+      /** @description Conflict with the current state (`recipient_opted_out`, `whatsapp_window_closed`, `template_not_approved`, `channel_not_connected`, `idempotency_key_in_use`). */
       409: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2580,11 +2731,13 @@ export interface operations {
            *       "id": "string",
            *       "status": "queued",
            *       "channel": "whatsapp",
+           *       "direction": "outbound",
            *       "to": "string",
            *       "contact_id": "string",
            *       "metadata": {},
            *       "provider_message_id": "string",
            *       "error": "string",
+           *       "error_code": "string",
            *       "sent_at": "2026-01-15T12:00:00.000Z",
            *       "delivered_at": "2026-01-15T12:00:00.000Z",
            *       "read_at": "2026-01-15T12:00:00.000Z",
@@ -3261,6 +3414,136 @@ export interface operations {
       };
     };
   };
+  "whatsapp-templates": {
+    parameters: {
+      query?: {
+        /** @description Page size, 1 to 1000 (default 100). */
+        limit?: number;
+        /** @description An id from the previous page: this page starts after it. */
+        after?: string;
+        /** @description Only the templates of this WhatsApp channel. Prefix `ch_`. */
+        channel_id?: string;
+        /** @description Only templates in this status. */
+        status?: "approved" | "pending" | "rejected" | "paused" | "disabled";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          Link: components["headers"]["Link"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": "string",
+           *         "channel_id": "string",
+           *         "name": "string",
+           *         "language": "string",
+           *         "category": "marketing",
+           *         "status": "approved",
+           *         "parameters": [
+           *           "string"
+           *         ],
+           *         "body": "string",
+           *         "updated_at": "2026-01-15T12:00:00.000Z"
+           *       }
+           *     ]
+           */
+          "application/json": components["schemas"]["WhatsAppTemplate"][];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
   "event-mensagem-enviada": {
     parameters: {
       query?: never;
@@ -3361,6 +3644,34 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["MensagemFalhouEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer within 10 seconds acknowledges the delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "event-mensagem-recebida": {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: each `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with one of the endpoint's valid secrets.
+         * @example t=1763700000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+         */
+        "X-svc-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["MensagemRecebidaEvent"];
       };
     };
     responses: {
