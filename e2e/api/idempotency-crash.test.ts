@@ -159,7 +159,8 @@ describe("idempotency across a crash (D46)", () => {
 
     const messages = await queryDatabase(
       database.env,
-      `SELECT "to", array_agg(id ORDER BY id) AS ids FROM messages WHERE workspace_id = $1 GROUP BY "to"`,
+      // The sends only: the inbound messages that opened the windows are messages too (D44).
+      `SELECT "to", array_agg(id ORDER BY id) AS ids FROM messages WHERE workspace_id = $1 AND direction = 'outbound' GROUP BY "to"`,
       [fx.delivery!.id],
     );
     const runs = await queryDatabase(

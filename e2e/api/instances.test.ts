@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
 import { freshDatabase } from "../support/database.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
+import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import { FIXTURE_ADMIN, type Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { signIn } from "../support/sign-in.ts";
@@ -26,10 +27,24 @@ beforeAll(async () => {
   // Seeding migrates the database first, so the three servers start with nothing to apply.
   fx = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], { cwd: ROOT, env, encoding: "utf8" }));
   fake = await startFakeWhatsApp({ latencyMs: 50 });
+  // The dispatched messages go to new contacts (window closed): a template (D43).
+  fake.templates.set("5550078", [HELLO_TEMPLATE]);
   execFileSync(
     process.execPath,
     [
-      ...["bin/svc.mjs", "channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550077"],
+      ...[
+        "bin/svc.mjs",
+        "channel",
+        "connect",
+        "--workspace",
+        fx.delivery!.id,
+        "--type",
+        "whatsapp",
+        "--phone-number-id",
+        "5550077",
+        "--waba-id",
+        "5550078",
+      ],
       ...["--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url, "--json"],
     ],
     { cwd: ROOT, env: { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" }, encoding: "utf8" },
@@ -86,7 +101,7 @@ describe.runIf(engine === "postgres")("three instances on one PostgreSQL", () =>
         const res = await api(fx.delivery!.keys.live, servers[i % 3]!.url).post("/messages", {
           channel: "whatsapp",
           to: { phone },
-          whatsapp: { body: `instance ${i % 3}` },
+          whatsapp: HELLO,
         });
         expect(res.status).toBe(202);
         return res.body.id as string;

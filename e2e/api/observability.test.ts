@@ -9,6 +9,7 @@ import { sealSecrets } from "../../server/lib/crypto.ts";
 import { UNREADABLE_ENDPOINT } from "../../server/webhooks/deliver-webhook.ts";
 import { freshDatabase, queryDatabase } from "../support/database.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
+import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
@@ -73,8 +74,10 @@ beforeAll(async () => {
   otlp = await startOtlpReceiver();
   const svc = (...args: string[]) =>
     execFileSync(process.execPath, ["bin/svc.mjs", ...args, "--json"], { cwd: ROOT, env, encoding: "utf8" });
+  // The sends below go to new contacts, whose 24-hour window is closed: they send a template.
+  fake.templates.set("5550044", [HELLO_TEMPLATE]);
   svc(
-    ...["channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550043"],
+    ...["channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550043", "--waba-id", "5550044"],
     ...["--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url],
   );
   svc("webhook", "create", "--workspace", fx.delivery!.id, "--url", hooks.url, "--events", "contato.criado,mensagem.enviada");
@@ -103,7 +106,7 @@ describe("X-svc-Request-Id on webhook deliveries (D54)", () => {
     expect(created!.headers["x-svc-request-id"]).toBe("req_contact_0001");
 
     // No Request-Id given: the one the service generated and answered with.
-    const sent = await client.post("/messages", { channel: "whatsapp", to: { phone: "+5511955550001" }, whatsapp: { body: "Hi" } });
+    const sent = await client.post("/messages", { channel: "whatsapp", to: { phone: "+5511955550001" }, whatsapp: HELLO });
     expect(sent.status).toBe(202);
     const generated = sent.headers.get("request-id")!;
     expect(generated).toMatch(/^req_/);
@@ -120,7 +123,7 @@ describe("OpenTelemetry traces (D54)", () => {
     const client = api(fx.delivery!.keys.live, server.url);
     const sent = await client.post(
       "/messages",
-      { channel: "whatsapp", to: { phone: "+5511955550002" }, whatsapp: { body: "Traced" } },
+      { channel: "whatsapp", to: { phone: "+5511955550002" }, whatsapp: HELLO },
       { headers: { traceparent: `00-${traceId}-${callerSpan}-01` } },
     );
     expect(sent.status).toBe(202);
@@ -173,7 +176,7 @@ describe("OpenTelemetry traces (D54)", () => {
     expect(String(call!.headers.traceparent)).toBe(`00-${traceId}-${provider.spanId}-01`);
     expect(String(hook!.headers.traceparent)).toBe(`00-${traceId}-${webhook.spanId}-01`);
     // Spans carry no personal data: neither the phone number nor the message's text.
-    expect(JSON.stringify(spans)).not.toMatch(/5511955550002|Traced/);
+    expect(JSON.stringify(spans)).not.toMatch(/5511955550002|Hello from the shop/);
   });
 });
 
@@ -192,6 +195,13 @@ describe("configuration failures are visible (D53)", () => {
         foreign({ access_token: "t", app_secret: "s", verify_token: "v" }),
       ],
     );
+    // Its synced template, as a sync before the secret changed left it.
+    await queryDatabase(
+      database.env,
+      `INSERT INTO whatsapp_templates (id, workspace_id, channel_id, name, language, category, status, body, components)
+       VALUES ('wt_sealed_elsewhere', $1, 'ch_sealed_elsewhere', 'hello', 'en_US', 'utility', 'approved', 'Hello from the shop.', $2::jsonb)`,
+      [ws.id, JSON.stringify(HELLO_TEMPLATE.components)],
+    );
     await queryDatabase(
       database.env,
       `INSERT INTO webhook_endpoints (id, workspace_id, url, events) VALUES ($1, $2, $3, '{contato.criado}')`,
@@ -203,7 +213,7 @@ describe("configuration failures are visible (D53)", () => {
     ]);
     const client = api(ws.keys.live, server.url);
 
-    const sent = await client.post("/messages", { channel: "whatsapp", to: { phone: "+5511955550003" }, whatsapp: { body: "Hi" } });
+    const sent = await client.post("/messages", { channel: "whatsapp", to: { phone: "+5511955550003" }, whatsapp: HELLO });
     expect(sent.status).toBe(202);
     const message = await until(
       async () => (await client.get(`/messages/${sent.body.id}`)).body,

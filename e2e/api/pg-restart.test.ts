@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FIXTURE_ADMIN, type Fixtures } from "../support/fixtures.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
+import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { signIn } from "../support/sign-in.ts";
@@ -43,11 +44,13 @@ describe.runIf(engine === "postgres")("PostgreSQL restarted mid-load", () => {
       }),
     );
     fake = await startFakeWhatsApp({ latencyMs: 50 });
+    // Every send goes to a new contact (window closed): a template (D43).
+    fake.templates.set("5550002", [HELLO_TEMPLATE]);
     execFileSync(
       process.execPath,
       // prettier-ignore
       ["bin/svc.mjs", "channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550001",
-        "--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url, "--json"],
+        "--waba-id", "5550002", "--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url, "--json"],
       { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" },
     );
     server = await startServer({ ...env, PIPELINE: "inline" });
@@ -75,7 +78,7 @@ describe.runIf(engine === "postgres")("PostgreSQL restarted mid-load", () => {
           const res = await fetch(`${server.url}/api/v1/messages`, {
             method: "POST",
             headers: { Authorization: `Bearer ${fx.delivery!.keys.live}`, "Content-Type": "application/json" },
-            body: JSON.stringify({ channel: "whatsapp", to: { phone }, whatsapp: { body: `restart ${phone}` } }),
+            body: JSON.stringify({ channel: "whatsapp", to: { phone }, whatsapp: HELLO }),
             signal: AbortSignal.timeout(30_000),
           });
           status = res.status;

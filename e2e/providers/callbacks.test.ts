@@ -369,13 +369,17 @@ describe("WhatsApp webhook", () => {
     expect(updated).toEqual([{ name: "contato.atualizado", mode: "live" }]);
   });
 
-  it("a stop word from an unknown number records an opted-out contact; other texts change nothing", async () => {
+  it("a stop word from an unknown number records an opted-out contact; another text records a contact who may be written to (D44)", async () => {
     await post(inboundTextWebhook(whatsapp.phoneNumberId, "5521999998888", "STOP"));
     await post(inboundTextWebhook(whatsapp.phoneNumberId, "5521999997777", "stop it please"));
     const contacts = await database.prisma.contact.findMany({
       where: { workspaceId: workspace, phone: { in: ["+5521999998888", "+5521999997777"] } },
+      orderBy: { phone: "desc" },
     });
-    expect(contacts.map((c) => [c.phone, c.optOutWhatsapp])).toEqual([["+5521999998888", true]]);
+    expect(contacts.map((c) => [c.phone, c.optOutWhatsapp, c.whatsappWindowExpiresAt !== null])).toEqual([
+      ["+5521999998888", true, true],
+      ["+5521999997777", false, true],
+    ]);
   });
 });
 

@@ -17,3 +17,17 @@ export async function openWhatsAppWindow(
   );
   if (res.status !== 200) throw new Error(`opening the WhatsApp window of ${phone}: the callback answered ${res.status}`);
 }
+
+/**
+ * A template that needs no parameters, for tests whose sends go to new contacts (window
+ * closed) and are about something else: list it on the fake Cloud API under `waba` before the
+ * channel is connected with `--waba-id waba`, then send `whatsapp: HELLO`.
+ */
+export const HELLO_TEMPLATE = {
+  name: "hello",
+  language: "en_US",
+  status: "APPROVED" as const,
+  category: "UTILITY" as const,
+  components: [{ type: "BODY", text: "Hello from the shop." }],
+};
+export const HELLO = { template: { name: HELLO_TEMPLATE.name, language: HELLO_TEMPLATE.language } };
