@@ -12,6 +12,7 @@ import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections
 import { enrollments, runSteps } from "./sections/flows.ts";
 import { growth } from "./sections/growth.ts";
 import { webhookDeliveries, webhookLatency } from "./sections/webhooks.ts";
+import { templateSends } from "./sections/whatsapp.ts";
 import { results, SECONDS } from "./support.ts";
 
 prepare(ROOT, { quiet: true });
@@ -22,6 +23,7 @@ const sections: Record<string, () => Promise<void>> = {
   "key-check-pglite": () => keyCheck("pglite"),
   contacts: contactUpserts,
   messages: messageAcceptance,
+  templates: templateSends,
   dispatch: dispatchRate,
   "dispatch-capacity": dispatchCapacity,
   pacing,

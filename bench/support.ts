@@ -47,6 +47,21 @@ export async function withServer(engine: Engine, extraEnv: Record<string, string
   }
 }
 
+/**
+ * Opens the 24-hour WhatsApp window of `count` phones, `+55119` and the last 8 digits of
+ * `first + i`: their contacts are written ahead with the window open, since the sections
+ * measure live sends, not inbound messages (a live free-form send needs an open window).
+ */
+export async function openWindows(bench: Bench, first: number, count: number): Promise<void> {
+  await bench.sql(
+    `INSERT INTO contacts (id, workspace_id, phone, whatsapp_window_expires_at)
+     SELECT 'ct_bench' || ($2::int + i), $1, '+55119' || right(($2::int + i)::text, 8), now() + interval '1 day'
+     FROM generate_series(0, $3::int - 1) AS i
+     ON CONFLICT (workspace_id, phone) DO UPDATE SET whatsapp_window_expires_at = EXCLUDED.whatsapp_window_expires_at`,
+    [bench.keys.workspace, first, count],
+  );
+}
+
 export async function sql(url: string, text: string, values: unknown[] = []): Promise<any[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../../e2e/support/fake-whatsapp.ts";
 import { ROOT, startServer } from "../../e2e/support/server.ts";
 import { load } from "../load.ts";
-import { peakRssMb, percentile, record, withServer, type Bench } from "../support.ts";
+import { openWindows, peakRssMb, percentile, record, withServer, type Bench } from "../support.ts";
 
 // The delivery pipeline on PostgreSQL against a local server speaking the Cloud API JSON with
 // 20 ms reply latency: dispatch rate, pacing at a channel's cap, and queued-to-sent latency
@@ -39,6 +39,7 @@ export function connect(bench: Bench, fake: FakeWhatsApp): void {
 
 /** Accepts `count` live messages through the API (50 at a time), each to its own phone. */
 export async function accept(bench: Bench, count: number): Promise<void> {
+  await openWindows(bench, 10_000_000, count);
   let next = 0;
   const headers = { Authorization: `Bearer ${bench.keys.liveKey}`, "Content-Type": "application/json" };
   await Promise.all(
@@ -117,6 +118,7 @@ export async function queuedToSent(): Promise<void> {
     await withServer("postgres", { PIPELINE: "inline", ALLOW_PRIVATE_WEBHOOKS: "1" }, async (bench) => {
       connect(bench, fake);
       await bench.sql("UPDATE channels SET rate_per_second = 1000");
+      await openWindows(bench, 20_000_000, 4_000); // 200/s for 10 s, and room to spare
       let n = 0;
       const headers = { Authorization: `Bearer ${bench.keys.liveKey}`, "Content-Type": "application/json" };
       await load({

@@ -3,7 +3,7 @@ import { startFakeWhatsApp } from "../../e2e/support/fake-whatsapp.ts";
 import { ROOT, startServer } from "../../e2e/support/server.ts";
 import { startReceiver, type Receiver } from "../../e2e/support/webhook-receiver.ts";
 import { load } from "../load.ts";
-import { percentile, record, withServer, type Bench } from "../support.ts";
+import { openWindows, percentile, record, withServer, type Bench } from "../support.ts";
 import { connect } from "./pipeline.ts";
 
 // Webhook delivery on PostgreSQL to a receiver on loopback that answers 200 at once: the
@@ -68,6 +68,7 @@ export async function webhookLatency(): Promise<void> {
       connect(bench, fake);
       register(bench, receiver, "mensagem.enviada");
       await bench.sql("UPDATE channels SET rate_per_second = 1000");
+      await openWindows(bench, 30_000_000, 4_000); // 200/s for 10 s, and room to spare
       let n = 0;
       await load({
         url: `${bench.url}/api/v1/messages`,

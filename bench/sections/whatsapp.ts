@@ -1,0 +1,91 @@
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { startFakeWhatsApp } from "../../e2e/support/fake-whatsapp.ts";
+import { ROOT } from "../../e2e/support/server.ts";
+import { load } from "../load.ts";
+import { record, SECONDS, WARMUP, withServer } from "../support.ts";
+
+// Template sends next to free-form sends, accepted per second in the same run on the same
+// server (issue 12: at least 0.9×). A template send reads the channel's synced copy of the
+// template and checks its parameters before the same write as a free-form send.
+
+const WABA_ID = "100200300";
+
+const FREE_FORM = JSON.stringify({
+  channel: "whatsapp",
+  to: { phone: "+5511987654321" },
+  whatsapp: { body: "Your code is {{code}}" },
+  variables: { code: 1234 },
+});
+
+const TEMPLATE = JSON.stringify({
+  channel: "whatsapp",
+  to: { phone: "+5511987654321" },
+  whatsapp: { template: { name: "order_shipped", language: "en_US", parameters: { "1": "{{name}}", "2": "{{order}}" } } },
+  variables: { name: "Ana", order: "A-1042" },
+});
+
+export async function templateSends(): Promise<void> {
+  const fake = await startFakeWhatsApp({ latencyMs: 5 });
+  fake.templates.set(WABA_ID, [
+    {
+      name: "order_shipped",
+      language: "en_US",
+      status: "APPROVED",
+      category: "UTILITY",
+      components: [{ type: "BODY", text: "Hi {{1}}, your order {{2}} has shipped." }],
+    },
+  ]);
+  try {
+    // Accepting only: the pipeline is off, so both kinds cost the same after the accept.
+    await withServer("postgres", { PIPELINE: "off", ALLOW_PRIVATE_WEBHOOKS: "1" }, async ({ url, keys, env }) => {
+      execFileSync(
+        process.execPath,
+        [
+          "bin/svc.mjs",
+          "channel",
+          "connect",
+          "--workspace",
+          keys.workspace,
+          "--type",
+          "whatsapp",
+          "--phone-number-id",
+          "5550009",
+          "--waba-id",
+          WABA_ID,
+          "--access-token",
+          "t",
+          "--app-secret",
+          "s",
+          "--verify-token",
+          "v",
+          "--api-base-url",
+          fake.url,
+          "--json",
+        ],
+        { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" },
+      );
+      const headers = { Authorization: `Bearer ${keys.testKey}`, "Content-Type": "application/json" };
+      const accepted = (body: string) =>
+        load({
+          url: `${url}/api/v1/messages`,
+          method: "POST",
+          seconds: SECONDS,
+          warmupSeconds: WARMUP,
+          headers,
+          body,
+          setupRequest: (req) => ({ ...req, headers: { ...headers, "Idempotency-Key": randomUUID() }, body }),
+        });
+      const freeForm = await accepted(FREE_FORM);
+      const template = await accepted(TEMPLATE);
+      if (template.non2xx > 0) throw new Error(`template sends: ${template.non2xx} answers other than 202`);
+      record("POST /messages, WhatsApp free-form (test key)", { ...freeForm });
+      record("POST /messages, WhatsApp template (test key)", {
+        ...template,
+        note: `${(template.rps / freeForm.rps).toFixed(2)}× free-form in the same run (target ≥ 0.9×)`,
+      });
+    });
+  } finally {
+    await fake.close();
+  }
+}
