@@ -5,6 +5,7 @@ import { freshDatabase } from "../support/database.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import { FIXTURE_ADMIN, type Fixtures } from "../support/fixtures.ts";
+import { svcJson } from "../support/svc.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { signIn } from "../support/sign-in.ts";
 
@@ -29,26 +30,10 @@ beforeAll(async () => {
   fake = await startFakeWhatsApp({ latencyMs: 50 });
   // The dispatched messages go to new contacts (window closed): a template (D43).
   fake.templates.set("5550078", [HELLO_TEMPLATE]);
-  execFileSync(
-    process.execPath,
-    [
-      ...[
-        "bin/svc.mjs",
-        "channel",
-        "connect",
-        "--workspace",
-        fx.delivery!.id,
-        "--type",
-        "whatsapp",
-        "--phone-number-id",
-        "5550077",
-        "--waba-id",
-        "5550078",
-      ],
-      ...["--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url, "--json"],
-    ],
-    { cwd: ROOT, env: { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" }, encoding: "utf8" },
-  );
+  // prettier-ignore
+  await svcJson({ ...database.env, ALLOW_PRIVATE_WEBHOOKS: "1" },
+    "channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550077", "--waba-id", "5550078",
+    "--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url);
   const serverEnv = { ...database.env, ALLOW_PRIVATE_WEBHOOKS: "1", PIPELINE: "inline" };
   servers = await Promise.all([startServer(serverEnv), startServer(serverEnv), startServer(serverEnv)]);
 }, 600_000);

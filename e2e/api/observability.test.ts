@@ -13,6 +13,7 @@ import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
+import { svcJson } from "../support/svc.ts";
 import { poller } from "../support/until.ts";
 
 // D54 through the real path: a server of this test's own, with the pipeline inline, a fake
@@ -72,15 +73,14 @@ beforeAll(async () => {
   fake = await startFakeWhatsApp();
   hooks = await startReceiver();
   otlp = await startOtlpReceiver();
-  const svc = (...args: string[]) =>
-    execFileSync(process.execPath, ["bin/svc.mjs", ...args, "--json"], { cwd: ROOT, env, encoding: "utf8" });
+  const svc = (...args: string[]) => svcJson({ ...database.env, ALLOW_PRIVATE_WEBHOOKS: "1" }, ...args);
   // The sends below go to new contacts, whose 24-hour window is closed: they send a template.
   fake.templates.set("5550044", [HELLO_TEMPLATE]);
-  svc(
+  await svc(
     ...["channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550043", "--waba-id", "5550044"],
     ...["--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url],
   );
-  svc("webhook", "create", "--workspace", fx.delivery!.id, "--url", hooks.url, "--events", "contato.criado,mensagem.enviada");
+  await svc("webhook", "create", "--workspace", fx.delivery!.id, "--url", hooks.url, "--events", "contato.criado,mensagem.enviada");
   server = await startServer({
     ...database.env,
     ALLOW_PRIVATE_WEBHOOKS: "1",

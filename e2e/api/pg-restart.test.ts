@@ -7,6 +7,7 @@ import { FIXTURE_ADMIN, type Fixtures } from "../support/fixtures.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster.ts";
+import { svcJson } from "../support/svc.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { signIn } from "../support/sign-in.ts";
 
@@ -46,13 +47,10 @@ describe.runIf(engine === "postgres")("PostgreSQL restarted mid-load", () => {
     fake = await startFakeWhatsApp({ latencyMs: 50 });
     // Every send goes to a new contact (window closed): a template (D43).
     fake.templates.set("5550002", [HELLO_TEMPLATE]);
-    execFileSync(
-      process.execPath,
-      // prettier-ignore
-      ["bin/svc.mjs", "channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550001",
-        "--waba-id", "5550002", "--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url, "--json"],
-      { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" },
-    );
+    // prettier-ignore
+    await svcJson(env,
+      "channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550001",
+      "--waba-id", "5550002", "--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url);
     server = await startServer({ ...env, PIPELINE: "inline" });
   }, 600_000);
 

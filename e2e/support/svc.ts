@@ -10,12 +10,14 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const bin = join(root, "bin", "svc.mjs");
 export type Run = { code: number | null; stdout: string; stderr: string };
 
-export function svc(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  const base = { ...process.env };
+/** Runs the CLI without blocking this process (a fake provider served from here keeps answering). */
+export function svc(env: Record<string, string | undefined>, ...args: string[]): Promise<Run> {
+  const base: Record<string, string | undefined> = { ...process.env };
   delete base.DATABASE_URL;
   delete base.DATA_DIR;
+  const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: tmpdir(), env: { ...base, ...env } });
+    const child = spawn(process.execPath, [bin, ...args], { cwd: tmpdir(), env: merged });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -26,7 +28,7 @@ export function svc(env: Record<string, string>, ...args: string[]): Promise<Run
 }
 
 /** A successful `--json` run: exactly one JSON object on stdout, nothing on stderr. */
-export async function svcJson(env: Record<string, string>, ...args: string[]): Promise<Record<string, unknown>> {
+export async function svcJson(env: Record<string, string | undefined>, ...args: string[]): Promise<Record<string, unknown>> {
   const run = await svc(env, ...args, "--json");
   expect(run.stderr, run.stderr).toBe("");
   expect(run.code).toBe(0);
