@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npx svc <command>`: the operator CLI (operations.md). It runs the TypeScript sources with
-// tsx, so paths are resolved from this package, whatever the working directory.
+// `npx svc <command>`: the operator CLI (operations.md). It runs a bundle of the TypeScript
+// sources (scripts/lib/bundle.mjs), rebuilt when a source changed, so paths are resolved from
+// this package, whatever the working directory.
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { register } from "tsx/esm/api";
+import { bundled } from "../scripts/lib/bundle.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // Migrations are read from <SVC_ROOT>/prisma (server/db/migrate.ts); the default embedded
@@ -11,5 +12,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.env.SVC_ROOT ??= root;
 if (!process.env.DATA_DIR) process.env.DATA_DIR = join(root, ".data");
 
-register();
-await import(pathToFileURL(join(root, "server", "cli", "svc.ts")).href);
+let entry;
+try {
+  entry = await bundled(root, "server/cli/svc.ts", "svc");
+} catch {
+  // No place to write the bundle (a read-only install): compile the sources as they load.
+  const { register } = await import("tsx/esm/api");
+  register();
+  entry = join(root, "server", "cli", "svc.ts");
+}
+await import(pathToFileURL(entry).href);
