@@ -219,7 +219,7 @@ describe("configuration failures are visible (D53)", () => {
       async () => (await client.get(`/messages/${sent.body.id}`)).body,
       (m) => m.status !== "queued",
     );
-    expect(message).toMatchObject({ status: "failed", error: UNREADABLE_CHANNEL });
+    expect(message).toMatchObject({ status: "failed", error: UNREADABLE_CHANNEL, error_code: "channel_credentials_unreadable" });
     expect(fake.requests.some((r) => r.body?.to === "5511955550003")).toBe(false);
 
     const contact = await client.post("/contacts", { email: "sealed-elsewhere@example.com" });

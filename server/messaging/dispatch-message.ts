@@ -24,6 +24,9 @@ export const UNREADABLE_CHANNEL =
   "The channel's stored credentials cannot be opened with this server's secret (AUTH_SECRET, or the auth-secret file in DATA_DIR). " +
   "Start the service with the secret they were stored with, or connect the channel again.";
 
+/** The message's `error_code` then: a configuration problem, not the provider's refusal. */
+export const UNREADABLE_CHANNEL_CODE = "channel_credentials_unreadable";
+
 export type DispatchResult = "sent" | "failed" | "retry" | "skipped" | "lost";
 
 type Row = {
@@ -89,7 +92,7 @@ export async function dispatchMessage(
     if (!(err instanceof SecretsUnreadableError)) throw err;
     // D53: a configuration problem fails the message visibly (never a silent queue) and says
     // how to fix it; retrying could not help until the operator acts.
-    await finish(database, job, owner, { status: "failed", error: UNREADABLE_CHANNEL, detail: { code: "channel_credentials_unreadable" } });
+    await finish(database, job, owner, { status: "failed", error: UNREADABLE_CHANNEL, errorCode: UNREADABLE_CHANNEL_CODE });
     return "failed";
   }
   if (!channel || !m.to) {

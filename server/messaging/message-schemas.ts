@@ -178,7 +178,7 @@ export const ZMessage = z
       .string()
       .nullable()
       .describe(
-        "The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `simulated_failure`. Null otherwise.",
+        "The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`. Null otherwise.",
       ),
     sent_at: z.string().nullable(),
     delivered_at: z.string().nullable(),

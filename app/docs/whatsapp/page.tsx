@@ -124,8 +124,9 @@ export default function WhatsAppGuidePage() {
         <p>
           A failed message keeps the provider&apos;s code in <code>error_code</code>: Meta&apos;s number as text (such as{" "}
           <code>&quot;131047&quot;</code>), <code>smtp_&lt;reply code&gt;</code> for an SMTP rejection, or one of ours (
-          <code>channel_disconnected</code>, <code>simulated_failure</code>). Permanent codes fail the message at once; temporary ones are
-          retried with backoff for up to 24 hours. 130429 and 131056 also make the channel pause briefly before sending more.
+          <code>channel_disconnected</code>, <code>channel_credentials_unreadable</code> when the channel&apos;s stored credentials cannot
+          be opened with the server&apos;s secret, <code>simulated_failure</code>). Permanent codes fail the message at once; temporary ones
+          are retried with backoff for up to 24 hours. 130429 and 131056 also make the channel pause briefly before sending more.
         </p>
         <div className="table-wrap">
           <table>

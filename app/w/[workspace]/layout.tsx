@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { AppShell } from "@/app/_components/app-shell.tsx";
+import { ConfigurationBanner } from "@/app/_components/configuration-banner.tsx";
 import { DashboardProviders } from "@/app/_components/trpc-provider.tsx";
 import { dashboardCaller, requireMember } from "@/app/_lib/dashboard.ts";
 
@@ -9,10 +10,12 @@ type Props = { children: ReactNode; params: Promise<{ workspace: string }> };
 export default async function WorkspaceLayout({ children, params }: Props) {
   const { workspace } = await params;
   const member = await requireMember(workspace);
-  const workspaces = await (await dashboardCaller(workspace)).workspaces.mine();
+  const caller = await dashboardCaller(workspace);
+  const [workspaces, problems] = await Promise.all([caller.workspaces.mine(), caller.overview.problems()]);
   return (
     <DashboardProviders key={workspace} workspace={workspace}>
       <AppShell workspace={workspace} workspaces={workspaces} email={member.email}>
+        <ConfigurationBanner workspace={workspace} problems={problems} />
         {children}
       </AppShell>
     </DashboardProviders>
