@@ -12,7 +12,7 @@ export default async function WorkspaceLayout({ children, params }: Props) {
   const workspaces = await (await dashboardCaller(workspace)).workspaces.mine();
   return (
     <DashboardProviders key={workspace} workspace={workspace}>
-      <AppShell workspace={workspace} workspaces={workspaces} email={member.email}>
+      <AppShell workspace={workspace} workspaces={workspaces} email={member.email} role={member.role}>
         {children}
       </AppShell>
     </DashboardProviders>
