@@ -55,7 +55,7 @@ test("an admin's team changes appear in the audit log, with filters and pages", 
   await page.getByLabel("Actor").selectOption({ label: "Operator (command line)" });
   await expect(rows).toHaveCount(25);
   for (const text of await rows.allInnerTexts()) expect(text).toContain("Operator (command line)");
-  const first = await rows.first().innerText();
+  const first = (await rows.first().textContent()) ?? "";
   const pager = page.getByRole("navigation", { name: "Pages of the audit log" });
   await pager.getByRole("button", { name: "Next page" }).click();
   await expect(pager).toContainText("Page 2");
@@ -92,7 +92,7 @@ test("support staff see no Audit log link and cannot reach the page", async ({ p
   await signIn(seed.audit.support);
   await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await page.goto(`/w/${seed.audit.id}/audit`);
-  await expect(page.getByRole("alert")).toHaveText(/Only admins of this workspace can see the audit log/);
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(/Only admins of this workspace can see the audit log/);
   await expect(page.getByRole("table")).toHaveCount(0);
   const input = encodeURIComponent(JSON.stringify({}));
   const res = await page.request.get(`/api/trpc/audit.list?input=${input}`, { headers: { "x-svc-workspace": seed.audit.id } });

@@ -105,7 +105,7 @@ test("support staff see no Team link and cannot reach the page", async ({ page, 
   await expect(nav.getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await page.goto(`/w/${seed.team.id}/team`);
   await expect(page.getByRole("heading", { level: 1, name: "Team" })).toBeVisible();
-  await expect(page.getByRole("alert")).toHaveText(/Only admins of this workspace can see the team/);
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(/Only admins of this workspace can see the team/);
   await expect(page.getByRole("table")).toHaveCount(0);
   // The page's procedures refuse them as well.
   const res = await page.request.get(`/api/trpc/team.list`, { headers: { "x-svc-workspace": seed.team.id } });

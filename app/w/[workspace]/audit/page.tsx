@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { AdminOnly } from "@/app/_components/admin-only.tsx";
 import { requireMember } from "@/app/_lib/dashboard.ts";
 import "@/app/styles/messaging.css";
+import "@/app/styles/audit.css";
 import { AuditView } from "./_components/audit-view.tsx";
 
 export const metadata: Metadata = { title: "Audit log" };

@@ -37,7 +37,8 @@ function Time({ value }: { value: string }) {
   const date = new Date(value);
   return (
     <time dateTime={value} title={value} className="audit-time">
-      <span>{ago(date, now)}</span> <span className="muted">{absolute.format(date)}</span>
+      <span>{ago(date, now)}</span>
+      <span className="muted">{absolute.format(date)}</span>
     </time>
   );
 }
@@ -46,9 +47,9 @@ function Actor({ actor }: { actor: AuditEntry["actor"] }) {
   if (actor.type === "cli") return <span>Operator (command line)</span>;
   if (actor.type === "api_key") return <span>API key {actor.name}</span>;
   return (
-    <span>
-      {actor.name ?? actor.email}
-      {actor.name && actor.email ? <span className="muted"> {actor.email}</span> : null}
+    <span className="audit-actor">
+      <span>{actor.name ?? actor.email}</span>
+      {actor.name && actor.email ? <span className="muted">{actor.email}</span> : null}
     </span>
   );
 }
@@ -139,7 +140,9 @@ export function AuditTable({ workspace, events, busy }: Props) {
                 <Actor actor={e.actor} />
               </td>
               <th scope="row">
-                {auditActionLabel(e.action)} <code className="muted">{e.action}</code>
+                <span>
+                  {auditActionLabel(e.action)} <code className="muted">{e.action}</code>
+                </span>
               </th>
               <td>
                 <Target workspace={workspace} target={e.target} />

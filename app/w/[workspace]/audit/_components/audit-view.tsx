@@ -47,7 +47,7 @@ export function AuditView({ workspace }: { workspace: string }) {
           </p>
         </div>
       </div>
-      <form className="filters" role="search" aria-label="Filter the audit log" onSubmit={(e) => e.preventDefault()}>
+      <form className="filters audit-filters" role="search" aria-label="Filter the audit log" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor="audit-action">Action</label>
           <select

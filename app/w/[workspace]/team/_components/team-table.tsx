@@ -32,8 +32,10 @@ export function TeamTable({ members, currentUserId, onAction }: Props) {
             return (
               <tr key={m.user_id}>
                 <th scope="row">
-                  {m.name ?? <span className="muted">No name</span>}
-                  {self && <span className="muted"> (you)</span>}
+                  <span>
+                    {m.name ?? <span className="muted">No name</span>}
+                    {self && <span className="muted"> (you)</span>}
+                  </span>
                 </th>
                 <td>{m.email}</td>
                 <td>
