@@ -73,6 +73,7 @@ test("an admin's team changes appear in the audit log, with filters and pages", 
 });
 
 test("an API key made in the dashboard is in the audit log, linked to the keys", async ({ page, seed, signIn }) => {
+  test.setTimeout(120_000);
   const { audit } = seed;
   await signIn(audit.admin);
   const name = `Audited UI key ${Date.now()}`;
@@ -89,6 +90,7 @@ test("an API key made in the dashboard is in the audit log, linked to the keys",
 });
 
 test("support staff see no Audit log link and cannot reach the page", async ({ page, seed, signIn }) => {
+  test.setTimeout(120_000);
   await signIn(seed.audit.support);
   await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Audit log" })).toHaveCount(0);
   await page.goto(`/w/${seed.audit.id}/audit`);

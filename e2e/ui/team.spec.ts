@@ -98,6 +98,7 @@ test("an admin adds a member, changes a role, cannot remove the last admin, and 
 });
 
 test("support staff see no Team link and cannot reach the page", async ({ page, seed, signIn }) => {
+  test.setTimeout(120_000);
   await signIn(seed.team.support);
   const nav = page.getByRole("navigation", { name: "Dashboard" });
   await expect(nav.getByRole("link", { name: "Messages" })).toBeAttached();
