@@ -6,10 +6,10 @@ import { TableLabels } from "./table-labels.tsx";
 import { ThemeToggle } from "./theme-toggle.tsx";
 import { WorkspaceSwitcher, type MyWorkspace } from "./workspace-switcher.tsx";
 
-type Props = { workspace: string; workspaces: MyWorkspace[]; email: string; children: ReactNode };
+type Props = { workspace: string; workspaces: MyWorkspace[]; email: string; role: "admin" | "support"; children: ReactNode };
 
 /** Header (workspace switcher, user, theme, sign-out), left navigation (a menu on phones), and the page. */
-export function AppShell({ workspace, workspaces, email, children }: Props) {
+export function AppShell({ workspace, workspaces, email, role, children }: Props) {
   return (
     <div className="shell">
       <a href="#main" className="skip-link">
@@ -27,7 +27,7 @@ export function AppShell({ workspace, workspaces, email, children }: Props) {
         </div>
       </header>
       <nav className="sidebar" aria-label="Dashboard">
-        <NavLinks workspace={workspace} />
+        <NavLinks workspace={workspace} role={role} />
       </nav>
       <main id="main" className="content">
         {children}

@@ -15,25 +15,28 @@ const SECTIONS = [
   { segment: "webhooks", label: "Webhooks" },
   { segment: "usage", label: "Usage" },
   { segment: "keys", label: "API keys" },
-] as const;
+  { segment: "team", label: "Team", adminOnly: true },
+  { segment: "audit", label: "Audit log", adminOnly: true },
+] as const satisfies { segment: string; label: string; adminOnly?: boolean }[];
 
 /**
  * The section links. Below 768 px (app/styles/layout.css) they fold behind a Menu button that
  * says whether they are shown (aria-expanded); following a link folds them again.
  */
-export function NavLinks({ workspace }: { workspace: string }) {
+export function NavLinks({ workspace, role }: { workspace: string; role: "admin" | "support" }) {
   const pathname = usePathname();
   const listId = useId();
   const [open, setOpen] = useState(false);
   const base = `/w/${encodeURIComponent(workspace)}`;
-  const current = SECTIONS.find(({ segment }) => pathname === `${base}/${segment}` || pathname.startsWith(`${base}/${segment}/`));
+  const sections = SECTIONS.filter((s) => role === "admin" || !("adminOnly" in s && s.adminOnly));
+  const current = sections.find(({ segment }) => pathname === `${base}/${segment}` || pathname.startsWith(`${base}/${segment}/`));
   return (
     <>
       <button type="button" className="menu-button" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
         <span aria-hidden="true">☰</span> Menu{current ? <span className="muted">: {current.label}</span> : null}
       </button>
       <ul id={listId} data-open={open}>
-        {SECTIONS.map(({ segment, label }) => {
+        {sections.map(({ segment, label }) => {
           const href = `${base}/${segment}`;
           return (
             <li key={segment}>

@@ -19,6 +19,7 @@ import { createWorkspace } from "../../server/workspaces/create-workspace.ts";
 import { inboundTextWebhook, signWebhook, startFakeWhatsApp, statusWebhook, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
 import { memoryDatabase } from "./memory-database.ts";
+import { OPERATOR } from "../../server/audit/actor.ts";
 
 // Channels and the provider callbacks against a real database (an in-memory PGlite with the
 // migrations): connecting, the WhatsApp webhook (handshake, signature, status reports, stop
@@ -79,18 +80,23 @@ beforeAll(async () => {
   database = await memoryDatabase();
   fake = await startFakeWhatsApp();
   sink = await startSmtpSink();
-  workspace = (await createWorkspace(database, { name: "Acme" })).id;
-  other = (await createWorkspace(database, { name: "Other" })).id;
-  const wa = await connectChannel(database, workspace, {
-    type: "whatsapp",
-    phone_number_id: whatsapp.phoneNumberId,
-    access_token: "EAAG-token",
-    app_secret: whatsapp.appSecret,
-    verify_token: "verify-me",
-    api_base_url: fake.url,
-  });
+  workspace = (await createWorkspace(database, { name: "Acme" }, OPERATOR)).id;
+  other = (await createWorkspace(database, { name: "Other" }, OPERATOR)).id;
+  const wa = await connectChannel(
+    database,
+    workspace,
+    {
+      type: "whatsapp",
+      phone_number_id: whatsapp.phoneNumberId,
+      access_token: "EAAG-token",
+      app_secret: whatsapp.appSecret,
+      verify_token: "verify-me",
+      api_base_url: fake.url,
+    },
+    OPERATOR,
+  );
   whatsapp = { ...whatsapp, id: wa.channel_id };
-  const em = await connectChannel(database, workspace, { type: "email", smtp_url: sink.url, from: "News@Shop.Example.com" });
+  const em = await connectChannel(database, workspace, { type: "email", smtp_url: sink.url, from: "News@Shop.Example.com" }, OPERATOR);
   email = { id: em.channel_id, token: em.events_token! };
   contactId = (
     await upsertContact(
@@ -156,22 +162,32 @@ describe("channels", () => {
   });
 
   it("defaults the Graph API base and validates input", async () => {
-    const wa = await connectChannel(database, other, {
-      type: "whatsapp",
-      phone_number_id: "123",
-      access_token: "t",
-      app_secret: "s",
-      verify_token: "v",
-    });
+    const wa = await connectChannel(
+      database,
+      other,
+      {
+        type: "whatsapp",
+        phone_number_id: "123",
+        access_token: "t",
+        app_secret: "s",
+        verify_token: "v",
+      },
+      OPERATOR,
+    );
     expect(wa.channel.settings.api_base_url).toBe("https://graph.facebook.com/v21.0");
     await expect(
-      connectChannel(database, other, { type: "email", smtp_url: "http://relay.example.com", from: "a@example.com" }),
+      connectChannel(database, other, { type: "email", smtp_url: "http://relay.example.com", from: "a@example.com" }, OPERATOR),
     ).rejects.toBeInstanceOf(ZodError);
     await expect(
-      connectChannel(database, other, { type: "whatsapp", phone_number_id: "abc", access_token: "t", app_secret: "s", verify_token: "v" }),
+      connectChannel(
+        database,
+        other,
+        { type: "whatsapp", phone_number_id: "abc", access_token: "t", app_secret: "s", verify_token: "v" },
+        OPERATOR,
+      ),
     ).rejects.toBeInstanceOf(ZodError);
     await expect(
-      connectChannel(database, other, { type: "email", smtp_url: "smtp://relay.example.com", from: "not an address" }),
+      connectChannel(database, other, { type: "email", smtp_url: "smtp://relay.example.com", from: "not an address" }, OPERATOR),
     ).rejects.toMatchObject({
       code: "invalid_email",
       param: "from",
@@ -212,12 +228,17 @@ describe("channels", () => {
         [{ type: "email", smtp_url: "smtp://user:pw@localhost:25", from: "a@example.com" }, "smtp_url"],
         [{ type: "email", smtp_url: "smtps://10.0.0.5", from: "a@example.com" }, "smtp_url"],
       ] as const) {
-        const err = await connectChannel(database, other, input).catch((e: unknown) => e);
+        const err = await connectChannel(database, other, input, OPERATOR).catch((e: unknown) => e);
         expect(err, JSON.stringify(input)).toBeInstanceOf(AppError);
         expect(err).toMatchObject({ type: "invalid_request", code: "private_address", param });
       }
       // A public address passes the check (IP literal: no DNS needed).
-      const ok = await connectChannel(database, other, { type: "email", smtp_url: "smtp://93.184.215.14:587", from: "a@example.com" });
+      const ok = await connectChannel(
+        database,
+        other,
+        { type: "email", smtp_url: "smtp://93.184.215.14:587", from: "a@example.com" },
+        OPERATOR,
+      );
       expect(ok.channel_id).toMatch(/^ch_/);
     } finally {
       config.allowPrivateWebhooks = true;
@@ -225,13 +246,13 @@ describe("channels", () => {
   });
 
   it("disconnects: not listed, not loaded for sending, not found from another workspace", async () => {
-    const extra = await connectChannel(database, workspace, { type: "email", smtp_url: sink.url, from: "old@example.com" });
-    await expect(disconnectChannel(database, other, extra.channel_id)).rejects.toMatchObject({
+    const extra = await connectChannel(database, workspace, { type: "email", smtp_url: sink.url, from: "old@example.com" }, OPERATOR);
+    await expect(disconnectChannel(database, other, extra.channel_id, OPERATOR)).rejects.toMatchObject({
       code: "resource_missing",
       param: "channel_id",
     });
-    expect(await disconnectChannel(database, workspace, extra.channel_id)).toEqual({ disconnected: true });
-    expect(await disconnectChannel(database, workspace, extra.channel_id)).toEqual({ disconnected: true });
+    expect(await disconnectChannel(database, workspace, extra.channel_id, OPERATOR)).toEqual({ disconnected: true });
+    expect(await disconnectChannel(database, workspace, extra.channel_id, OPERATOR)).toEqual({ disconnected: true });
     expect((await listChannels(database, workspace)).map((c) => c.id)).not.toContain(extra.channel_id);
     const all = await listChannels(database, workspace, { includeDisconnected: true });
     expect(all.find((c) => c.id === extra.channel_id)?.disconnected_at).toEqual(expect.any(String));

@@ -72,6 +72,8 @@ export const FIXTURES = {
     defaultCountry: "BR",
     keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["flows:read"] } },
   },
+  // The audit log and the team (e2e/api/audit.test.ts).
+  audit: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   // The OpenAPI document's examples are sent here, as written (e2e/api/openapi-examples.test.ts).
   examples: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" } } },
   // The official TypeScript client's tests (packages/client/test/).

@@ -10,6 +10,7 @@ import type { Scope } from "../../server/keys/scopes.ts";
 import { createUser } from "../../server/users/create-user.ts";
 import { createWorkspace, type CreateWorkspaceRequest } from "../../server/workspaces/create-workspace.ts";
 import { FIXTURE_ADMIN, FIXTURE_OUTSIDER, FIXTURE_SUPPORT, FIXTURES, type Fixtures, type WorkspaceSpec } from "./fixtures.ts";
+import { OPERATOR } from "../../server/audit/actor.ts";
 
 const database = await db();
 if (!database.shared) await applyMigrations(database.adapter); // a sharing server applied them (D53)
@@ -23,19 +24,19 @@ for (const [label, spec] of Object.entries(FIXTURES as Record<string, WorkspaceS
     ...(spec.monthlyLimit !== undefined ? { monthlyLimit: spec.monthlyLimit } : {}),
     defaultCountry: spec.defaultCountry ?? null,
   };
-  const { id } = await createWorkspace(database, request);
-  await createUser(database, id, { ...FIXTURE_ADMIN, role: "admin" });
+  const { id } = await createWorkspace(database, request, OPERATOR);
+  await createUser(database, id, { ...FIXTURE_ADMIN, role: "admin" }, OPERATOR);
   const keys: Record<string, string> = {};
   const keyIds: Record<string, string> = {};
   for (const [name, key] of Object.entries(spec.keys)) {
-    const created = await createKey(database, id, { name, mode: key.mode, scopes: key.scopes as Scope[] | undefined });
-    if (key.revoked) await revokeKey(database, id, created.id);
+    const created = await createKey(database, id, { name, mode: key.mode, scopes: key.scopes as Scope[] | undefined }, OPERATOR);
+    if (key.revoked) await revokeKey(database, id, created.id, OPERATOR);
     keys[name] = created.key;
     keyIds[name] = created.id;
   }
   out[label] = { id, keys, keyIds };
-  if (label === "main") await createUser(database, id, { ...FIXTURE_SUPPORT, role: "support" });
-  if (label === "other") await createUser(database, id, { ...FIXTURE_OUTSIDER, role: "admin" });
+  if (label === "main") await createUser(database, id, { ...FIXTURE_SUPPORT, role: "support" }, OPERATOR);
+  if (label === "other") await createUser(database, id, { ...FIXTURE_OUTSIDER, role: "admin" }, OPERATOR);
 }
 await closeDb();
 process.stdout.write(JSON.stringify(out), () => process.exit(0));

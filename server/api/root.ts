@@ -11,6 +11,8 @@ import { systemRouter } from "./routers/system/router.ts";
 import { webhooksRouter } from "./routers/webhooks/router.ts";
 import { workspacesRouter } from "./routers/workspaces/router.ts";
 import { whatsappRouter } from "./routers/whatsapp/router.ts";
+import { teamRouter } from "./routers/team/router.ts";
+import { auditRouter } from "./routers/audit/router.ts";
 import { router } from "./trpc.ts";
 
 // One router per resource, shared by the dashboard (/api/trpc) and the public REST facade
@@ -29,6 +31,8 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   flows: flowsRouter,
   whatsapp: whatsappRouter,
+  team: teamRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
+import type { Actor } from "../audit/actor.ts";
 import { isConnectionError, type Database } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
 import type { KeyPrincipal } from "../keys/authenticate-key.ts";
@@ -100,11 +101,15 @@ const procedure = t.procedure.use(async ({ next }) => {
 });
 export const createCallerFactory = t.createCallerFactory;
 
-/** Who is acting inside one workspace: the identity the domain services receive. */
-export type Actor = {
+/**
+ * The caller acting inside one workspace (`ctx.actor`): the workspace and mode the domain
+ * services work in, and the principal, which is the `Actor` (server/audit/actor.ts) that
+ * writing services record in the audit log.
+ */
+export type WorkspaceCaller = {
   workspaceId: string;
   mode: Mode;
-  principal: Principal;
+  principal: Principal & Actor;
   /** The workspace's default phone country when the caller already knows it (API keys). */
   defaultCountry?: string | null;
 };
@@ -137,7 +142,7 @@ export const workspaceProcedure = procedure
             mode: principal.mode,
             principal,
             defaultCountry: principal.defaultCountry,
-          } satisfies Actor,
+          } satisfies WorkspaceCaller,
         },
       });
     }
@@ -148,7 +153,7 @@ export const workspaceProcedure = procedure
     if (!roles.includes(principal.role)) {
       throw new AppError("forbidden", "role_required", `This action needs the ${roles.join(" or ")} role.`);
     }
-    return next({ ctx: { actor: { workspaceId: principal.workspaceId, mode: "live", principal } satisfies Actor } });
+    return next({ ctx: { actor: { workspaceId: principal.workspaceId, mode: "live", principal } satisfies WorkspaceCaller } });
   })
   .use(storableInput);
 

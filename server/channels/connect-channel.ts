@@ -1,3 +1,5 @@
+import type { Actor } from "../audit/actor.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { sealSecrets } from "../lib/crypto.ts";
 import { normalizeEmail } from "../lib/email.ts";
@@ -27,6 +29,7 @@ export async function connectChannel(
   database: Database,
   workspaceId: string,
   input: ConnectChannelRequest,
+  actor: Actor,
 ): Promise<ConnectChannelResponse> {
   const request = ZConnectChannelRequest.parse(input);
   const id = newId("channel");
@@ -61,32 +64,46 @@ export async function connectChannel(
     };
   }
 
-  const row = await database.prisma.channel.create({
-    data: {
-      id,
-      workspaceId,
-      type: request.type,
-      name: data.name,
-      externalId: data.externalId,
-      settings: data.settings,
-      secrets: sealSecrets(data.secrets),
-      ratePerSecond: request.rate_per_second ?? DEFAULT_RATE_PER_SECOND[request.type],
-    },
-    select: CHANNEL_SELECT,
-  });
-  if (request.type === "whatsapp" && request.waba_id) {
-    // D41: the templates are synced now, then every 15 minutes by the pipeline. A Cloud API that
-    // cannot be reached now does not stop the connection: the periodic sync tries again.
-    await database.prisma.job.create({
+  const syncsTemplates = request.type === "whatsapp" && Boolean(request.waba_id);
+  const row = await database.prisma.$transaction(async (tx) => {
+    const created = await tx.channel.create({
       data: {
-        id: newId("job"),
-        kind: "whatsapp.templates_sync",
-        subjectId: id,
+        id,
         workspaceId,
-        channelId: id,
-        runAt: new Date(Date.now() + TEMPLATE_SYNC_EVERY_MS),
+        type: request.type,
+        name: data.name,
+        externalId: data.externalId,
+        settings: data.settings,
+        secrets: sealSecrets(data.secrets),
+        ratePerSecond: request.rate_per_second ?? DEFAULT_RATE_PER_SECOND[request.type],
       },
+      select: CHANNEL_SELECT,
     });
+    if (syncsTemplates) {
+      // D41: the templates are synced every 15 minutes by the pipeline (and once just below).
+      await tx.job.create({
+        data: {
+          id: newId("job"),
+          kind: "whatsapp.templates_sync",
+          subjectId: id,
+          workspaceId,
+          channelId: id,
+          runAt: new Date(Date.now() + TEMPLATE_SYNC_EVERY_MS),
+        },
+      });
+    }
+    // The settings name the channel (number id, sender, relay host); the secrets stay out.
+    await recordAudit(tx, actor, {
+      workspaceId,
+      action: "channel.connected",
+      target: { type: "channel", id },
+      detail: { type: request.type, name: data.name, external_id: data.externalId },
+    });
+    return created;
+  });
+  if (syncsTemplates) {
+    // D41: synced now too. A Cloud API that cannot be reached now does not stop the
+    // connection: the periodic sync tries again.
     try {
       await syncTemplates(database, id);
     } catch (err) {

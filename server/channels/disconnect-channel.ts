@@ -1,3 +1,5 @@
+import type { Actor } from "../audit/actor.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 
@@ -6,13 +8,28 @@ import { notFound } from "../lib/errors.ts";
  * reports for its messages still apply) with `disconnected_at` set. Disconnecting twice is a
  * no-op.
  */
-export async function disconnectChannel(database: Database, workspaceId: string, channelId: string): Promise<{ disconnected: true }> {
-  const { count } = await database.prisma.channel.updateMany({
-    where: { id: channelId, workspaceId, disconnectedAt: null },
-    data: { disconnectedAt: new Date() },
+export async function disconnectChannel(
+  database: Database,
+  workspaceId: string,
+  channelId: string,
+  actor: Actor,
+): Promise<{ disconnected: true }> {
+  await database.prisma.$transaction(async (tx) => {
+    const [channel] = await tx.channel.updateManyAndReturn({
+      where: { id: channelId, workspaceId, disconnectedAt: null },
+      data: { disconnectedAt: new Date() },
+      select: { type: true, name: true, externalId: true },
+    });
+    if (channel) {
+      await recordAudit(tx, actor, {
+        workspaceId,
+        action: "channel.disconnected",
+        target: { type: "channel", id: channelId },
+        detail: { type: channel.type, name: channel.name, external_id: channel.externalId },
+      });
+    } else if (!(await tx.channel.count({ where: { id: channelId, workspaceId } }))) {
+      throw notFound("channel", "channel_id");
+    }
   });
-  if (count === 0 && !(await database.prisma.channel.count({ where: { id: channelId, workspaceId } }))) {
-    throw notFound("channel", "channel_id");
-  }
   return { disconnected: true };
 }

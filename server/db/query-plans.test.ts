@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fill } from "../../bench/sections/growth.ts";
 import { sql as query } from "../../bench/support.ts";
 import { freshDatabase } from "../../e2e/support/database.ts";
+import { listAuditEvents } from "../audit/list-audit-events.ts";
 import { contactHistory } from "../contacts/search-contacts.ts";
 import { getRun, listRuns } from "../flows/list-runs.ts";
 import { listFlows } from "../flows/list-flows.ts";
@@ -32,6 +33,7 @@ const GROWING = new Set([
   "flow_runs",
   "flow_run_history",
   "jobs",
+  "audit_events",
 ]);
 /** A condition on one of these columns keeps a scan inside one workspace (or one row of it). */
 const SCOPE = /\b(workspace_id|id|flow_id|endpoint_id|contact_id|message_id|delivery_id|run_id)\b/;
@@ -87,8 +89,14 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
                CASE WHEN g % 7 = 0 THEN 'active' ELSE 'completed' END::"RunStatus", now() - g * interval '10 s', now() - g * interval '10 s'
         FROM generate_series(1, 40000) g;
       INSERT INTO flow_run_history (run_id, at, kind) SELECT 'run_' || g, now() - g * interval '10 s', 'enrolled' FROM generate_series(1, 40000) g;
+      INSERT INTO audit_events (id, workspace_id, actor_type, actor_id, action, target_type, target_id, created_at)
+        SELECT 'aud_' || lpad(g::text, 10, '0'), CASE WHEN g % 50 = 0 THEN '${ws}' ELSE 'growth-' || (g % 50) END,
+               CASE WHEN g % 3 = 0 THEN 'cli' ELSE 'user' END::"AuditActorType", CASE WHEN g % 3 = 0 THEN NULL ELSE 'usr_' || (g % 7) END,
+               CASE WHEN g % 2 = 0 THEN 'api_key.created' ELSE 'webhook.updated' END, 'api_key', 'key_' || g, now() - g * interval '10 s'
+        FROM generate_series(1, 40000) g;
     `);
-    for (const table of ["webhook_deliveries", "webhook_attempts", "flow_runs", "flow_run_history"]) await sql(`VACUUM ANALYZE ${table}`);
+    for (const table of ["webhook_deliveries", "webhook_attempts", "flow_runs", "flow_run_history", "audit_events"])
+      await sql(`VACUUM ANALYZE ${table}`);
     process.env.DATABASE_URL = url;
     database = await db();
   }, 600_000);
@@ -149,6 +157,9 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
     ["flow runs list", () => listRuns(database, ws, { flow_id: "flow_0", limit: 25 })],
     ["flow runs list, active only", () => listRuns(database, ws, { flow_id: "flow_0", status: "active", limit: 25 })],
     ["one flow run", () => getRun(database, ws, "run_50")],
+    ["audit log, newest first", () => listAuditEvents(database, ws, {})],
+    ["audit log, next page", () => listAuditEvents(database, ws, { after: "aud_0000000500" })],
+    ["audit log by action and actor", () => listAuditEvents(database, ws, { action: "api_key.created", actor: "cli" })],
   ];
 
   it.each(cases)("%s: index scans within the workspace, no sequential scan of a growing table", async (_name, call) => {

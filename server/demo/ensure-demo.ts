@@ -4,6 +4,7 @@ import { createUser } from "../users/create-user.ts";
 import { resetPassword } from "../users/reset-password.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { createWorkspace } from "../workspaces/create-workspace.ts";
+import { OPERATOR } from "../audit/actor.ts";
 
 export const DEMO_WORKSPACE_NAME = "Demo";
 export const DEMO_ADMIN_EMAIL = "admin@demo.local";
@@ -32,16 +33,16 @@ export async function ensureDemo(database: Database, opts: { renewPassword?: boo
   const ws = existing?.memberships[0]?.workspaceId;
   if (ws) {
     const password = opts.renewPassword
-      ? (await resetPassword(database, ws, { email: DEMO_ADMIN_EMAIL, password: demoPassword() })).password
+      ? (await resetPassword(database, ws, { email: DEMO_ADMIN_EMAIL, password: demoPassword() }, OPERATOR)).password
       : null;
     return { created: false, workspace: ws, email: DEMO_ADMIN_EMAIL, password, testKey: null, liveKey: null };
   }
 
-  const { id: workspace } = await createWorkspace(database, { name: DEMO_WORKSPACE_NAME, plan: "pro", defaultCountry: "BR" });
+  const { id: workspace } = await createWorkspace(database, { name: DEMO_WORKSPACE_NAME, plan: "pro", defaultCountry: "BR" }, OPERATOR);
   const password = demoPassword();
-  await createUser(database, workspace, { email: DEMO_ADMIN_EMAIL, password, role: "admin", name: "Demo admin" });
-  const test = await createKey(database, workspace, { mode: "test", name: "Demo test key" });
-  const live = await createKey(database, workspace, { mode: "live", name: "Demo live key" });
+  await createUser(database, workspace, { email: DEMO_ADMIN_EMAIL, password, role: "admin", name: "Demo admin" }, OPERATOR);
+  const test = await createKey(database, workspace, { mode: "test", name: "Demo test key" }, OPERATOR);
+  const live = await createKey(database, workspace, { mode: "live", name: "Demo live key" }, OPERATOR);
   return { created: true, workspace, email: DEMO_ADMIN_EMAIL, password, testKey: test.key, liveKey: live.key };
 }
 

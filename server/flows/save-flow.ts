@@ -1,4 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
+import type { Actor } from "../audit/actor.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { conflict, notFound } from "../lib/errors.ts";
@@ -11,19 +13,33 @@ import { setFlowStatus } from "./set-flow-status.ts";
  * Creates a flow from a D37 document (dashboard, `svc flow import`): version 1, in the
  * document's status (`draft` when absent; a new flow cannot start `archived`).
  */
-export async function createFlow(database: Database, workspaceId: string, input: FlowDefinitionInput): Promise<{ flow_id: string }> {
+export async function createFlow(
+  database: Database,
+  workspaceId: string,
+  input: FlowDefinitionInput,
+  actor: Actor,
+): Promise<{ flow_id: string }> {
   const definition = await checkDefinition(database, workspaceId, input);
   if (definition.status === "archived") throw conflict("invalid_flow_status", "A new flow cannot be archived.", "status");
   const id = newId("flow");
-  await database.prisma.flow.create({
-    data: {
-      id,
+  const status = definition.status ?? "draft";
+  await database.prisma.$transaction(async (tx) => {
+    await tx.flow.create({
+      data: {
+        id,
+        workspaceId,
+        name: definition.name,
+        status,
+        allowReentry: definition.allow_reentry,
+        versions: { create: { version: 1, steps: definition.steps as Prisma.InputJsonValue } },
+      },
+    });
+    await recordAudit(tx, actor, {
       workspaceId,
-      name: definition.name,
-      status: definition.status ?? "draft",
-      allowReentry: definition.allow_reentry,
-      versions: { create: { version: 1, steps: definition.steps as Prisma.InputJsonValue } },
-    },
+      action: "flow.created",
+      target: { type: "flow", id },
+      detail: { name: definition.name, status, steps: definition.steps.length },
+    });
   });
   return { flow_id: id };
 }
@@ -33,7 +49,7 @@ export async function createFlow(database: Database, workspaceId: string, input:
  * steps make a new version, and runs already started keep theirs (D37). A status in the
  * document moves the flow like `setFlowStatus`. Archived flows are read-only.
  */
-export async function updateFlow(database: Database, workspaceId: string, flowId: string, input: FlowDefinitionInput) {
+export async function updateFlow(database: Database, workspaceId: string, flowId: string, input: FlowDefinitionInput, actor: Actor) {
   const definition = await checkDefinition(database, workspaceId, input);
   const saved = await database.prisma.$transaction(async (tx) => {
     const [flow] = await tx.$queryRaw<{ status: string; version: number }[]>`
@@ -55,8 +71,14 @@ export async function updateFlow(database: Database, workspaceId: string, flowId
       where: { id: flowId },
       data: { name: definition.name, allowReentry: definition.allow_reentry, version, updatedAt: new Date() },
     });
+    await recordAudit(tx, actor, {
+      workspaceId,
+      action: "flow.updated",
+      target: { type: "flow", id: flowId },
+      detail: { name: definition.name, version, new_version: version !== flow.version },
+    });
     return { version, status: flow.status };
   });
-  if (definition.status && definition.status !== saved.status) await setFlowStatus(database, workspaceId, flowId, definition.status);
+  if (definition.status && definition.status !== saved.status) await setFlowStatus(database, workspaceId, flowId, definition.status, actor);
   return { flow_id: flowId, version: saved.version };
 }

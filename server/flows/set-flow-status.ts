@@ -1,3 +1,6 @@
+import type { Actor } from "../audit/actor.ts";
+import type { AuditAction } from "../audit/audit-actions.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { wakePipeline } from "../outbox/wake.ts";
@@ -12,6 +15,14 @@ const NEXT: Record<FlowStatus, FlowStatus[]> = {
   archived: [],
 };
 
+/** The audit log's name for each move (a flow never moves back to draft). */
+const STATUS_ACTION = {
+  draft: "flow.updated",
+  active: "flow.activated",
+  paused: "flow.paused",
+  archived: "flow.archived",
+} as const satisfies Record<FlowStatus, AuditAction>;
+
 /** A paused flow's due steps wait here until it is resumed (their due time is kept on the run). */
 export const PARKED = new Date("9999-12-31T00:00:00Z");
 
@@ -20,10 +31,10 @@ export const PARKED = new Date("9999-12-31T00:00:00Z");
  * due); resuming puts every held step back at its due time, or now if that has passed;
  * archiving stops the active runs with reason `flow archived` (`fluxo.parado` each).
  */
-export async function setFlowStatus(database: Database, workspaceId: string, flowId: string, status: FlowStatus) {
+export async function setFlowStatus(database: Database, workspaceId: string, flowId: string, status: FlowStatus, actor: Actor) {
   await database.transaction(async (sql) => {
-    const [flow] = await sql<{ status: FlowStatus }>(
-      `SELECT status::text AS status FROM flows WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
+    const [flow] = await sql<{ status: FlowStatus; name: string }>(
+      `SELECT status::text AS status, name FROM flows WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
       [flowId, workspaceId],
     );
     if (!flow) throw notFound("flow", "flow_id");
@@ -32,6 +43,12 @@ export async function setFlowStatus(database: Database, workspaceId: string, flo
       throw conflict("invalid_flow_status", `A ${flow.status} flow cannot become ${status}.`, "status");
     }
     await sql(`UPDATE flows SET status = $2::"FlowStatus", updated_at = now() WHERE id = $1`, [flowId, status]);
+    await recordAudit(sql, actor, {
+      workspaceId,
+      action: STATUS_ACTION[status],
+      target: { type: "flow", id: flowId },
+      detail: { name: flow.name, from: flow.status, to: status },
+    });
     if (status === "archived") await stopRuns(sql, { flowId }, "flow archived");
     if (status === "active" && flow.status === "paused") {
       await sql(

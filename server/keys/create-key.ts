@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { Actor } from "../audit/actor.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
@@ -22,21 +24,31 @@ export function generateKey(mode: "test" | "live") {
   return { key, prefix, hash: sha256Hex(key), lastFour: key.slice(-4) };
 }
 
-export async function createKey(database: Database, workspaceId: string, request: CreateKeyRequest) {
+export async function createKey(database: Database, workspaceId: string, request: CreateKeyRequest, actor: Actor) {
   const input = ZCreateKeyRequest.parse(request);
   const material = generateKey(input.mode);
-  const row = await database.prisma.apiKey.create({
-    data: {
-      id: newId("key"),
+  const scopes = [...new Set(input.scopes)];
+  const id = newId("key");
+  await database.prisma.$transaction(async (tx) => {
+    await tx.apiKey.create({
+      data: {
+        id,
+        workspaceId,
+        name: input.name,
+        mode: input.mode,
+        hash: material.hash,
+        prefix: material.prefix,
+        lastFour: material.lastFour,
+        scopes,
+      },
+      select: { id: true },
+    });
+    await recordAudit(tx, actor, {
       workspaceId,
-      name: input.name,
-      mode: input.mode,
-      hash: material.hash,
-      prefix: material.prefix,
-      lastFour: material.lastFour,
-      scopes: [...new Set(input.scopes)],
-    },
-    select: { id: true },
+      action: "api_key.created",
+      target: { type: "api_key", id },
+      detail: { name: input.name, mode: input.mode, scopes },
+    });
   });
-  return { id: row.id, key: material.key };
+  return { id, key: material.key };
 }

@@ -487,6 +487,23 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     where: ["dashboard", "cli"],
   },
   {
+    code: "last_admin",
+    type: "conflict",
+    description:
+      "Dashboard and `svc user create`: the change would leave the workspace without an admin (removing or demoting its last admin).",
+    message: "This is the workspace's last admin. Make another member an admin first.",
+    param: "role",
+    where: ["dashboard", "cli"],
+  },
+  {
+    code: "already_member",
+    type: "conflict",
+    description: "Dashboard: the person added to the team is already a member of the workspace; change their role instead.",
+    message: "ana@example.com is already a member of this workspace.",
+    param: "email",
+    where: ["dashboard"],
+  },
+  {
     code: "flow_archived",
     type: "conflict",
     description: "Dashboard: an archived flow cannot be edited.",

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 
 // Every identifier of the service is made here: the spec's prefixes (msg_, ct_, flow_, run_,
-// tag_, field_) plus our own (evt_, key_, wh_, usr_, ch_, ses_).
+// tag_, field_) plus our own (evt_, key_, wh_, usr_, ch_, ses_, aud_).
 const PREFIXES = {
   message: "msg",
   contact: "ct",
@@ -18,6 +18,7 @@ const PREFIXES = {
   job: "job",
   session: "ses",
   template: "tpl",
+  audit: "aud",
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

@@ -1,35 +1,76 @@
 import { z } from "zod";
+import type { Actor } from "../audit/actor.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { hashPassword } from "../lib/crypto.ts";
-import { newId } from "../lib/ids.ts";
+import { conflict } from "../lib/errors.ts";
+import { newId, randomBase62 } from "../lib/ids.ts";
+import { assertAdminRemains } from "./last-admin.ts";
+
+export const ROLES = ["admin", "support"] as const;
+export type Role = (typeof ROLES)[number];
 
 export const ZCreateUserRequest = z.object({
   email: z.email().trim().toLowerCase(),
-  password: z.string().min(8).max(200),
-  role: z.enum(["admin", "support"]),
+  /** Absent: a new account gets a generated password, answered once. */
+  password: z.string().min(8).max(200).optional(),
+  role: z.enum(ROLES),
   name: z.string().trim().max(100).optional(),
 });
 
+/** A one-time password for a new account or a reset, shown to the admin once. */
+export const generatePassword = () => randomBase62(16);
+
 /**
- * Creates the user, or adds a membership to an existing user with that e-mail (a person can
- * belong to several workspaces). The password of an existing user is left as it is.
+ * Adds a member to the workspace (`svc user create`, the Team page): a new account, or an
+ * existing account (a person can belong to several workspaces), whose password is left as it
+ * is. A member already in the workspace gets the role asked for (`svc user create`), or, with
+ * `ifMember: "refuse"` (the Team page, which changes roles on its own), a 409. Demoting the
+ * last admin is refused. One audit entry when something changed.
  */
-export async function createUser(database: Database, workspaceId: string, request: z.input<typeof ZCreateUserRequest>) {
+export async function createUser(
+  database: Database,
+  workspaceId: string,
+  request: z.input<typeof ZCreateUserRequest>,
+  actor: Actor,
+  opts: { ifMember?: "update_role" | "refuse" } = {},
+): Promise<{ id: string; created: boolean; password: string | null }> {
   const input = ZCreateUserRequest.parse(request);
-  const passwordHash = await hashPassword(input.password);
+  const generated = input.password === undefined ? generatePassword() : null;
+  const passwordHash = await hashPassword(input.password ?? generated!);
   return database.prisma.$transaction(async (tx) => {
     const existing = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
     const user =
       existing ??
       (await tx.user.create({
-        data: { id: newId("user"), email: input.email, name: input.name ?? null, passwordHash },
+        data: { id: newId("user"), email: input.email, name: input.name || null, passwordHash },
         select: { id: true },
       }));
-    await tx.membership.upsert({
-      where: { userId_workspaceId: { userId: user.id, workspaceId } },
-      create: { userId: user.id, workspaceId, role: input.role },
-      update: { role: input.role },
-    });
-    return { id: user.id };
+    const target = { type: "user", id: user.id } as const;
+    const membership = existing
+      ? await tx.membership.findUnique({ where: { userId_workspaceId: { userId: user.id, workspaceId } }, select: { role: true } })
+      : null;
+    if (membership && opts.ifMember === "refuse") {
+      throw conflict("already_member", `${input.email} is already a member of this workspace.`, "email");
+    }
+    if (!membership) {
+      await tx.membership.create({ data: { userId: user.id, workspaceId, role: input.role } });
+      await recordAudit(tx, actor, {
+        workspaceId,
+        action: "team.member_added",
+        target,
+        detail: { email: input.email, role: input.role, new_account: !existing },
+      });
+    } else if (membership.role !== input.role) {
+      if (input.role !== "admin") await assertAdminRemains(tx, workspaceId, user.id, "role");
+      await tx.membership.update({ where: { userId_workspaceId: { userId: user.id, workspaceId } }, data: { role: input.role } });
+      await recordAudit(tx, actor, {
+        workspaceId,
+        action: "team.role_changed",
+        target,
+        detail: { email: input.email, from: membership.role, to: input.role },
+      });
+    }
+    return { id: user.id, created: !existing, password: existing ? null : generated };
   });
 }

@@ -1,3 +1,5 @@
+import type { Actor } from "../audit/actor.ts";
+import { recordAudit, urlForAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 
@@ -5,8 +7,22 @@ import { notFound } from "../lib/errors.ts";
  * Deletes an endpoint with its secrets and delivery log. Its jobs still in the outbox find no
  * endpoint and end without a request.
  */
-export async function deleteEndpoint(database: Database, workspaceId: string, endpointId: string): Promise<{ deleted: true }> {
-  const { count } = await database.prisma.webhookEndpoint.deleteMany({ where: { id: endpointId, workspaceId } });
-  if (count === 0) throw notFound("webhook endpoint", "endpoint_id");
+export async function deleteEndpoint(
+  database: Database,
+  workspaceId: string,
+  endpointId: string,
+  actor: Actor,
+): Promise<{ deleted: true }> {
+  await database.prisma.$transaction(async (tx) => {
+    const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, workspaceId }, select: { url: true } });
+    if (!endpoint) throw notFound("webhook endpoint", "endpoint_id");
+    await tx.webhookEndpoint.delete({ where: { id: endpointId } });
+    await recordAudit(tx, actor, {
+      workspaceId,
+      action: "webhook.deleted",
+      target: { type: "webhook", id: endpointId },
+      detail: { url: urlForAudit(endpoint.url) },
+    });
+  });
   return { deleted: true };
 }

@@ -1,3 +1,5 @@
+import type { Actor } from "../audit/actor.ts";
+import { recordAudit, urlForAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 import { generateSecret, ROTATION_OVERLAP_MS, sealSecret } from "./endpoint-secret.ts";
@@ -7,11 +9,11 @@ import { generateSecret, ROTATION_OVERLAP_MS, sealSecret } from "./endpoint-secr
  * then deliveries carry one `v1=` per valid secret. Secrets already rotated out keep their
  * own expiry. The new secret is in this answer and nowhere else.
  */
-export async function rotateSecret(database: Database, workspaceId: string, endpointId: string) {
+export async function rotateSecret(database: Database, workspaceId: string, endpointId: string, actor: Actor) {
   const secret = generateSecret();
   const now = new Date();
   await database.prisma.$transaction(async (tx) => {
-    const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, workspaceId }, select: { id: true } });
+    const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, workspaceId }, select: { url: true } });
     if (!endpoint) throw notFound("webhook endpoint", "endpoint_id");
     await tx.webhookSecret.updateMany({
       where: { endpointId, expiresAt: null },
@@ -19,6 +21,12 @@ export async function rotateSecret(database: Database, workspaceId: string, endp
     });
     await tx.webhookSecret.deleteMany({ where: { endpointId, expiresAt: { lte: now } } });
     await tx.webhookSecret.create({ data: { endpointId, secret: sealSecret(secret), createdAt: now } });
+    await recordAudit(tx, actor, {
+      workspaceId,
+      action: "webhook.secret_rotated",
+      target: { type: "webhook", id: endpointId },
+      detail: { url: urlForAudit(endpoint.url) },
+    });
   });
   return { secret, previous_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString() };
 }

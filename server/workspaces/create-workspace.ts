@@ -1,5 +1,7 @@
 import { getCountries, type CountryCode } from "libphonenumber-js";
 import { z } from "zod";
+import type { Actor } from "../audit/actor.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { invalid } from "../lib/errors.ts";
 import { randomBase62 } from "../lib/ids.ts";
@@ -34,25 +36,38 @@ export function workspaceIdentifier(name: string): string {
   return `${slug || "ws"}-${randomBase62(6).toLowerCase()}`;
 }
 
-export async function createWorkspace(database: Database, request: CreateWorkspaceRequest): Promise<{ id: string }> {
+export async function createWorkspace(database: Database, request: CreateWorkspaceRequest, actor: Actor): Promise<{ id: string }> {
   const parsed = ZCreateWorkspaceRequest.safeParse(request);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw invalid("invalid_workspace", `${issue?.path.join(".")}: ${issue?.message}`, String(issue?.path[0] ?? ""));
   }
   const input = parsed.data;
-  return database.prisma.workspace.create({
-    data: {
-      id: workspaceIdentifier(input.name),
-      name: input.name,
-      plan: input.plan,
-      rateLimit: input.rateLimit,
-      dailyLimit: input.dailyLimit,
-      monthlyLimit: input.monthlyLimit ?? null,
-      monthlyLimitSet: input.monthlyLimit !== undefined,
-      defaultCountry: input.defaultCountry,
-    },
-    select: { id: true },
+  const settings = {
+    name: input.name,
+    plan: input.plan,
+    rateLimit: input.rateLimit,
+    dailyLimit: input.dailyLimit,
+    monthlyLimit: input.monthlyLimit ?? null,
+    monthlyLimitSet: input.monthlyLimit !== undefined,
+    defaultCountry: input.defaultCountry,
+  };
+  return database.prisma.$transaction(async (tx) => {
+    const workspace = await tx.workspace.create({ data: { id: workspaceIdentifier(input.name), ...settings }, select: { id: true } });
+    await recordAudit(tx, actor, {
+      workspaceId: workspace.id,
+      action: "workspace.created",
+      target: { type: "workspace", id: workspace.id },
+      detail: {
+        name: input.name,
+        plan: input.plan,
+        rate_limit: input.rateLimit,
+        daily_limit: input.dailyLimit,
+        monthly_limit: settings.monthlyLimit,
+        default_country: input.defaultCountry,
+      },
+    });
+    return workspace;
   });
 }
 

@@ -14,7 +14,7 @@ export default async function WorkspaceLayout({ children, params }: Props) {
   const [workspaces, problems] = await Promise.all([caller.workspaces.mine(), caller.overview.problems()]);
   return (
     <DashboardProviders key={workspace} workspace={workspace}>
-      <AppShell workspace={workspace} workspaces={workspaces} email={member.email}>
+      <AppShell workspace={workspace} workspaces={workspaces} email={member.email} role={member.role}>
         <ConfigurationBanner workspace={workspace} problems={problems} />
         {children}
       </AppShell>

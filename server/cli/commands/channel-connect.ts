@@ -3,6 +3,7 @@ import { connectChannel } from "../../channels/connect-channel.ts";
 import { env } from "../../lib/env.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { oneOf, optionalString, requiredString, UsageError, wholeNumber, withDatabase, type Command, type Values } from "../command.ts";
+import { OPERATOR } from "../../audit/actor.ts";
 
 const TYPES = ["whatsapp", "email"] as const;
 
@@ -106,7 +107,7 @@ export const channelConnect: Command = {
     const input = request(values, type);
     const connected = await withDatabase(async (database) => {
       await getWorkspaceOrThrow(database, workspace);
-      return connectChannel(database, workspace, input);
+      return connectChannel(database, workspace, input, OPERATOR);
     });
     const { channel } = connected;
     const text =

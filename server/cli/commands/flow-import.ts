@@ -3,6 +3,7 @@ import { createFlow } from "../../flows/save-flow.ts";
 import type { FlowDefinitionInput } from "../../flows/flow-schemas.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { oneOf, requiredString, UsageError, withDatabase, type Command } from "../command.ts";
+import { OPERATOR } from "../../audit/actor.ts";
 
 const STATUSES = ["draft", "active", "paused"] as const;
 
@@ -32,7 +33,7 @@ export const flowImport: Command = {
       throw new UsageError("--file: the definition must be a JSON object.");
     const { flow_id } = await withDatabase(async (database) => {
       await getWorkspaceOrThrow(database, workspace);
-      return createFlow(database, workspace, status ? { ...definition, status } : definition);
+      return createFlow(database, workspace, status ? { ...definition, status } : definition, OPERATOR);
     });
     return { json: { flow_id }, text: `Imported flow ${flow_id} into workspace ${workspace}${status ? ` (${status})` : ""}.` };
   },

@@ -2,6 +2,7 @@ import { createKey } from "../../keys/create-key.ts";
 import { isScope, MODES, SCOPES, type Scope } from "../../keys/scopes.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { oneOf, optionalString, requiredString, UsageError, withDatabase, type Command } from "../command.ts";
+import { OPERATOR } from "../../audit/actor.ts";
 
 export const keyCreate: Command = {
   name: "key create",
@@ -23,7 +24,7 @@ export const keyCreate: Command = {
     const name = optionalString(values, "name");
     const key = await withDatabase(async (database) => {
       await getWorkspaceOrThrow(database, workspace);
-      return createKey(database, workspace, { mode, scopes, name });
+      return createKey(database, workspace, { mode, scopes, name }, OPERATOR);
     });
     return {
       json: { id: key.id, key: key.key },

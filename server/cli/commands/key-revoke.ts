@@ -1,6 +1,7 @@
 import { revokeKey } from "../../keys/revoke-key.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { requiredString, withDatabase, type Command } from "../command.ts";
+import { OPERATOR } from "../../audit/actor.ts";
 
 export const keyRevoke: Command = {
   name: "key revoke",
@@ -17,7 +18,7 @@ export const keyRevoke: Command = {
     const id = requiredString(values, "id");
     const result = await withDatabase(async (database) => {
       await getWorkspaceOrThrow(database, workspace);
-      return revokeKey(database, workspace, id);
+      return revokeKey(database, workspace, id, OPERATOR);
     });
     return { json: { revoked: result.revoked }, text: `Revoked key ${id} of workspace ${workspace}.` };
   },

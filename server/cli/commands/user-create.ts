@@ -1,6 +1,7 @@
 import { createUser } from "../../users/create-user.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { oneOf, requiredString, UsageError, withDatabase, type Command } from "../command.ts";
+import { OPERATOR } from "../../audit/actor.ts";
 
 const ROLES = ["admin", "support"] as const;
 
@@ -24,7 +25,7 @@ export const userCreate: Command = {
     if (!role) throw new UsageError("--role is required (admin or support).");
     const user = await withDatabase(async (database) => {
       await getWorkspaceOrThrow(database, workspace);
-      return createUser(database, workspace, { email, password, role });
+      return createUser(database, workspace, { email, password, role }, OPERATOR);
     });
     return { json: { id: user.id }, text: `User ${user.id} (${email.trim().toLowerCase()}) is ${role} of workspace ${workspace}.` };
   },

@@ -1,6 +1,7 @@
 import { resetPassword } from "../../users/reset-password.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { optionalString, requiredString, withDatabase, type Command } from "../command.ts";
+import { OPERATOR } from "../../audit/actor.ts";
 
 export const userResetPassword: Command = {
   name: "user reset-password",
@@ -19,7 +20,7 @@ export const userResetPassword: Command = {
     const given = optionalString(values, "password");
     const result = await withDatabase(async (database) => {
       await getWorkspaceOrThrow(database, workspace);
-      return resetPassword(database, workspace, { email, password: given });
+      return resetPassword(database, workspace, { email, password: given }, OPERATOR);
     });
     return {
       json: result.generated ? { id: result.id, password: result.password } : { id: result.id },

@@ -3,6 +3,7 @@ import { createEndpoint } from "../../webhooks/create-endpoint.ts";
 import type { CreateEndpointRequest } from "../../webhooks/webhook-schemas.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { optionalString, requiredString, withDatabase, type Command } from "../command.ts";
+import { OPERATOR } from "../../audit/actor.ts";
 
 export const webhookCreate: Command = {
   name: "webhook create",
@@ -30,7 +31,7 @@ export const webhookCreate: Command = {
     };
     const created = await withDatabase(async (database) => {
       await getWorkspaceOrThrow(database, workspace);
-      return createEndpoint(database, workspace, request);
+      return createEndpoint(database, workspace, request, OPERATOR);
     });
     return {
       json: { id: created.id, secret: created.secret },

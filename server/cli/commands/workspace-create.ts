@@ -1,6 +1,7 @@
 import { createWorkspace } from "../../workspaces/create-workspace.ts";
 import { PLAN_NAMES, PLANS } from "../../workspaces/plans.ts";
 import { oneOf, optionalString, requiredString, wholeNumber, withDatabase, type Command } from "../command.ts";
+import { OPERATOR } from "../../audit/actor.ts";
 
 const limit = (n: number | null) => (n === null ? "none" : n.toLocaleString("en-US"));
 
@@ -48,7 +49,7 @@ export const workspaceCreate: Command = {
       monthlyLimit: monthly?.trim().toLowerCase() === "none" ? null : wholeNumber(values, "monthly-limit", 0),
       defaultCountry: optionalString(values, "default-country") ?? null,
     };
-    const { id } = await withDatabase((database) => createWorkspace(database, request));
+    const { id } = await withDatabase((database) => createWorkspace(database, request, OPERATOR));
     return { json: { workspace: id }, text: `Created workspace ${id} (plan ${plan}).` };
   },
 };

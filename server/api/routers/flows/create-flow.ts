@@ -7,4 +7,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const createFlow = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ definition: z.unknown() }))
-  .mutation(({ ctx, input }) => create(ctx.db, ctx.actor.workspaceId, input.definition as FlowDefinitionInput));
+  .mutation(({ ctx, input }) => create(ctx.db, ctx.actor.workspaceId, input.definition as FlowDefinitionInput, ctx.actor.principal));

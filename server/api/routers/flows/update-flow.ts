@@ -7,4 +7,6 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const updateFlow = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ flow_id: z.string().min(1).max(64), definition: z.unknown() }))
-  .mutation(({ ctx, input }) => update(ctx.db, ctx.actor.workspaceId, input.flow_id, input.definition as FlowDefinitionInput));
+  .mutation(({ ctx, input }) =>
+    update(ctx.db, ctx.actor.workspaceId, input.flow_id, input.definition as FlowDefinitionInput, ctx.actor.principal),
+  );
