@@ -72,6 +72,8 @@ export const FIXTURES = {
     defaultCountry: "BR",
     keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["flows:read"] } },
   },
+  // Flow send steps with WhatsApp templates and the 24-hour window (e2e/api/flow-templates.test.ts).
+  flowTemplates: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" }, live: { mode: "live" } } },
   // The OpenAPI document's examples are sent here, as written (e2e/api/openapi-examples.test.ts).
   examples: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" } } },
   // The official TypeScript client's tests (packages/client/test/).
