@@ -74,6 +74,8 @@ export const FIXTURES = {
   },
   // The audit log and the team (e2e/api/audit.test.ts).
   audit: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
+  // Flow send steps with WhatsApp templates and the 24-hour window (e2e/api/flow-templates.test.ts).
+  flowTemplates: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" }, live: { mode: "live" } } },
   // The OpenAPI document's examples are sent here, as written (e2e/api/openapi-examples.test.ts).
   examples: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" } } },
   // The official TypeScript client's tests (packages/client/test/).

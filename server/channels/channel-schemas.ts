@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZWhatsAppTemplate } from "../messaging/message-schemas.ts";
 
 // A workspace's provider connections (operations.md "Provider endpoints"). What is stored:
 // `external_id` is the WhatsApp phone number id or the e-mail from address; `settings` the
@@ -91,11 +92,19 @@ export const ZConnectChannelResponse = z.object({
 
 export type ConnectChannelResponse = z.infer<typeof ZConnectChannelResponse>;
 
-export const ZSendTestRequest = z.object({
-  channel_id: z.string().min(1).max(64),
-  to: z.string().trim().min(1).max(320).describe("A phone number (WhatsApp) or an e-mail address."),
-  text: z.string().trim().min(1).max(4096),
-});
+export const ZSendTestRequest = z
+  .object({
+    channel_id: z.string().min(1).max(64),
+    to: z.string().trim().min(1).max(320).describe("A phone number (WhatsApp) or an e-mail address."),
+    text: z.string().trim().min(1).max(4096).optional(),
+    /** WhatsApp: an approved template of the channel with its parameters' texts, instead of `text` (D42). */
+    template: ZWhatsAppTemplate.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if ((v.text === undefined) === (v.template === undefined)) {
+      ctx.addIssue({ code: "custom", path: [v.text === undefined ? "text" : "template"], message: "give either text or template" });
+    }
+  });
 
 export type SendTestRequest = z.infer<typeof ZSendTestRequest>;
 

@@ -1,12 +1,13 @@
 import type { Database } from "../db/client.ts";
 import { normalizeEmail } from "../lib/email.ts";
-import { notFound } from "../lib/errors.ts";
+import { AppError, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import type { Content } from "../messaging/send-message.ts";
 import { escapeHtml } from "../providers/email-html.ts";
 import { providerFor } from "../providers/registry.ts";
 import type { ProviderDetail } from "../providers/provider.ts";
+import { checkTemplateSend, templateContent } from "../whatsapp/templates.ts";
 import type { SendTestRequest } from "./channel-schemas.ts";
 import { loadChannel } from "./load-channel.ts";
 
@@ -32,10 +33,21 @@ export async function sendTestMessage(database: Database, workspaceId: string, i
   if (channel.type === "whatsapp") {
     const workspace = await database.prisma.workspace.findUnique({ where: { id: workspaceId }, select: { defaultCountry: true } });
     to = normalizePhone(input.to, workspace?.defaultCountry ?? null, "to");
-    content = { body: input.text };
+    if (input.template) {
+      // D42's checks, against this channel's templates; the parameters' texts go as typed.
+      const { template, parameters } = await checkTemplateSend(database, channel.id, input.template).catch((err: unknown) => {
+        throw err instanceof AppError && err.param
+          ? new AppError(err.type, err.code, err.message, { param: err.param.replace(/^whatsapp\./, "") })
+          : err;
+      });
+      content = templateContent(template, parameters, input.template.parameters ?? {});
+    } else {
+      content = { body: input.text ?? "" };
+    }
   } else {
+    if (input.template) throw invalid("unknown_parameter", "Only a WhatsApp channel sends templates.", "template");
     to = normalizeEmail(input.to, "to");
-    content = { subject: "Test message", html: `<p>${escapeHtml(input.text).replace(/\r?\n/g, "<br>")}</p>` };
+    content = { subject: "Test message", html: `<p>${escapeHtml(input.text ?? "").replace(/\r?\n/g, "<br>")}</p>` };
   }
   const result = await providerFor(channel.type).send(channel, { id: newId("message"), workspaceId, contactId: "", to, content });
   return {

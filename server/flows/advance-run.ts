@@ -7,7 +7,7 @@ import { insertEvent } from "../events/record-event.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { AppError } from "../lib/errors.ts";
 import type { SendMessageRequest } from "../messaging/message-schemas.ts";
-import { connectedChannel, insertMessage, pickChannel, renderContent } from "../messaging/send-message.ts";
+import { connectedChannel, insertMessage, pickChannel, renderContent, whatsappContent } from "../messaging/send-message.ts";
 import { completeJob, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import type { Scalar } from "../messaging/render.ts";
 import type { SendStep, Step } from "./flow-schemas.ts";
@@ -155,22 +155,33 @@ function dueAt(step: { duration?: string; until?: string }, now: Date): Date {
 /**
  * A `send` step: a message to the run's contact through the same insert as POST /messages,
  * in the run's mode (D40) and transaction, placeholders from the run's variables (missing
- * ones render empty, D17). No address, an opt-out (D38), no usable channel or a reached limit
- * (D25): no message, and the run goes on with the reason in its history.
+ * ones render empty, D17). WhatsApp content follows the API's rules (D42, D43): a template,
+ * or free-form content inside the contact's window, or with `"fallback": "template"` the
+ * template outside it. No address, an opt-out (D38), a closed window without a fallback, no
+ * usable channel or template, or a reached limit (D25): no message, and the run goes on with
+ * the reason (and its error code) in its history.
  */
 async function send(sql: Sql, run: RunRow, contact: Contact, step: SendStep): Promise<Omit<History, "position">> {
-  const skip = (reason: string) => ({ kind: "skipped", detail: { type: "send", channel: step.channel, reason } });
+  const skip = (reason: string, code: string) => ({ kind: "skipped", detail: { type: "send", channel: step.channel, reason, code } });
   const address = step.channel === "whatsapp" ? contact.phone : contact.email;
-  if (!address) return skip(`The contact has no ${step.channel === "whatsapp" ? "phone number" : "e-mail address"}.`);
+  if (!address) {
+    return skip(`The contact has no ${step.channel === "whatsapp" ? "phone number" : "e-mail address"}.`, "recipient_missing_address");
+  }
   if (step.channel === "whatsapp" ? contact.opt_out_whatsapp : contact.opt_out_email) {
-    return skip(`The contact opted out of ${step.channel} messages.`);
+    return skip(`The contact opted out of ${step.channel} messages.`, "recipient_opted_out");
   }
   const sender = { workspaceId: run.workspace_id, mode: run.mode };
   const request = { ...step, to: { contact_id: contact.id }, variables: run.variables } as SendMessageRequest;
   try {
     const chosen = await pickChannel(sql, sender, request);
     const channelId = run.mode === "live" ? (chosen ?? (await connectedChannel(sql, run.workspace_id, step.channel))) : chosen;
-    const content = renderContent(request, contact, { missing: "empty" });
+    const content =
+      step.channel === "whatsapp"
+        ? await whatsappContent(sql, sender, request, contact, channelId, {
+            missing: "empty",
+            fallback: step.whatsapp?.fallback === "template",
+          })
+        : renderContent(request, contact, { missing: "empty" });
     const id = await insertMessage(sql, {
       sender,
       channel: step.channel,
@@ -182,7 +193,7 @@ async function send(sql: Sql, run: RunRow, contact: Contact, step: SendStep): Pr
     });
     return { kind: "step", detail: { type: "send", channel: step.channel, message_id: id } };
   } catch (err) {
-    if (err instanceof AppError) return skip(err.message);
+    if (err instanceof AppError) return skip(err.message, err.code);
     throw err;
   }
 }

@@ -1,6 +1,8 @@
 import type { Database } from "../db/client.ts";
 import { checkFieldValue } from "../fields/field-values.ts";
-import { fromZodError, invalid } from "../lib/errors.ts";
+import { AppError, fromZodError, invalid } from "../lib/errors.ts";
+import { templateChannel } from "../messaging/send-message.ts";
+import { checkTemplateSend, type TemplateRequest } from "../whatsapp/templates.ts";
 import { ZFlowDefinition, type FlowDefinition, type FlowDefinitionInput, type Step } from "./flow-schemas.ts";
 
 /**
@@ -30,14 +32,15 @@ export async function checkDefinition(database: Database, workspaceId: string, i
     if (!type) throw invalid("unknown_field", `${param}: no custom field with key ${key} in this workspace.`, param);
     return type;
   };
-  const walk = (steps: Step[], path: string) => {
-    steps.forEach((step, i) => {
+  const walk = async (steps: Step[], path: string): Promise<void> => {
+    for (const [i, step] of steps.entries()) {
       const at = `${path}.${i}`;
       switch (step.type) {
         case "send":
           if (step.channel_id !== undefined && channelTypes.get(step.channel_id) !== step.channel) {
             throw invalid("unknown_channel", `${at}.channel_id: no connected ${step.channel} channel with this id.`, `${at}.channel_id`);
           }
+          if (step.whatsapp?.template) await checkStepTemplate(database, workspaceId, step.channel_id, step.whatsapp.template, at);
           break;
         case "branch":
           if ("has_tag" in step.if) tag(step.if.has_tag, `${at}.if.has_tag`);
@@ -45,8 +48,8 @@ export async function checkDefinition(database: Database, workspaceId: string, i
             const type = field(step.if.field, `${at}.if.field`);
             if ("equals" in step.if) checkFieldValue(step.if.field, type, step.if.equals, `${at}.if.equals`);
           }
-          walk(step.then, `${at}.then`);
-          walk(step.else, `${at}.else`);
+          await walk(step.then, `${at}.then`);
+          await walk(step.else, `${at}.else`);
           break;
         case "tag":
           step.add?.forEach((id, j) => tag(id, `${at}.add.${j}`));
@@ -58,8 +61,28 @@ export async function checkDefinition(database: Database, workspaceId: string, i
           break;
         }
       }
-    });
+    }
   };
-  walk(definition.steps, "steps");
+  await walk(definition.steps, "steps");
   return definition;
+}
+
+/**
+ * D42 in flows: a send step's template is checked as an API send checks it, against the
+ * channel that would send it (the step's `channel_id`, else the workspace's first WhatsApp
+ * channel), with each error's `param` pointing into the step (`steps.2.whatsapp.template.name`).
+ */
+async function checkStepTemplate(
+  database: Database,
+  workspaceId: string,
+  channelId: string | undefined,
+  template: TemplateRequest,
+  at: string,
+): Promise<void> {
+  try {
+    await checkTemplateSend(database, await templateChannel(database, workspaceId, channelId ?? null), template);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    throw new AppError(err.type, err.code, `${at}.${err.param}: ${err.message}`, { param: `${at}.${err.param}` });
+  }
 }

@@ -26,12 +26,19 @@ export const ZDuration = z
     }
   }, "must be an ISO 8601 duration such as PT1H or P2D");
 
+/**
+ * A send step's WhatsApp content: the message's (D42), plus D43's fallback: with both
+ * free-form content and a template, `"fallback": "template"` sends the free-form content
+ * inside the contact's 24-hour window and the template outside it.
+ */
+export const ZStepWhatsAppContent = ZWhatsAppContent.extend({ fallback: z.literal("template").optional() });
+
 const ZSendStep = z
   .object({
     type: z.literal("send"),
     channel: z.enum(CHANNELS),
     channel_id: ZId.optional(),
-    whatsapp: ZWhatsAppContent.optional(),
+    whatsapp: ZStepWhatsAppContent.optional(),
     email: ZEmailContent.optional(),
   })
   .strict()

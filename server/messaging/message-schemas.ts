@@ -110,7 +110,7 @@ export const ZMetadata = z
 
 type ContentFields = {
   channel: "whatsapp" | "email";
-  whatsapp?: { body?: string; media_url?: string; media_type?: string; template?: unknown };
+  whatsapp?: { body?: string; media_url?: string; media_type?: string; template?: unknown; fallback?: "template" };
   email?: { html?: string };
 };
 
@@ -120,9 +120,17 @@ export function checkContent(v: ContentFields, ctx: z.RefinementCtx): void {
   const other = v.channel === "whatsapp" ? "email" : "whatsapp";
   if (v[other] !== undefined) ctx.addIssue({ code: "unrecognized_keys", keys: [other], path: [], input: v });
   if (v.channel === "whatsapp") {
-    if (v.whatsapp?.template !== undefined) {
+    const freeForm = v.whatsapp?.body !== undefined || v.whatsapp?.media_url !== undefined || v.whatsapp?.media_type !== undefined;
+    if (v.whatsapp?.fallback !== undefined && (v.whatsapp.template === undefined || !freeForm)) {
+      // D43 (flow send steps): the fallback names what goes outside the window instead of the free-form content.
+      ctx.addIssue({
+        code: "custom",
+        path: ["whatsapp", "fallback"],
+        message: "needs both the free-form content (whatsapp.body or whatsapp.media_url) and whatsapp.template",
+      });
+    } else if (v.whatsapp?.template !== undefined && v.whatsapp.fallback === undefined) {
       // D42: a template replaces the free-form content.
-      if (v.whatsapp.body !== undefined || v.whatsapp.media_url !== undefined || v.whatsapp.media_type !== undefined) {
+      if (freeForm) {
         ctx.addIssue({
           code: "custom",
           path: ["whatsapp", "template"],

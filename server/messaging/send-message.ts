@@ -14,7 +14,7 @@ import { messageView, type Message, type SendMessageRequest } from "./message-sc
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient } from "./resolve-recipient.ts";
 import { simulatedOutcome, WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
-import { checkTemplateParameters, templateContent, templateForSend, type TemplateContent } from "../whatsapp/templates.ts";
+import { checkTemplateSend, templateContent, type TemplateContent } from "../whatsapp/templates.ts";
 
 export type Sender = WorkspaceRef & { workspaceId: string; mode: Mode };
 
@@ -196,6 +196,14 @@ export type Content =
   | TemplateContent
   | { subject: string; html: string; reply_to?: string; preview_text?: string };
 
+/**
+ * The channel whose templates a WhatsApp send is checked against (D41, D42): the channel that
+ * sends it, else (test keys, a flow being saved) the workspace's first connected one.
+ */
+export async function templateChannel(source: Database | Sql, workspaceId: string, channelId: string | null): Promise<string | null> {
+  return channelId ?? (await connectedChannel(source, workspaceId, "whatsapp").catch(() => null));
+}
+
 /** D43: whether the contact's 24-hour window is open now (test keys: always, but for the reserved recipient). */
 export function windowOpen(mode: Mode, contact: Contact, address: string, now: Date = new Date()): boolean {
   if (mode === "test") return address !== WINDOW_CLOSED_RECIPIENT;
@@ -222,11 +230,12 @@ export async function whatsappContent(
   const address = contact.phone ?? "";
   const open = windowOpen(sender.mode, contact, address, opts.now);
   if (w.template && (!freeForm || (opts.fallback && !open))) {
-    // Test keys see the live templates (D41): those of the channel named, else the workspace's first.
-    const templateChannel = channelId ?? (await connectedChannel(source, sender.workspaceId, "whatsapp").catch(() => null));
-    const template = await templateForSend(source, templateChannel, w.template);
     const given = w.template.parameters ?? {};
-    const parameters = checkTemplateParameters(template, given);
+    const { template, parameters } = await checkTemplateSend(
+      source,
+      await templateChannel(source, sender.workspaceId, channelId),
+      w.template,
+    );
     const values = placeholderValues(input.variables ?? {}, { ...contact, id: contact.id || "" });
     const filled: Record<string, string> = {};
     for (const p of parameters) filled[p.name] = render(given[p.name]!, values, { ...opts, limit: RENDERED_LIMITS.parameter(p.name) });

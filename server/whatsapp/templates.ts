@@ -396,6 +396,19 @@ export async function templateForSend(source: Database | Sql, channelId: string 
   return row;
 }
 
+/**
+ * D42's checks of a template send, in order: the template on the channel, approved, its
+ * parameters given. For API sends and for flow send steps when the flow is saved.
+ */
+export async function checkTemplateSend(
+  source: Database | Sql,
+  channelId: string | null,
+  request: TemplateRequest,
+): Promise<{ template: StoredTemplate; parameters: TemplateParameter[] }> {
+  const template = await templateForSend(source, channelId, request);
+  return { template, parameters: checkTemplateParameters(template, request.parameters ?? {}) };
+}
+
 /** D42: every parameter of the template given, and no other. */
 export function checkTemplateParameters(template: StoredTemplate, given: Record<string, string>): TemplateParameter[] {
   const parameters = templateParameters(template.components, template.parameterFormat);

@@ -44,6 +44,12 @@ const CLOUD = `{"messaging_product":"whatsapp","recipient_type":"individual","to
  "template":{"name":"order_shipped","language":{"code":"en_US"},
    "components":[{"type":"body","parameters":[{"type":"text","text":"Ana"},{"type":"text","text":"DHL"}]}]}}`;
 
+const FLOW_STEP = `{ "type": "send", "channel": "whatsapp",
+  "whatsapp": {
+    "body": "Hi {{name}}, did your order arrive?",
+    "template": { "name": "order_shipped", "language": "en_US", "parameters": { "1": "{{name}}", "2": "{{carrier}}" } },
+    "fallback": "template" } }`;
+
 const INBOUND = `{"id":"evt_…","event":"mensagem.recebida","type":"mensagem.recebida","mode":"live","namespace":"acme",
  "data":{"id":"msg_…","channelType":"whatsapp","contact":"ct_…","direction":"inbound","text":"Where is my order?","media_type":null}}`;
 
@@ -118,6 +124,31 @@ export default function WhatsAppGuidePage() {
           SAIR, CANCELAR, UNSUBSCRIBE) still opts the contact out.
         </p>
         <pre className="docs-code">{INBOUND}</pre>
+      </Section>
+
+      <Section id="flows" title="Templates in flows">
+        <p>
+          A flow&apos;s <code>send</code> step takes the same <code>whatsapp.template</code> object. With both free-form content and a
+          template, add <code>&quot;fallback&quot;: &quot;template&quot;</code>: when the step runs, the free-form content goes while the
+          contact&apos;s window is open and the template once it has closed, which suits steps that come after a long wait.
+        </p>
+        <pre className="docs-code">{FLOW_STEP}</pre>
+        <ul>
+          <li>
+            A step&apos;s template is checked when the flow is saved, as a send is: the errors above, with <code>param</code> pointing into
+            the step, such as <code>steps.2.whatsapp.template.name</code>. The template is looked up on the step&apos;s{" "}
+            <code>channel_id</code>, or on the workspace&apos;s first WhatsApp channel.
+          </li>
+          <li>
+            A step with only free-form content whose contact&apos;s window is closed sends nothing: the run goes on, and its history records
+            the step as skipped with code <code>whatsapp_window_closed</code>. So does a step whose template is no longer approved when it
+            runs (code <code>template_not_approved</code>).
+          </li>
+          <li>
+            <code>fallback</code> needs both the free-form content and the template; a template with free-form content and no{" "}
+            <code>fallback</code> is refused.
+          </li>
+        </ul>
       </Section>
 
       <Section id="error-codes" title="Meta's error codes">

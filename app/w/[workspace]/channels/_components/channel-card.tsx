@@ -4,17 +4,20 @@ import { useId } from "react";
 import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { When } from "@/app/_components/when.tsx";
 import { SECRET_NAMES, type Channel } from "@/server/channels/channel-schemas.ts";
+import { ChannelTemplates } from "./channel-templates.tsx";
 import { EXTERNAL_ID_LABEL, SECRET_LABEL, TYPE_LABEL } from "./channel-labels.ts";
 
 type Props = {
   channel: Channel;
+  /** Admins: the template sync button. */
+  canManage?: boolean;
   /** Admins only: the channel's actions. */
   onSendTest?: () => void;
   onDisconnect?: () => void;
 };
 
 /** One channel: what is stored in clear, which secrets are set (never their values), and where the provider reports. */
-export function ChannelCard({ channel, onSendTest, onDisconnect }: Props) {
+export function ChannelCard({ channel, canManage = false, onSendTest, onDisconnect }: Props) {
   const headingId = useId();
   const disconnected = Boolean(channel.disconnected_at);
   const settings = channel.settings;
@@ -102,6 +105,7 @@ export function ChannelCard({ channel, onSendTest, onDisconnect }: Props) {
           </>
         )}
       </dl>
+      {channel.type === "whatsapp" && !disconnected && <ChannelTemplates channel={channel} canManage={canManage} />}
     </article>
   );
 }

@@ -81,6 +81,7 @@ export function ChannelsView({ canManage }: { canManage: boolean }) {
               <li key={channel.id}>
                 <ChannelCard
                   channel={channel}
+                  canManage={canManage}
                   onSendTest={canManage ? () => setTesting(channel) : undefined}
                   onDisconnect={canManage ? () => setDisconnecting(channel) : undefined}
                 />

@@ -42,6 +42,12 @@ const FIELDS: Record<ChannelType, FieldSpec[]> = {
       inputMode: "numeric",
       hint: "The number's Phone number ID in Meta's WhatsApp Manager (digits only, not the phone number).",
     },
+    {
+      name: "waba_id",
+      label: "WhatsApp Business account ID",
+      inputMode: "numeric",
+      hint: "Digits only, from Meta's WhatsApp Manager: the channel's message templates are synced from this account.",
+    },
     { name: "access_token", label: "Access token", type: "password", required: true, hint: "A permanent system user token." },
     { name: "app_secret", label: "App secret", type: "password", required: true, hint: "Verifies the signature of Meta's webhooks." },
     {
@@ -209,6 +215,7 @@ function request(type: ChannelType, values: Record<string, string>): ConnectChan
       access_token: values.access_token ?? "",
       app_secret: values.app_secret ?? "",
       verify_token: values.verify_token ?? "",
+      ...(values.waba_id ? { waba_id: values.waba_id } : {}),
       ...(values.api_base_url ? { api_base_url: values.api_base_url } : {}),
     };
   }

@@ -1,7 +1,7 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useRef, type FormEvent } from "react";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useRef, useState, type FormEvent } from "react";
 import { apiFault, faultAt } from "@/app/_components/api-error.ts";
 import { FieldError } from "@/app/_components/form-feedback.tsx";
 import { Modal } from "@/app/_components/modal.tsx";
@@ -9,26 +9,47 @@ import { useTRPC } from "@/app/_components/trpc.ts";
 import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
 import type { Channel } from "@/server/channels/channel-schemas.ts";
 import type { SendTestResult } from "@/server/channels/send-test-message.ts";
+import type { Template } from "@/server/whatsapp/templates.ts";
+import "@/app/styles/whatsapp.css";
 
 /**
- * "Send a test message to…": one real provider call with the given text, answered with the
- * provider's outcome. Nothing is recorded (no message, no usage).
+ * "Send a test message to…": one real provider call with the given text (or, on WhatsApp, an
+ * approved template of the channel), answered with the provider's outcome. Nothing is
+ * recorded (no message, no usage).
  */
 export function SendTestDialog({ channel, onClose }: { channel: Channel; onClose: () => void }) {
   const trpc = useTRPC();
   const form = useRef<HTMLFormElement>(null);
   const send = useMutation(trpc.channels.sendTest.mutationOptions());
+  const whatsapp = channel.type === "whatsapp";
+  const [kind, setKind] = useState<"text" | "template">("text");
+  const [chosen, setChosen] = useState("");
+  const templates = useQuery({
+    ...trpc.whatsapp.templates.queryOptions({ channel_id: channel.id, status: "approved", limit: 100 }),
+    enabled: whatsapp && Boolean(channel.settings.waba_id),
+  });
+  const template = templates.data?.find((t) => `${t.name}:${t.language}` === chosen);
   const fault = send.isError ? apiFault(send.error) : null;
   const toError = faultAt(fault, "to");
   const textError = faultAt(fault, "text");
-  const general = fault && !toError && !textError ? fault.message : null;
+  const templateError = faultAt(fault, "template");
+  const general = fault && !toError && !textError && !templateError ? fault.message : null;
   useFocusFirstInvalid(form, send.error);
-  const whatsapp = channel.type === "whatsapp";
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    send.mutate({ channel_id: channel.id, to: String(data.get("to") ?? ""), text: String(data.get("text") ?? "") });
+    const to = String(data.get("to") ?? "");
+    if (kind === "template") {
+      const parameters = Object.fromEntries((template?.parameters ?? []).map((p) => [p, String(data.get(`parameter-${p}`) ?? "")]));
+      send.mutate({
+        channel_id: channel.id,
+        to,
+        template: { name: template?.name ?? "", language: template?.language ?? "", parameters },
+      });
+    } else {
+      send.mutate({ channel_id: channel.id, to, text: String(data.get("text") ?? "") });
+    }
   }
 
   return (
@@ -37,8 +58,21 @@ export function SendTestDialog({ channel, onClose }: { channel: Channel; onClose
         <p className="muted">
           One real {whatsapp ? "WhatsApp message" : "e-mail"} through this channel&apos;s provider. It is not recorded as a message and
           spends no quota.
-          {whatsapp && " Outside a 24-hour conversation window WhatsApp may refuse free text: the provider's answer says so."}
+          {whatsapp && " Outside the recipient's 24-hour window WhatsApp refuses free text: send an approved template instead."}
         </p>
+        {whatsapp && (
+          <fieldset className="choices">
+            <legend>Send</legend>
+            <label className="choice">
+              <input type="radio" name="kind" checked={kind === "text"} onChange={() => setKind("text")} />
+              Text
+            </label>
+            <label className="choice">
+              <input type="radio" name="kind" checked={kind === "template"} onChange={() => setKind("template")} />
+              Template
+            </label>
+          </fieldset>
+        )}
         <div className="field">
           <label htmlFor="test-to">{whatsapp ? "Phone number" : "E-mail address"}</label>
           <input
@@ -55,20 +89,30 @@ export function SendTestDialog({ channel, onClose }: { channel: Channel; onClose
           />
           <FieldError id="test-to-error" message={toError} />
         </div>
-        <div className="field">
-          <label htmlFor="test-text">Text</label>
-          <textarea
-            id="test-text"
-            name="text"
-            required
-            rows={3}
-            maxLength={4096}
-            defaultValue="Test message from svc"
-            aria-invalid={textError ? true : undefined}
-            aria-describedby={textError ? "test-text-error" : undefined}
+        {kind === "template" ? (
+          <TemplateFields
+            templates={templates.data}
+            loading={templates.isPending && templates.fetchStatus !== "idle"}
+            chosen={chosen}
+            onChoose={setChosen}
+            error={templateError}
           />
-          <FieldError id="test-text-error" message={textError} />
-        </div>
+        ) : (
+          <div className="field">
+            <label htmlFor="test-text">Text</label>
+            <textarea
+              id="test-text"
+              name="text"
+              required
+              rows={3}
+              maxLength={4096}
+              defaultValue="Test message from svc"
+              aria-invalid={textError ? true : undefined}
+              aria-describedby={textError ? "test-text-error" : undefined}
+            />
+            <FieldError id="test-text-error" message={textError} />
+          </div>
+        )}
         {general && (
           <p role="alert" className="error">
             {general}
@@ -87,6 +131,56 @@ export function SendTestDialog({ channel, onClose }: { channel: Channel; onClose
         </div>
       </form>
     </Modal>
+  );
+}
+
+/** The approved templates of the channel, and a text for each parameter of the one chosen. */
+function TemplateFields(props: {
+  templates: Template[] | undefined;
+  loading: boolean;
+  chosen: string;
+  onChoose: (key: string) => void;
+  error: string | null;
+}) {
+  const { templates, loading, chosen, onChoose, error } = props;
+  const template = templates?.find((t) => `${t.name}:${t.language}` === chosen);
+  if (loading) return <p role="status">Loading the templates…</p>;
+  if (!templates?.length) return <p className="note">This channel has no approved templates. Sync them on the channel first.</p>;
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="test-template">Template</label>
+        <select
+          id="test-template"
+          value={chosen}
+          onChange={(e) => onChoose(e.target.value)}
+          required
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "test-template-error" : undefined}
+        >
+          <option value="">Choose a template</option>
+          {templates.map((t) => (
+            <option key={t.id} value={`${t.name}:${t.language}`}>
+              {t.name} ({t.language})
+            </option>
+          ))}
+        </select>
+        <FieldError id="test-template-error" message={error} />
+      </div>
+      {template && (
+        <>
+          <p className="template-preview">{template.body}</p>
+          {template.parameters.map((p) => (
+            <div className="field" key={`${chosen}-${p}`}>
+              <label htmlFor={`test-parameter-${p}`}>
+                Parameter <code>{p}</code>
+              </label>
+              <input id={`test-parameter-${p}`} name={`parameter-${p}`} required maxLength={1024} autoComplete="off" />
+            </div>
+          ))}
+        </>
+      )}
+    </>
   );
 }
 

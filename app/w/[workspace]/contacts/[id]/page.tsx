@@ -4,6 +4,7 @@ import { isNotFoundError } from "@/app/_components/not-found-error.ts";
 import { dashboardCaller, requireMember } from "@/app/_lib/dashboard.ts";
 import "@/app/styles/records.css";
 import { ContactDetail } from "../_components/contact-detail.tsx";
+import { WhatsAppConversation } from "./_components/whatsapp-conversation.tsx";
 
 export const metadata: Metadata = { title: "Contact" };
 
@@ -19,5 +20,10 @@ export default async function ContactPage({ params }: Props) {
     if (isNotFoundError(err)) notFound();
     throw err;
   }
-  return <ContactDetail workspace={workspace} id={id} canManage={member.role === "admin"} />;
+  return (
+    <>
+      <ContactDetail workspace={workspace} id={id} canManage={member.role === "admin"} />
+      <WhatsAppConversation contactId={id} />
+    </>
+  );
 }

@@ -5,6 +5,7 @@ import type { SendStep } from "@/server/flows/flow-schemas.ts";
 import { MEDIA_TYPES } from "@/server/messaging/message-schemas.ts";
 import { controlA11y } from "./editor-context.ts";
 import type { StepFieldsProps } from "./step-fields.tsx";
+import { TemplateStepFields, templateOnly } from "./template-step-fields.tsx";
 
 /** D17: what a placeholder can name besides the run's enroll `variables`. */
 const CONTACT_PLACEHOLDERS = ["name", "phone", "email", "contact_id"] as const;
@@ -23,8 +24,8 @@ function textOf(step: SendStep, target: Target): string {
 }
 
 /**
- * `send`: the channel, the WhatsApp body (or media URL and type) or the e-mail's subject and
- * HTML, and placeholder hints that insert `{{key}}` where the cursor was in the last text edited.
+ * `send`: the channel, the WhatsApp body (or media URL and type) and template (with its
+ * fallback) or the e-mail's subject and HTML, and placeholder hints that insert `{{key}}` where the cursor was in the last text edited.
  */
 export function SendStepFields({ step, onChange, param, errorId, context }: StepFieldsProps<SendStep>) {
   const id = useId();
@@ -76,58 +77,63 @@ export function SendStepFields({ step, onChange, param, errorId, context }: Step
           <option value="email">E-mail</option>
         </select>
       </div>
+      {step.channel === "whatsapp" && (
+        <TemplateStepFields step={step} onChange={onChange} param={param} errorId={errorId} context={context} />
+      )}
       {step.channel === "whatsapp" ? (
-        <>
-          <div className="field">
-            <label htmlFor={`${id}-body`}>Message</label>
-            <textarea id={`${id}-body`} rows={3} ref={body} {...textControl("body")} {...a11y("whatsapp.body")} />
-          </div>
-          <div className="field-row">
+        !templateOnly(step) && (
+          <>
             <div className="field">
-              <label htmlFor={`${id}-media`}>
-                Media URL<span className="muted"> (optional)</span>
-              </label>
-              <input
-                id={`${id}-media`}
-                type="url"
-                value={mediaUrl ?? ""}
-                placeholder="https://example.com/picture.jpg"
-                onChange={(e) => {
-                  const whatsapp: NonNullable<SendStep["whatsapp"]> = { ...step.whatsapp, media_url: e.target.value.trim() };
-                  if (!whatsapp.media_url) {
-                    delete whatsapp.media_url;
-                    delete whatsapp.media_type;
-                  }
-                  onChange({ ...step, whatsapp });
-                }}
-                {...a11y("whatsapp.media_url")}
-              />
+              <label htmlFor={`${id}-body`}>Message</label>
+              <textarea id={`${id}-body`} rows={3} ref={body} {...textControl("body")} {...a11y("whatsapp.body")} />
             </div>
-            {mediaUrl !== undefined && (
+            <div className="field-row">
               <div className="field">
-                <label htmlFor={`${id}-media-type`}>Media type</label>
-                <select
-                  id={`${id}-media-type`}
-                  value={step.whatsapp?.media_type ?? ""}
+                <label htmlFor={`${id}-media`}>
+                  Media URL<span className="muted"> (optional)</span>
+                </label>
+                <input
+                  id={`${id}-media`}
+                  type="url"
+                  value={mediaUrl ?? ""}
+                  placeholder="https://example.com/picture.jpg"
                   onChange={(e) => {
-                    const whatsapp = { ...step.whatsapp };
-                    if (e.target.value) whatsapp.media_type = e.target.value as (typeof MEDIA_TYPES)[number];
-                    else delete whatsapp.media_type;
+                    const whatsapp: NonNullable<SendStep["whatsapp"]> = { ...step.whatsapp, media_url: e.target.value.trim() };
+                    if (!whatsapp.media_url) {
+                      delete whatsapp.media_url;
+                      delete whatsapp.media_type;
+                    }
                     onChange({ ...step, whatsapp });
                   }}
-                  {...a11y("whatsapp.media_type")}
-                >
-                  <option value="">Choose a type</option>
-                  {MEDIA_TYPES.map((t) => (
-                    <option key={t} value={t}>
-                      {t}
-                    </option>
-                  ))}
-                </select>
+                  {...a11y("whatsapp.media_url")}
+                />
               </div>
-            )}
-          </div>
-        </>
+              {mediaUrl !== undefined && (
+                <div className="field">
+                  <label htmlFor={`${id}-media-type`}>Media type</label>
+                  <select
+                    id={`${id}-media-type`}
+                    value={step.whatsapp?.media_type ?? ""}
+                    onChange={(e) => {
+                      const whatsapp = { ...step.whatsapp };
+                      if (e.target.value) whatsapp.media_type = e.target.value as (typeof MEDIA_TYPES)[number];
+                      else delete whatsapp.media_type;
+                      onChange({ ...step, whatsapp });
+                    }}
+                    {...a11y("whatsapp.media_type")}
+                  >
+                    <option value="">Choose a type</option>
+                    {MEDIA_TYPES.map((t) => (
+                      <option key={t} value={t}>
+                        {t}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+            </div>
+          </>
+        )
       ) : (
         <>
           <div className="field">
@@ -140,7 +146,7 @@ export function SendStepFields({ step, onChange, param, errorId, context }: Step
           </div>
         </>
       )}
-      {!context.readOnly && (
+      {!context.readOnly && !templateOnly(step) && (
         <div className="placeholders" role="group" aria-label="Placeholders">
           <span className="muted hint">Insert a placeholder:</span>
           {[...new Set([...CONTACT_PLACEHOLDERS, ...context.fields.map((f) => f.key)])].map((key) => (
