@@ -636,7 +636,7 @@ export interface components {
       provider_message_id: string | null;
       /** @description Why it failed; null otherwise. */
       error: string | null;
-      /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `simulated_failure`. Null otherwise. */
+      /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`. Null otherwise. */
       error_code: string | null;
       /** Format: date-time */
       sent_at: string | null;
