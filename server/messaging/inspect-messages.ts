@@ -15,6 +15,8 @@ export type MessageFilter = {
   mode?: "test" | "live";
   from?: Date;
   to?: Date;
+  /** One contact's messages (its page): the index on (workspace_id, contact_id, created_at, id). */
+  contact_id?: string;
 };
 
 const PHONE_LIKE = /^\+?[\d\s().-]+$/;
@@ -65,7 +67,14 @@ const SNIPPET = 140;
  * is cut first (the workspace's index, newest first), then its contact, API key and flow are
  * looked up by primary key, so names cost no query per row.
  */
-function selectPage(database: Database, workspaceId: string, search: Search | null, filter: MessageFilter, take: number, cursor: Cursor | null) {
+function selectPage(
+  database: Database,
+  workspaceId: string,
+  search: Search | null,
+  filter: MessageFilter,
+  take: number,
+  cursor: Cursor | null,
+) {
   const values: unknown[] = [workspaceId];
   const param = (value: unknown) => `$${values.push(value)}`;
   const where = ["workspace_id = $1"];
@@ -73,6 +82,7 @@ function selectPage(database: Database, workspaceId: string, search: Search | nu
   if (filter.mode) where.push(`mode = ${param(filter.mode)}::"KeyMode"`);
   if (filter.channel) where.push(`channel = ${param(filter.channel)}::"ChannelType"`);
   if (filter.status) where.push(`status = ${param(filter.status)}::"MessageStatus"`);
+  if (filter.contact_id) where.push(`contact_id = ${param(filter.contact_id)}`);
   if (filter.from) where.push(`created_at >= ${param(filter.from)}`);
   if (filter.to) where.push(`created_at < ${param(filter.to)}`);
   if (cursor) where.push(`(created_at, id) < (${param(cursor.createdAt)}, ${param(cursor.id)})`);
@@ -184,7 +194,10 @@ export async function messageDetail(database: Database, workspaceId: string, id:
       ? database.prisma.apiKey.findFirst({ where: { id: m.apiKeyId, workspaceId }, select: { name: true } })
       : Promise.resolve(null),
     m.runId
-      ? database.prisma.flowRun.findFirst({ where: { id: m.runId, workspaceId }, select: { flowId: true, flow: { select: { name: true } } } })
+      ? database.prisma.flowRun.findFirst({
+          where: { id: m.runId, workspaceId },
+          select: { flowId: true, flow: { select: { name: true } } },
+        })
       : Promise.resolve(null),
     messageDeliveries(database, workspaceId, m.id),
   ]);

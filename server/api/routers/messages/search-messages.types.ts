@@ -8,4 +8,5 @@ export const ZMessageSearch = z.object({
   mode: z.enum(["test", "live"]).optional(),
   from: z.coerce.date().optional(),
   to: z.coerce.date().optional(),
+  contact_id: z.string().min(1).max(64).optional(),
 });

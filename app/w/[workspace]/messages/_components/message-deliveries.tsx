@@ -4,7 +4,6 @@ import { RelativeTime } from "@/app/_components/relative-time.tsx";
 import { DeliveryStatusBadge } from "../../webhooks/_components/webhook-labels.tsx";
 import type { MessageDetails } from "./message-detail.tsx";
 
-
 /** The webhook deliveries of a message's events, each linked to its place in the endpoint's delivery log. */
 export function MessageDeliveries({ workspace, deliveries }: { workspace: string; deliveries: MessageDetails["deliveries"] }) {
   if (deliveries.length === 0) {

@@ -51,7 +51,9 @@ function statusSentence(status: string | null, d: Detail, channel: "whatsapp" | 
   const simulated = d.simulated ? " Simulated: test messages reach no provider." : "";
   switch (status) {
     case "queued":
-      return d.source === "flow" ? "A flow's send step wrote the message; it waits for sending." : "The API accepted the message; it waits for sending.";
+      return d.source === "flow"
+        ? "A flow's send step wrote the message; it waits for sending."
+        : "The API accepted the message; it waits for sending.";
     case "sent":
       return `The message left the service: ${providerName(channel)} took it${answered(d)}.${simulated}`;
     case "delivered":
@@ -71,9 +73,7 @@ function statusSentence(status: string | null, d: Detail, channel: "whatsapp" | 
 export function entrySentence(entry: HistoryEntry, channel: "whatsapp" | "email"): string {
   const d = asDetail(entry.detail);
   const late =
-    d.applied === false && entry.status
-      ? " It came after a later status, so the message kept its status (statuses never go back)."
-      : "";
+    d.applied === false && entry.status ? " It came after a later status, so the message kept its status (statuses never go back)." : "";
   switch (entry.kind) {
     case "status":
       return statusSentence(entry.status, d, channel) + late;
