@@ -17,9 +17,14 @@ export async function stepCounts(database: Database, workspaceId: string, flowId
   const [reached, places] = await Promise.all([
     // Every run of the version that reached a step (ran it, skipped it, or started waiting in it).
     database.query<{ position: (number | string)[]; runs: number }>(
-      `SELECT h.position, count(DISTINCT h.run_id)::int AS runs
-       FROM flow_runs r JOIN flow_run_history h ON h.run_id = r.id
-       WHERE r.flow_id = $1 AND r.version = $2 AND h.kind IN ('step', 'skipped', 'waiting') AND h.position IS NOT NULL
+      // OFFSET 0 keeps the history read run by run through its index (a hash join would read all of it).
+      `SELECT h.position, count(DISTINCT r.id)::int AS runs
+       FROM flow_runs r
+       CROSS JOIN LATERAL (
+         SELECT position FROM flow_run_history
+         WHERE run_id = r.id AND kind IN ('step', 'skipped', 'waiting') AND position IS NOT NULL OFFSET 0
+       ) h
+       WHERE r.flow_id = $1 AND r.version = $2
        GROUP BY h.position`,
       [flowId, flow.version],
     ),

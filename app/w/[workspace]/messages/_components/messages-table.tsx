@@ -39,10 +39,7 @@ export function MessagesTable({ workspace, messages, busy }: Props) {
                 <MessageSummary summary={message.summary} />
               </td>
               <td>
-                <Link href={`${base}/contacts/${encodeURIComponent(message.contact.id)}`}>
-                  {message.contact.name ?? <span className="muted">No name</span>}
-                </Link>
-                <span className="cell-line">{message.to ?? message.contact.phone ?? message.contact.email ?? ""}</span>
+                <ContactCell base={base} message={message} />
               </td>
               <td>
                 <StatusBadge status={message.status} />
@@ -64,5 +61,17 @@ export function MessagesTable({ workspace, messages, busy }: Props) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The contact by name (or, without one, by address) linked to its page, the address the message went to below a name. */
+function ContactCell({ base, message }: { base: string; message: InspectorRow }) {
+  const address = message.to ?? message.contact.phone ?? message.contact.email;
+  const href = `${base}/contacts/${encodeURIComponent(message.contact.id)}`;
+  return (
+    <>
+      <Link href={href}>{message.contact.name ?? address ?? message.contact.id}</Link>
+      {message.contact.name && address && <span className="cell-line">{address}</span>}
+    </>
   );
 }
