@@ -1,4 +1,4 @@
-const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -29,7 +29,7 @@ export function relativeTime(value: Date | string, now: number = Date.now()): st
 export function RelativeTime({ value }: { value: Date | string }) {
   const date = new Date(value);
   return (
-    <time dateTime={date.toISOString()} className="relative-time">
+    <time dateTime={date.toISOString()} title={date.toISOString()} className="relative-time">
       <span>{relativeTime(date)}</span> <span className="muted">{absolute.format(date)}</span>
     </time>
   );

@@ -163,7 +163,7 @@ test("the messages list names each message's content, contact, source and failur
   const row = rows(page).first();
   await expect(row.getByRole("cell").nth(0)).toHaveText("Hello Wanda, your order shipped.");
   await expect(row.getByRole("cell").nth(1)).toHaveText("Wanda Inspect+15550104001");
-  await expect(row.getByRole("cell").nth(3)).toHaveText("API key “Messages test key”");
+  await expect(row.getByRole("cell").nth(3)).toHaveText("API key Messages test key");
   await expect(row.getByRole("cell").nth(5).locator("time span").first()).toHaveText(/ago$|^just now$/);
 
   // A message sent through the API names the key that sent it.
@@ -174,7 +174,7 @@ test("the messages list names each message's content, contact, source and failur
   expect(sent.status()).toBe(202);
   await search(page, ((await sent.json()) as { id: string }).id);
   await expect(rows(page).first().getByRole("cell").nth(0)).toHaveText("Sent by the key");
-  await expect(rows(page).first().getByRole("cell").nth(3)).toHaveText("API key “Messages test key”");
+  await expect(rows(page).first().getByRole("cell").nth(3)).toHaveText("API key Messages test key");
 
   await search(page, m.emailTest);
   await expect(rows(page).first().getByRole("cell").nth(0)).toHaveText("Subject: Your receipt");

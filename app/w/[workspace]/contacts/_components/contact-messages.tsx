@@ -60,11 +60,15 @@ export function ContactMessages({ workspace, contactId }: { workspace: string; c
                       <MessageSummary summary={m.summary} />
                     </td>
                     <td>
-                      <StatusBadge status={m.status} />
-                      {m.status === "failed" && <span className="cell-line error-text">{m.error_reason ?? m.error}</span>}
+                      <span className="cell-stack">
+                        <StatusBadge status={m.status} />
+                        {m.status === "failed" && <span className="cell-line error-text">{m.error_reason ?? m.error}</span>}
+                      </span>
                     </td>
                     <td>
-                      {CHANNEL_LABEL[m.channel]} <ModeBadge mode={m.mode} />
+                      <span className="cell-stack">
+                        {CHANNEL_LABEL[m.channel]} <ModeBadge mode={m.mode} />
+                      </span>
                     </td>
                     <td>
                       <RelativeTime value={m.created_at} />

@@ -44,11 +44,15 @@ export function ContactRuns({ workspace, contactId }: { workspace: string; conta
                       <Link href={`${base}/${encodeURIComponent(r.flow_id)}?run=${encodeURIComponent(r.id)}`}>{r.flow_name}</Link>
                     </th>
                     <td>
-                      <code>{r.id}</code> {r.mode === "test" && <span className="badge test">test</span>}
+                      <span className="cell-stack">
+                        <code>{r.id}</code> {r.mode === "test" && <span className="badge test">test</span>}
+                      </span>
                     </td>
                     <td>
-                      <RunStatusBadge status={r.status} />
-                      {r.reason && <span className="cell-line muted">{r.reason}</span>}
+                      <span className="cell-stack">
+                        <RunStatusBadge status={r.status} />
+                        {r.reason && <span className="cell-line muted">{r.reason}</span>}
+                      </span>
                     </td>
                     <td>
                       <RelativeTime value={r.created_at} />

@@ -300,10 +300,10 @@ function ContactCell({ workspace, contactId, contact }: { workspace: string; con
   const href = `/w/${encodeURIComponent(workspace)}/contacts/${encodeURIComponent(contactId)}`;
   const address = contact?.phone ?? contact?.email ?? null;
   return (
-    <>
+    <span className="cell-stack">
       <Link href={href}>{contact?.name ?? address ?? contactId}</Link>
-      {contact?.name && address && <span className="cell-line muted">{address}</span>}
-    </>
+      {contact?.name && address && <span className="cell-line nowrap muted">{address}</span>}
+    </span>
   );
 }
 

@@ -80,7 +80,9 @@ export function StepCounts({ flow }: { flow: FlowDetails }) {
                   return (
                     <tr key={JSON.stringify(position)}>
                       <th scope="row">
-                        {positionLabel(position)} <span className="muted">· {stepWords(step)}</span>
+                        <span className="cell-stack">
+                          {positionLabel(position)} <span className="muted">· {stepWords(step)}</span>
+                        </span>
                       </th>
                       <td className="number">{c?.passed ?? 0}</td>
                       <td className="number">{c?.waiting ?? 0}</td>

@@ -7,7 +7,7 @@ import type { MessageDetails } from "./message-detail.tsx";
 /** The webhook deliveries of a message's events, each linked to its place in the endpoint's delivery log. */
 export function MessageDeliveries({ workspace, deliveries }: { workspace: string; deliveries: MessageDetails["deliveries"] }) {
   if (deliveries.length === 0) {
-    return <p className="empty">No webhook deliveries: no endpoint was registered for this message&apos;s events when they happened.</p>;
+    return <p className="empty">No webhook deliveries: no enabled endpoint listened for this message&apos;s events when they happened.</p>;
   }
   const base = `/w/${encodeURIComponent(workspace)}/webhooks`;
   return (
@@ -35,7 +35,7 @@ export function MessageDeliveries({ workspace, deliveries }: { workspace: string
                   href={`${base}/${encodeURIComponent(d.endpoint_id)}?delivery=${encodeURIComponent(d.id)}`}
                   aria-label={`Delivery ${d.id} in the log of ${d.endpoint_url}`}
                 >
-                  <span className="cell-line">{d.endpoint_url}</span>
+                  {d.endpoint_url}
                 </Link>
               </td>
               <td>

@@ -6,25 +6,22 @@ export function MessageSourceLink({ workspace, source }: { workspace: string; so
   const base = `/w/${encodeURIComponent(workspace)}`;
   switch (source.kind) {
     case "api":
-      return (
-        <span>
-          API{" "}
-          {source.key_name ? (
-            <span className="source-name">key “{source.key_name}”</span>
-          ) : (
-            <span className="muted">(key not recorded)</span>
-          )}
+      return source.key_name ? (
+        <span className="cell-stack">
+          API key <span className="cell-line source-name">{source.key_name}</span>
         </span>
+      ) : (
+        <span>API</span>
       );
     case "flow":
       return (
-        <span>
+        <span className="cell-stack">
           Flow{" "}
           {source.flow_id ? (
-            <Link href={`${base}/flows/${encodeURIComponent(source.flow_id)}`}>{source.flow_name ?? source.flow_id}</Link>
-          ) : (
-            <span className="muted">(flow not recorded)</span>
-          )}
+            <Link className="cell-line" href={`${base}/flows/${encodeURIComponent(source.flow_id)}`}>
+              {source.flow_name ?? source.flow_id}
+            </Link>
+          ) : null}
         </span>
       );
     case "inbound":

@@ -41,17 +41,21 @@ export function MessagesTable({ workspace, messages, busy }: Props) {
               <td>
                 <ContactCell base={base} message={message} />
               </td>
-              <td>
-                <StatusBadge status={message.status} />
-                {message.status === "failed" && (
-                  <span className="cell-line error-text">{message.error_reason ?? message.error ?? "No reason given."}</span>
-                )}
+              <td className="status-cell">
+                <span className="cell-stack">
+                  <StatusBadge status={message.status} />
+                  {message.status === "failed" && (
+                    <span className="cell-line error-text">{message.error_reason ?? message.error ?? "No reason given."}</span>
+                  )}
+                </span>
               </td>
               <td>
                 <MessageSourceLink workspace={workspace} source={message.source} />
               </td>
               <td>
-                {CHANNEL_LABEL[message.channel]} <ModeBadge mode={message.mode} />
+                <span className="cell-stack">
+                  {CHANNEL_LABEL[message.channel]} <ModeBadge mode={message.mode} />
+                </span>
               </td>
               <td>
                 <RelativeTime value={message.created_at} />
@@ -69,9 +73,9 @@ function ContactCell({ base, message }: { base: string; message: InspectorRow })
   const address = message.to ?? message.contact.phone ?? message.contact.email;
   const href = `${base}/contacts/${encodeURIComponent(message.contact.id)}`;
   return (
-    <>
+    <span className="cell-stack">
       <Link href={href}>{message.contact.name ?? address ?? message.contact.id}</Link>
-      {message.contact.name && address && <span className="cell-line">{address}</span>}
-    </>
+      {message.contact.name && address && <span className="cell-line nowrap">{address}</span>}
+    </span>
   );
 }
