@@ -20,7 +20,13 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["server/**/*.test.ts", "e2e/api/openapi.test.ts", "e2e/api/openapi-clients.test.ts", "packages/*/src/**/*.test.ts"],
+          include: [
+            "server/**/*.test.ts",
+            "app/**/*.test.ts",
+            "e2e/api/openapi.test.ts",
+            "e2e/api/openapi-clients.test.ts",
+            "packages/*/src/**/*.test.ts",
+          ],
           testTimeout: 60_000,
         },
       },

@@ -147,10 +147,10 @@ test("an admin builds a flow in the editor, sees a fault at its step, activates 
   await expect(history.getByRole("row")).toHaveCount(8);
   await expect(history.getByRole("row").nth(1)).toContainText("enrolled");
   await expect(history.getByRole("row").nth(2)).toContainText("Step 1 · tag");
-  await expect(history.getByRole("row").nth(3)).toContainText("took: then");
+  await expect(history.getByRole("row").nth(3)).toContainText("Took the “then” side of the branch.");
   await expect(history.getByRole("row").nth(4)).toContainText("Step 2 › then › 1 · set_field");
-  await expect(history.getByRole("row").nth(5)).toContainText(/Step 3 · send.*message_id: msg_/);
-  await expect(history.getByRole("row").nth(6)).toContainText("value: onboarded");
+  await expect(history.getByRole("row").nth(5)).toContainText(/Step 3 · send.*Sent a WhatsApp message msg_/);
+  await expect(history.getByRole("row").nth(6)).toContainText("to “onboarded”");
   await expect(history.getByRole("row").nth(7)).toContainText("completed");
   await expect(dialog.getByRole("button", { name: "Unenroll…" })).toHaveCount(0);
   await dialog.getByRole("button", { name: "Close" }).click();

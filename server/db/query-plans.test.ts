@@ -6,10 +6,12 @@ import { sql as query } from "../../bench/support.ts";
 import { freshDatabase } from "../../e2e/support/database.ts";
 import { listAuditEvents } from "../audit/list-audit-events.ts";
 import { contactHistory } from "../contacts/search-contacts.ts";
+import { contactRuns } from "../flows/contact-runs.ts";
 import { getRun, listRuns } from "../flows/list-runs.ts";
+import { stepCounts } from "../flows/step-counts.ts";
 import { listFlows } from "../flows/list-flows.ts";
 import { getMessageOrThrow } from "../messaging/get-message.ts";
-import { messageDetail, searchMessages } from "../messaging/inspect-messages.ts";
+import { exportMessages, messageDetail, searchMessages } from "../messaging/inspect-messages.ts";
 import { workspaceOverview } from "../overview/workspace-overview.ts";
 import { usageReport } from "../usage/usage-report.ts";
 import { getDelivery, listDeliveries } from "../webhooks/list-deliveries.ts";
@@ -36,7 +38,7 @@ const GROWING = new Set([
   "audit_events",
 ]);
 /** A condition on one of these columns keeps a scan inside one workspace (or one row of it). */
-const SCOPE = /\b(workspace_id|id|flow_id|endpoint_id|contact_id|message_id|delivery_id|run_id)\b/;
+const SCOPE = /\b(workspace_id|id|flow_id|endpoint_id|contact_id|message_id|delivery_id|run_id|event_id)\b/;
 
 type Plan = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; "Index Cond"?: string; Plans?: Plan[] };
 
@@ -144,7 +146,16 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
     ["inspector: by message id", () => searchMessages(database, ws, { q: id }, { limit: 25 })],
     ["inspector: by phone", () => searchMessages(database, ws, { q: "+55 21 90000-0001" }, { limit: 25 })],
     ["inspector: by e-mail", () => searchMessages(database, ws, { q: "PERSON1@EXAMPLE.COM" }, { limit: 25 })],
-    ["inspector: a message with its history", () => messageDetail(database, ws, id)],
+    ["inspector: failed only, with names", () => searchMessages(database, ws, { status: "failed" }, { limit: 25 })],
+    ["inspector: one contact's messages", () => searchMessages(database, ws, { contact_id: "ct_g0_1" }, { limit: 10 })],
+    [
+      "inspector: CSV export, two pages",
+      async () => {
+        let pages = 0;
+        for await (const page of exportMessages(database, ws, { channel: "email" })) if (++pages === 2 || page.length === 0) break;
+      },
+    ],
+    ["inspector: a message with its history, names and webhook deliveries", () => messageDetail(database, ws, id)],
     ["GET /messages/{id}", () => getMessageOrThrow(database, { workspaceId: ws, mode: "test" }, id)],
     ["usage page", () => usageReport(database, ws)],
     ["overview: volume, outcomes of the newest messages, endpoints, flows, setup steps", () => workspaceOverview(database, ws)],
@@ -160,6 +171,8 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
     ["audit log, newest first", () => listAuditEvents(database, ws, {})],
     ["audit log, next page", () => listAuditEvents(database, ws, { after: "aud_0000000500" })],
     ["audit log by action and actor", () => listAuditEvents(database, ws, { action: "api_key.created", actor: "cli" })],
+    ["a contact's runs", () => contactRuns(database, ws, "ct_g0_1")],
+    ["a flow's runs by step", () => stepCounts(database, ws, "flow_0")],
   ];
 
   it.each(cases)("%s: index scans within the workspace, no sequential scan of a growing table", async (_name, call) => {

@@ -190,6 +190,7 @@ async function send(sql: Sql, run: RunRow, contact: Contact, step: SendStep): Pr
       address,
       content,
       source: "flow",
+      runId: run.id,
     });
     return { kind: "step", detail: { type: "send", channel: step.channel, message_id: id } };
   } catch (err) {

@@ -47,7 +47,24 @@ export async function listRuns(
     (after, take) => database.prisma.flowRun.findMany({ where: { AND: [where, after] }, orderBy: NEWEST_FIRST, take, select: RUN_SELECT }),
     "desc",
   );
-  return { items: items.map(detailView), next };
+  const names = await contactNames(
+    database,
+    workspaceId,
+    items.map((r) => r.contactId),
+  );
+  return { items: items.map((r) => ({ ...detailView(r), contact: names.get(r.contactId) ?? null })), next };
+}
+
+type ContactName = { name: string | null; phone: string | null; email: string | null };
+
+/** The names of a page's contacts in one query (by primary key), never one per run. */
+async function contactNames(database: Database, workspaceId: string, ids: string[]): Promise<Map<string, ContactName>> {
+  if (ids.length === 0) return new Map();
+  const rows = await database.prisma.contact.findMany({
+    where: { workspaceId, id: { in: [...new Set(ids)] } },
+    select: { id: true, name: true, phone: true, email: true },
+  });
+  return new Map(rows.map((c) => [c.id, { name: c.name, phone: c.phone, email: c.email }]));
 }
 
 /** One run with its history, oldest first. */
@@ -60,8 +77,10 @@ export async function getRun(database: Database, workspaceId: string, runId: str
     },
   });
   if (!run) throw notFound("run", "run_id");
+  const names = await contactNames(database, workspaceId, [run.contactId]);
   return {
     ...detailView(run),
+    contact: names.get(run.contactId) ?? null,
     history: run.history.map((h) => ({ at: h.at.toISOString(), kind: h.kind, position: h.position, detail: h.detail })),
   };
 }

@@ -23,8 +23,8 @@ export type Sender = WorkspaceRef & { workspaceId: string; mode: Mode };
 // quota transaction on the live path.
 const INSERT_MESSAGE = `
   WITH m AS (
-    INSERT INTO messages (id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, created_at, metadata)
-    VALUES ($1, $2, $3::"KeyMode", $4::"ChannelType", $5, $6, $7, 'queued', $8::jsonb, $9, $10, $15::jsonb)
+    INSERT INTO messages (id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, created_at, metadata, api_key_id, run_id)
+    VALUES ($1, $2, $3::"KeyMode", $4::"ChannelType", $5, $6, $7, 'queued', $8::jsonb, $9, $10, $15::jsonb, $18, $19)
     RETURNING id
   ), h AS (
     INSERT INTO message_history (message_id, at, kind, status, detail) SELECT id, $10, 'status', 'queued', $11::jsonb FROM m
@@ -41,7 +41,7 @@ export async function sendMessage(
   database: Database,
   sender: Sender,
   input: SendMessageRequest,
-  opts: { source?: "api" | "flow"; idempotency?: IdempotentEffect } = {},
+  opts: { source?: "api" | "flow"; apiKeyId?: string | null; idempotency?: IdempotentEffect } = {},
 ): Promise<Message> {
   const channelId = await pickChannel(database, sender, input);
   const recipient = await resolveRecipient(database, sender, input.to);
@@ -74,6 +74,7 @@ export async function sendMessage(
     address,
     content,
     source: opts.source ?? "api",
+    apiKeyId: opts.apiKeyId ?? null,
     metadata: input.metadata ?? {},
   };
   const now = new Date();
@@ -111,6 +112,10 @@ export type NewMessage = {
   address: string;
   content: Content;
   source: "api" | "flow";
+  /** The API key that sent it (API sends), shown as the message's source in the dashboard. */
+  apiKeyId?: string | null;
+  /** The flow run whose send step wrote it (flow sends). */
+  runId?: string | null;
   /** D57: the caller's correlation data; none for flow sends. */
   metadata?: Record<string, string>;
 };
@@ -141,6 +146,8 @@ export async function insertMessage(sql: Sql, m: NewMessage, now: Date = new Dat
     JSON.stringify(live ? {} : { outcome: simulatedOutcome(m.address), step: 0 }),
     JSON.stringify(m.metadata ?? {}),
     ...causeParams(),
+    m.apiKeyId ?? null,
+    m.runId ?? null,
   ]);
   return id;
 }

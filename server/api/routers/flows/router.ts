@@ -1,5 +1,6 @@
 import { router } from "../../trpc.ts";
 import { allFlows } from "./all-flows.ts";
+import { contactRuns } from "./contact-runs.ts";
 import { createFlow } from "./create-flow.ts";
 import { enrollContact } from "./enroll-contact.ts";
 import { getFlow } from "./get-flow.ts";
@@ -7,6 +8,8 @@ import { getRun } from "./get-run.ts";
 import { listFlows } from "./list-flows.ts";
 import { listRuns } from "./list-runs.ts";
 import { setFlowStatus } from "./set-flow-status.ts";
+import { startRun } from "./start-run.ts";
+import { stepCounts } from "./step-counts.ts";
 import { stopRun } from "./stop-run.ts";
 import { unenrollContact } from "./unenroll-contact.ts";
 import { updateFlow } from "./update-flow.ts";
@@ -23,4 +26,7 @@ export const flowsRouter = router({
   runs: listRuns,
   run: getRun,
   stopRun,
+  startRun,
+  stepCounts,
+  contactRuns,
 });

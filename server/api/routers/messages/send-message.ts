@@ -6,4 +6,9 @@ export const sendMessage = workspaceProcedure
   .meta(sendMessageMeta)
   .input(ZSendMessageRequest)
   .output(ZSendMessageResponse)
-  .mutation(({ ctx, input }) => send(ctx.db, ctx.actor, input, { idempotency: ctx.idempotency }));
+  .mutation(({ ctx, input }) =>
+    send(ctx.db, ctx.actor, input, {
+      idempotency: ctx.idempotency,
+      apiKeyId: ctx.actor.principal.kind === "key" ? ctx.actor.principal.keyId : null,
+    }),
+  );

@@ -3,6 +3,9 @@ import { notFound } from "next/navigation";
 import { isNotFoundError } from "@/app/_components/not-found-error.ts";
 import { dashboardCaller, requireMember } from "@/app/_lib/dashboard.ts";
 import "@/app/styles/records.css";
+// The contact's messages and runs use the inspector's and the flows' badges.
+import "@/app/styles/messaging.css";
+import "@/app/styles/flows.css";
 import { ContactDetail } from "../_components/contact-detail.tsx";
 import { WhatsAppConversation } from "./_components/whatsapp-conversation.tsx";
 

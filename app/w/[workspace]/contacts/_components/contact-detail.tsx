@@ -13,6 +13,8 @@ import type { CustomField } from "@/server/fields/field-schemas.ts";
 import type { ContactChanges } from "./contact-changes.ts";
 import { ContactForm } from "./contact-form.tsx";
 import { ContactHistory } from "./contact-history.tsx";
+import { ContactMessages } from "./contact-messages.tsx";
+import { ContactRuns } from "./contact-runs.tsx";
 import { OptOuts } from "./contacts-table.tsx";
 
 type Props = { workspace: string; id: string; canManage: boolean };
@@ -113,6 +115,12 @@ export function ContactDetail({ workspace, id, canManage }: Props) {
         {saved && !editing ? "Contact saved." : ""}
       </p>
       {!canManage && <p className="note">You have read-only access to this workspace&apos;s contacts.</p>}
+      {(c.opt_out_whatsapp || c.opt_out_email) && (
+        <p className="note opt-out-note">
+          Opted out of {[c.opt_out_whatsapp ? "WhatsApp" : null, c.opt_out_email ? "e-mail" : null].filter(Boolean).join(" and ")}: sends to
+          this contact on {c.opt_out_whatsapp && c.opt_out_email ? "those channels" : "that channel"} are refused, and flows skip them.
+        </p>
+      )}
 
       {editing && tags.data && fields.data ? (
         <section className="section panel" aria-labelledby="edit-contact">
@@ -163,6 +171,9 @@ export function ContactDetail({ workspace, id, canManage }: Props) {
         </>
       )}
 
+      <ContactMessages workspace={workspace} contactId={c.id} />
+      <ContactRuns workspace={workspace} contactId={c.id} />
+
       <section className="section" aria-labelledby="history">
         <h2 id="history">History</h2>
         {history.isPending && <p role="status">Loading the history…</p>}
@@ -171,7 +182,7 @@ export function ContactDetail({ workspace, id, canManage }: Props) {
             Could not load the history: {apiFault(history.error).message}
           </p>
         )}
-        {history.data && <ContactHistory events={history.data} />}
+        {history.data && <ContactHistory events={history.data} workspace={workspace} />}
       </section>
     </>
   );

@@ -10,7 +10,9 @@ import { useTRPC } from "@/app/_components/trpc.ts";
 import type { FlowStatus } from "@/server/flows/flow-schemas.ts";
 import { FlowEditor } from "./flow-editor.tsx";
 import { FlowStatusBadge, type FlowDetails } from "./flow-labels.tsx";
+import { EnrollSection } from "./enroll-section.tsx";
 import { RunsSection } from "./runs-section.tsx";
+import { StepCounts } from "./step-counts.tsx";
 
 type Props = { workspace: string; flowId: string | null; canManage: boolean };
 
@@ -95,6 +97,8 @@ function SavedFlow({
         {done ?? ""}
       </p>
       <FlowEditor key={f.id} workspace={workspace} flow={f} canManage={canManage} onDirty={setDirty} />
+      <StepCounts flow={f} />
+      {canManage && <EnrollSection flow={f} />}
       <RunsSection workspace={workspace} flow={f} canManage={canManage} />
     </>
   );

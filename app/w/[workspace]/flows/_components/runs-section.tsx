@@ -2,10 +2,13 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { useId, useState } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { Modal } from "@/app/_components/modal.tsx";
 import { Pager } from "@/app/_components/pager.tsx";
+import { RelativeTime, relativeTime } from "@/app/_components/relative-time.tsx";
+import { useWorkspaceTags } from "@/app/_components/use-catalog.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
 import { RUN_STATUSES, type RunStatus } from "@/server/flows/flow-schemas.ts";
@@ -44,6 +47,7 @@ function Position({ run, flow }: { run: Pick<Run, "position" | "version" | "stat
 /** A flow's runs, newest first: a status filter, pages, a run's history, and Unenroll (admins). */
 export function RunsSection({ workspace, flow, canManage }: Props) {
   const trpc = useTRPC();
+  const initialRun = useSearchParams().get("run");
   const id = useId();
   const [status, setStatus] = useState<RunStatus | "">("");
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
@@ -53,11 +57,11 @@ export function RunsSection({ workspace, flow, canManage }: Props) {
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.items.some((r) => r.status === "active") ? REFRESH_MS : false),
   });
-  const [open, setOpen] = useState<string | null>(null);
+  // `?run=run_…` (a message's page links here) opens that run's history at once.
+  const [open, setOpen] = useState<string | null>(() => initialRun);
   const [stopping, setStopping] = useState<Run | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const next = page.isPlaceholderData ? null : (page.data?.next ?? null);
-  const contactsBase = `/w/${encodeURIComponent(workspace)}/contacts`;
 
   return (
     <section className="section" aria-labelledby={`${id}-heading`}>
@@ -123,9 +127,7 @@ export function RunsSection({ workspace, flow, canManage }: Props) {
                       <code>{run.id}</code>
                     </th>
                     <td>
-                      <Link href={`${contactsBase}/${run.contact_id}`}>
-                        <code>{run.contact_id}</code>
-                      </Link>
+                      <ContactCell workspace={workspace} contactId={run.contact_id} contact={run.contact} />
                     </td>
                     <td>
                       <RunStatusBadge status={run.status} />
@@ -136,10 +138,14 @@ export function RunsSection({ workspace, flow, canManage }: Props) {
                       <Position run={run} flow={flow} />
                     </td>
                     <td>
-                      <When value={run.status === "active" ? run.next_step_at : null} empty="—" />
+                      {run.status === "active" && run.next_step_at ? (
+                        <RelativeTime value={run.next_step_at} />
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
                     </td>
                     <td>
-                      <When value={run.created_at} />
+                      <RelativeTime value={run.created_at} />
                     </td>
                     <td>
                       <div className="row-actions">
@@ -180,6 +186,7 @@ export function RunsSection({ workspace, flow, canManage }: Props) {
       )}
       {open && (
         <RunDialog
+          workspace={workspace}
           runId={open}
           flow={flow}
           canManage={canManage}
@@ -205,22 +212,110 @@ export function RunsSection({ workspace, flow, canManage }: Props) {
   );
 }
 
-/** A history entry's detail as `key: value` pairs. */
-function detailText(detail: unknown): string {
-  if (!detail || typeof detail !== "object") return "";
-  return Object.entries(detail as Record<string, unknown>)
-    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
-    .join(", ");
+type Detail = {
+  type?: string;
+  channel?: string;
+  message_id?: string;
+  reason?: string;
+  took?: string;
+  until?: string;
+  add?: string[];
+  remove?: string[];
+  key?: string;
+  value?: unknown;
+  version?: number;
+};
+
+const CHANNEL_NAME: Record<string, string> = { whatsapp: "WhatsApp", email: "e-mail" };
+
+/** A run's history entry in a sentence, its message linked. */
+function HistoryText({ kind, detail, workspace }: { kind: string; detail: unknown; workspace: string }) {
+  const tags = useWorkspaceTags();
+  const d = (detail && typeof detail === "object" ? detail : {}) as Detail;
+  const tagNames = (ids: string[] | undefined) => (ids ?? []).map((id) => `“${tags.byId.get(id)?.name ?? id}”`).join(", ");
+  const until = d.until ? (
+    <>
+      <When value={d.until} /> ({relativeTime(d.until)})
+    </>
+  ) : null;
+  switch (kind) {
+    case "enrolled":
+      return <>Entered the flow{d.version ? ` on version ${d.version}` : ""}.</>;
+    case "waiting":
+      return <>Waits until {until}.</>;
+    case "completed":
+      return <>Went through the flow to its end.</>;
+    case "stopped":
+      return <>Left the flow{d.reason ? `: ${d.reason}` : "."}</>;
+    case "failed":
+      return <>Failed{d.reason ? `: ${d.reason}` : "."}</>;
+    case "skipped":
+      return (
+        <>
+          Skipped the {CHANNEL_NAME[d.channel ?? ""] ?? d.type} message{d.reason ? `: ${d.reason}` : "."}
+        </>
+      );
+  }
+  switch (d.type) {
+    case "send":
+      return (
+        <>
+          Sent a {CHANNEL_NAME[d.channel ?? ""] ?? ""} message{" "}
+          {d.message_id && (
+            <Link href={`/w/${encodeURIComponent(workspace)}/messages/${encodeURIComponent(d.message_id)}`}>
+              <code>{d.message_id}</code>
+            </Link>
+          )}
+          .
+        </>
+      );
+    case "wait":
+      return <>Waited until {until}.</>;
+    case "branch":
+      return <>Took the “{d.took}” side of the branch.</>;
+    case "tag":
+      return (
+        <>
+          {[d.add?.length ? `Added ${tagNames(d.add)}` : "", d.remove?.length ? `Removed ${tagNames(d.remove)}` : ""]
+            .filter(Boolean)
+            .join("; ")}
+          .
+        </>
+      );
+    case "set_field":
+      return (
+        <>
+          Set <code>{d.key}</code> to {d.value === null ? "nothing (removed it)" : `“${String(d.value)}”`}.
+        </>
+      );
+    case "exit":
+      return <>Exited the flow here.</>;
+    default:
+      return <>{kind}</>;
+  }
+}
+
+/** A run's contact: its name (or address) linked to its page. */
+function ContactCell({ workspace, contactId, contact }: { workspace: string; contactId: string; contact: Run["contact"] }) {
+  const href = `/w/${encodeURIComponent(workspace)}/contacts/${encodeURIComponent(contactId)}`;
+  const address = contact?.phone ?? contact?.email ?? null;
+  return (
+    <span className="cell-stack">
+      <Link href={href}>{contact?.name ?? address ?? contactId}</Link>
+      {contact?.name && address && <span className="cell-line nowrap muted">{address}</span>}
+    </span>
+  );
 }
 
 function RunDialog(props: {
+  workspace: string;
   runId: string;
   flow: FlowDetails;
   canManage: boolean;
   onUnenroll: (run: RunDetails) => void;
   onClose: () => void;
 }) {
-  const { runId, flow, canManage, onUnenroll, onClose } = props;
+  const { workspace, runId, flow, canManage, onUnenroll, onClose } = props;
   const trpc = useTRPC();
   const run = useQuery({
     ...trpc.flows.run.queryOptions({ run_id: runId }),
@@ -229,83 +324,87 @@ function RunDialog(props: {
   const r = run.data;
   return (
     <Modal title={`Run ${runId}`} onClose={onClose}>
-      <div className="stack run-dialog">
-        {run.isPending && <p role="status">Loading the run…</p>}
-        {run.isError && (
-          <p role="alert" className="error">
-            Could not load the run: {apiFault(run.error).message}
-          </p>
-        )}
-        {r && (
-          <>
-            <dl className="details">
-              <dt>Status</dt>
-              <dd>
-                <RunStatusBadge status={r.status} />
-              </dd>
-              <dt>Contact</dt>
-              <dd>
-                <code>{r.contact_id}</code>
-              </dd>
-              <dt>Mode</dt>
-              <dd>{r.mode}</dd>
-              <dt>Version</dt>
-              <dd>{r.version}</dd>
-              <dt>Position</dt>
-              <dd>
-                <Position run={r} flow={flow} />
-              </dd>
-              <dt>Next step</dt>
-              <dd>
-                <When value={r.status === "active" ? r.next_step_at : null} empty="—" />
-              </dd>
-              <dt>Reason</dt>
-              <dd>{r.reason ?? <span className="muted">—</span>}</dd>
-              <dt>Ended</dt>
-              <dd>
-                <When value={r.ended_at} empty="—" />
-              </dd>
-            </dl>
-            <div className="table-wrap">
-              <table aria-label="Run history">
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Position</th>
-                    <th scope="col">Detail</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {r.history.map((h, i) => {
-                    const position = Array.isArray(h.position) ? (h.position as (number | string)[]) : null;
-                    const type = (h.detail as { type?: string } | null)?.type;
-                    return (
-                      <tr key={i}>
-                        <td>
-                          <When value={h.at} />
-                        </td>
-                        <td>{h.kind}</td>
-                        <td>
-                          {positionLabel(position)}
-                          {type && type in STEP_TYPE_LABEL ? <span className="muted"> · {type}</span> : null}
-                        </td>
-                        <td className="history-detail">{detailText(h.detail)}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-          </>
-        )}
+      <div className="run-dialog">
+        <div className="stack run-dialog-body">
+          {run.isPending && <p role="status">Loading the run…</p>}
+          {run.isError && (
+            <p role="alert" className="error">
+              Could not load the run: {apiFault(run.error).message}
+            </p>
+          )}
+          {r && (
+            <>
+              <dl className="details">
+                <dt>Status</dt>
+                <dd>
+                  <RunStatusBadge status={r.status} />
+                </dd>
+                <dt>Contact</dt>
+                <dd>
+                  <ContactCell workspace={workspace} contactId={r.contact_id} contact={r.contact} />
+                </dd>
+                <dt>Mode</dt>
+                <dd>{r.mode}</dd>
+                <dt>Version</dt>
+                <dd>{r.version}</dd>
+                <dt>Position</dt>
+                <dd>
+                  <Position run={r} flow={flow} />
+                </dd>
+                <dt>Next step</dt>
+                <dd>
+                  <When value={r.status === "active" ? r.next_step_at : null} empty="—" />
+                </dd>
+                <dt>Reason</dt>
+                <dd>{r.reason ?? <span className="muted">—</span>}</dd>
+                <dt>Ended</dt>
+                <dd>
+                  <When value={r.ended_at} empty="—" />
+                </dd>
+              </dl>
+              <div className="table-wrap">
+                <table aria-label="Run history">
+                  <thead>
+                    <tr>
+                      <th scope="col">Time</th>
+                      <th scope="col">Kind</th>
+                      <th scope="col">Position</th>
+                      <th scope="col">What happened</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {r.history.map((h, i) => {
+                      const position = Array.isArray(h.position) ? (h.position as (number | string)[]) : null;
+                      const type = (h.detail as { type?: string } | null)?.type;
+                      return (
+                        <tr key={i}>
+                          <td>
+                            <When value={h.at} />
+                          </td>
+                          <td>{h.kind}</td>
+                          <td>
+                            {positionLabel(position)}
+                            {type && type in STEP_TYPE_LABEL ? <span className="muted"> · {type}</span> : null}
+                          </td>
+                          <td className="history-detail">
+                            <HistoryText kind={h.kind} detail={h.detail} workspace={workspace} />
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </div>
+            </>
+          )}
+        </div>
         <div className="actions">
           {canManage && r?.status === "active" && (
             <button type="button" className="button danger" onClick={() => onUnenroll(r)}>
               Unenroll…
             </button>
           )}
-          <button type="button" className="button" onClick={onClose}>
+          <button type="button" className="button" onClick={onClose} autoFocus>
             Close
           </button>
         </div>

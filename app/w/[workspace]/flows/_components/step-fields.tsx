@@ -1,5 +1,6 @@
 "use client";
 
+import { isoDurationWords } from "@/app/_components/duration.ts";
 import { useId } from "react";
 import type { CustomField } from "@/server/fields/field-schemas.ts";
 import type { BranchStep, Condition, SetFieldStep, Step, TagStep, WaitStep } from "@/server/flows/flow-schemas.ts";
@@ -75,6 +76,7 @@ export function WaitStepFields({ step, onChange, param, errorId, context }: Step
             spellCheck={false}
             {...controlA11y(context, `${param}.duration`, errorId)}
           />
+          <span className="duration-words">{step.duration ? `Waits ${isoDurationWords(step.duration)}.` : ""}</span>
           <span className="muted hint">ISO 8601: PT30M is 30 minutes, PT1H an hour, P2D two days.</span>
           {!context.readOnly && (
             <div className="presets" role="group" aria-label="Duration presets">

@@ -4,11 +4,14 @@ import { useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
 import { apiFault } from "@/app/_components/api-error.ts";
+import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
 import type { AppRouter } from "@/server/api/root.ts";
 import { MessageContent } from "./message-content.tsx";
 import { CHANNEL_LABEL, FINAL_STATUSES, ModeBadge, StatusBadge } from "./message-labels.tsx";
+import { MessageDeliveries } from "./message-deliveries.tsx";
+import { MessageSourceLink } from "./message-source.tsx";
 import { MessageTimeline } from "./message-timeline.tsx";
 
 export type MessageDetails = inferRouterOutputs<AppRouter>["messages"]["detail"];
@@ -24,7 +27,10 @@ function refreshInterval(message: MessageDetails | undefined): number | false {
   return Date.now() - Date.parse(message.created_at) < CLOSE_WATCH_MS ? REFRESH_MS : CALM_REFRESH_MS;
 }
 
-/** One message: its fields, its rendered content and its timeline. Read-only for everybody. */
+/**
+ * One message: its fields (its contact, source and run linked, ids to copy), its rendered
+ * content, its timeline and its events' webhook deliveries. Read-only for everybody.
+ */
 export function MessageDetail({ workspace, id }: { workspace: string; id: string }) {
   const trpc = useTRPC();
   const message = useQuery({
@@ -66,8 +72,8 @@ export function MessageDetail({ workspace, id }: { workspace: string; id: string
           <h1>
             {CHANNEL_LABEL[m.channel]} message to {m.to ?? "an unknown address"}
           </h1>
-          <p className="muted">
-            <code>{m.id}</code>
+          <p className="muted id-line">
+            <code>{m.id}</code> <CopyButton value={m.id} label="Copy the message ID" />
           </p>
         </div>
         <p className="status-line">
@@ -96,14 +102,21 @@ export function MessageDetail({ workspace, id }: { workspace: string; id: string
           <dd>{m.to ?? <span className="muted">None</span>}</dd>
           <dt>Contact</dt>
           <dd>
-            <Link href={`${base}/contacts/${encodeURIComponent(m.contact_id)}`}>
-              <code>{m.contact_id}</code>
-            </Link>
+            <span className="id-line">
+              <Link href={`${base}/contacts/${encodeURIComponent(m.contact.id)}`}>
+                {m.contact.name ?? m.contact.phone ?? m.contact.email ?? m.contact.id}
+              </Link>
+              <code>{m.contact.id}</code>
+              <CopyButton value={m.contact.id} label="Copy the contact ID" />
+            </span>
           </dd>
           <dt>Provider message ID</dt>
           <dd>
             {m.provider_message_id ? (
-              <code>{m.provider_message_id}</code>
+              <span className="id-line">
+                <code>{m.provider_message_id}</code>
+                <CopyButton value={m.provider_message_id} label="Copy the provider message ID" />
+              </span>
             ) : (
               <span className="muted">
                 {m.mode === "test" ? "None (test messages reach no provider)" : following ? "None yet" : "None"}
@@ -111,9 +124,38 @@ export function MessageDetail({ workspace, id }: { workspace: string; id: string
             )}
           </dd>
           <dt>Error</dt>
-          <dd>{m.error ? <span className="error-text">{m.error}</span> : <span className="muted">None</span>}</dd>
+          <dd>
+            {m.error || m.error_code ? (
+              <>
+                {m.error_reason && <span className="cell-line">{m.error_reason}</span>}
+                {m.error && <span className="cell-line error-text">{m.error}</span>}
+                {m.error_code && (
+                  <span className="cell-line muted">
+                    Code <code>{m.error_code}</code>
+                  </span>
+                )}
+              </>
+            ) : (
+              <span className="muted">None</span>
+            )}
+          </dd>
           <dt>Sent by</dt>
-          <dd>{m.source === "flow" ? "A flow" : m.source === "api" ? "The API" : m.source}</dd>
+          <dd>
+            <MessageSourceLink workspace={workspace} source={m.source} />
+            {m.source.kind === "flow" && m.source.run_id && (
+              <span className="id-line">
+                Run{" "}
+                {m.source.flow_id ? (
+                  <Link href={`${base}/flows/${encodeURIComponent(m.source.flow_id)}?run=${encodeURIComponent(m.source.run_id)}`}>
+                    <code>{m.source.run_id}</code>
+                  </Link>
+                ) : (
+                  <code>{m.source.run_id}</code>
+                )}
+                <CopyButton value={m.source.run_id} label="Copy the run ID" />
+              </span>
+            )}
+          </dd>
           <dt>Created</dt>
           <dd>
             <When value={m.created_at} />
@@ -148,7 +190,12 @@ export function MessageDetail({ workspace, id }: { workspace: string; id: string
 
       <section className="section" aria-labelledby="timeline-heading">
         <h2 id="timeline-heading">Timeline</h2>
-        <MessageTimeline entries={m.history} />
+        <MessageTimeline entries={m.history} channel={m.channel} />
+      </section>
+
+      <section className="section" aria-labelledby="deliveries-heading">
+        <h2 id="deliveries-heading">Webhook deliveries</h2>
+        <MessageDeliveries workspace={workspace} deliveries={m.deliveries} />
       </section>
     </>
   );

@@ -1,3 +1,4 @@
+import { msWords } from "@/app/_components/duration.ts";
 import { When } from "@/app/_components/when.tsx";
 import { StatusBadge } from "./message-labels.tsx";
 
@@ -12,16 +13,90 @@ const KIND_LABEL: Record<string, string> = {
   note: "Note",
 };
 
+type Detail = {
+  source?: string;
+  simulated?: boolean;
+  applied?: boolean;
+  error?: string;
+  status_code?: number;
+  duration_ms?: number;
+  retry_in_ms?: number;
+  request_id?: string;
+  excerpt?: string;
+  inbound?: boolean;
+  message?: string;
+};
+
 function hasDetail(detail: unknown): boolean {
   if (detail === null || detail === undefined) return false;
   return typeof detail !== "object" || Object.keys(detail).length > 0;
 }
 
+const asDetail = (detail: unknown): Detail => (detail && typeof detail === "object" ? (detail as Detail) : {});
+
+/** Who answered for the channel, as a person names it. */
+const providerName = (channel: "whatsapp" | "email") => (channel === "whatsapp" ? "WhatsApp" : "the mail server");
+
+/** The provider's answer in a clause: "it answered 200 in 120 ms". */
+function answered(d: Detail): string {
+  const parts = [
+    d.status_code !== undefined ? `answered ${d.status_code}` : null,
+    d.duration_ms !== undefined ? `in ${d.duration_ms < 1000 ? `${d.duration_ms} ms` : msWords(d.duration_ms)}` : null,
+  ].filter(Boolean);
+  return parts.length ? ` (${parts.join(" ")})` : "";
+}
+
+/** What a status means when the message reached it. */
+function statusSentence(status: string | null, d: Detail, channel: "whatsapp" | "email"): string {
+  const simulated = d.simulated ? " Simulated: test messages reach no provider." : "";
+  switch (status) {
+    case "queued":
+      return d.source === "flow"
+        ? "A flow's send step wrote the message; it waits for sending."
+        : "The API accepted the message; it waits for sending.";
+    case "sent":
+      return `The message left the service: ${providerName(channel)} took it${answered(d)}.${simulated}`;
+    case "delivered":
+      return `${channel === "whatsapp" ? "WhatsApp" : "The mail provider"} reported it delivered to the recipient.${simulated}`;
+    case "read":
+      return `${channel === "email" ? "The recipient opened it (its tracking image loaded)." : "The recipient read it."}${simulated}`;
+    case "failed":
+      return `The message failed${d.error ? `: ${d.error}` : "."}${simulated}`;
+    case "received":
+      return "The contact wrote this message to you.";
+    default:
+      return status ? `Status ${status}.` : "";
+  }
+}
+
+/** An entry of a message's history as a sentence. */
+export function entrySentence(entry: HistoryEntry, channel: "whatsapp" | "email"): string {
+  const d = asDetail(entry.detail);
+  const late =
+    d.applied === false && entry.status ? " It came after a later status, so the message kept its status (statuses never go back)." : "";
+  switch (entry.kind) {
+    case "status":
+      return statusSentence(entry.status, d, channel) + late;
+    case "provider_report":
+      return `${channel === "whatsapp" ? "WhatsApp" : "The mail provider"} reported “${entry.status ?? "an update"}”.${entry.status === "received" ? "" : late}`;
+    case "provider_reply":
+      return `${channel === "whatsapp" ? "WhatsApp" : "The mail server"} answered${answered(d)}${d.error ? `: ${d.error}` : "."}`;
+    case "provider_request":
+      return `The message was handed to ${providerName(channel)}.`;
+    case "retry":
+      return `${channel === "whatsapp" ? "WhatsApp" : "The mail server"} could not take it now${d.error ? ` (${d.error})` : ""}${answered(d)}; the service tries again in ${msWords(d.retry_in_ms ?? 0)}.`;
+    case "note":
+      return d.message ?? "A note.";
+    default:
+      return "";
+  }
+}
+
 /**
- * Every entry of a message's history, oldest first: state changes, provider reports and
- * retries, each with its detail (provider request id, reply excerpt, error) as JSON.
+ * A message's history, oldest first, as people read it: each step with its time and what
+ * happened in a sentence (provider answers in plain words); the raw detail behind a toggle.
  */
-export function MessageTimeline({ entries }: { entries: HistoryEntry[] }) {
+export function MessageTimeline({ entries, channel }: { entries: HistoryEntry[]; channel: "whatsapp" | "email" }) {
   if (entries.length === 0) return <p className="empty">No history yet.</p>;
   return (
     <ol className="timeline" aria-label="Timeline, oldest first">
@@ -32,7 +107,13 @@ export function MessageTimeline({ entries }: { entries: HistoryEntry[] }) {
             <span className="timeline-kind">{KIND_LABEL[entry.kind] ?? entry.kind}</span>
             {entry.status && <StatusBadge status={entry.status} />}
           </div>
-          {hasDetail(entry.detail) && <pre className="json">{JSON.stringify(entry.detail, null, 2)}</pre>}
+          <p className="timeline-text">{entrySentence(entry, channel)}</p>
+          {hasDetail(entry.detail) && (
+            <details className="raw-detail">
+              <summary>Raw detail</summary>
+              <pre className="json">{JSON.stringify(entry.detail, null, 2)}</pre>
+            </details>
+          )}
         </li>
       ))}
     </ol>

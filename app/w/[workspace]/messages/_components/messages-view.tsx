@@ -5,12 +5,19 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { Pager } from "@/app/_components/pager.tsx";
+import { EXPORT_CAP } from "@/server/messaging/export-cap.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { CHANNEL_LABEL, STATUSES } from "./message-labels.tsx";
 import { filtersQuery, readFilters, searchInput, type Filters } from "./message-filters.ts";
 import { MessagesTable } from "./messages-table.tsx";
 
 const PAGE_SIZE = 25;
+
+/** The CSV export of the list as filtered (a route handler streams it). */
+function exportHref(workspace: string, filters: Filters): string {
+  const query = new URLSearchParams(Object.entries(searchInput(filters)).map(([k, v]) => [k, String(v)])).toString();
+  return `/w/${encodeURIComponent(workspace)}/messages/export${query ? `?${query}` : ""}`;
+}
 /** Typing searches once the user pauses; Enter searches at once. */
 const TYPING_PAUSE_MS = 400;
 
@@ -161,6 +168,17 @@ export function MessagesView({ workspace }: { workspace: string }) {
           </button>
         )}
       </div>
+      {!invalidRange && (
+        <p className="export-line">
+          <a className="button" href={exportHref(workspace, filters)} download>
+            Export CSV
+          </a>
+          <span className="muted hint">
+            {filtered ? "The messages matching these filters" : "All messages"}, newest first: the first {EXPORT_CAP.toLocaleString("en")}{" "}
+            at most.
+          </span>
+        </p>
+      )}
       {invalidRange && (
         <p id="filter-range-error" role="alert" className="error">
           The first day of the range comes after its last day.

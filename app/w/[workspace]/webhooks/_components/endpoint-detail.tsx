@@ -107,7 +107,8 @@ function DeliveryLog({ endpoint, canManage, onDone }: { endpoint: Endpoint; canM
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === "pending") ? REFRESH_MS : false),
   });
-  const [open, setOpen] = useState<string | null>(null);
+  // `?delivery=whd_…` (a message's page links here) opens that delivery at once.
+  const [open, setOpen] = useState<string | null>(() => params.get("delivery"));
   const [replaying, setReplaying] = useState(false);
 
   /** The filter lives in the URL: replaced in place (no navigation, no server round trip). */

@@ -1,0 +1,93 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { apiFault } from "@/app/_components/api-error.ts";
+import { Pager } from "@/app/_components/pager.tsx";
+import { RelativeTime } from "@/app/_components/relative-time.tsx";
+import { useTRPC } from "@/app/_components/trpc.ts";
+import { CHANNEL_LABEL, ModeBadge, StatusBadge } from "../../messages/_components/message-labels.tsx";
+import { MessageSummary } from "../../messages/_components/message-source.tsx";
+
+const PAGE_SIZE = 10;
+
+/** A contact's messages, newest first, ten at a time, each opening the message's page. */
+export function ContactMessages({ workspace, contactId }: { workspace: string; contactId: string }) {
+  const trpc = useTRPC();
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const after = cursors[cursors.length - 1];
+  const page = useQuery({
+    ...trpc.messages.search.queryOptions({ contact_id: contactId, limit: PAGE_SIZE, ...(after ? { after } : {}) }),
+    placeholderData: keepPreviousData,
+  });
+  const next = page.isPlaceholderData ? null : (page.data?.next ?? null);
+  const base = `/w/${encodeURIComponent(workspace)}/messages`;
+  return (
+    <section className="section" aria-labelledby="contact-messages">
+      <h2 id="contact-messages">Messages</h2>
+      {page.isPending && <p role="status">Loading the messages…</p>}
+      {page.isError && (
+        <p role="alert" className="error">
+          Could not load the messages: {apiFault(page.error).message}
+        </p>
+      )}
+      {page.data &&
+        (page.data.items.length === 0 && cursors.length === 1 ? (
+          <p className="empty">No messages to or from this contact yet.</p>
+        ) : (
+          <div className="table-wrap" aria-busy={page.isPlaceholderData}>
+            <table>
+              <caption className="visually-hidden">Messages of this contact, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Message</th>
+                  <th scope="col">Content</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Channel</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.items.map((m) => (
+                  <tr key={m.id}>
+                    <th scope="row">
+                      <Link href={`${base}/${encodeURIComponent(m.id)}`}>
+                        <code>{m.id}</code>
+                      </Link>
+                    </th>
+                    <td className="message-summary">
+                      <MessageSummary summary={m.summary} />
+                    </td>
+                    <td>
+                      <span className="cell-stack">
+                        <StatusBadge status={m.status} />
+                        {m.status === "failed" && <span className="cell-line error-text">{m.error_reason ?? m.error}</span>}
+                      </span>
+                    </td>
+                    <td>
+                      <span className="cell-stack">
+                        {CHANNEL_LABEL[m.channel]} <ModeBadge mode={m.mode} />
+                      </span>
+                    </td>
+                    <td>
+                      <RelativeTime value={m.created_at} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+      {page.data && (cursors.length > 1 || next) && (
+        <Pager
+          label="Pages of this contact's messages"
+          page={cursors.length}
+          hasNext={Boolean(next)}
+          onPrevious={() => setCursors(cursors.slice(0, -1))}
+          onNext={() => next && setCursors([...cursors, next])}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,12 @@
+import { z } from "zod";
+
+/** The inspector's filters (dashboard only): its pages and its CSV export take the same. */
+export const ZMessageSearch = z.object({
+  q: z.string().max(200).optional(),
+  status: z.enum(["queued", "sent", "delivered", "read", "failed", "received"]).optional(),
+  channel: z.enum(["whatsapp", "email"]).optional(),
+  mode: z.enum(["test", "live"]).optional(),
+  from: z.coerce.date().optional(),
+  to: z.coerce.date().optional(),
+  contact_id: z.string().min(1).max(64).optional(),
+});

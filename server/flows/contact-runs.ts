@@ -1,0 +1,32 @@
+import type { Database } from "../db/client.ts";
+
+/** A contact's flow runs for its page, newest first, with their flows' names (one statement, by the contact's index). */
+export async function contactRuns(database: Database, workspaceId: string, contactId: string) {
+  const rows = await database.query<{
+    id: string;
+    flow_id: string;
+    flow_name: string;
+    status: string;
+    mode: string;
+    reason: string | null;
+    created_at: Date;
+    ended_at: Date | null;
+  }>(
+    `SELECT r.id, r.flow_id, f.name AS flow_name, r.status::text AS status, r.mode::text AS mode, r.reason, r.created_at, r.ended_at
+     FROM flow_runs r JOIN flows f ON f.id = r.flow_id
+     WHERE r.contact_id = $1 AND r.workspace_id = $2
+     ORDER BY r.created_at DESC, r.id DESC
+     LIMIT 100`,
+    [contactId, workspaceId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    flow_id: r.flow_id,
+    flow_name: r.flow_name,
+    status: r.status as "active" | "completed" | "stopped" | "failed",
+    mode: r.mode as "test" | "live",
+    reason: r.reason,
+    created_at: new Date(r.created_at).toISOString(),
+    ended_at: r.ended_at ? new Date(r.ended_at).toISOString() : null,
+  }));
+}
