@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { checkPage } from "./fixtures/page-check.ts";
+import { checkPage } from "./fixtures/page-checks.ts";
 import { uiTarget } from "./fixtures/target.ts";
 import { expect, test } from "./fixtures/test.ts";
 

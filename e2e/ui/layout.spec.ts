@@ -1,7 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
+import { checkPage, WIDTHS } from "./fixtures/page-checks.ts";
 import { uiTarget, type UiSeed, type UiUser } from "./fixtures/target.ts";
 import { expect, signIn as signInPage, test } from "./fixtures/test.ts";
 
@@ -10,13 +8,6 @@ import { expect, signIn as signInPage, test } from "./fixtures/test.ts";
 // violation, and a screenshot of each page (test-results/screenshots, ignored by git) for a
 // person to look at. Then the shared pieces: the folding navigation, the stacked table rows,
 // focus back on a dialog's opener, the theme control, English event names, the docs' contents.
-
-const WIDTHS = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-const SCREENSHOTS = join(process.cwd(), "test-results", "screenshots");
 
 type Visit = { name: string; path: string | ((page: Page) => Promise<string>) };
 type Tour = {
@@ -136,29 +127,6 @@ const TOURS: Tour[] = [
   },
 ];
 
-/** The page is drawn and its data loaded: a level-1 heading, no request under way. */
-async function settle(page: Page) {
-  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
-  await page.waitForLoadState("networkidle");
-}
-
-/** Elements whose right edge is past the screen's, the outermost first: what to fix when a page overflows. */
-function overflowing(page: Page) {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    for (const el of Array.from(document.querySelectorAll("body *"))) {
-      const box = el.getBoundingClientRect();
-      if (box.right > window.innerWidth + 1 && !out.some((o) => el.parentElement?.closest(o.split(" ")[0]!))) {
-        out.push(
-          `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\s+/).join(".") : ""} (${Math.round(box.right)} px)`,
-        );
-      }
-      if (out.length >= 8) break;
-    }
-    return out;
-  });
-}
-
 for (const { name: widthName, width, height } of WIDTHS) {
   for (const tour of TOURS) {
     // One signed-in page per tour and width, its pages checked in turn, each a test of its own.
@@ -173,7 +141,6 @@ for (const { name: widthName, width, height } of WIDTHS) {
         page = await context.newPage();
         const user = tour.user(uiTarget().seed);
         if (user) await signInPage(page, user);
-        mkdirSync(SCREENSHOTS, { recursive: true });
       });
       test.afterAll(async () => {
         await context?.close();
@@ -187,20 +154,7 @@ for (const { name: widthName, width, height } of WIDTHS) {
           const path = typeof visit.path === "string" ? visit.path : await visit.path(page);
           const response = await page.goto(path);
           expect(response?.ok(), path).toBe(true);
-          await settle(page);
-
-          const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth }));
-          if (overflow.scroll > overflow.viewport)
-            expect(await overflowing(page), `${path} is wider than the ${width} px screen`).toEqual([]);
-          expect(overflow.scroll, `${path} is wider than the ${width} px screen`).toBeLessThanOrEqual(overflow.viewport);
-
-          const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-          const serious = violations
-            .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
-          expect(serious, path).toEqual([]);
-
-          await page.screenshot({ path: join(SCREENSHOTS, `${tour.role}-${tour.area}-${visit.name}-${widthName}.png`), fullPage: true });
+          await checkPage(page, `${tour.role}-${tour.area}-${visit.name}-${widthName}`);
         });
       }
     });

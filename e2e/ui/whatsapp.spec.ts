@@ -1,7 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { checkPage, WIDTHS } from "./fixtures/page-checks.ts";
 import type { UiUser } from "./fixtures/target.ts";
 import { expect, test } from "./fixtures/test.ts";
 
@@ -13,12 +11,6 @@ import { expect, test } from "./fixtures/test.ts";
 // Admins change things, support staff only look. Each page is checked at 1440 px and 390 px
 // (no horizontal overflow, no serious or critical axe violation) and photographed.
 
-const SCREENSHOTS = join(process.cwd(), "test-results", "screenshots");
-const WIDTHS = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
 async function contactPage(page: Page, workspace: string, name: string): Promise<void> {
   await page.goto(`/w/${workspace}/contacts`);
   const table = page.getByRole("table", { name: "Contacts of this workspace" });
@@ -27,19 +19,8 @@ async function contactPage(page: Page, workspace: string, name: string): Promise
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 }
 
-/** No horizontal overflow, no serious or critical axe violation, and a screenshot. */
-async function checkLayout(page: Page, shot: string): Promise<void> {
-  await page.waitForLoadState("networkidle");
-  const { scroll, viewport } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth }));
-  expect(scroll, `${shot} is wider than the screen`).toBeLessThanOrEqual(viewport);
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const serious = violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
-  expect(serious, shot).toEqual([]);
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `whatsapp-${shot}.png`), fullPage: true });
-}
+/** The shared page checks, the screenshot named after this spec. */
+const checkLayout = (page: Page, shot: string) => checkPage(page, `whatsapp-${shot}`);
 
 // Signing in and loading the pages' scripts is slow on a loaded 2-core machine.
 test.beforeEach(() => test.setTimeout(120_000));
