@@ -71,7 +71,7 @@ test.describe("WhatsApp", () => {
     await channel.getByRole("button", { name: `Send a test message with ${name}` }).click();
     const send = page.getByRole("dialog", { name: `Send a test message with “${name}”` });
     await send.getByLabel("Phone number").fill("+1 555 010 6001");
-    await send.getByLabel("Text").fill("Hello from the channels test");
+    await send.getByRole("textbox", { name: "Text" }).fill("Hello from the channels test");
     await send.getByRole("button", { name: "Send test message" }).click();
     const answer = send.getByRole("region", { name: "Provider's answer" });
     await expect(answer).toContainText("Accepted by the provider");
@@ -183,7 +183,7 @@ test.describe("E-mail", () => {
       .click();
     const send = page.getByRole("dialog", { name: `Send a test message with “${name}”` });
     await send.getByLabel("E-mail address").fill("Someone@Example.test");
-    await send.getByLabel("Text").fill("Relay check");
+    await send.getByRole("textbox", { name: "Text" }).fill("Relay check");
     await send.getByRole("button", { name: "Send test message" }).click();
     const answer = send.getByRole("region", { name: "Provider's answer" });
     await expect(answer).toContainText("Accepted by the provider");
