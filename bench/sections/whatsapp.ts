@@ -1,7 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { startFakeWhatsApp } from "../../e2e/support/fake-whatsapp.ts";
-import { ROOT } from "../../e2e/support/server.ts";
+import { svc } from "../../e2e/support/svc.ts";
 import { load } from "../load.ts";
 import { record, SECONDS, WARMUP, withServer } from "../support.ts";
 
@@ -39,32 +38,31 @@ export async function templateSends(): Promise<void> {
   try {
     // Accepting only: the pipeline is off, so both kinds cost the same after the accept.
     await withServer("postgres", { PIPELINE: "off", ALLOW_PRIVATE_WEBHOOKS: "1" }, async ({ url, keys, env }) => {
-      execFileSync(
-        process.execPath,
-        [
-          "bin/svc.mjs",
-          "channel",
-          "connect",
-          "--workspace",
-          keys.workspace,
-          "--type",
-          "whatsapp",
-          "--phone-number-id",
-          "5550009",
-          "--waba-id",
-          WABA_ID,
-          "--access-token",
-          "t",
-          "--app-secret",
-          "s",
-          "--verify-token",
-          "v",
-          "--api-base-url",
-          fake.url,
-          "--json",
-        ],
-        { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" },
+      // Not execFileSync: the connect syncs the templates from the fake Cloud API, which this
+      // process serves, so the CLI must run without blocking it.
+      const connect = await svc(
+        { ...process.env, ...env },
+        "channel",
+        "connect",
+        "--workspace",
+        keys.workspace,
+        "--type",
+        "whatsapp",
+        "--phone-number-id",
+        "5550009",
+        "--waba-id",
+        WABA_ID,
+        "--access-token",
+        "t",
+        "--app-secret",
+        "s",
+        "--verify-token",
+        "v",
+        "--api-base-url",
+        fake.url,
+        "--json",
       );
+      if (connect.code !== 0 || connect.stderr) throw new Error(`svc channel connect failed: ${connect.stderr}`);
       const headers = { Authorization: `Bearer ${keys.testKey}`, "Content-Type": "application/json" };
       const accepted = (body: string) =>
         load({
