@@ -79,8 +79,8 @@ const bodyCap = (url: string) => (/^\/api\/auth(\/|\?|$)/.test(url) ? AUTH_BODY_
 const SECURITY_HEADERS = securityHeaders({ appUrl: config.appUrl, dev });
 
 function refuseLargeBody(req: IncomingMessage, res: ServerResponse, max: number): void {
-  const err = new AppError("invalid_request", "request_too_large", `The request body is larger than ${max / 1024} KiB.`, { status: 413 });
-  refuseBody(req, res, 413, errorBody(err, config.appUrl));
+  const err = new AppError("request_too_large", `The request body is larger than ${max / 1024} KiB.`);
+  refuseBody(req, res, err.status, errorBody(err, config.appUrl));
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -18,13 +18,13 @@ import { canonicalJson } from "../lib/canonical-json.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { errorDocUrl } from "../lib/error-catalog.ts";
 import { readNodeBody } from "../lib/read-body.ts";
-import { AppError, fromZodError } from "../lib/errors.ts";
+import { AppError } from "../lib/errors.ts";
 import { assertStorable } from "../lib/storable-input.ts";
 import type { RateDecision } from "../ratelimit/sliding-window.ts";
 import { openApiDocument } from "./openapi.ts";
 import { API_PREFIX } from "./rest-paths.ts";
 import { appRouter } from "./root.ts";
-import type { Context, Meta } from "./trpc.ts";
+import { appErrorOf, UNAVAILABLE_MESSAGE, type Context, type Meta } from "./trpc.ts";
 
 // The public REST facade (/api/v1): trpc-to-openapi's node-http handler over the shared
 // router, with the platform rules around it, each in one place: CORS and the browser rule
@@ -98,7 +98,7 @@ function errorCodeOf(body: string): string | undefined {
 
 export function errorBody(err: AppError, appUrl: string): string {
   return JSON.stringify({
-    error: { type: err.type, code: err.code, message: err.message, param: err.param, doc_url: errorDocUrl(appUrl, err) },
+    error: { type: err.type, code: err.code, message: err.message, param: err.param, doc_url: errorDocUrl(appUrl, err.code) },
   });
 }
 
@@ -179,15 +179,10 @@ async function afterAuthentication(
   rate: RateDecision,
 ): Promise<Outcome> {
   if (!principal.apiAccess) {
-    throw new AppError(
-      "forbidden",
-      "plan_without_api_access",
-      "This workspace's plan does not include API access. Upgrade the plan to use the API.",
-    );
+    throw new AppError("plan_without_api_access", "This workspace's plan does not include API access. Upgrade the plan to use the API.");
   }
   if (principal.mode === "live" && req.headers.origin !== undefined) {
     throw new AppError(
-      "forbidden",
       "live_key_in_browser",
       "Live keys are refused from browsers (the request has an Origin header). Call the API from your backend, or use a test key.",
     );
@@ -212,7 +207,7 @@ async function afterAuthentication(
   }
   const key = Array.isArray(idempotencyKey) ? idempotencyKey[0]! : idempotencyKey;
   if (key.length < 1 || key.length > 255) {
-    throw new AppError("invalid_request", "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.", {
+    throw new AppError("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 characters.", {
       param: "Idempotency-Key",
     });
   }
@@ -220,10 +215,9 @@ async function afterAuthentication(
   const claim = await claimIdempotencyKey(deps.database, scope, sha256Hex(canonicalJson(body ?? null)));
   if (claim.kind === "mismatch") {
     throw new AppError(
-      "invalid_request",
       "idempotency_key_reused",
       "This Idempotency-Key was already used with a different request body. Use a new key for a new request.",
-      { param: "Idempotency-Key", status: 422 },
+      { param: "Idempotency-Key" },
     );
   }
   if (claim.kind === "in_progress") throw keyInUse();
@@ -249,9 +243,9 @@ function matchRoute(method: string, path: string): Route {
   if (route) return route;
   if (candidates.length > 0) {
     const allowed = [...new Set(candidates.map((r) => r.method))].join(", ");
-    throw new AppError("invalid_request", "method_not_allowed", `${method} is not allowed on ${API_PREFIX}${path}. Allowed: ${allowed}.`);
+    throw new AppError("method_not_allowed", `${method} is not allowed on ${API_PREFIX}${path}. Allowed: ${allowed}.`);
   }
-  throw new AppError("not_found", "route_not_found", `No such endpoint: ${method} ${API_PREFIX}${path}.`);
+  throw new AppError("route_not_found", `No such endpoint: ${method} ${API_PREFIX}${path}.`);
 }
 
 async function dispatch(
@@ -283,36 +277,33 @@ async function dispatch(
 
 /** Every failure becomes one of the spec's error types; unknown ones are a logged 500. */
 export function toAppError(err: unknown, deps: Pick<RestDeps, "log" | "requestId">): AppError {
+  const app = appErrorOf(err);
+  if (app) return app;
   const cause = err instanceof TRPCError ? err.cause : err;
-  if (cause instanceof AppError) return cause;
   if (err instanceof TRPCError) {
-    const invalidInput = fromZodError(cause);
-    if (err.code === "BAD_REQUEST" && invalidInput) return invalidInput;
-    if (err.code === "NOT_FOUND") return new AppError("not_found", "resource_missing", err.message);
-    if (err.code === "FORBIDDEN") return new AppError("forbidden", "forbidden", err.message);
-    if (err.code === "UNAUTHORIZED") return new AppError("authentication", "invalid_api_key", err.message);
+    if (err.code === "NOT_FOUND") return new AppError("resource_missing", err.message);
+    if (err.code === "FORBIDDEN") return new AppError("forbidden", err.message);
+    if (err.code === "UNAUTHORIZED") return new AppError("invalid_api_key", err.message);
     if (err.code === "PARSE_ERROR") return invalidJson();
     if (err.code === "PAYLOAD_TOO_LARGE") return bodyTooLarge();
   }
   if (isConnectionError(cause) || isConnectionError(err)) {
     deps.log.warn({ err, requestId: deps.requestId }, "database unreachable");
-    return new AppError("api_error", "service_unavailable", "The service is briefly unavailable. Retry in a few seconds.", { status: 503 });
+    return new AppError("service_unavailable", UNAVAILABLE_MESSAGE);
   }
   deps.log.error({ err, requestId: deps.requestId }, "unexpected error");
-  return new AppError("api_error", "internal_error", `An unexpected error occurred. Quote request id ${deps.requestId} to support.`);
+  return new AppError("internal_error", `An unexpected error occurred. Quote request id ${deps.requestId} to support.`);
 }
 
 function rateLimited(rate: RateDecision): AppError {
   return new AppError(
-    "rate_limit",
     "rate_limited",
     `Too many requests: the limit is ${rate.limit} per rolling 60 seconds. Retry after ${rate.retryAfter} s.`,
   );
 }
 
-const invalidJson = () => new AppError("invalid_request", "invalid_json", "The request body is not valid JSON.");
-const bodyTooLarge = () =>
-  new AppError("invalid_request", "body_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+const invalidJson = () => new AppError("invalid_json", "The request body is not valid JSON.");
+const bodyTooLarge = () => new AppError("body_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
 
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) return {};
@@ -323,7 +314,7 @@ function parseJson(raw: Buffer): unknown {
     throw invalidJson();
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new AppError("invalid_request", "invalid_json", "The request body must be a JSON object.");
+    throw new AppError("invalid_json", "The request body must be a JSON object.");
   }
   assertStorable(value); // before anything walks the body (D50)
   return value;

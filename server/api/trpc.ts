@@ -5,6 +5,7 @@ import { isConnectionError, type Database } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
 import type { KeyPrincipal } from "../keys/authenticate-key.ts";
 import type { Mode, Scope } from "../keys/scopes.ts";
+import type { ErrorCode } from "../lib/error-catalog.ts";
 import { AppError, fromZodError } from "../lib/errors.ts";
 import { assertStorable } from "../lib/storable-input.ts";
 
@@ -47,7 +48,7 @@ export type Meta = OpenApiMeta<{
    * the platform's own (authentication, scope, input, idempotency, paging, a missing path id).
    * The OpenAPI document lists exactly these and the platform's, with their statuses (D56).
    */
-  errors?: readonly string[];
+  errors?: readonly ErrorCode[];
 }>;
 
 /** What a caller reads while the database cannot be reached: nothing was carried out. */
@@ -63,6 +64,18 @@ export function unavailable(err: unknown): TRPCError | null {
   return isConnectionError(err) ? new TRPCError({ code: "SERVICE_UNAVAILABLE", message: UNAVAILABLE_MESSAGE, cause: err }) : null;
 }
 
+/**
+ * The contract error (spec "Errors", D29) a failure carries, whichever door it came through:
+ * an AppError thrown anywhere (tRPC hands it on as a TRPCError's cause), or input a zod schema
+ * refused. Null for anything else. The REST facade (rest.ts `toAppError`) and the dashboard's
+ * errorFormatter below both start here; each then answers the rest in its own terms.
+ */
+export function appErrorOf(err: unknown): AppError | null {
+  const cause = err instanceof TRPCError ? err.cause : err;
+  if (cause instanceof AppError) return cause;
+  return err instanceof TRPCError && err.code === "BAD_REQUEST" ? fromZodError(cause) : null;
+}
+
 const t = initTRPC
   .context<Context>()
   .meta<Meta>()
@@ -70,7 +83,7 @@ const t = initTRPC
     // The dashboard's view of errors: an AppError keeps its HTTP status, type, code and param;
     // an unexpected error is a generic 500 whose message reveals nothing (it is logged).
     errorFormatter({ shape, error }) {
-      const app = error.cause instanceof AppError ? error.cause : error.code === "BAD_REQUEST" ? fromZodError(error.cause) : null;
+      const app = appErrorOf(error);
       if (app) {
         return {
           ...shape,
@@ -130,10 +143,10 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
 export const workspaceProcedure = procedure
   .use(async ({ ctx, meta, type, next }) => {
     const principal = ctx.principal;
-    if (!principal) throw new AppError("authentication", "missing_api_key", "Authentication required.");
+    if (!principal) throw new AppError("missing_api_key", "Authentication required.");
     if (principal.kind === "key") {
       if (meta?.scope && !principal.scopes.includes(meta.scope)) {
-        throw new AppError("forbidden", "missing_scope", `This API key lacks the scope \`${meta.scope}\` that this endpoint needs.`);
+        throw new AppError("missing_scope", `This API key lacks the scope \`${meta.scope}\` that this endpoint needs.`);
       }
       return next({
         ctx: {
@@ -151,7 +164,7 @@ export const workspaceProcedure = procedure
     }
     const roles = meta?.roles ?? (type === "mutation" ? ["admin"] : ["admin", "support"]);
     if (!roles.includes(principal.role)) {
-      throw new AppError("forbidden", "role_required", `This action needs the ${roles.join(" or ")} role.`);
+      throw new AppError("role_required", `This action needs the ${roles.join(" or ")} role.`);
     }
     return next({ ctx: { actor: { workspaceId: principal.workspaceId, mode: "live", principal } satisfies WorkspaceCaller } });
   })

@@ -37,7 +37,7 @@ export async function sendTestMessage(database: Database, workspaceId: string, i
       // D42's checks, against this channel's templates; the parameters' texts go as typed.
       const { template, parameters } = await checkTemplateSend(database, channel.id, input.template).catch((err: unknown) => {
         throw err instanceof AppError && err.param
-          ? new AppError(err.type, err.code, err.message, { param: err.param.replace(/^whatsapp\./, "") })
+          ? new AppError(err.code, err.message, { param: err.param.replace(/^whatsapp\./, "") })
           : err;
       });
       content = templateContent(template, parameters, input.template.parameters ?? {});

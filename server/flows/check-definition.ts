@@ -83,6 +83,6 @@ async function checkStepTemplate(
     await checkTemplateSend(database, await templateChannel(database, workspaceId, channelId ?? null), template);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    throw new AppError(err.type, err.code, `${at}.${err.param}: ${err.message}`, { param: `${at}.${err.param}` });
+    throw new AppError(err.code, `${at}.${err.param}: ${err.message}`, { param: `${at}.${err.param}` });
   }
 }

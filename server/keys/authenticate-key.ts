@@ -123,7 +123,7 @@ export async function authenticateKey(
   bearer: string | undefined,
 ): Promise<{ principal: KeyPrincipal; rate: RateDecision }> {
   if (!bearer) {
-    throw new AppError("authentication", "missing_api_key", "No API key provided. Send it as `Authorization: Bearer svc_live_…`.");
+    throw new AppError("missing_api_key", "No API key provided. Send it as `Authorization: Bearer svc_live_…`.");
   }
   if (!KEY_FORMAT.test(bearer)) throw invalidKey();
   const hash = sha256Hex(bearer);
@@ -173,5 +173,5 @@ export async function consumeBucket(database: Database, bucket: string, limit: n
 }
 
 function invalidKey(): AppError {
-  return new AppError("authentication", "invalid_api_key", "Invalid API key: it is unknown, malformed or revoked.");
+  return new AppError("invalid_api_key", "Invalid API key: it is unknown, malformed or revoked.");
 }

@@ -1,10 +1,23 @@
-import { ERROR_STATUS, type ErrorType } from "./errors.ts";
-
 // Every error the service answers, in one place (D29): the spec's error types with their
-// HTTP status, and every `code` thrown anywhere in server/ (error-catalog.test.ts fails when a
-// code is missing here). The OpenAPI document (server/api/openapi.ts) takes its error
-// responses and examples from this file, and /docs/errors renders it; `error.doc_url`
+// HTTP status, and every `code` thrown anywhere in server/. `new AppError(code, …)`
+// (errors.ts) takes the code's type and status from here, so a code missing from the catalog
+// does not compile. The OpenAPI document (server/api/openapi.ts) takes its error responses and
+// examples from this file, and /docs/errors renders it; `error.doc_url`
 // (`<origin>/docs/errors#code-<code>`) lands on the row of the code.
+
+/** The spec's error types and the HTTP status each is answered with. */
+export const ERROR_STATUS = {
+  authentication: 401,
+  forbidden: 403,
+  invalid_request: 400,
+  not_found: 404,
+  conflict: 409,
+  rate_limit: 429,
+  quota_exceeded: 403,
+  api_error: 500,
+} as const;
+
+export type ErrorType = keyof typeof ERROR_STATUS;
 
 export type ErrorTypeDoc = {
   type: ErrorType;
@@ -112,8 +125,8 @@ export type ErrorWhere =
   | "dashboard"
   | "cli";
 
-export type ErrorCodeDoc = {
-  code: string;
+/** A catalog entry; its code is its key in ERROR_CATALOG. */
+type ErrorCodeEntry = {
   type: ErrorType;
   /** When it differs from the type's usual status (422 for `idempotency_key_reused`). */
   status?: number;
@@ -125,61 +138,53 @@ export type ErrorCodeDoc = {
   where: readonly ErrorWhere[];
 };
 
-export const ERROR_CODES: readonly ErrorCodeDoc[] = [
+export const ERROR_CATALOG = {
   // authentication
-  {
-    code: "missing_api_key",
+  missing_api_key: {
     type: "authentication",
     description: "No `Authorization: Bearer <key>` header was sent.",
     message: "No API key provided. Send it as `Authorization: Bearer svc_live_…`.",
     where: ["api"],
   },
-  {
-    code: "invalid_api_key",
+  invalid_api_key: {
     type: "authentication",
     description: "The key is unknown, malformed (not `svc_test_` or `svc_live_` and 32 or more base62 characters) or revoked.",
     message: "Invalid API key: it is unknown, malformed or revoked.",
     where: ["api"],
   },
   // forbidden
-  {
-    code: "missing_scope",
+  missing_scope: {
     type: "forbidden",
     description: "The key lacks the scope the endpoint needs; the message names it.",
     message: "This API key lacks the scope `{scope}` that this endpoint needs.",
     where: ["api-scope"],
   },
-  {
-    code: "plan_without_api_access",
+  plan_without_api_access: {
     type: "forbidden",
     description: "The workspace's plan does not include API access (the free plan); every endpoint answers so.",
     message: "This workspace's plan does not include API access. Upgrade the plan to use the API.",
     where: ["api"],
   },
-  {
-    code: "live_key_in_browser",
+  live_key_in_browser: {
     type: "forbidden",
     description: "A live key was sent with an `Origin` header, that is from a browser. Test keys are accepted from browsers.",
     message: "Live keys are refused from browsers (the request has an Origin header). Call the API from your backend, or use a test key.",
     where: ["api"],
   },
-  {
-    code: "role_required",
+  role_required: {
     type: "forbidden",
     description: "Dashboard: the signed-in user's role in the workspace does not allow the action (support users may only read).",
     message: "This action needs the admin role.",
     where: ["dashboard"],
   },
-  {
-    code: "forbidden",
+  forbidden: {
     type: "forbidden",
     description: "Dashboard: the signed-in user is not a member of the workspace being acted on.",
     message: "Choose a workspace you are a member of.",
     where: ["dashboard"],
   },
   // invalid_request
-  {
-    code: "parameter_missing",
+  parameter_missing: {
     type: "invalid_request",
     description:
       "A required parameter is absent; `param` names it. Also answered when neither `phone` nor `email` is given where one is needed (`param` = `phone`).",
@@ -187,8 +192,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "{param}",
     where: ["api-input"],
   },
-  {
-    code: "parameter_invalid",
+  parameter_invalid: {
     type: "invalid_request",
     description:
       "A parameter has a wrong type or value (format, length, range, allowed values); `param` names it and the message says why.",
@@ -196,8 +200,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "{param}",
     where: ["api-input"],
   },
-  {
-    code: "unknown_parameter",
+  unknown_parameter: {
     type: "invalid_request",
     description:
       "The body has a parameter the operation does not know, such as a misspelt name or an `email` object on a WhatsApp message; `param` is its dotted path. Nothing is ignored silently.",
@@ -205,15 +208,13 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "{param}",
     where: ["api-body"],
   },
-  {
-    code: "invalid_json",
+  invalid_json: {
     type: "invalid_request",
     description: "The body of a POST is not valid JSON, is not a JSON object, or nests deeper than 32 levels.",
     message: "The request body is not valid JSON.",
     where: ["api-body", "dashboard"],
   },
-  {
-    code: "invalid_text",
+  invalid_text: {
     type: "invalid_request",
     description:
       "A text value (or an object key) holds a character that cannot be stored: a NUL character or an unpaired UTF-16 surrogate. `param` names the field in dotted form, query and path parameters included.",
@@ -221,31 +222,27 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "{param}",
     where: ["api-input", "dashboard"],
   },
-  {
-    code: "body_too_large",
+  body_too_large: {
     type: "invalid_request",
     description: "The request body is larger than 256 KiB.",
     message: "The request body is larger than 256 KiB.",
     where: ["api-body"],
   },
-  {
-    code: "request_too_large",
+  request_too_large: {
     type: "invalid_request",
     status: 413,
     description: "Dashboard: the request body is larger than the dashboard accepts (16 KiB for sign-in, 1 MiB otherwise).",
     message: "The request body is larger than 1024 KiB.",
     where: ["dashboard"],
   },
-  {
-    code: "invalid_cursor",
+  invalid_cursor: {
     type: "invalid_request",
     description: "The `after` query parameter of a list is not the id of an item of that list.",
     message: "`after` is not the id of an item of this list.",
     param: "after",
     where: ["api-list"],
   },
-  {
-    code: "invalid_phone",
+  invalid_phone: {
     type: "invalid_request",
     description:
       "A phone number is not valid, or has no country code while the workspace has no default country. Numbers are stored in E.164; spaces, dashes, dots and parentheses are accepted on input.",
@@ -253,16 +250,14 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "phone",
     where: ["api-declared"],
   },
-  {
-    code: "invalid_email",
+  invalid_email: {
     type: "invalid_request",
     description: "An e-mail address is not a single, syntactically valid mailbox.",
     message: "email is not a valid e-mail address.",
     param: "email",
     where: ["api-declared"],
   },
-  {
-    code: "recipient_missing_address",
+  recipient_missing_address: {
     type: "invalid_request",
     description:
       "The recipient has no address for the channel: no phone for `whatsapp` (`param` = `to.phone`), no e-mail for `email` (`param` = `to.email`) (spec Send message rule 1).",
@@ -270,8 +265,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "to.phone",
     where: ["api-declared"],
   },
-  {
-    code: "missing_variable",
+  missing_variable: {
     type: "invalid_request",
     description:
       "A `{{placeholder}}` of the message has no value in `variables`, the contact's custom fields or the contact itself; `param` is `variables.<name>`.",
@@ -279,8 +273,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "variables.code",
     where: ["api-declared"],
   },
-  {
-    code: "rendered_too_long",
+  rendered_too_long: {
     type: "invalid_request",
     description:
       "With its placeholders filled, a text is over its limit: `whatsapp.body` 4096 characters, `email.subject` 998 characters, `email.html` 512 KiB; `param` is the field. Nothing was sent.",
@@ -288,16 +281,14 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "whatsapp.body",
     where: ["api-declared"],
   },
-  {
-    code: "recipient_opted_out",
+  recipient_opted_out: {
     type: "conflict",
     description: "The recipient opted out of the channel (`opt_out_whatsapp` or `opt_out_email`); `param` is `to`.",
     message: "The recipient opted out of whatsapp messages.",
     param: "to",
     where: ["api-declared"],
   },
-  {
-    code: "whatsapp_window_closed",
+  whatsapp_window_closed: {
     type: "conflict",
     description:
       "A free-form WhatsApp message (`whatsapp.body` or `whatsapp.media_url`) to a contact whose 24-hour window is closed: the contact has not written to you in the last 24 hours. The message says when the window closed, or that it never opened. With a test key, the reserved number `+15550100004` always answers this.",
@@ -306,8 +297,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "whatsapp.body",
     where: ["api-declared"],
   },
-  {
-    code: "template_not_found",
+  template_not_found: {
     type: "invalid_request",
     description:
       "`whatsapp.template` names no template of that name and language on the WhatsApp channel that would send the message. `GET /whatsapp/templates` lists them.",
@@ -315,16 +305,14 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "whatsapp.template.name",
     where: ["api-declared"],
   },
-  {
-    code: "template_not_approved",
+  template_not_approved: {
     type: "conflict",
     description: "The template exists but is not `approved` (it is pending, rejected, paused or disabled at Meta).",
     message: "The template order_shipped (en_US) is paused; only approved templates can be sent.",
     param: "whatsapp.template.name",
     where: ["api-declared"],
   },
-  {
-    code: "template_sync_failed",
+  template_sync_failed: {
     type: "conflict",
     description:
       "The WhatsApp Cloud API could not be reached, or refused to list the business account's templates; the stored copy is unchanged.",
@@ -332,8 +320,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "channel_id",
     where: ["dashboard", "cli"],
   },
-  {
-    code: "waba_id_missing",
+  waba_id_missing: {
     type: "invalid_request",
     description:
       "The WhatsApp channel was connected without its business account id, so it has no templates to sync: connect it again with `waba_id`.",
@@ -341,32 +328,28 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "channel_id",
     where: ["dashboard", "cli"],
   },
-  {
-    code: "channel_not_connected",
+  channel_not_connected: {
     type: "conflict",
     description: "A live key sends on a channel type the workspace has not connected; connect it in the dashboard.",
     message: "No whatsapp channel is connected: connect one in the dashboard first.",
     param: "channel",
     where: ["api-declared"],
   },
-  {
-    code: "daily_limit_reached",
+  daily_limit_reached: {
     type: "quota_exceeded",
     description: "A live send when the workspace has reached its daily limit for the channel (UTC day). Test keys never reach it.",
     message: "The daily limit of 1000 whatsapp messages is reached for 2026-11-21 (UTC).",
     param: "channel",
     where: ["api-declared"],
   },
-  {
-    code: "monthly_limit_reached",
+  monthly_limit_reached: {
     type: "quota_exceeded",
     description: "A live send when the workspace has reached its monthly limit (`limit` of GET /usage).",
     message: "The monthly limit of 10000 messages is reached for 2026-11.",
     param: "channel",
     where: ["api-declared"],
   },
-  {
-    code: "unknown_tag",
+  unknown_tag: {
     type: "invalid_request",
     description:
       "A tag id in a contact's `tags` is not a tag of this workspace; `param` is `tags.<index>`. In a flow definition, `param` is the step's path, e.g. `steps.2.if.has_tag`.",
@@ -374,8 +357,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "tags.0",
     where: ["api-declared", "dashboard", "cli"],
   },
-  {
-    code: "unknown_field",
+  unknown_field: {
     type: "invalid_request",
     description:
       "A key in a contact's `fields` is not a custom field of this workspace; `param` is `fields.<key>`. In a flow definition, `param` is the step's path, e.g. `steps.3.key`.",
@@ -383,8 +365,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "fields.plan",
     where: ["api-declared", "dashboard", "cli"],
   },
-  {
-    code: "invalid_field_value",
+  invalid_field_value: {
     type: "invalid_request",
     description:
       "A value in a contact's `fields` does not fit the field's type: a number, `true` or `false`, a `YYYY-MM-DD` date, or text; `param` is `fields.<key>`.",
@@ -392,16 +373,14 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "fields.birthday",
     where: ["api-declared"],
   },
-  {
-    code: "invalid_idempotency_key",
+  invalid_idempotency_key: {
     type: "invalid_request",
     description: "The `Idempotency-Key` header is empty or longer than 255 characters.",
     message: "Idempotency-Key must be 1 to 255 characters.",
     param: "Idempotency-Key",
     where: ["api-idempotent"],
   },
-  {
-    code: "idempotency_key_reused",
+  idempotency_key_reused: {
     type: "invalid_request",
     status: 422,
     description:
@@ -410,31 +389,27 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "Idempotency-Key",
     where: ["api-idempotent"],
   },
-  {
-    code: "method_not_allowed",
+  method_not_allowed: {
     type: "invalid_request",
     description: "The path exists but not with this HTTP method; the message lists the allowed ones.",
     message: "DELETE is not allowed on /api/v1/tags. Allowed: GET, POST.",
     where: ["api-routing"],
   },
-  {
-    code: "invalid_workspace",
+  invalid_workspace: {
     type: "invalid_request",
     description: "Operator CLI and dashboard: a workspace setting is invalid (name, plan, limits, default country); `param` names it.",
     message: "defaultCountry: must be an ISO 3166 alpha-2 country code",
     param: "defaultCountry",
     where: ["cli", "dashboard"],
   },
-  {
-    code: "workspace_not_found",
+  workspace_not_found: {
     type: "invalid_request",
     description: "Operator CLI and dashboard: no workspace has the identifier given.",
     message: "No workspace with identifier acme-k3j9x2.",
     param: "workspace",
     where: ["cli", "dashboard"],
   },
-  {
-    code: "private_address",
+  private_address: {
     type: "invalid_request",
     description:
       "Dashboard and operator CLI: a webhook endpoint's `url` or a channel's provider host (`api_base_url`, `smtp_url`) is or resolves to a loopback, private, link-local, carrier-grade NAT or cloud metadata address. Allowed only when the operator sets `ALLOW_PRIVATE_WEBHOOKS=1`.",
@@ -443,8 +418,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "api_base_url",
     where: ["dashboard", "cli"],
   },
-  {
-    code: "unresolvable_host",
+  unresolvable_host: {
     type: "invalid_request",
     description:
       "Dashboard and operator CLI: a webhook endpoint's host or a channel's provider host does not resolve in DNS, so it cannot be checked or reached.",
@@ -452,16 +426,14 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "smtp_url",
     where: ["dashboard", "cli"],
   },
-  {
-    code: "flow_not_active",
+  flow_not_active: {
     type: "conflict",
     description: "`POST /flows/{flow_id}/enroll`: the flow is `draft`, `paused` or `archived`; only an `active` flow accepts enrollment.",
     message: "The flow is paused; only an active flow accepts enrollment.",
     param: "flow_id",
     where: ["api-declared"],
   },
-  {
-    code: "already_enrolled",
+  already_enrolled: {
     type: "conflict",
     description:
       "`POST /flows/{flow_id}/enroll`: the contact already has an active run of the key's mode in this flow, and the flow does not allow re-entry.",
@@ -469,16 +441,14 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "to",
     where: ["api-declared"],
   },
-  {
-    code: "unknown_channel",
+  unknown_channel: {
     type: "invalid_request",
     description: "Flow definitions: a `send` step's `channel_id` is not a connected channel of its type.",
     message: "steps.0.channel_id: no connected whatsapp channel with this id.",
     param: "steps.0.channel_id",
     where: ["dashboard", "cli"],
   },
-  {
-    code: "invalid_flow_status",
+  invalid_flow_status: {
     type: "conflict",
     description:
       "Dashboard and `svc flow import`: a flow status change that the flow lifecycle does not allow (draft → active ↔ paused → archived; archived is final).",
@@ -486,8 +456,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "status",
     where: ["dashboard", "cli"],
   },
-  {
-    code: "last_admin",
+  last_admin: {
     type: "conflict",
     description:
       "Dashboard and `svc user create`: the change would leave the workspace without an admin (removing or demoting its last admin).",
@@ -495,40 +464,35 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "role",
     where: ["dashboard", "cli"],
   },
-  {
-    code: "already_member",
+  already_member: {
     type: "conflict",
     description: "Dashboard: the person added to the team is already a member of the workspace; change their role instead.",
     message: "ana@example.com is already a member of this workspace.",
     param: "email",
     where: ["dashboard"],
   },
-  {
-    code: "flow_archived",
+  flow_archived: {
     type: "conflict",
     description: "Dashboard: an archived flow cannot be edited.",
     message: "An archived flow cannot be changed.",
     param: "flow_id",
     where: ["dashboard"],
   },
-  {
-    code: "run_not_active",
+  run_not_active: {
     type: "conflict",
     description: "Dashboard: unenrolling a run that is already completed, stopped or failed.",
     message: "The run is already completed.",
     param: "run_id",
     where: ["dashboard"],
   },
-  {
-    code: "endpoint_disabled",
+  endpoint_disabled: {
     type: "conflict",
     description: "Dashboard: a test event or a replay was asked of a disabled webhook endpoint. Enable the endpoint first.",
     message: "The endpoint is disabled; enable it to send it events.",
     param: "endpoint_id",
     where: ["dashboard"],
   },
-  {
-    code: "delivery_pending",
+  delivery_pending: {
     type: "conflict",
     description: "Dashboard: a replay was asked of a webhook delivery that is still pending; it will be attempted again on its own.",
     message: "This delivery is still pending: it will be attempted again on its own.",
@@ -536,8 +500,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     where: ["dashboard"],
   },
   // not_found
-  {
-    code: "resource_missing",
+  resource_missing: {
     type: "not_found",
     description:
       "The resource does not exist in this workspace (or, for messages, in this key's mode); `param` names the parameter that carried the id.",
@@ -545,16 +508,14 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "{param}",
     where: ["api-path"],
   },
-  {
-    code: "route_not_found",
+  route_not_found: {
     type: "not_found",
     description: "No endpoint has this path. Paths are relative to `/api/v1`.",
     message: "No such endpoint: GET /api/v1/tag.",
     where: ["api-routing"],
   },
   // conflict
-  {
-    code: "idempotency_key_in_use",
+  idempotency_key_in_use: {
     type: "conflict",
     description:
       "A request with the same `Idempotency-Key` is still being processed. Retry once it has finished to get its stored response.",
@@ -562,32 +523,28 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     param: "Idempotency-Key",
     where: ["api-idempotent"],
   },
-  {
-    code: "tag_name_taken",
+  tag_name_taken: {
     type: "conflict",
     description: "The workspace already has a tag of that name, compared case-insensitively after trimming.",
     message: 'A tag named "VIP" already exists.',
     param: "name",
     where: ["api-declared"],
   },
-  {
-    code: "field_key_taken",
+  field_key_taken: {
     type: "conflict",
     description: "The workspace already has a custom field with this `key`.",
     message: 'A custom field with key "birthday" already exists.',
     param: "key",
     where: ["api-declared"],
   },
-  {
-    code: "phone_taken",
+  phone_taken: {
     type: "conflict",
     description: "The matched contact would get a phone number that another contact of the workspace already has.",
     message: "Another contact already has this phone number.",
     param: "phone",
     where: ["api-declared"],
   },
-  {
-    code: "email_taken",
+  email_taken: {
     type: "conflict",
     description: "The matched contact would get an e-mail address that another contact of the workspace already has.",
     message: "Another contact already has this e-mail address.",
@@ -595,8 +552,7 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     where: ["api-declared"],
   },
   // rate_limit
-  {
-    code: "rate_limited",
+  rate_limited: {
     type: "rate_limit",
     description:
       "Too many requests with this key in the rolling 60-second window; requests without a valid key are limited per client address.",
@@ -604,15 +560,13 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     where: ["api"],
   },
   // api_error
-  {
-    code: "internal_error",
+  internal_error: {
     type: "api_error",
     description: "An unexpected failure. It is logged with the request id; no detail is leaked.",
     message: "An unexpected error occurred. Quote request id req_7Hq2mZ9xK3pL0aB4cD5e to support.",
     where: ["api"],
   },
-  {
-    code: "service_unavailable",
+  service_unavailable: {
     type: "api_error",
     status: 503,
     description:
@@ -620,7 +574,20 @@ export const ERROR_CODES: readonly ErrorCodeDoc[] = [
     message: "The service is briefly unavailable. Retry in a few seconds.",
     where: ["api"],
   },
-];
+} as const satisfies Record<string, ErrorCodeEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** The codes of one error type, such as the `conflict` codes `conflict()` of errors.ts takes. */
+export type ErrorCodeOf<T extends ErrorType> = { [C in ErrorCode]: (typeof ERROR_CATALOG)[C]["type"] extends T ? C : never }[ErrorCode];
+
+export type ErrorCodeDoc = ErrorCodeEntry & { code: ErrorCode };
+
+/** The catalog as a list, in its order: for /docs/errors and the OpenAPI document. */
+export const ERROR_CODES: readonly ErrorCodeDoc[] = Object.entries(ERROR_CATALOG).map(([code, entry]) => ({
+  code: code as ErrorCode,
+  ...entry,
+}));
 
 export function errorTypeDoc(type: ErrorType): ErrorTypeDoc {
   const doc = ERROR_TYPES.find((t) => t.type === type);
@@ -637,14 +604,11 @@ export function codesOfType(type: ErrorType): ErrorCodeDoc[] {
 }
 
 /** The status a code is answered with. */
-export function codeStatus(code: ErrorCodeDoc): number {
+export function codeStatus(code: Pick<ErrorCodeEntry, "type" | "status">): number {
   return code.status ?? ERROR_STATUS[code.type];
 }
 
-/**
- * `error.doc_url` of D29: the anchor of the code on /docs/errors (`#code-<code>`, the row of
- * the code's table), or of the type's section for a code the catalog does not list.
- */
-export function errorDocUrl(appUrl: string, error: { type: ErrorType; code?: string | null }): string {
-  return error.code && errorCodeDoc(error.code) ? `${appUrl}/docs/errors#code-${error.code}` : `${appUrl}/docs/errors#${error.type}`;
+/** `error.doc_url` of D29: the anchor of the code's row on /docs/errors. */
+export function errorDocUrl(appUrl: string, code: ErrorCode): string {
+  return `${appUrl}/docs/errors#code-${code}`;
 }

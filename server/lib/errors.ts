@@ -1,42 +1,32 @@
+import { codeStatus, ERROR_CATALOG, type ErrorCode, type ErrorCodeOf, type ErrorType } from "./error-catalog.ts";
 import { REQUIRED } from "./validation-messages.ts";
 
-// One error type for the whole service (STYLE.md "Errors"). `type` is one of the spec's
-// error types; `code` is the stable, more specific snake_case code of D29.
-
-export const ERROR_STATUS = {
-  authentication: 401,
-  forbidden: 403,
-  invalid_request: 400,
-  not_found: 404,
-  conflict: 409,
-  rate_limit: 429,
-  quota_exceeded: 403,
-  api_error: 500,
-} as const;
-
-export type ErrorType = keyof typeof ERROR_STATUS;
+// One error type for the whole service (STYLE.md "Errors"). `code` is one of the catalog's
+// codes (D29, error-catalog.ts): the catalog gives the error its spec type and its HTTP status,
+// so a code that is not in the catalog does not compile.
 
 export class AppError extends Error {
+  readonly code: ErrorCode;
   readonly type: ErrorType;
-  readonly code: string;
   readonly param: string | null;
   readonly status: number;
 
-  constructor(type: ErrorType, code: string, message: string, opts: { param?: string | null; status?: number } = {}) {
+  constructor(code: ErrorCode, message: string, opts: { param?: string | null } = {}) {
     super(message);
     this.name = "AppError";
-    this.type = type;
     this.code = code;
+    this.type = ERROR_CATALOG[code].type;
     this.param = opts.param ?? null;
-    this.status = opts.status ?? ERROR_STATUS[type];
+    this.status = codeStatus(ERROR_CATALOG[code]);
   }
 }
 
-export const notFound = (what: string, param?: string) => new AppError("not_found", "resource_missing", `No such ${what}.`, { param });
+export const notFound = (what: string, param?: string) => new AppError("resource_missing", `No such ${what}.`, { param });
 
-export const invalid = (code: string, message: string, param?: string | null) => new AppError("invalid_request", code, message, { param });
+export const invalid = (code: ErrorCodeOf<"invalid_request">, message: string, param?: string | null) =>
+  new AppError(code, message, { param });
 
-export const conflict = (code: string, message: string, param?: string | null) => new AppError("conflict", code, message, { param });
+export const conflict = (code: ErrorCodeOf<"conflict">, message: string, param?: string | null) => new AppError(code, message, { param });
 
 /** Prisma's unique violation (P2002) and missing row (P2025), mapped once. */
 export function prismaErrorCode(err: unknown): "unique" | "missing" | null {
@@ -69,16 +59,11 @@ export function fromZodError(err: unknown): AppError | null {
   const unknown = issues.find((i) => i.code === "unrecognized_keys" && i.keys?.length);
   if (unknown) {
     const param = [...unknown.path.map(String), unknown.keys![0]!].join(".");
-    return new AppError("invalid_request", "unknown_parameter", `${param} is not a known parameter of this request.`, { param });
+    return new AppError("unknown_parameter", `${param} is not a known parameter of this request.`, { param });
   }
   const issue = issues[0];
   const param = issue.path.map(String).join(".") || null;
   // The final issue has no `input`: the one error map words an absent parameter REQUIRED.
   const missing = issue.code === "invalid_type" && issue.message === REQUIRED;
-  return new AppError(
-    "invalid_request",
-    missing ? "parameter_missing" : "parameter_invalid",
-    param ? `${param}: ${issue.message}` : issue.message,
-    { param },
-  );
+  return new AppError(missing ? "parameter_missing" : "parameter_invalid", param ? `${param}: ${issue.message}` : issue.message, { param });
 }

@@ -15,7 +15,6 @@ const dotted = (path: readonly string[]) => (path.length ? path.join(".") : null
 function invalidText(path: readonly string[]): AppError {
   const param = dotted(path);
   return new AppError(
-    "invalid_request",
     "invalid_text",
     `${param ?? "The request"} contains a character that cannot be stored: a NUL character or an unpaired UTF-16 surrogate.`,
     { param },
@@ -23,7 +22,7 @@ function invalidText(path: readonly string[]): AppError {
 }
 
 function tooDeep(path: readonly string[]): AppError {
-  return new AppError("invalid_request", "invalid_json", `The request nests JSON deeper than ${MAX_JSON_DEPTH} levels.`, {
+  return new AppError("invalid_json", `The request nests JSON deeper than ${MAX_JSON_DEPTH} levels.`, {
     param: dotted(path),
   });
 }

@@ -38,22 +38,14 @@ export async function countLiveMessage(sql: Sql, workspaceId: string, channel: C
     [workspaceId, day, channel, `${month}-%`],
   );
   if ((used?.today ?? 0) >= limits.dailyLimit) {
-    throw new AppError(
-      "quota_exceeded",
-      "daily_limit_reached",
-      `The daily limit of ${limits.dailyLimit} ${channel} messages is reached for ${day} (UTC).`,
-      { param: "channel" },
-    );
+    throw new AppError("daily_limit_reached", `The daily limit of ${limits.dailyLimit} ${channel} messages is reached for ${day} (UTC).`, {
+      param: "channel",
+    });
   }
   if (limits.monthlyLimit !== null && (used?.month ?? 0) >= limits.monthlyLimit) {
-    throw new AppError(
-      "quota_exceeded",
-      "monthly_limit_reached",
-      `The monthly limit of ${limits.monthlyLimit} messages is reached for ${month}.`,
-      {
-        param: "channel",
-      },
-    );
+    throw new AppError("monthly_limit_reached", `The monthly limit of ${limits.monthlyLimit} messages is reached for ${month}.`, {
+      param: "channel",
+    });
   }
   await sql(
     `INSERT INTO usage_counters (workspace_id, day, channel, mode, count) VALUES ($1, $2, $3::"ChannelType", 'live', 1)

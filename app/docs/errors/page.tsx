@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { codesOfType, codeStatus, ERROR_TYPES, errorDocUrl, type ErrorWhere } from "@/server/lib/error-catalog.ts";
+import { codesOfType, codeStatus, ERROR_TYPES, errorDocUrl, type ErrorCode, type ErrorWhere } from "@/server/lib/error-catalog.ts";
 import { declaringOperations } from "@/server/api/openapi.ts";
 import { Markdown } from "../markdown.tsx";
 import { requestOrigin } from "../origin.ts";
@@ -23,7 +23,7 @@ const WHERE: Record<string, string> = {
 };
 
 /** Where a code occurs; `api-declared` names the endpoints whose procedure declares it. */
-const where = (code: string, w: ErrorWhere) =>
+const where = (code: ErrorCode, w: ErrorWhere) =>
   w === "api-declared"
     ? declaringOperations(code)
         .map((op) => `\`${op}\``)
@@ -43,7 +43,7 @@ export default async function ErrorsPage() {
       code: "parameter_invalid",
       message: "color: must be a hex color #rrggbb",
       param: "color",
-      doc_url: errorDocUrl(origin, { type: "invalid_request", code: "parameter_invalid" }),
+      doc_url: errorDocUrl(origin, "parameter_invalid"),
     },
   };
   return (
