@@ -36,11 +36,10 @@ const server = createServer((req, res) => {
         `INSERT INTO messages (id, workspace_id, mode, channel, contact_id, "to", status, content) VALUES ($1, $2, $3::"KeyMode", 'whatsapp', $4, $5, 'queued', $6::jsonb)`,
         [messageId, k.workspace_id, k.mode, contactId, body.to.phone, JSON.stringify(body.whatsapp)],
       );
-      await client.query(`INSERT INTO jobs (id, kind, subject_id, workspace_id, run_at) VALUES ($1, 'message.simulate', $2, $3, now())`, [
-        id("job"),
-        messageId,
-        k.workspace_id,
-      ]);
+      await client.query(
+        `INSERT INTO jobs (id, kind, subject_id, workspace_id, payload, run_at) VALUES ($1, 'message.simulate', $2, $3, '{"outcome":"read","step":0}', now())`,
+        [id("job"), messageId, k.workspace_id],
+      );
       await client.query("COMMIT");
       res.writeHead(202, { "Content-Type": "application/json" }).end(JSON.stringify({ id: messageId, status: "queued" }));
     } catch (err) {

@@ -6,6 +6,7 @@ import { normalizeEmail } from "../lib/email.ts";
 import { invalid } from "../lib/errors.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import { assertAllowedHost } from "../lib/private-address.ts";
+import { enqueue } from "../outbox/jobs.ts";
 import {
   CHANNEL_SELECT,
   DEFAULT_GRAPH_API_BASE_URL,
@@ -81,16 +82,12 @@ export async function connectChannel(
     });
     if (syncsTemplates) {
       // D41: the templates are synced every 15 minutes by the pipeline (and once just below).
-      await tx.job.create({
-        data: {
-          id: newId("job"),
-          kind: "whatsapp.templates_sync",
-          subjectId: id,
-          workspaceId,
-          channelId: id,
-          runAt: new Date(Date.now() + TEMPLATE_SYNC_EVERY_MS),
-        },
-      });
+      await enqueue(
+        tx,
+        "whatsapp.templates_sync",
+        {},
+        { subjectId: id, workspaceId, channelId: id, runAt: new Date(Date.now() + TEMPLATE_SYNC_EVERY_MS) },
+      );
     }
     // The settings name the channel (number id, sender, relay host); the secrets stay out.
     await recordAudit(tx, actor, {

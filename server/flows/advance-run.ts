@@ -55,7 +55,7 @@ async function versionSteps(sql: Sql, flowId: string, version: number): Promise<
 
 type History = { kind: string; position: Path | null; detail: Record<string, unknown> };
 
-export async function advanceRun(database: Database, job: Job, owner: string): Promise<AdvanceResult> {
+export async function advanceRun(database: Database, job: Job<"flow.step">, owner: string): Promise<AdvanceResult> {
   return database.transaction(async (sql) => {
     const [run] = await sql<RunRow>(
       `SELECT r.id, r.workspace_id, r.flow_id, r.version, r.contact_id, r.mode::text AS mode, r.status::text AS status, r.position,

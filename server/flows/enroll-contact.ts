@@ -1,4 +1,3 @@
-import { causeParams } from "../observability/request-context.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
@@ -6,6 +5,7 @@ import type { Sender as Actor } from "../messaging/send-message.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";
+import { insertJobs, jobRow } from "../outbox/jobs.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import type { ZEnrollRequest } from "./flow-schemas.ts";
 import { runView } from "./flow-views.ts";
@@ -26,8 +26,7 @@ const INSERT_RUN = `
   ), h AS (
     INSERT INTO flow_run_history (run_id, at, kind, position, detail) SELECT id, $8, 'enrolled', '[0]', $9::jsonb FROM r
   ), j AS (
-    INSERT INTO jobs (id, kind, subject_id, workspace_id, payload, run_at, created_at, request_id, traceparent)
-    SELECT $10, 'flow.step', id, $2, '{"position":[0]}', $8, $8, $12, $13 FROM r
+    ${insertJobs(10, "EXISTS (SELECT 1 FROM r)")}
   )
   SELECT count(*)::int AS inserted FROM r`;
 
@@ -76,9 +75,8 @@ export async function enrollContact(
       JSON.stringify(input.variables ?? {}),
       now,
       JSON.stringify({ version: current!.version }),
-      newId("job"),
+      JSON.stringify([jobRow("flow.step", { position: [0] }, { subjectId: id, workspaceId: actor.workspaceId, at: now })]),
       current!.allow_reentry,
-      ...causeParams(),
     ]);
     if (!written?.inserted) {
       throw conflict("already_enrolled", "The contact already has an active run in this flow, which does not allow re-entry.", "to");

@@ -76,7 +76,7 @@ const MARK_SENT = `
  */
 export async function dispatchMessage(
   database: Database,
-  job: Job,
+  job: Job<"message.dispatch">,
   owner: string,
   channels: (id: string) => Promise<ChannelConfig | null> = (id) => loadChannel(database, id),
 ): Promise<DispatchResult> {

@@ -1,4 +1,3 @@
-import { causeParams } from "../observability/request-context.ts";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
@@ -8,6 +7,7 @@ import type { Mode } from "../keys/scopes.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { insertJobs, jobRow } from "../outbox/jobs.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { countLiveMessage } from "../usage/quota.ts";
 import { messageView, type Message, type SendMessageRequest } from "./message-schemas.ts";
@@ -19,18 +19,17 @@ import { checkTemplateSend, templateContent, type TemplateContent } from "../wha
 export type Sender = WorkspaceRef & { workspaceId: string; mode: Mode };
 
 // One statement writes the message, its first history entry and its outbox job (ARCHITECTURE
-// "Shape": transactional outbox). Sent straight to the driver on the test path; inside the
-// quota transaction on the live path.
+// "Shape": transactional outbox), the job's row built by the outbox (`jobRow`). Sent straight
+// to the driver on the test path; inside the quota transaction on the live path.
 const INSERT_MESSAGE = `
   WITH m AS (
     INSERT INTO messages (id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, created_at, metadata, api_key_id, run_id)
-    VALUES ($1, $2, $3::"KeyMode", $4::"ChannelType", $5, $6, $7, 'queued', $8::jsonb, $9, $10, $15::jsonb, $18, $19)
+    VALUES ($1, $2, $3::"KeyMode", $4::"ChannelType", $5, $6, $7, 'queued', $8::jsonb, $9, $10, $13::jsonb, $14, $15)
     RETURNING id
   ), h AS (
     INSERT INTO message_history (message_id, at, kind, status, detail) SELECT id, $10, 'status', 'queued', $11::jsonb FROM m
   )
-  INSERT INTO jobs (id, kind, subject_id, workspace_id, channel_id, payload, run_at, created_at, request_id, traceparent)
-  SELECT $12, $13, id, $2, $5, $14::jsonb, $10, $10, $16, $17 FROM m`;
+  ${insertJobs(12)}`;
 
 /**
  * POST /messages (spec "Send message", D15, D16, D17, D25, D35). Every check runs before
@@ -129,6 +128,7 @@ export async function insertMessage(sql: Sql, m: NewMessage, now: Date = new Dat
   const live = m.sender.mode === "live";
   if (live) await countLiveMessage(sql, m.sender.workspaceId, m.channel, now);
   const id = newId("message");
+  const job = { subjectId: id, workspaceId: m.sender.workspaceId, channelId: m.channelId, at: now };
   await sql(INSERT_MESSAGE, [
     id,
     m.sender.workspaceId,
@@ -141,11 +141,10 @@ export async function insertMessage(sql: Sql, m: NewMessage, now: Date = new Dat
     m.source,
     now,
     JSON.stringify({ source: m.source }),
-    newId("job"),
-    live ? "message.dispatch" : "message.simulate",
-    JSON.stringify(live ? {} : { outcome: simulatedOutcome(m.address), step: 0 }),
+    JSON.stringify([
+      live ? jobRow("message.dispatch", {}, job) : jobRow("message.simulate", { outcome: simulatedOutcome(m.address), step: 0 }, job),
+    ]),
     JSON.stringify(m.metadata ?? {}),
-    ...causeParams(),
     m.apiKeyId ?? null,
     m.runId ?? null,
   ]);

@@ -1,15 +1,14 @@
 import type { Database } from "../db/client.ts";
 import { completeJob, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { applyReport } from "./apply-report.ts";
-import { SIMULATED_FAILURE, simulatedSteps, type Outcome } from "./test-mode.ts";
+import { SIMULATED_FAILURE, simulatedSteps } from "./test-mode.ts";
 
 /**
  * One step of a test message's simulated life (D35): applies the step's status, then either
  * schedules the next step on the simulated clock (relative to acceptance) or finishes.
  */
-export async function simulateStep(database: Database, job: Job, owner: string): Promise<"done"> {
-  const outcome = job.payload.outcome as Outcome;
-  const index = Number(job.payload.step ?? 0);
+export async function simulateStep(database: Database, job: Job<"message.simulate">, owner: string): Promise<"done"> {
+  const { outcome, step: index } = job.payload;
   const steps = simulatedSteps(outcome);
   const step = steps[index];
   const next = steps[index + 1];

@@ -2,7 +2,9 @@
 // clock (`sent` at once, `delivered` about 1 s later, `read` about 2 s later); reserved
 // recipients end elsewhere.
 
-export type Outcome = "read" | "delivered" | "sent" | "failed";
+import type { SIMULATED_OUTCOMES } from "../outbox/job-kinds.ts";
+
+export type Outcome = (typeof SIMULATED_OUTCOMES)[number];
 
 const RESERVED: Record<string, Outcome> = {
   "+15550100001": "failed",

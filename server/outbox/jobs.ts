@@ -1,8 +1,10 @@
 import DataLoader from "dataloader";
 import { isConnectionError, type Database, type Sql } from "../db/client.ts";
 import { env } from "../lib/env.ts";
+import { newId } from "../lib/ids.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { causeColumns } from "../observability/request-context.ts";
+import { parsePayload, type JobKind, type JobPayload } from "./job-kinds.ts";
 
 // The outbox table's operations. A job is claimed with FOR UPDATE SKIP LOCKED and a lease, so
 // any number of workers in any number of processes can run the pipeline; a crashed worker's
@@ -10,13 +12,11 @@ import { causeColumns } from "../observability/request-context.ts";
 // while it still holds the lease. `owner` is one claim's token (`claimToken`), not just the
 // worker's: a later claim of the same job, even by the same worker, holds a different one.
 
-export type Job = {
+type JobColumns = {
   id: string;
-  kind: string;
   subject_id: string;
   workspace_id: string;
   channel_id: string | null;
-  payload: Record<string, unknown>;
   run_at: Date;
   attempts: number;
   created_at: Date;
@@ -24,6 +24,17 @@ export type Job = {
   request_id: string | null;
   traceparent: string | null;
 };
+
+/** A claimed job as stored, before its payload is parsed (`readJob`). */
+export type StoredJob = JobColumns & { kind: string; payload: unknown };
+
+/** A claimed job whose payload its kind's schema parsed; `Job` alone is any kind, told apart by `kind`. */
+export type Job<K extends JobKind = JobKind> = K extends JobKind ? JobColumns & { kind: K; payload: JobPayload<K> } : never;
+
+/** The stored job with its payload parsed; throws `JobPayloadError` for an unknown kind or a payload its schema refuses. */
+export function readJob(stored: StoredJob): Job {
+  return { ...stored, payload: parsePayload(stored.kind, stored.payload) } as Job;
+}
 
 const CLAIM = `
   UPDATE jobs SET lease_until = now() + make_interval(secs => $3::double precision / 1000), lease_owner = $1, attempts = attempts + 1
@@ -36,8 +47,8 @@ const CLAIM = `
   )
   RETURNING id, kind, subject_id, workspace_id, channel_id, payload, run_at, attempts, created_at, request_id, traceparent`;
 
-export async function claimJobs(database: Database, owner: string, limit: number, leaseMs: number): Promise<Job[]> {
-  return database.query<Job>(CLAIM, [owner, limit, leaseMs]);
+export async function claimJobs(database: Database, owner: string, limit: number, leaseMs: number): Promise<StoredJob[]> {
+  return database.query<StoredJob>(CLAIM, [owner, limit, leaseMs]);
 }
 
 let claims = 0;
@@ -65,7 +76,7 @@ const fences = new WeakMap<Database, DataLoader<{ id: string; owner: string; ms:
  * then covers the call and one more lease (time to record the outcome); false when another
  * claim took it meanwhile, in which case the caller makes no call and records nothing.
  */
-export async function fenceJob(database: Database, job: Job, owner: string, callMs: number): Promise<boolean> {
+export async function fenceJob(database: Database, job: { id: string }, owner: string, callMs: number): Promise<boolean> {
   let loader = fences.get(database);
   if (!loader) {
     loader = new DataLoader(
@@ -117,7 +128,7 @@ export async function renewLeases(database: Database, held: { id: string; owner:
 }
 
 /** Deletes a finished job in the transaction that records its effect; false if the lease was lost. */
-export async function completeJob(sql: Sql, job: Job, owner: string): Promise<boolean> {
+export async function completeJob(sql: Sql, job: { id: string }, owner: string): Promise<boolean> {
   const deleted = await sql(`DELETE FROM jobs WHERE id = $1 AND lease_owner = $2 RETURNING id`, [job.id, owner]);
   return deleted.length > 0;
 }
@@ -128,13 +139,16 @@ const RESCHEDULE = `
   WHERE id = $1 AND lease_owner = $2
   RETURNING id`;
 
-/** Puts a job back for later; `countAttempt: false` when it never ran (pacing). False if the lease was lost. */
-export async function rescheduleJob(
+/**
+ * Puts a job back for later; `countAttempt: false` when it never ran (pacing). A new payload
+ * is checked against the job's kind's schema. False if the lease was lost.
+ */
+export async function rescheduleJob<K extends JobKind>(
   sql: Sql,
-  job: Job,
+  job: { id: string; kind: K },
   owner: string,
   runAt: Date,
-  opts: { error?: string; countAttempt?: boolean; payload?: Record<string, unknown> } = {},
+  opts: { error?: string; countAttempt?: boolean; payload?: JobPayload<K> } = {},
 ): Promise<boolean> {
   const updated = await sql(RESCHEDULE, [
     job.id,
@@ -142,13 +156,28 @@ export async function rescheduleJob(
     runAt,
     opts.countAttempt === false ? 1 : 0,
     opts.error ?? null,
-    opts.payload ? JSON.stringify(opts.payload) : null,
+    opts.payload ? JSON.stringify(parsePayload(job.kind, opts.payload)) : null,
   ]);
   return updated.length > 0;
 }
 
+/**
+ * Where a dead letter waits: never due, kept with its error for an operator to read. Earlier
+ * than the flows' PARKED (9999-12-31), whose jobs resuming a flow makes due again.
+ */
+export const DEAD_LETTER = new Date("9000-01-01T00:00:00Z");
+
+/**
+ * Sets aside a job that can never run (its payload does not parse, its kind is unknown):
+ * retrying would fail the same way, so it is never due again and keeps its error.
+ */
+export async function deadLetter(sql: Sql, job: { id: string }, owner: string, error: string): Promise<boolean> {
+  const updated = await sql(RESCHEDULE, [job.id, owner, DEAD_LETTER, 0, `dead letter: ${error}`, null]);
+  return updated.length > 0;
+}
+
 /** Puts jobs that never ran (pacing, an endpoint's share of slots) back for later, in one statement. */
-export async function deferJobs(sql: Sql, jobs: Job[], owner: string, runAt: Date): Promise<void> {
+export async function deferJobs(sql: Sql, jobs: { id: string }[], owner: string, runAt: Date): Promise<void> {
   if (jobs.length === 0) return;
   await sql(
     `UPDATE jobs SET run_at = $3, lease_until = NULL, lease_owner = NULL, attempts = attempts - 1 WHERE id = ANY($1::text[]) AND lease_owner = $2`,
@@ -156,26 +185,65 @@ export async function deferJobs(sql: Sql, jobs: Job[], owner: string, runAt: Dat
   );
 }
 
-export type NewJob = {
-  kind: string;
-  subjectId: string;
-  workspaceId: string;
-  channelId?: string | null;
-  payload?: Record<string, unknown>;
-  runAt: Date;
+/** What a new job is about and when it is due (now unless `runAt`); `at` is its creation time. */
+export type JobTarget = { subjectId: string; workspaceId: string; channelId?: string | null; runAt?: Date; at?: Date };
+
+/** A new job's row as `insertJobs` reads it (one element of its JSON array). */
+export type JobRow = {
+  id: string;
+  kind: JobKind;
+  subject_id: string;
+  workspace_id: string;
+  channel_id: string | null;
+  payload: JobPayload<JobKind>;
+  run_at: Date;
+  created_at: Date;
+  request_id: string | null;
+  traceparent: string | null;
 };
 
-export async function enqueueJob(tx: Prisma.TransactionClient, id: string, job: NewJob): Promise<void> {
-  await tx.job.create({
-    data: {
-      id,
-      kind: job.kind,
-      subjectId: job.subjectId,
-      workspaceId: job.workspaceId,
-      channelId: job.channelId ?? null,
-      payload: (job.payload ?? {}) as Prisma.InputJsonObject,
-      runAt: job.runAt,
-      ...causeColumns(),
-    },
-  });
+/**
+ * Every column of a new job, written in this one place for every path that enqueues: a fresh
+ * id, the payload parsed by its kind's schema (a `JobPayloadError` if it does not match), and
+ * the cause of the current work (D54).
+ */
+export function jobRow<K extends JobKind>(kind: K, payload: JobPayload<K>, target: JobTarget): JobRow {
+  const at = target.at ?? new Date();
+  const cause = causeColumns();
+  return {
+    id: newId("job"),
+    kind,
+    subject_id: target.subjectId,
+    workspace_id: target.workspaceId,
+    channel_id: target.channelId ?? null,
+    payload: parsePayload(kind, payload),
+    run_at: target.runAt ?? at,
+    created_at: at,
+    request_id: cause.requestId,
+    traceparent: cause.traceparent,
+  };
+}
+
+/**
+ * The statement (or the last part of a larger one: the message or the run and its job in one
+ * statement) that inserts `jobRow`s passed as one JSON array, parameter `param`. `when`, a
+ * condition, inserts them only if it holds (say, the run a CTE inserted exists).
+ */
+export function insertJobs(param: number, when = "true"): string {
+  return `INSERT INTO jobs (${COLUMNS}) SELECT ${COLUMNS} FROM json_populate_recordset(NULL::jobs, $${param}::json) WHERE ${when}`;
+}
+
+const COLUMNS = "id, kind, subject_id, workspace_id, channel_id, payload, run_at, created_at, request_id, traceparent";
+const INSERT_ONE = insertJobs(1);
+
+/** Enqueues one job in a Prisma transaction (the same row and statement as the driver's paths); its id. */
+export async function enqueue<K extends JobKind>(
+  tx: Prisma.TransactionClient,
+  kind: K,
+  payload: JobPayload<K>,
+  target: JobTarget,
+): Promise<string> {
+  const row = jobRow(kind, payload, target);
+  await tx.$executeRawUnsafe(INSERT_ONE, JSON.stringify([row]));
+  return row.id;
 }

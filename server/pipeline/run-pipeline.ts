@@ -13,7 +13,18 @@ import { loadChannel } from "../channels/load-channel.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { advanceRun } from "../flows/advance-run.ts";
 import { admitDeliveries, DEFER_MS, deliverWebhook } from "../webhooks/deliver-webhook.ts";
-import { claimJobs, claimToken, deferJobs, renewLeases, rescheduleJob, type Job } from "../outbox/jobs.ts";
+import {
+  claimJobs,
+  claimToken,
+  deadLetter,
+  deferJobs,
+  readJob,
+  renewLeases,
+  rescheduleJob,
+  type Job,
+  type StoredJob,
+} from "../outbox/jobs.ts";
+import { JobPayloadError, type JobKind } from "../outbox/job-kinds.ts";
 import { sweep } from "./sweep.ts";
 import { templateSyncJob } from "../whatsapp/templates.ts";
 import { channelRates, reserveSlots } from "../channels/pacing.ts";
@@ -27,9 +38,10 @@ import { channelRates, reserveSlots } from "../channels/pacing.ts";
 
 /** What the jobs of one claim share: channel settings are read (and decrypted) once a claim. */
 type PassContext = { channels: (id: string) => Promise<ChannelConfig | null> };
-type Handler = (database: Database, job: Job, owner: string, pass: PassContext) => Promise<string>;
+type Handler<K extends JobKind> = (database: Database, job: Job<K>, owner: string, pass: PassContext) => Promise<string>;
 
-const HANDLERS: Record<string, Handler> = {
+/** Each kind's handler, given the job with its payload parsed by the kind's schema. */
+const HANDLERS: { [K in JobKind]: Handler<K> } = {
   "message.dispatch": (database, job, owner, pass) => dispatchMessage(database, job, owner, pass.channels),
   "message.simulate": simulateStep,
   "webhook.deliver": deliverWebhook,
@@ -89,6 +101,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
       const jobs = await claimJobs(database, owner, Math.min(opts.batchSize ?? 200, concurrency - running.size), leaseMs);
       if (jobs.length === 0) return 0;
       counts.claimed += jobs.length;
+      const runnable = await readJobs(database, jobs, owner, counts);
       const cache = new Map<string, Promise<ChannelConfig | null>>();
       const pass: PassContext = {
         channels: (id) => {
@@ -96,7 +109,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
           return cache.get(id)!;
         },
       };
-      for (const job of await pace(database, jobs, owner, counts)) start(job, owner, pass);
+      for (const job of await pace(database, runnable, owner, counts)) start(job, owner, pass);
       return jobs.length;
     },
     slotFreed: () => (running.size ? Promise.race(running.keys()) : Promise.resolve()),
@@ -130,7 +143,7 @@ async function runJob(database: Database, job: Job, owner: string, pass: PassCon
     const attributes = { "svc.job.kind": job.kind, "svc.job.id": job.id, "svc.workspace": job.workspace_id, "svc.subject": job.subject_id };
     const outcome = await inSpan(`job ${job.kind}`, { kind: "consumer", parent: job.traceparent, attributes }, (span) =>
       withCause({ requestId: job.request_id, traceparent: span.traceparent ?? job.traceparent }, async () => {
-        const result = await HANDLERS[job.kind]!(database, job, owner, pass);
+        const result = await handle(database, job, owner, pass);
         span.set({ "svc.job.outcome": result });
         return result;
       }),
@@ -139,6 +152,7 @@ async function runJob(database: Database, job: Job, owner: string, pass: PassCon
     counts[outcome] = (counts[outcome] ?? 0) + 1;
     counts.completed++;
   } catch (err) {
+    if (err instanceof JobPayloadError) return setAside(database, job, owner, err, counts);
     counts.errors++;
     // D54: enough to find the message or delivery and the failure's kind, no personal data.
     log().error(
@@ -156,6 +170,39 @@ async function runJob(database: Database, job: Job, owner: string, pass: PassCon
   }
 }
 
+function handle<K extends JobKind>(database: Database, job: Job<K>, owner: string, pass: PassContext): Promise<string> {
+  return (HANDLERS[job.kind] as Handler<K>)(database, job, owner, pass);
+}
+
+/** The claimed jobs with their payloads parsed by their kinds' schemas; those that do not parse are set aside. */
+async function readJobs(database: Database, stored: StoredJob[], owner: string, counts: PipelineCounts): Promise<Job[]> {
+  const jobs: Job[] = [];
+  for (const s of stored) {
+    try {
+      jobs.push(readJob(s));
+    } catch (err) {
+      if (!(err instanceof JobPayloadError)) throw err;
+      await setAside(database, s, owner, err, counts);
+    }
+  }
+  return jobs;
+}
+
+/**
+ * A job that would fail the same way at every retry (a payload its kind's schema refuses, when
+ * claimed or when its handler writes a new one; a kind no handler knows) is logged and set
+ * aside as a dead letter, counted with the errors.
+ */
+async function setAside(database: Database, job: StoredJob, owner: string, err: JobPayloadError, counts: PipelineCounts): Promise<void> {
+  counts.errors++;
+  counts.dead_letter = (counts.dead_letter ?? 0) + 1;
+  log().error(
+    { err, job: job.id, kind: job.kind, workspace: job.workspace_id, subject: job.subject_id, code: failureCode(err) },
+    "pipeline job cannot run; set aside as a dead letter",
+  );
+  await deadLetter(database.query, job, owner, err.message).catch(() => {});
+}
+
 function failureCode(err: unknown): string {
   if (err && typeof err === "object") {
     const code = (err as { code?: unknown }).code;
@@ -171,7 +218,7 @@ function failureCode(err: unknown): string {
  */
 async function pace(database: Database, jobs: Job[], owner: string, counts: PipelineCounts): Promise<Job[]> {
   const byChannel = new Map<string, Job[]>();
-  const webhooks: Job[] = [];
+  const webhooks: Job<"webhook.deliver">[] = [];
   const free: Job[] = [];
   for (const job of jobs) {
     if (job.channel_id && job.kind === "message.dispatch") {

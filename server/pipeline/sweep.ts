@@ -54,7 +54,7 @@ export async function deleteOlderThan(
  * deliveries older than 30 days, rotated-out secrets past their overlap, expired idempotency
  * records, and rate-limit and pacing counters no request can read any more.
  */
-export async function sweep(database: Database, job: Job, owner: string): Promise<string> {
+export async function sweep(database: Database, job: Job<"maintenance.sweep">, owner: string): Promise<string> {
   const now = Date.now();
   const { retentionDays, retentionBatchRows, pipelineLeaseMs } = env();
   const cutoff = new Date(now - retentionDays * DAY_MS);

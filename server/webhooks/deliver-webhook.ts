@@ -84,11 +84,11 @@ const SUCCEEDED = `
  * Admits the webhook jobs of one claim within each endpoint's share of slots, counting them
  * in flight at once; the rest wait (the caller puts them back in the outbox together).
  */
-export function admitDeliveries(jobs: Job[]): { admitted: Job[]; deferred: Job[] } {
+export function admitDeliveries(jobs: Job<"webhook.deliver">[]): { admitted: Job[]; deferred: Job[] } {
   const admitted: Job[] = [];
   const deferred: Job[] = [];
   for (const job of jobs) {
-    const endpointId = String(job.payload.endpoint_id ?? "");
+    const endpointId = job.payload.endpoint_id;
     const busy = inFlight.get(endpointId) ?? 0;
     if (busy >= MAX_IN_FLIGHT_PER_ENDPOINT) {
       deferred.push(job);
@@ -101,8 +101,8 @@ export function admitDeliveries(jobs: Job[]): { admitted: Job[]; deferred: Job[]
 }
 
 /** The pipeline's handler for a job that `admitDeliveries` admitted. */
-export async function deliverWebhook(database: Database, job: Job, owner: string): Promise<DeliveryResult> {
-  const endpointId = String(job.payload.endpoint_id ?? "");
+export async function deliverWebhook(database: Database, job: Job<"webhook.deliver">, owner: string): Promise<DeliveryResult> {
+  const endpointId = job.payload.endpoint_id;
   try {
     return await deliver(database, job, owner);
   } finally {

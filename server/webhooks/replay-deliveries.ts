@@ -1,5 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
+import { insertJobs, jobRow } from "../outbox/jobs.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { ZDeliveryId, ZReplayRangeRequest } from "./webhook-schemas.ts";
 import type { z } from "zod";
@@ -8,22 +9,28 @@ import type { z } from "zod";
 // with a fresh retry schedule. Its earlier attempts stay in the log.
 
 const REPLAY = `
-  WITH d AS (
-    UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now(), updated_at = now()
-    FROM webhook_endpoints ep
-    WHERE ep.id = d.endpoint_id AND ep.enabled AND d.workspace_id = $1 AND d.status <> 'pending' AND %WHERE%
-    RETURNING d.id, d.workspace_id, d.endpoint_id
-  )
-  INSERT INTO jobs (id, kind, subject_id, workspace_id, payload, run_at)
-  SELECT 'job_' || replace(gen_random_uuid()::text, '-', ''), 'webhook.deliver', d.id, d.workspace_id, jsonb_build_object('endpoint_id', d.endpoint_id), now()
-  FROM d
-  RETURNING subject_id`;
+  UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now(), updated_at = now()
+  FROM webhook_endpoints ep
+  WHERE ep.id = d.endpoint_id AND ep.enabled AND d.workspace_id = $1 AND d.status <> 'pending' AND %WHERE%
+  RETURNING d.id, d.endpoint_id`;
+const INSERT_JOBS = insertJobs(1);
+
+/** Puts the matching deliveries back to pending and enqueues a job for each, in one transaction; how many. */
+async function replay(database: Database, workspaceId: string, where: string, params: unknown[]): Promise<number> {
+  const replayed = await database.transaction(async (sql) => {
+    const rows = await sql<{ id: string; endpoint_id: string }>(REPLAY.replace("%WHERE%", where), [workspaceId, ...params]);
+    const jobs = rows.map((d) => jobRow("webhook.deliver", { endpoint_id: d.endpoint_id }, { subjectId: d.id, workspaceId }));
+    if (jobs.length > 0) await sql(INSERT_JOBS, [JSON.stringify(jobs)]);
+    return jobs.length;
+  });
+  if (replayed > 0) wakePipeline();
+  return replayed;
+}
 
 /** One delivery, whatever its outcome, unless it is still pending (it will be attempted anyway). */
 export async function replayDelivery(database: Database, workspaceId: string, request: z.input<typeof ZDeliveryId>) {
   const { delivery_id } = ZDeliveryId.parse(request);
-  const rows = await database.query(REPLAY.replace("%WHERE%", "d.id = $2"), [workspaceId, delivery_id]);
-  if (rows.length === 0) {
+  if ((await replay(database, workspaceId, "d.id = $2", [delivery_id])) === 0) {
     const d = await database.prisma.webhookDelivery.findFirst({
       where: { id: delivery_id, workspaceId },
       select: { status: true, endpoint: { select: { enabled: true } } },
@@ -33,7 +40,6 @@ export async function replayDelivery(database: Database, workspaceId: string, re
       throw conflict("endpoint_disabled", "The endpoint is disabled; enable it to replay its deliveries.", "delivery_id");
     throw conflict("delivery_pending", "This delivery is still pending: it will be attempted again on its own.", "delivery_id");
   }
-  wakePipeline();
   return { replayed: 1 };
 }
 
@@ -50,10 +56,11 @@ export async function replayFailed(database: Database, workspaceId: string, requ
   if (!endpoint) throw notFound("webhook endpoint", "endpoint_id");
   if (!endpoint.enabled)
     throw conflict("endpoint_disabled", "The endpoint is disabled; enable it to replay its deliveries.", "endpoint_id");
-  const rows = await database.query(
-    REPLAY.replace("%WHERE%", "d.endpoint_id = $2 AND d.status = 'failed' AND d.created_at >= $3 AND d.created_at < $4"),
-    [workspaceId, endpoint.id, from, to],
+  const replayed = await replay(
+    database,
+    workspaceId,
+    "d.endpoint_id = $2 AND d.status = 'failed' AND d.created_at >= $3 AND d.created_at < $4",
+    [endpoint.id, from, to],
   );
-  if (rows.length > 0) wakePipeline();
-  return { replayed: rows.length };
+  return { replayed };
 }

@@ -4,7 +4,7 @@ import type { EventName } from "../events/event-names.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { EVENT_OF } from "../messaging/transitions.ts";
-import { enqueueJob } from "../outbox/jobs.ts";
+import { enqueue } from "../outbox/jobs.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { eventBody } from "./event-body.ts";
 import { ZSendTestEventRequest } from "./webhook-schemas.ts";
@@ -37,13 +37,7 @@ export async function sendTestEvent(database: Database, workspaceId: string, req
     await tx.webhookDelivery.create({
       data: { id: deliveryId, workspaceId, endpointId: endpoint.id, eventId, eventName: input.event, body, nextAttemptAt: new Date() },
     });
-    await enqueueJob(tx, newId("job"), {
-      kind: "webhook.deliver",
-      subjectId: deliveryId,
-      workspaceId,
-      payload: { endpoint_id: endpoint.id },
-      runAt: new Date(),
-    });
+    await enqueue(tx, "webhook.deliver", { endpoint_id: endpoint.id }, { subjectId: deliveryId, workspaceId });
   });
   wakePipeline();
   return { delivery_id: deliveryId, event_id: eventId };

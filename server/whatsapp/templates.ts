@@ -479,7 +479,7 @@ export function cloudTemplatePayload(content: TemplateContent["template"]): Reco
  * on connect): syncs, then comes back in 15 minutes; ends with the channel's disconnection.
  * A failed sync is logged in the job and tried again at the next period.
  */
-export async function templateSyncJob(database: Database, job: Job, owner: string): Promise<string> {
+export async function templateSyncJob(database: Database, job: Job<"whatsapp.templates_sync">, owner: string): Promise<string> {
   const channel = await database.prisma.channel.findUnique({ where: { id: job.subject_id }, select: { disconnectedAt: true } });
   if (!channel || channel.disconnectedAt) {
     await completeJob(database.query, job, owner);
