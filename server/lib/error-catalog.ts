@@ -595,10 +595,6 @@ export function errorTypeDoc(type: ErrorType): ErrorTypeDoc {
   return doc;
 }
 
-export function errorCodeDoc(code: string): ErrorCodeDoc | undefined {
-  return ERROR_CODES.find((c) => c.code === code);
-}
-
 export function codesOfType(type: ErrorType): ErrorCodeDoc[] {
   return ERROR_CODES.filter((c) => c.type === type);
 }
