@@ -8,6 +8,7 @@ import { postJson } from "../providers/http-post.ts";
 import { openSecret } from "./endpoint-secret.ts";
 import { eventBody } from "./event-body.ts";
 import { SIGNATURE_HEADER, signatureHeader, standardWebhooksHeaders } from "./signature.ts";
+import { connectionFailure } from "./connection-failure.ts";
 
 // The pipeline's handler for `webhook.deliver` jobs (D31 to D34): one signed POST of one
 // event to one endpoint, its attempt recorded in the transaction that completes or
@@ -185,7 +186,7 @@ async function deliver(database: Database, job: Job, owner: string): Promise<Del
       error = `The endpoint answered ${answer.status}.`;
     }
   } catch (err) {
-    error = (err as Error).message || String(err);
+    error = connectionFailure(err);
   }
   const durationMs = Date.now() - at.getTime();
   const failure = error;
