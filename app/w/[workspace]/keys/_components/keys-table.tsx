@@ -74,7 +74,9 @@ export function KeysTable({ keys, onRevoke }: Props) {
               <td>{key.revokedAt ? <span className="badge revoked">Revoked</span> : <span className="badge active">Active</span>}</td>
               {onRevoke && (
                 <td>
-                  {!key.revokedAt && (
+                  {key.revokedAt ? (
+                    <span className="muted">—</span>
+                  ) : (
                     <button type="button" className="button danger small" aria-label={`Revoke ${key.name}`} onClick={() => onRevoke(key)}>
                       Revoke
                     </button>

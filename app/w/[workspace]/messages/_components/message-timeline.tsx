@@ -61,7 +61,8 @@ function statusSentence(status: string | null, d: Detail, channel: "whatsapp" | 
     case "read":
       return `${channel === "email" ? "The recipient opened it (its tracking image loaded)." : "The recipient read it."}${simulated}`;
     case "failed":
-      return `The message failed${d.error ? `: ${d.error}` : "."}${simulated}`;
+      // The provider's reason as it came, closed as a sentence: "…: simulated failure. Simulated: …".
+      return `The message failed${d.error ? `: ${d.error.replace(/[.!?]?\s*$/, ".")}` : "."}${simulated}`;
     case "received":
       return "The contact wrote this message to you.";
     default:
