@@ -1,10 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, type Engine } from "../support/database.ts";
+import { freshDatabase, seedFixtures, type Engine } from "../support/database.ts";
 import { FIXTURE_ADMIN, FIXTURE_OUTSIDER, FIXTURE_SUPPORT, type Fixtures } from "../support/fixtures.ts";
-import { ROOT, startServer, type RunningServer } from "../support/server.ts";
+import { startServer, type RunningServer } from "../support/server.ts";
 
 // The edge of the service under hostile input, over real HTTP against a server of its own
 // (its memory is measured, and sign-in throttling counts per client address):
@@ -22,13 +21,7 @@ let drop: () => Promise<void>;
 beforeAll(async () => {
   const database = await freshDatabase(engine, `edge_${engine}`, { migrated: true });
   drop = database.drop;
-  fixtures = JSON.parse(
-    execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, ...database.env, LOG_LEVEL: "warn" },
-      encoding: "utf8",
-    }),
-  ) as Fixtures;
+  fixtures = seedFixtures(database.env);
   server = await startServer({ ...database.env, PIPELINE: "off", LOG_LEVEL: "error" });
 }, 180_000);
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
-import { freshDatabase, queryDatabase } from "../support/database.ts";
+import { freshDatabase, seedFixtures, queryDatabase } from "../support/database.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 
@@ -42,13 +42,7 @@ async function start(): Promise<RunningServer> {
 
 beforeAll(async () => {
   database = await freshDatabase(engine, `flowfault_${engine}`, { migrated: true });
-  fx = JSON.parse(
-    execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, ...database.env },
-      encoding: "utf8",
-    }),
-  );
+  fx = seedFixtures(database.env);
 });
 
 afterAll(async () => {

@@ -1,12 +1,11 @@
-import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
-import { freshDatabase } from "../support/database.ts";
+import { freshDatabase, seedFixtures } from "../support/database.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import { FIXTURE_ADMIN, type Fixtures } from "../support/fixtures.ts";
 import { svcJson } from "../support/svc.ts";
-import { ROOT, startServer, type RunningServer } from "../support/server.ts";
+import { startServer, type RunningServer } from "../support/server.ts";
 import { signIn } from "../support/sign-in.ts";
 
 // Three instances on one PostgreSQL database (docs/deploy.md "One process or many"), each
@@ -26,7 +25,7 @@ beforeAll(async () => {
   database = await freshDatabase(engine, "instances");
   const env = { ...process.env, ...database.env };
   // Seeding migrates the database first, so the three servers start with nothing to apply.
-  fx = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], { cwd: ROOT, env, encoding: "utf8" }));
+  fx = seedFixtures(env);
   fake = await startFakeWhatsApp({ latencyMs: 50 });
   // The dispatched messages go to new contacts (window closed): a template (D43).
   fake.templates.set("5550078", [HELLO_TEMPLATE]);

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,11 +6,11 @@ import { api } from "../support/client.ts";
 import { UNREADABLE_CHANNEL } from "../../server/messaging/dispatch-message.ts";
 import { sealSecrets } from "../../server/lib/crypto.ts";
 import { UNREADABLE_ENDPOINT } from "../../server/webhooks/deliver-webhook.ts";
-import { freshDatabase, queryDatabase } from "../support/database.ts";
+import { freshDatabase, seedFixtures, queryDatabase } from "../support/database.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import type { Fixtures } from "../support/fixtures.ts";
-import { ROOT, startServer, type RunningServer } from "../support/server.ts";
+import { startServer, type RunningServer } from "../support/server.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { svcJson } from "../support/svc.ts";
 import { poller } from "../support/until.ts";
@@ -69,7 +68,7 @@ const until = poller(30_000);
 beforeAll(async () => {
   database = await freshDatabase(engine, `traces_${engine}`);
   const env = { ...process.env, ...database.env, ALLOW_PRIVATE_WEBHOOKS: "1" };
-  fx = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], { cwd: ROOT, env, encoding: "utf8" }));
+  fx = seedFixtures(env);
   fake = await startFakeWhatsApp();
   hooks = await startReceiver();
   otlp = await startOtlpReceiver();

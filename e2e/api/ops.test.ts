@@ -4,17 +4,36 @@ import { createServer } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, fixtures } from "../support/client.ts";
+import { api } from "../support/client.ts";
+import { freshDatabase, seedFixtures } from "../support/database.ts";
+import type { Fixtures } from "../support/fixtures.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { svcJson } from "../support/svc.ts";
 
-// D52: /healthz, /readyz and /metrics of the suite's server; then, on a PostgreSQL cluster of
-// this test's own, /readyz while the database is down, /metrics from another address, and the
-// access log of D54 (no phone number or e-mail address; workspace, key and error code).
+// D52: /healthz, /readyz and /metrics of a server and database of this file's own (its counters
+// are exact only if no other test file's requests reach that process); then, on a PostgreSQL
+// cluster of this test's own, /readyz while the database is down, /metrics from another
+// address, and the access log of D54 (no phone number or e-mail address; workspace, key and
+// error code).
 
-const { baseUrl, engine } = inject("api");
-const fx = fixtures();
-const ws = fx.messages!;
+const { engine } = inject("api");
+let baseUrl: string;
+let fx: Fixtures;
+let own: RunningServer;
+let ownDatabase: Awaited<ReturnType<typeof freshDatabase>>;
+
+beforeAll(async () => {
+  ownDatabase = await freshDatabase(engine, "ops", { migrated: true });
+  const env = { ...process.env, ...ownDatabase.env };
+  fx = seedFixtures(env);
+  own = await startServer({ ...ownDatabase.env, PIPELINE: "inline" });
+  baseUrl = own.url;
+}, 300_000);
+
+afterAll(async () => {
+  await own?.stop();
+  await ownDatabase?.drop();
+});
 
 async function scrape(base = baseUrl, headers: Record<string, string> = {}): Promise<string> {
   const res = await fetch(`${base}/metrics`, { headers });
@@ -67,7 +86,7 @@ describe("health and metrics (D52)", () => {
   it("/metrics counters move after requests and jobs", async () => {
     const before = await scrape();
     const route = { route: "/api/v1/messages", method: "POST", status: "202" };
-    const sent = await api(ws.keys.test).post("/messages", {
+    const sent = await api(fx.messages!.keys.test, baseUrl).post("/messages", {
       channel: "whatsapp",
       to: { phone: "+5511988887777" },
       whatsapp: { body: "Hi" },
@@ -105,7 +124,7 @@ describe("health and metrics (D52)", () => {
     const key = fx.burst!.keys.a!;
     const before = sample(await scrape(), "svc_rate_limited_requests_total", { route: "/api/v1" });
     let limited = 0;
-    for (let i = 0; i < 15 && limited === 0; i++) if ((await api(key).get("/")).status === 429) limited++;
+    for (let i = 0; i < 15 && limited === 0; i++) if ((await api(key, baseUrl).get("/")).status === 429) limited++;
     expect(limited).toBe(1);
     expect(sample(await scrape(), "svc_rate_limited_requests_total", { route: "/api/v1" })).toBe(before + 1);
   });

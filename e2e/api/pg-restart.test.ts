@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +7,8 @@ import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.t
 import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster.ts";
 import { svcJson } from "../support/svc.ts";
-import { ROOT, startServer, type RunningServer } from "../support/server.ts";
+import { seedFixtures } from "../support/database.ts";
+import { startServer, type RunningServer } from "../support/server.ts";
 import { signIn } from "../support/sign-in.ts";
 
 // PostgreSQL restarted while messages are accepted and dispatched (issue "Delivery
@@ -37,13 +37,7 @@ describe.runIf(engine === "postgres")("PostgreSQL restarted mid-load", () => {
     cluster = await startPgCluster();
     dataDir = mkdtempSync(join(tmpdir(), "svc-pgrestart-"));
     const env = { DATABASE_URL: cluster.url, DATA_DIR: dataDir, ALLOW_PRIVATE_WEBHOOKS: "1", LOG_LEVEL: "warn" };
-    fx = JSON.parse(
-      execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
-        cwd: ROOT,
-        env: { ...process.env, ...env },
-        encoding: "utf8",
-      }),
-    );
+    fx = seedFixtures(env);
     fake = await startFakeWhatsApp({ latencyMs: 50 });
     // Every send goes to a new contact (window closed): a template (D43).
     fake.templates.set("5550002", [HELLO_TEMPLATE]);

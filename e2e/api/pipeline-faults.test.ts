@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
-import { freshDatabase, queryDatabase } from "../support/database.ts";
+import { freshDatabase, seedFixtures, queryDatabase } from "../support/database.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
@@ -30,13 +30,7 @@ const env = (extra: Record<string, string> = {}) => ({
 
 beforeAll(async () => {
   database = await freshDatabase(engine, `fault_${engine}`, { migrated: true });
-  fx = JSON.parse(
-    execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, ...database.env },
-      encoding: "utf8",
-    }),
-  );
+  fx = seedFixtures(database.env);
   fake = await startFakeWhatsApp({ latencyMs: 150 });
   execFileSync(
     process.execPath,

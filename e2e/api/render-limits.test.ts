@@ -1,16 +1,35 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, inject, it } from "vitest";
-import { api, expectError, fixtures } from "../support/client.ts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { api, expectError } from "../support/client.ts";
+import { freshDatabase, seedFixtures } from "../support/database.ts";
+import { startServer, type RunningServer } from "../support/server.ts";
 
 // D48: the limits of the text fields apply to the rendered text, and rendering stops as soon
 // as one is passed: a small request whose placeholders would multiply into hundreds of
 // megabytes is refused at once and costs the server no memory.
-const client = api(fixtures().messages!.keys.test);
+// A server and database of this file's own: its memory is what these requests cost, not what
+// other test files running at the same time cost the suite's server.
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let server: RunningServer;
+let client: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  database = await freshDatabase(inject("api").engine, "render", { migrated: true });
+  const fx = seedFixtures(database.env);
+  server = await startServer(database.env);
+  client = api(fx.messages!.keys.test, server.url);
+}, 300_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await database?.drop();
+});
+
 const AMP = "&".repeat(1000); // 5,000 characters once escaped into HTML
 
 /** The server's resident and peak memory in MB (/proc/<pid>/status). */
 function memory(): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${inject("api").pid}/status`, "utf8");
+  const status = readFileSync(`/proc/${server.process.pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)![1]);
   return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
 }

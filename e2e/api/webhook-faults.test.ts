@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
-import { freshDatabase, queryDatabase } from "../support/database.ts";
+import { freshDatabase, seedFixtures, queryDatabase } from "../support/database.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
@@ -63,13 +63,7 @@ async function newContacts(url: string, key: string, count: number, tag: string)
 
 beforeAll(async () => {
   database = await freshDatabase(engine, `whfault_${engine}`, { migrated: true });
-  fx = JSON.parse(
-    execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, ...database.env },
-      encoding: "utf8",
-    }),
-  );
+  fx = seedFixtures(database.env);
 });
 
 afterAll(async () => {

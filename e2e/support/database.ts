@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +9,8 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { applyMigrations, readMigrations } from "../../server/db/migrate.ts";
 import { lockOwner } from "../../server/db/store-lock.ts";
+import type { Fixtures } from "./fixtures.ts";
+import { ROOT } from "./server.ts";
 import { storeSocketPath } from "../../server/db/store-server.ts";
 
 export type Engine = "postgres" | "pglite";
@@ -133,4 +136,14 @@ export async function queryDatabase(
   } finally {
     await client.close();
   }
+}
+
+/** Seeds the fixture workspaces of fixtures.ts into the database `env` names (a child process, as an operator would). */
+export function seedFixtures(env: Record<string, string | undefined>): Fixtures {
+  const out = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    encoding: "utf8",
+  });
+  return JSON.parse(out) as Fixtures;
 }

@@ -1,8 +1,7 @@
-import { execFileSync } from "node:child_process";
 import type { TestProject } from "vitest/node";
-import { freshDatabase, type Engine } from "./database.ts";
+import { freshDatabase, seedFixtures, type Engine } from "./database.ts";
 import type { Fixtures } from "./fixtures.ts";
-import { ROOT, startServer } from "./server.ts";
+import { startServer } from "./server.ts";
 
 /** The retry waits of the API tests' server: nine attempts within about ten seconds. */
 export const WEBHOOK_TEST_SCHEDULE = "1,1,1,1,1,1,1,1";
@@ -32,17 +31,13 @@ export default async function setup(project: TestProject) {
   });
   // Seeded by another process while the server runs, as operators set workspaces up: on the
   // embedded store, through the running server's socket (D53).
-  const seeded = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, ...database.env, LOG_LEVEL: "warn" },
-    encoding: "utf8",
-  });
+  const fixtures = seedFixtures(database.env);
   project.provide("api", {
     engine,
     baseUrl: server.url,
     pid: server.process.pid!,
     env: database.env,
-    fixtures: JSON.parse(seeded) as Fixtures,
+    fixtures,
   });
   return async () => {
     await server.stop();
