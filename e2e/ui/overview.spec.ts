@@ -48,8 +48,16 @@ test("a new workspace's overview lists the setup steps left, each linked", async
   const setup = page.getByRole("region", { name: "Set up this workspace" });
   await expect(setup).toContainText("1 of 4 steps done");
   await expect(setup.getByRole("listitem").filter({ hasText: "Create an API key" })).toContainText("(done)");
+  await expect(setup).not.toContainText("An admin of this workspace takes these steps.");
   await setup.getByRole("link", { name: "Register a webhook endpoint" }).click();
   await expect(page).toHaveURL(new RegExp(`/w/${seed.alpha.id}/webhooks$`));
+});
+
+test("support staff see the setup steps left as an admin's to take", async ({ page, seed, signIn }) => {
+  await signIn(seed.support);
+  await page.goto(`/w/${seed.alpha.id}/overview`);
+  const setup = page.getByRole("region", { name: "Set up this workspace" });
+  await expect(setup).toContainText("1 of 4 steps done. 3 steps are left. An admin of this workspace takes these steps.");
 });
 
 test("the overview names the failing webhook endpoints, linked to their delivery log", async ({ page, seed, signIn }) => {

@@ -12,6 +12,6 @@ type Props = { params: Promise<{ workspace: string }> };
 /** The workspace at a glance: volume, outcomes, what needs attention, first steps. */
 export default async function OverviewPage({ params }: Props) {
   const { workspace } = await params;
-  await requireMember(workspace);
-  return <OverviewView workspace={workspace} />;
+  const member = await requireMember(workspace);
+  return <OverviewView workspace={workspace} canManage={member.role === "admin"} />;
 }

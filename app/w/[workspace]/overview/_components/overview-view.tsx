@@ -28,7 +28,7 @@ const STATUS_LABEL: Record<Overview["recent"]["by_status"][number]["status"], st
   failed: "Failed",
 };
 
-function Checklist({ workspace, steps }: { workspace: string; steps: Overview["checklist"] }) {
+function Checklist({ workspace, steps, canManage }: { workspace: string; steps: Overview["checklist"]; canManage: boolean }) {
   const base = `/w/${encodeURIComponent(workspace)}`;
   const items = [
     { done: steps.key_created, label: "Create an API key", href: `${base}/keys` },
@@ -43,6 +43,7 @@ function Checklist({ workspace, steps }: { workspace: string; steps: Overview["c
       <h2 id="setup-heading">Set up this workspace</h2>
       <p className="muted">
         {4 - left} of 4 steps done. {left === 1 ? "One step is left." : `${left} steps are left.`}
+        {!canManage && " An admin of this workspace takes these steps."}
       </p>
       <ul className="checklist">
         {items.map((i) => (
@@ -113,7 +114,7 @@ function Outcomes({ recent }: { recent: Overview["recent"] }) {
 }
 
 /** The overview: what happened (volume, outcomes), what needs attention (failures, quota, endpoints), what runs (flows). */
-export function OverviewView({ workspace }: { workspace: string }) {
+export function OverviewView({ workspace, canManage }: { workspace: string; canManage: boolean }) {
   const trpc = useTRPC();
   const overview = useQuery(trpc.overview.get.queryOptions());
   const base = `/w/${encodeURIComponent(workspace)}`;
@@ -151,7 +152,7 @@ export function OverviewView({ workspace }: { workspace: string }) {
   return (
     <>
       {header}
-      <Checklist workspace={workspace} steps={o.checklist} />
+      <Checklist workspace={workspace} steps={o.checklist} canManage={canManage} />
 
       <div className="overview-grid">
         <section className="panel" aria-labelledby="today-heading">
