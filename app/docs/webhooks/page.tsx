@@ -359,7 +359,9 @@ export default function WebhooksGuidePage() {
           <li>
             Every attempt (time, status code, duration, response excerpt) is kept for 30 days in the endpoint&apos;s delivery log in the
             dashboard, where a delivery, or every failed delivery of a time range, can be replayed. A replay sends the same event id and
-            body again.
+            body again. An attempt that got no answer says why in words, with the system&apos;s code at the end: &ldquo;The endpoint refused
+            the connection (ECONNREFUSED 203.0.113.7:443).&rdquo;, &ldquo;The endpoint did not answer in time: no answer within 10
+            s.&rdquo;, a closed connection, a refused TLS certificate or a host name that does not resolve.
           </li>
         </ul>
       </Section>
