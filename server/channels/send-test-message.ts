@@ -35,7 +35,7 @@ export async function sendTestMessage(database: Database, workspaceId: string, i
     to = normalizePhone(input.to, workspace?.defaultCountry ?? null, "to");
     if (input.template) {
       // D42's checks, against this channel's templates; the parameters' texts go as typed.
-      const { template, parameters } = await checkTemplateSend(database, channel.id, input.template).catch((err: unknown) => {
+      const { template, parameters } = await checkTemplateSend(database.query, channel.id, input.template).catch((err: unknown) => {
         throw err instanceof AppError && err.param
           ? new AppError(err.code, err.message, { param: err.param.replace(/^whatsapp\./, "") })
           : err;

@@ -1,4 +1,4 @@
-import type { Database, Sql } from "../db/client.ts";
+import type { Database, Handle } from "../db/client.ts";
 import { invalid, notFound } from "../lib/errors.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { normalizePhone } from "../lib/phone.ts";
@@ -41,13 +41,12 @@ const QUERIES = { id: FIND(CONTACT_MATCH.id), phone: FIND(CONTACT_MATCH.phone), 
 
 /** The workspace's contact with this id, phone or e-mail, or null. */
 export async function findContactBy(
-  source: Database | Sql,
+  sql: Handle,
   workspaceId: string,
   by: { id: string } | { phone: string } | { email: string },
 ): Promise<Contact | null> {
   const [column, value] = Object.entries(by)[0] as [keyof typeof QUERIES, string];
-  const query = typeof source === "function" ? source : source.query;
-  const [row] = await query<Row>(QUERIES[column], [workspaceId, value]);
+  const [row] = await sql<Row>(QUERIES[column], [workspaceId, value]);
   if (!row) return null;
   return {
     id: row.id,
@@ -66,7 +65,7 @@ export async function findContactBy(
 
 /** Another workspace's contact is a 404 like an unknown one (STYLE.md "Errors"). */
 export async function getContactOrThrow(database: Database, workspaceId: string, id: string, param = "id"): Promise<Contact> {
-  const contact = await findContactBy(database, workspaceId, { id });
+  const contact = await findContactBy(database.query, workspaceId, { id });
   if (!contact) throw notFound("contact", param);
   return contact;
 }
@@ -81,7 +80,7 @@ export async function findContact(database: Database, actor: WorkspaceRef, query
     query.phone !== undefined
       ? { phone: normalizePhone(query.phone, await defaultCountry(database, actor), "phone") }
       : { email: normalizeEmail(query.email!, "email") };
-  const contact = await findContactBy(database, workspaceId, where);
+  const contact = await findContactBy(database.query, workspaceId, where);
   if (!contact) throw notFound("contact", query.phone !== undefined ? "phone" : "email");
   return contact;
 }

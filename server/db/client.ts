@@ -69,8 +69,18 @@ function statementName(text: string): string {
   return name;
 }
 
-/** A parameterized statement on the driver: the database's, or a transaction's. */
-export type Sql = <T = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<T[]>;
+/**
+ * The one handle services take for their statements (docs/architecture.md "Database"): a
+ * parameterized statement on the driver, either the database's (`Database.query`: each
+ * statement commits alone) or an open transaction's (what `Database.transaction` passes). A
+ * helper that takes it runs the same inside a caller's transaction and outside one, on
+ * PostgreSQL and on PGlite; a read inside a transaction must go through the transaction's
+ * handle, since PGlite serves one transaction at a time.
+ */
+export type Handle = <T = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<T[]>;
+
+/** The earlier name of `Handle`, still used by the modules not yet moved to it. */
+export type Sql = Handle;
 
 export type Database = {
   engine: Engine;
@@ -92,9 +102,12 @@ export type Database = {
    * the hot path that every API call runs (key check and rate limit): measured there, the
    * client's per-query cost was a third of the request (docs/api-platform.md).
    */
-  query: Sql;
-  /** A transaction on one driver connection, for hot paths written in SQL (the pipeline's). */
-  transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  query: Handle;
+  /**
+   * A transaction on one driver connection: `fn`'s statements through `tx` commit together,
+   * or none does. The only way a transaction is opened for statements written in SQL.
+   */
+  transaction<T>(fn: (tx: Handle) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -153,7 +166,7 @@ async function pgDatabase(connection: pg.PoolConfig, max: number, named: boolean
     prisma,
     adapter: new PrismaPg({ ...connection, max: 1 }),
     query: async <T>(text: string, values: unknown[] = []) => (await pool.query(statement(text, values))).rows as T[],
-    async transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    async transaction<T>(fn: (tx: Handle) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let broken: Error | undefined;
       try {

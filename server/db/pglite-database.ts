@@ -2,7 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
-import type { Database, Sql } from "./client.ts";
+import type { Database, Handle } from "./client.ts";
 
 /** A Database over an open PGlite (the embedded store, or an in-memory one in tests). */
 export function pgliteDatabase(client: PGlite, release: () => void = () => {}, dataDir?: string): Database {
@@ -21,7 +21,7 @@ export function pgliteDatabase(client: PGlite, release: () => void = () => {}, d
     prisma,
     adapter,
     query: async <T>(text: string, values: unknown[] = []) => (await client.query<T>(text, values)).rows,
-    transaction: <T>(fn: (sql: Sql) => Promise<T>) =>
+    transaction: <T>(fn: (tx: Handle) => Promise<T>) =>
       client.transaction((tx) => fn(async <R>(text: string, values: unknown[] = []) => (await tx.query<R>(text, values)).rows)),
     async close() {
       await stopServing?.();

@@ -80,7 +80,7 @@ async function checkStepTemplate(
   at: string,
 ): Promise<void> {
   try {
-    await checkTemplateSend(database, await templateChannel(database, workspaceId, channelId ?? null), template);
+    await checkTemplateSend(database.query, await templateChannel(database.query, workspaceId, channelId ?? null), template);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     throw new AppError(err.code, `${at}.${err.param}: ${err.message}`, { param: `${at}.${err.param}` });

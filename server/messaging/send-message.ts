@@ -1,7 +1,7 @@
 import type { Contact } from "../contacts/contact-schemas.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
-import type { Database, Sql } from "../db/client.ts";
+import type { Database, Handle } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { normalizeEmail } from "../lib/email.ts";
@@ -42,7 +42,7 @@ export async function sendMessage(
   input: SendMessageRequest,
   opts: { source?: "api" | "flow"; apiKeyId?: string | null; idempotency?: IdempotentEffect } = {},
 ): Promise<Message> {
-  const channelId = await pickChannel(database, sender, input);
+  const channelId = await pickChannel(database.query, sender, input);
   const recipient = await resolveRecipient(database, sender, input.to);
   const contact = recipient.contact ?? draftContact(recipient.draft);
   const address = input.channel === "whatsapp" ? contact.phone : contact.email;
@@ -58,10 +58,10 @@ export async function sendMessage(
     throw conflict("recipient_opted_out", `The recipient opted out of ${input.channel} messages.`, "to");
   }
   const live = sender.mode === "live";
-  const liveChannel = live ? (channelId ?? (await connectedChannel(database, sender.workspaceId, input.channel))) : channelId;
+  const liveChannel = live ? (channelId ?? (await connectedChannel(database.query, sender.workspaceId, input.channel))) : channelId;
   const content =
     input.channel === "whatsapp"
-      ? await whatsappContent(database, sender, input, contact, liveChannel, { missing: "refuse" })
+      ? await whatsappContent(database.query, sender, input, contact, liveChannel, { missing: "refuse" })
       : renderContent(input, contact, { missing: "refuse" });
 
   const contactId = recipient.exists ? contact.id : (await upsertContact(database, sender, recipient.draft)).id;
@@ -78,7 +78,7 @@ export async function sendMessage(
   };
   const now = new Date();
   // The message, its quota count (live) and the stored idempotent response commit together (D46).
-  const write = async (sql: Sql) => {
+  const write = async (sql: Handle) => {
     const id = await insertMessage(sql, message, now);
     const view = messageView({
       id,
@@ -124,7 +124,7 @@ export type NewMessage = {
  * counted against the workspace's limits (D25), so call it inside a transaction for live
  * messages: the API's own, or a flow run's.
  */
-export async function insertMessage(sql: Sql, m: NewMessage, now: Date = new Date()): Promise<string> {
+export async function insertMessage(sql: Handle, m: NewMessage, now: Date = new Date()): Promise<string> {
   const live = m.sender.mode === "live";
   if (live) await countLiveMessage(sql, m.sender.workspaceId, m.channel, now);
   const id = newId("message");
@@ -153,16 +153,15 @@ export async function insertMessage(sql: Sql, m: NewMessage, now: Date = new Dat
 
 /**
  * D16: an explicit `channel_id` must be a connected channel of the message's type. Reads
- * through `source`, so a flow run can ask inside its transaction (PGlite has one connection).
+ * through `sql`, so a flow run can ask inside its transaction (PGlite has one connection).
  */
 export async function pickChannel(
-  source: Database | Sql,
+  sql: Handle,
   sender: Sender,
   input: Pick<SendMessageRequest, "channel" | "channel_id">,
 ): Promise<string | null> {
   if (input.channel_id === undefined) return null;
-  const query = typeof source === "function" ? source : source.query;
-  const [channel] = await query<{ id: string; type: string }>(
+  const [channel] = await sql<{ id: string; type: string }>(
     `SELECT id, type::text AS type FROM channels WHERE id = $1 AND workspace_id = $2 AND disconnected_at IS NULL`,
     [input.channel_id, sender.workspaceId],
   );
@@ -171,9 +170,8 @@ export async function pickChannel(
 }
 
 /** The oldest connected channel of the type; a live send without one is a 409 (D16). */
-export async function connectedChannel(source: Database | Sql, workspaceId: string, type: "whatsapp" | "email"): Promise<string> {
-  const query = typeof source === "function" ? source : source.query;
-  const [channel] = await query<{ id: string }>(
+export async function connectedChannel(sql: Handle, workspaceId: string, type: "whatsapp" | "email"): Promise<string> {
+  const [channel] = await sql<{ id: string }>(
     `SELECT id FROM channels WHERE workspace_id = $1 AND type = $2::"ChannelType" AND disconnected_at IS NULL ORDER BY created_at, id LIMIT 1`,
     [workspaceId, type],
   );
@@ -206,8 +204,8 @@ export type Content =
  * The channel whose templates a WhatsApp send is checked against (D41, D42): the channel that
  * sends it, else (test keys, a flow being saved) the workspace's first connected one.
  */
-export async function templateChannel(source: Database | Sql, workspaceId: string, channelId: string | null): Promise<string | null> {
-  return channelId ?? (await connectedChannel(source, workspaceId, "whatsapp").catch(() => null));
+export async function templateChannel(sql: Handle, workspaceId: string, channelId: string | null): Promise<string | null> {
+  return channelId ?? (await connectedChannel(sql, workspaceId, "whatsapp").catch(() => null));
 }
 
 /** D43: whether the contact's 24-hour window is open now (test keys: always, but for the reserved recipient). */
@@ -220,11 +218,11 @@ export function windowOpen(mode: Mode, contact: Contact, address: string, now: D
  * The content of a WhatsApp message (API sends and flow send steps): a template, checked and
  * filled (D42), or the free-form content, which needs the contact's window open (D43). With
  * `fallback` (a flow step that carries both), the free-form content goes inside the window
- * and the template outside it. Reads through `source`, so a flow run asks inside its
+ * and the template outside it. Reads through `sql`, so a flow run asks inside its
  * transaction.
  */
 export async function whatsappContent(
-  source: Database | Sql,
+  sql: Handle,
   sender: Sender,
   input: SendMessageRequest,
   contact: Contact,
@@ -237,11 +235,7 @@ export async function whatsappContent(
   const open = windowOpen(sender.mode, contact, address, opts.now);
   if (w.template && (!freeForm || (opts.fallback && !open))) {
     const given = w.template.parameters ?? {};
-    const { template, parameters } = await checkTemplateSend(
-      source,
-      await templateChannel(source, sender.workspaceId, channelId),
-      w.template,
-    );
+    const { template, parameters } = await checkTemplateSend(sql, await templateChannel(sql, sender.workspaceId, channelId), w.template);
     const values = placeholderValues(input.variables ?? {}, { ...contact, id: contact.id || "" });
     const filled: Record<string, string> = {};
     for (const p of parameters) filled[p.name] = render(given[p.name]!, values, { ...opts, limit: RENDERED_LIMITS.parameter(p.name) });

@@ -47,7 +47,7 @@ export async function recordInbound(
   item: InboundItem,
 ): Promise<InboundOutcome> {
   const actor = { workspaceId: channel.workspaceId, mode: "live" as const };
-  const known = await findContactBy(database, channel.workspaceId, { phone: item.from });
+  const known = await findContactBy(database.query, channel.workspaceId, { phone: item.from });
   const contact =
     known ?? (await upsertContact(database, actor, { phone: item.from, ...(item.profileName ? { name: item.profileName } : {}) }));
   return database.transaction(async (sql) => {

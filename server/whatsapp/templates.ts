@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { loadChannel } from "../channels/load-channel.ts";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../channels/channel-schemas.ts";
-import type { Database, Sql } from "../db/client.ts";
+import type { Database, Handle } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
@@ -310,7 +310,7 @@ export async function syncWorkspaceTemplates(database: Database, workspaceId: st
  * when deleted. Returns whether a stored template changed.
  */
 export async function applyTemplateStatus(
-  sql: Sql,
+  sql: Handle,
   channelIds: string[],
   update: { name: string; language: string; event: string; externalId?: string },
 ): Promise<number> {
@@ -370,10 +370,9 @@ export type StoredTemplate = {
 };
 
 /** The stored template a send names on the channel that would send it, or D42's errors. */
-export async function templateForSend(source: Database | Sql, channelId: string | null, request: TemplateRequest): Promise<StoredTemplate> {
-  const query = typeof source === "function" ? source : source.query;
+export async function templateForSend(sql: Handle, channelId: string | null, request: TemplateRequest): Promise<StoredTemplate> {
   const [row] = channelId
-    ? await query<StoredTemplate>(
+    ? await sql<StoredTemplate>(
         `SELECT id, name, language, status, parameter_format AS "parameterFormat", components, body
          FROM whatsapp_templates WHERE channel_id = $1 AND name = $2 AND language = $3`,
         [channelId, request.name, request.language],
@@ -401,11 +400,11 @@ export async function templateForSend(source: Database | Sql, channelId: string 
  * parameters given. For API sends and for flow send steps when the flow is saved.
  */
 export async function checkTemplateSend(
-  source: Database | Sql,
+  sql: Handle,
   channelId: string | null,
   request: TemplateRequest,
 ): Promise<{ template: StoredTemplate; parameters: TemplateParameter[] }> {
-  const template = await templateForSend(source, channelId, request);
+  const template = await templateForSend(sql, channelId, request);
   return { template, parameters: checkTemplateParameters(template, request.parameters ?? {}) };
 }
 
