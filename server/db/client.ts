@@ -152,7 +152,8 @@ function storeServed(dataDir: string): boolean {
   return existsSync(storeSocketPath(dataDir)) && lockOwner(dataDir) !== null;
 }
 
-async function pgDatabase(connection: pg.PoolConfig, max: number, named: boolean): Promise<Database> {
+/** A Database over PostgreSQL's protocol: a server, or the embedded store's socket (`named: false`). */
+export async function pgDatabase(connection: pg.PoolConfig, max: number, named: boolean): Promise<Database> {
   // A connection that cannot be had within 10 s fails (a request answers 503 instead of
   // hanging); an idle connection that the database drops (a restart) is logged and replaced.
   const pool = new pg.Pool({ ...connection, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
