@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { freshDatabase, type Engine } from "../../e2e/support/database.ts";
-import { load } from "../load.ts";
+import { load, type LoadResult } from "../load.ts";
 import { peakRssMb as peakRss, record, results, SECONDS, startBaseline, WARMUP, withServer } from "../support.ts";
 
 /** The ceiling for a request that writes: node:http + pg, one insert per request. */
@@ -70,47 +70,39 @@ const MESSAGE = JSON.stringify({
 /**
  * POST /messages accepted per second with a fresh Idempotency-Key per request, next to a
  * node:http + pg server running the same statements in one transaction; then p99 at a fixed
- * offered load of half the measured maximum.
+ * offered load of half the measured maximum. Measured with the pipeline off, then in the
+ * default configuration of `npm start`: the inline pipeline runs each test message's
+ * simulated steps (sent, delivered, read) in the same process while requests arrive.
  */
 export async function messageAcceptance(): Promise<void> {
-  await withServer("postgres", {}, async ({ url, keys, env, sql, server }) => {
-    const headers = { Authorization: `Bearer ${keys.testKey}`, "Content-Type": "application/json" };
-    const withKey = (req: { headers?: Record<string, string> }) => ({
-      ...req,
-      headers: { ...headers, "Idempotency-Key": randomUUID() },
-      body: MESSAGE,
-    });
-    const target = `${url}/api/v1/messages`;
-    const max = await load({
-      url: target,
+  const headers = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
+  const maxRate = (url: string, key: string) =>
+    load({
+      url,
       method: "POST",
       seconds: SECONDS,
       warmupSeconds: WARMUP,
-      headers,
+      headers: headers(key),
       body: MESSAGE,
-      setupRequest: withKey,
+      setupRequest: (req) => ({ ...req, headers: { ...headers(key), "Idempotency-Key": randomUUID() }, body: MESSAGE }),
     });
+  let base!: LoadResult;
+  await withServer("postgres", {}, async ({ url, keys, env, sql, server }) => {
+    const target = `${url}/api/v1/messages`;
+    const max = await maxRate(target, keys.testKey);
     const half = await load({
       url: target,
       method: "POST",
       seconds: SECONDS,
-      headers,
+      headers: headers(keys.testKey),
       body: MESSAGE,
-      setupRequest: withKey,
+      setupRequest: (req) => ({ ...req, headers: { ...headers(keys.testKey), "Idempotency-Key": randomUUID() }, body: MESSAGE }),
       overallRate: Math.round(max.rps / 2),
     });
 
     const [contact] = await sql("SELECT id FROM contacts WHERE phone = '+5511987654321'");
     const baselineServer = await startBaseline("bench/baseline-messages.ts", { ...env, CONTACT_ID: contact.id });
-    const base = await load({
-      url: `${baselineServer.url}/`,
-      method: "POST",
-      seconds: SECONDS,
-      warmupSeconds: WARMUP,
-      headers,
-      body: MESSAGE,
-      setupRequest: withKey,
-    });
+    base = await maxRate(`${baselineServer.url}/`, keys.testKey);
     await baselineServer.stop();
     record("baseline node:http + pg, same statements", { ...base });
     record("POST /api/v1/messages accepted (postgres)", {
@@ -119,5 +111,13 @@ export async function messageAcceptance(): Promise<void> {
     });
     record(`POST /api/v1/messages at ${Math.round(max.rps / 2)}/s offered`, { ...half, note: "p99 target < 100 ms" });
     record("server peak RSS after message load", { rss_mb: peakRss(server.process.pid!) });
+  });
+  await withServer("postgres", { PIPELINE: "inline" }, async ({ url, keys, server }) => {
+    const max = await maxRate(`${url}/api/v1/messages`, keys.testKey);
+    record("POST /api/v1/messages accepted, pipeline inline (default)", {
+      ...max,
+      note: `${(max.rps / base.rps).toFixed(2)}× baseline (target ≥ 0.5×)`,
+    });
+    record("server peak RSS, pipeline inline", { rss_mb: peakRss(server.process.pid!) });
   });
 }

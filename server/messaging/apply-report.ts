@@ -27,70 +27,100 @@ const TIMESTAMP: Record<Exclude<Status, "queued">, "sent_at" | "delivered_at" | 
 
 type Row = MessageEventSource & { workspace_id: string; mode: Mode; status: Status };
 
-const LOCK = `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, status::text AS status, metadata FROM messages WHERE id = $1 FOR UPDATE`;
+/** One report for `applyReports`: the message, the report, and the cause its events carry (the current one unless given, D54). */
+export type ReportFor = { messageId: string; report: Report; cause?: [string | null, string | null] };
 
-const HISTORY = `INSERT INTO message_history (message_id, at, kind, status, detail) VALUES ($1, $2, $3, $4::"MessageStatus", $5::jsonb)`;
+// The messages are locked in id order, so two batches over the same messages never deadlock.
+const LOCK = `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, status::text AS status, metadata FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`;
 
-// A provider's time (whole seconds for WhatsApp) never puts a state before the previous one.
-const FLOOR = "greatest($2, created_at, coalesce(sent_at, created_at), coalesce(delivered_at, created_at))";
-
-/** The history entry, the status change and its events in one statement (per path shape). */
-function changeStatement(path: Exclude<Status, "queued">[]): string {
-  const sets = path.map((s) => `${TIMESTAMP[s]} = coalesce(${TIMESTAMP[s]}, ${FLOOR})`).join(", ");
-  return `
-    WITH h AS (${HISTORY}),
-    u AS (
-      UPDATE messages SET status = $6::"MessageStatus", ${sets}, error = coalesce($7, error), provider_message_id = coalesce($8, provider_message_id), error_code = coalesce($10, error_code)
-      WHERE id = $1
-    )
-    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
-    SELECT e.id, e.workspace_id, e.name, e.mode::"KeyMode", e.data, e.contact_id, e.created_at, e.request_id, e.traceparent
-    FROM jsonb_to_recordset($9::jsonb)
-      AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text, created_at timestamptz, request_id text, traceparent text)`;
-}
+// Every report's history entry, the status changes and their events in one statement. A
+// state reached sets its timestamp, floored so that a provider's time (whole seconds for
+// WhatsApp) never puts a state before the previous one; the right-hand sides read the row as
+// it was before this update.
+const FLOOR = "greatest(c.at, m.created_at, coalesce(m.sent_at, m.created_at), coalesce(m.delivered_at, m.created_at))";
+const CHANGE = `
+  WITH h AS (
+    INSERT INTO message_history (message_id, at, kind, status, detail)
+    SELECT h.message_id, h.at, h.kind, h.status::"MessageStatus", h.detail
+    FROM jsonb_to_recordset($1::jsonb) AS h(message_id text, at timestamptz, kind text, status text, detail jsonb)
+  ),
+  u AS (
+    UPDATE messages m SET status = c.status::"MessageStatus",
+      ${Object.values(TIMESTAMP)
+        .map((column) => `${column} = CASE WHEN '${column}' = ANY(c.reached) THEN coalesce(m.${column}, ${FLOOR}) ELSE m.${column} END`)
+        .join(",\n      ")},
+      error = coalesce(c.error, m.error), provider_message_id = coalesce(c.provider_message_id, m.provider_message_id),
+      error_code = coalesce(c.error_code, m.error_code)
+    FROM jsonb_to_recordset($2::jsonb)
+      AS c(id text, at timestamptz, status text, reached text[], error text, provider_message_id text, error_code text)
+    WHERE m.id = c.id
+  )
+  INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
+  SELECT e.id, e.workspace_id, e.name, e.mode::"KeyMode", e.data, e.contact_id, e.created_at, e.request_id, e.traceparent
+  FROM jsonb_to_recordset($3::jsonb)
+    AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text, created_at timestamptz, request_id text, traceparent text)`;
 
 /**
  * Applies a status change or provider report to a message in the caller's transaction (D8):
  * the report always goes to the history; the status only moves forward, passing through
  * `delivered` when a `read` arrives for a `sent` message; each state reached sets its
  * timestamp and records its `mensagem.*` event, in order. Returns whether the status changed.
- * Two statements on the driver: the lock and read, then one write.
  */
 export async function applyReport(sql: Sql, messageId: string, report: Report): Promise<boolean> {
-  const [m] = await sql<Row>(LOCK, [messageId]);
-  if (!m) return false;
-  const at = report.at ?? new Date();
-  const path = transitionPath(m.status, report.status);
-  const detail = JSON.stringify({ ...(report.detail ?? {}), ...(report.error ? { error: report.error } : {}), applied: path.length > 0 });
-  const history = [messageId, at, report.kind, report.status, detail];
-  const final = path[path.length - 1];
-  if (!final) {
-    await sql(HISTORY, history);
-    return false;
-  }
+  const [changed] = await applyReports(sql, [{ messageId, report }]);
+  return changed!;
+}
+
+/**
+ * `applyReport` for many messages at once (each at most once), in two statements on the
+ * driver whatever their number: the lock and read, then one write. Whether each changed.
+ */
+export async function applyReports(sql: Sql, reports: ReportFor[]): Promise<boolean[]> {
+  const ids = reports.map((r) => r.messageId);
+  if (new Set(ids).size !== ids.length) throw new Error("applyReports: each message at most once");
+  const rows = await sql<Row>(LOCK, [ids]);
+  const byId = new Map(rows.map((m) => [m.id, m]));
   // Events are stamped when recorded (a provider's time can be seconds behind), one
   // millisecond apart, so the log orders mensagem.entregue before mensagem.lida (D8).
   const recordedAt = Date.now();
-  const [requestId, traceparent] = causeParams();
-  const events = path.map((status, i) => ({
-    id: newId("event"),
-    workspace_id: m.workspace_id,
-    name: EVENT_OF[status],
-    mode: m.mode,
-    data: messageEventData(m, status, report.error),
-    contact_id: m.contact_id,
-    created_at: new Date(recordedAt + i).toISOString(),
-    request_id: requestId,
-    traceparent,
-  }));
-  await sql(changeStatement(path), [
-    ...history,
-    final,
-    final === "failed" ? (report.error ?? "failed") : null,
-    report.providerMessageId ?? null,
-    JSON.stringify(events),
-    final === "failed" ? (report.errorCode ?? null) : null,
-  ]);
-  for (const status of path) recorder()?.statusChange(status); // D52
-  return true;
+  const history: unknown[] = [];
+  const changes: unknown[] = [];
+  const events: unknown[] = [];
+  const paths = reports.map(({ messageId, report, cause }) => {
+    const m = byId.get(messageId);
+    if (!m) return null;
+    const at = report.at ?? new Date();
+    const path = transitionPath(m.status, report.status);
+    const detail = { ...(report.detail ?? {}), ...(report.error ? { error: report.error } : {}), applied: path.length > 0 };
+    history.push({ message_id: messageId, at, kind: report.kind, status: report.status, detail });
+    const final = path[path.length - 1];
+    if (!final) return path;
+    changes.push({
+      id: messageId,
+      at,
+      status: final,
+      reached: path.map((s) => TIMESTAMP[s]),
+      error: final === "failed" ? (report.error ?? "failed") : null,
+      provider_message_id: report.providerMessageId ?? null,
+      error_code: final === "failed" ? (report.errorCode ?? null) : null,
+    });
+    const [requestId, traceparent] = cause ?? causeParams();
+    path.forEach((status, i) =>
+      events.push({
+        id: newId("event"),
+        workspace_id: m.workspace_id,
+        name: EVENT_OF[status],
+        mode: m.mode,
+        data: messageEventData(m, status, report.error),
+        contact_id: m.contact_id,
+        created_at: new Date(recordedAt + i).toISOString(),
+        request_id: requestId,
+        traceparent,
+      }),
+    );
+    return path;
+  });
+  if (history.length) await sql(CHANGE, [JSON.stringify(history), JSON.stringify(changes), JSON.stringify(events)]);
+  for (const path of paths) for (const status of path ?? []) recorder()?.statusChange(status); // D52
+  return paths.map((path) => (path?.length ?? 0) > 0);
 }

@@ -1,35 +1,70 @@
+import DataLoader from "dataloader";
 import type { Database } from "../db/client.ts";
-import { completeJob, rescheduleJob, type Job } from "../outbox/jobs.ts";
-import { applyReport } from "./apply-report.ts";
+import { causeParams } from "../observability/request-context.ts";
+import { settleJobs, type Job } from "../outbox/jobs.ts";
+import { applyReports, type ReportFor } from "./apply-report.ts";
 import { SIMULATED_FAILURE, simulatedSteps } from "./test-mode.ts";
+
+type Step = { job: Job<"message.simulate">; owner: string; cause: [string | null, string | null] };
+
+const batches = new WeakMap<Database, DataLoader<Step, void>>();
 
 /**
  * One step of a test message's simulated life (D35): applies the step's status, then either
- * schedules the next step on the simulated clock (relative to acceptance) or finishes.
+ * schedules the next step on the simulated clock (relative to acceptance) or finishes. The
+ * steps of one claim start together and run as one transaction of three statements, however
+ * many: their jobs settle (only those the claim still holds go on), then their messages'
+ * status changes and events are written at once.
  */
 export async function simulateStep(database: Database, job: Job<"message.simulate">, owner: string): Promise<"done"> {
-  const { outcome, step: index } = job.payload;
-  const steps = simulatedSteps(outcome);
-  const step = steps[index];
-  const next = steps[index + 1];
-  await database.transaction(async (sql) => {
-    if (step) {
-      await applyReport(sql, job.subject_id, {
-        status: step.status,
-        kind: "status",
-        error: step.status === "failed" ? SIMULATED_FAILURE : undefined,
-        errorCode: step.status === "failed" ? "simulated_failure" : undefined,
-        detail: { simulated: true },
-      });
-    }
-    if (next) {
-      await rescheduleJob(sql, job, owner, new Date(job.created_at.getTime() + next.afterMs), {
-        countAttempt: false,
-        payload: { outcome, step: index + 1 },
-      });
-    } else {
-      await completeJob(sql, job, owner);
-    }
-  });
+  let loader = batches.get(database);
+  if (!loader) {
+    loader = new DataLoader((steps: readonly Step[]) => runSteps(database, steps), { cache: false, maxBatchSize: 200 });
+    batches.set(database, loader);
+  }
+  await loader.load({ job, owner, cause: causeParams() });
   return "done";
+}
+
+async function runSteps(database: Database, steps: readonly Step[]): Promise<void[]> {
+  const planned = steps.map(({ job, owner, cause }) => {
+    const { outcome, step: index } = job.payload;
+    const all = simulatedSteps(outcome);
+    const next = all[index + 1];
+    const settlement = next
+      ? {
+          id: job.id,
+          owner,
+          runAt: new Date(job.created_at.getTime() + next.afterMs),
+          countAttempt: false,
+          payload: { kind: job.kind, value: { outcome, step: index + 1 } },
+        }
+      : { id: job.id, owner };
+    const step = all[index];
+    const report: ReportFor | null = step
+      ? {
+          messageId: job.subject_id,
+          cause,
+          report: {
+            status: step.status,
+            kind: "status",
+            error: step.status === "failed" ? SIMULATED_FAILURE : undefined,
+            errorCode: step.status === "failed" ? "simulated_failure" : undefined,
+            detail: { simulated: true },
+          },
+        }
+      : null;
+    return { settlement, report };
+  });
+  await database.transaction(async (sql) => {
+    const held = await settleJobs(
+      sql,
+      planned.map((p) => p.settlement),
+    );
+    await applyReports(
+      sql,
+      planned.flatMap((p) => (p.report && held.has(p.settlement.id) ? [p.report] : [])),
+    );
+  });
+  return steps.map(() => undefined);
 }

@@ -127,17 +127,51 @@ export async function renewLeases(database: Database, held: { id: string; owner:
   );
 }
 
-/** Deletes a finished job in the transaction that records its effect; false if the lease was lost. */
-export async function completeJob(sql: Sql, job: { id: string }, owner: string): Promise<boolean> {
-  const deleted = await sql(`DELETE FROM jobs WHERE id = $1 AND lease_owner = $2 RETURNING id`, [job.id, owner]);
-  return deleted.length > 0;
+/**
+ * What becomes of a job its claim ran: done (deleted, in the transaction that records its
+ * effect), or put back for `runAt` with its error, its attempt not counted when it never ran,
+ * and a new payload, checked against its kind's schema.
+ */
+export type Settlement = { id: string; owner: string } & (
+  { runAt?: undefined } | { runAt: Date; error?: string; countAttempt?: boolean; payload?: { kind: JobKind; value: unknown } }
+);
+
+// A claim's jobs settle in one statement, each only while its claim still holds it.
+const SETTLE = `
+  WITH s AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS s(id text, owner text, run_at timestamptz, uncount int, error text, payload jsonb)
+  ),
+  r AS (
+    UPDATE jobs j SET run_at = s.run_at, lease_until = NULL, lease_owner = NULL, attempts = j.attempts - s.uncount,
+      last_error = coalesce(s.error, j.last_error), payload = coalesce(s.payload, j.payload)
+    FROM s WHERE s.run_at IS NOT NULL AND j.id = s.id AND j.lease_owner = s.owner
+    RETURNING j.id
+  ),
+  d AS (DELETE FROM jobs j USING s WHERE s.run_at IS NULL AND j.id = s.id AND j.lease_owner = s.owner RETURNING j.id)
+  SELECT id FROM r UNION ALL SELECT id FROM d`;
+
+/** Settles jobs in one statement; the ids of those still held (the others' leases were lost, and nothing changed for them). */
+export async function settleJobs(sql: Sql, jobs: Settlement[]): Promise<Set<string>> {
+  if (jobs.length === 0) return new Set();
+  const rows = jobs.map((j) =>
+    j.runAt
+      ? {
+          id: j.id,
+          owner: j.owner,
+          run_at: j.runAt,
+          uncount: j.countAttempt === false ? 1 : 0,
+          error: j.error ?? null,
+          payload: j.payload === undefined ? null : parsePayload(j.payload.kind, j.payload.value),
+        }
+      : { id: j.id, owner: j.owner, run_at: null },
+  );
+  return new Set((await sql<{ id: string }>(SETTLE, [JSON.stringify(rows)])).map((r) => r.id));
 }
 
-const RESCHEDULE = `
-  UPDATE jobs SET run_at = $3, lease_until = NULL, lease_owner = NULL, attempts = attempts - $4,
-    last_error = coalesce($5, last_error), payload = coalesce($6::jsonb, payload)
-  WHERE id = $1 AND lease_owner = $2
-  RETURNING id`;
+/** Deletes a finished job in the transaction that records its effect; false if the lease was lost. */
+export async function completeJob(sql: Sql, job: { id: string }, owner: string): Promise<boolean> {
+  return (await settleJobs(sql, [{ id: job.id, owner }])).size > 0;
+}
 
 /**
  * Puts a job back for later; `countAttempt: false` when it never ran (pacing). A new payload
@@ -150,15 +184,17 @@ export async function rescheduleJob<K extends JobKind>(
   runAt: Date,
   opts: { error?: string; countAttempt?: boolean; payload?: JobPayload<K> } = {},
 ): Promise<boolean> {
-  const updated = await sql(RESCHEDULE, [
-    job.id,
-    owner,
-    runAt,
-    opts.countAttempt === false ? 1 : 0,
-    opts.error ?? null,
-    opts.payload ? JSON.stringify(parsePayload(job.kind, opts.payload)) : null,
+  const settled = await settleJobs(sql, [
+    {
+      id: job.id,
+      owner,
+      runAt,
+      error: opts.error,
+      countAttempt: opts.countAttempt,
+      payload: opts.payload && { kind: job.kind, value: opts.payload },
+    },
   ]);
-  return updated.length > 0;
+  return settled.size > 0;
 }
 
 /**
@@ -172,8 +208,7 @@ export const DEAD_LETTER = new Date("9000-01-01T00:00:00Z");
  * retrying would fail the same way, so it is never due again and keeps its error.
  */
 export async function deadLetter(sql: Sql, job: { id: string }, owner: string, error: string): Promise<boolean> {
-  const updated = await sql(RESCHEDULE, [job.id, owner, DEAD_LETTER, 0, `dead letter: ${error}`, null]);
-  return updated.length > 0;
+  return (await settleJobs(sql, [{ id: job.id, owner, runAt: DEAD_LETTER, error: `dead letter: ${error}` }])).size > 0;
 }
 
 /** Puts jobs that never ran (pacing, an endpoint's share of slots) back for later, in one statement. */

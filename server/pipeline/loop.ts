@@ -21,7 +21,15 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
   let running = true;
   let lastPass: number | null = null; // when the loop last claimed (or waited for a slot), for /readyz (D52)
   let wake: (() => void) | null = null;
-  const onWake = () => wake?.();
+  // Whether a wake-up came since the last claim began. Work that commits while a claim runs may
+  // be newer than the claim's snapshot: a claim that found nothing then claims again instead
+  // of sleeping until the next wake-up or poll (measured: bursts of 100 due jobs left waiting
+  // a whole poll).
+  let woken = false;
+  const onWake = () => {
+    woken = true;
+    wake?.();
+  };
   pipelineWaker().on("wake", onWake);
   const listenUrl = database.engine === "postgres" ? env().pipelineListenUrl : null;
   const listener = listenUrl ? listenForWork(listenUrl) : null;
@@ -34,6 +42,7 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
           lastPass = Date.now();
           continue;
         }
+        woken = false;
         const claimed = await worker.claim();
         lastPass = Date.now();
         if (claimed > 0) continue;
@@ -42,14 +51,16 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
       }
       if (!running) break;
       const idleSince = Date.now();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, IDLE_POLL_MS);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
+      if (!woken) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, IDLE_POLL_MS);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = null;
+      }
       const rest = MIN_IDLE_MS - (Date.now() - idleSince);
       if (running && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     }

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../e2e/support/database.ts";
 import { closeDb, db, type Database } from "../db/client.ts";
 import { withCause } from "../observability/request-context.ts";
-import { DEAD_LETTER, enqueue, insertJobs, jobRow } from "../outbox/jobs.ts";
+import { simulateStep } from "../messaging/simulate-step.ts";
+import { SIMULATED_FAILURE, simulatedOutcome } from "../messaging/test-mode.ts";
+import { claimJobs, DEAD_LETTER, enqueue, insertJobs, jobRow, readJob, type Job } from "../outbox/jobs.ts";
 import { runPipeline } from "./run-pipeline.ts";
 
 // Issue 11: one write path for jobs, and a pipeline that runs each job's handler with its
@@ -81,5 +83,94 @@ describe("the pipeline", () => {
     ]);
     const second = await runPipeline(database, { budgetMs: 1_000 });
     expect(second.dead_letter).toBeUndefined();
+  });
+});
+
+describe("test messages", () => {
+  // Issue 11: the simulated steps of one claim run as one transaction (their jobs settle in one
+  // statement, their status changes and events in another), with the same outcome as one by one.
+  const at = new Date(Date.now() - 5_000); // accepted 5 s ago: every later step is due at once
+  const accept = async (id: string, to: string) => {
+    await database.query(
+      `INSERT INTO messages (id, workspace_id, mode, channel, contact_id, "to", content, created_at)
+       VALUES ($1, 'ws_sim', 'test', 'whatsapp', 'ct_sim', $2, '{}', $3)`,
+      [id, to, at],
+    );
+    const row = jobRow("message.simulate", { outcome: simulatedOutcome(to), step: 0 }, { subjectId: id, workspaceId: "ws_sim", at });
+    await database.query(insertJobs(1), [JSON.stringify([row])]);
+  };
+
+  beforeAll(async () => {
+    await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws_sim', 'Simulated')`);
+    await database.query(`INSERT INTO contacts (id, workspace_id, phone) VALUES ('ct_sim', 'ws_sim', '+5511900000001')`);
+  });
+
+  it("advance together, each to its simulated outcome with its events in order", async () => {
+    await accept("msg_sim_read", "+5511900000001");
+    await accept("msg_sim_failed", "+15550100001");
+    await accept("msg_sim_sent", "+15550100003");
+    await runPipeline(database, { budgetMs: 3_000 });
+    const messages = await database.query(
+      `SELECT id, status::text AS status, error, error_code, sent_at IS NOT NULL AS sent, delivered_at IS NOT NULL AS delivered,
+         read_at IS NOT NULL AS read, failed_at IS NOT NULL AS failed, sent_at <= delivered_at AND delivered_at <= read_at AS ordered
+       FROM messages WHERE workspace_id = 'ws_sim' ORDER BY id`,
+    );
+    expect(messages).toEqual([
+      {
+        id: "msg_sim_failed",
+        status: "failed",
+        error: SIMULATED_FAILURE,
+        error_code: "simulated_failure",
+        sent: false,
+        delivered: false,
+        read: false,
+        failed: true,
+        ordered: null,
+      },
+      {
+        id: "msg_sim_read",
+        status: "read",
+        error: null,
+        error_code: null,
+        sent: true,
+        delivered: true,
+        read: true,
+        failed: false,
+        ordered: true,
+      },
+      {
+        id: "msg_sim_sent",
+        status: "sent",
+        error: null,
+        error_code: null,
+        sent: true,
+        delivered: false,
+        read: false,
+        failed: false,
+        ordered: null,
+      },
+    ]);
+    const events = await database.query<{ subject: string; names: string[] }>(
+      `SELECT data->>'id' AS subject, array_agg(name ORDER BY created_at) AS names FROM events WHERE workspace_id = 'ws_sim' GROUP BY 1 ORDER BY 1`,
+    );
+    expect(events).toEqual([
+      { subject: "msg_sim_failed", names: ["mensagem.falhou"] },
+      { subject: "msg_sim_read", names: ["mensagem.enviada", "mensagem.entregue", "mensagem.lida"] },
+      { subject: "msg_sim_sent", names: ["mensagem.enviada"] },
+    ]);
+    expect(await database.query(`SELECT id FROM jobs WHERE workspace_id = 'ws_sim'`)).toEqual([]);
+  });
+
+  it("change nothing for a step whose job another claim took meanwhile", async () => {
+    await accept("msg_sim_taken", "+5511900000001");
+    const [stored] = await claimJobs(database, "claim-that-holds-it", 1, 60_000);
+    expect(stored).toMatchObject({ subject_id: "msg_sim_taken" });
+    await simulateStep(database, readJob(stored!) as Job<"message.simulate">, "an-older-claim");
+    const [message] = await database.query(`SELECT status::text AS status FROM messages WHERE id = 'msg_sim_taken'`);
+    expect(message).toEqual({ status: "queued" });
+    expect(await database.query(`SELECT lease_owner FROM jobs WHERE subject_id = 'msg_sim_taken'`)).toEqual([
+      { lease_owner: "claim-that-holds-it" },
+    ]);
+    expect(await database.query(`SELECT * FROM message_history WHERE message_id = 'msg_sim_taken'`)).toEqual([]);
   });
 });
