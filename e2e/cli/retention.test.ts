@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sql } from "../../server/db/client.ts";
+import type { Handle } from "../../server/db/client.ts";
 import { deleteOlderThan } from "../../server/pipeline/sweep.ts";
 import { freshDatabase, queryDatabase, type Engine } from "../support/database.ts";
 import { ROOT } from "../support/server.ts";
@@ -14,7 +14,7 @@ const DAY = 24 * 60 * 60_000;
 for (const engine of ["pglite", "postgres"] as Engine[]) {
   describe(`retention sweep (${engine})`, () => {
     let database: Awaited<ReturnType<typeof freshDatabase>>;
-    const query: Sql = async <T>(text: string, values: unknown[] = []) => (await queryDatabase(database.env, text, values)) as T[];
+    const query: Handle = async <T>(text: string, values: unknown[] = []) => (await queryDatabase(database.env, text, values)) as T[];
     const svc = (args: string[], env: Record<string, string> = {}) =>
       JSON.parse(
         execFileSync(process.execPath, ["bin/svc.mjs", ...args, "--json"], {

@@ -1,4 +1,4 @@
-import type { Sql } from "../db/client.ts";
+import type { Handle } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { newId } from "../lib/ids.ts";
 import type { Actor } from "./actor.ts";
@@ -17,7 +17,7 @@ export type AuditEntry = {
 };
 
 /** A Prisma interactive transaction, or a transaction's statement function (Database.transaction). */
-type Writer = Prisma.TransactionClient | Sql;
+type Writer = Prisma.TransactionClient | Handle;
 
 const INSERT = `INSERT INTO audit_events (id, workspace_id, actor_type, actor_id, actor_label, action, target_type, target_id, detail)
   VALUES ($1, $2, $3::"AuditActorType", $4, $5, $6, $7, $8, $9::jsonb)`;

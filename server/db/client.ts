@@ -79,9 +79,6 @@ function statementName(text: string): string {
  */
 export type Handle = <T = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<T[]>;
 
-/** The earlier name of `Handle`, still used by the modules not yet moved to it. */
-export type Sql = Handle;
-
 export type Database = {
   engine: Engine;
   /**

@@ -1,4 +1,4 @@
-import type { Sql } from "../db/client.ts";
+import type { Handle } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { newId } from "../lib/ids.ts";
@@ -35,7 +35,7 @@ export async function recordEvent(tx: Prisma.TransactionClient, event: NewEvent)
 }
 
 /** The same row through the driver, for transactions written in SQL (the pipeline's, flow runs'). */
-export async function insertEvent(sql: Sql, event: NewEvent): Promise<string> {
+export async function insertEvent(sql: Handle, event: NewEvent): Promise<string> {
   const id = newId("event");
   await sql(
     `INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { parse as parseDuration, type Duration } from "tinyduration";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import { findContactBy } from "../contacts/get-contact.ts";
-import type { Database, Sql } from "../db/client.ts";
+import type { Database, Handle } from "../db/client.ts";
 import { insertEvent } from "../events/record-event.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { AppError } from "../lib/errors.ts";
@@ -42,7 +42,7 @@ type RunRow = {
 const versions = new Map<string, Step[]>();
 
 /** Versions never change once runs use them (a draft has none), so they are read once per process. */
-async function versionSteps(sql: Sql, flowId: string, version: number): Promise<Step[] | null> {
+async function versionSteps(sql: Handle, flowId: string, version: number): Promise<Step[] | null> {
   const key = `${flowId}:${version}`;
   const cached = versions.get(key);
   if (cached) return cached;
@@ -161,7 +161,7 @@ function dueAt(step: { duration?: string; until?: string }, now: Date): Date {
  * usable channel or template, or a reached limit (D25): no message, and the run goes on with
  * the reason (and its error code) in its history.
  */
-async function send(sql: Sql, run: RunRow, contact: Contact, step: SendStep): Promise<Omit<History, "position">> {
+async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep): Promise<Omit<History, "position">> {
   const skip = (reason: string, code: string) => ({ kind: "skipped", detail: { type: "send", channel: step.channel, reason, code } });
   const address = step.channel === "whatsapp" ? contact.phone : contact.email;
   if (!address) {
@@ -200,7 +200,7 @@ async function send(sql: Sql, run: RunRow, contact: Contact, step: SendStep): Pr
 }
 
 /** Adds and removes tags (ids that still exist in the workspace); true when the set changed. */
-async function applyTags(sql: Sql, run: RunRow, contact: Contact, add: string[], remove: string[]): Promise<boolean> {
+async function applyTags(sql: Handle, run: RunRow, contact: Contact, add: string[], remove: string[]): Promise<boolean> {
   const added = add.length
     ? await sql<{ tag_id: string }>(
         `INSERT INTO contact_tags (contact_id, tag_id) SELECT $1, id FROM tags WHERE workspace_id = $2 AND id = ANY($3::text[])
@@ -220,7 +220,7 @@ async function applyTags(sql: Sql, run: RunRow, contact: Contact, add: string[],
 }
 
 /** Sets (or, with null, removes) one custom field; true when the stored value changed. */
-async function setField(sql: Sql, contact: Contact, key: string, value: string | number | boolean | null): Promise<boolean> {
+async function setField(sql: Handle, contact: Contact, key: string, value: string | number | boolean | null): Promise<boolean> {
   const before = contact.fields[key];
   if (value === null ? before === undefined : before === value) return false;
   await sql(
@@ -237,7 +237,7 @@ async function setField(sql: Sql, contact: Contact, key: string, value: string |
 }
 
 /** `contato.atualizado` once per job that changed the contact (D14), with the Contact as it now is. */
-async function contactUpdated(sql: Sql, run: RunRow, now: Date): Promise<void> {
+async function contactUpdated(sql: Handle, run: RunRow, now: Date): Promise<void> {
   await sql(`UPDATE contacts SET updated_at = $2 WHERE id = $1`, [run.contact_id, now]);
   const contact = await findContactBy(sql, run.workspace_id, { id: run.contact_id });
   await insertEvent(sql, {
@@ -250,7 +250,7 @@ async function contactUpdated(sql: Sql, run: RunRow, now: Date): Promise<void> {
   });
 }
 
-async function writeHistory(sql: Sql, runId: string, history: History[], at: Date): Promise<void> {
+async function writeHistory(sql: Handle, runId: string, history: History[], at: Date): Promise<void> {
   if (history.length === 0) return;
   await sql(
     `INSERT INTO flow_run_history (run_id, at, kind, position, detail)
@@ -265,7 +265,7 @@ async function writeHistory(sql: Sql, runId: string, history: History[], at: Dat
  * the end). The job leaves the outbox in the same transaction.
  */
 async function end(
-  sql: Sql,
+  sql: Handle,
   job: Job,
   owner: string,
   run: RunRow,

@@ -1,4 +1,4 @@
-import type { Sql } from "../db/client.ts";
+import type { Handle } from "../db/client.ts";
 
 export type StoppedRun = { id: string; flow_id: string; status: "stopped"; reason: string | null };
 
@@ -27,7 +27,7 @@ const STOP = `
   SELECT id, flow_id FROM s ORDER BY id`;
 
 export async function stopRuns(
-  sql: Sql,
+  sql: Handle,
   where: { flowId: string } | { runId: string; workspaceId: string } | { contactId: string; mode: "test" | "live"; flowId: string | null },
   reason: string | null,
 ): Promise<StoppedRun[]> {

@@ -1,4 +1,4 @@
-import type { Database, Sql } from "../db/client.ts";
+import type { Database, Handle } from "../db/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { conflict } from "../lib/errors.ts";
 import { env } from "../lib/env.ts";
@@ -87,7 +87,7 @@ export async function claimIdempotencyKey(database: Database, scope: Idempotency
 }
 
 /** Stores the response while the claim is still this request's; false when it was taken over. */
-export async function completeIdempotencyKey(sql: Sql, held: HeldClaim, response: StoredResponse): Promise<boolean> {
+export async function completeIdempotencyKey(sql: Handle, held: HeldClaim, response: StoredResponse): Promise<boolean> {
   const rows = await sql(COMPLETE, [
     ...params(held.scope),
     held.claimedAt,
@@ -99,7 +99,7 @@ export async function completeIdempotencyKey(sql: Sql, held: HeldClaim, response
 }
 
 /** The response is not kept (5xx, 401, 403, 429: D28): the client may retry with the key. */
-export async function releaseIdempotencyKey(sql: Sql, held: HeldClaim): Promise<void> {
+export async function releaseIdempotencyKey(sql: Handle, held: HeldClaim): Promise<void> {
   await sql(RELEASE, [...params(held.scope), held.claimedAt]);
 }
 
@@ -120,7 +120,7 @@ export class IdempotentEffect {
     private readonly status: number,
   ) {}
 
-  async record(sql: Sql, body: unknown): Promise<void> {
+  async record(sql: Handle, body: unknown): Promise<void> {
     if (!(await completeIdempotencyKey(sql, this.held, { status: this.status, body: JSON.stringify(body), headers: {} }))) {
       throw keyInUse();
     }

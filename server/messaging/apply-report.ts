@@ -1,6 +1,6 @@
 import { causeParams } from "../observability/request-context.ts";
 import { messageEventData, type MessageEventSource } from "./message-event-data.ts";
-import type { Sql } from "../db/client.ts";
+import type { Handle } from "../db/client.ts";
 import { recorder } from "../observability/metrics.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { newId } from "../lib/ids.ts";
@@ -66,7 +66,7 @@ const CHANGE = `
  * `delivered` when a `read` arrives for a `sent` message; each state reached sets its
  * timestamp and records its `mensagem.*` event, in order. Returns whether the status changed.
  */
-export async function applyReport(sql: Sql, messageId: string, report: Report): Promise<boolean> {
+export async function applyReport(sql: Handle, messageId: string, report: Report): Promise<boolean> {
   const [changed] = await applyReports(sql, [{ messageId, report }]);
   return changed!;
 }
@@ -75,7 +75,7 @@ export async function applyReport(sql: Sql, messageId: string, report: Report): 
  * `applyReport` for many messages at once (each at most once), in two statements on the
  * driver whatever their number: the lock and read, then one write. Whether each changed.
  */
-export async function applyReports(sql: Sql, reports: ReportFor[]): Promise<boolean[]> {
+export async function applyReports(sql: Handle, reports: ReportFor[]): Promise<boolean[]> {
   const ids = reports.map((r) => r.messageId);
   if (new Set(ids).size !== ids.length) throw new Error("applyReports: each message at most once");
   const rows = await sql<Row>(LOCK, [ids]);

@@ -1,5 +1,5 @@
 import DataLoader from "dataloader";
-import { isConnectionError, type Database, type Sql } from "../db/client.ts";
+import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { newId } from "../lib/ids.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -151,7 +151,7 @@ const SETTLE = `
   SELECT id FROM r UNION ALL SELECT id FROM d`;
 
 /** Settles jobs in one statement; the ids of those still held (the others' leases were lost, and nothing changed for them). */
-export async function settleJobs(sql: Sql, jobs: Settlement[]): Promise<Set<string>> {
+export async function settleJobs(sql: Handle, jobs: Settlement[]): Promise<Set<string>> {
   if (jobs.length === 0) return new Set();
   const rows = jobs.map((j) =>
     j.runAt
@@ -169,7 +169,7 @@ export async function settleJobs(sql: Sql, jobs: Settlement[]): Promise<Set<stri
 }
 
 /** Deletes a finished job in the transaction that records its effect; false if the lease was lost. */
-export async function completeJob(sql: Sql, job: { id: string }, owner: string): Promise<boolean> {
+export async function completeJob(sql: Handle, job: { id: string }, owner: string): Promise<boolean> {
   return (await settleJobs(sql, [{ id: job.id, owner }])).size > 0;
 }
 
@@ -178,7 +178,7 @@ export async function completeJob(sql: Sql, job: { id: string }, owner: string):
  * is checked against the job's kind's schema. False if the lease was lost.
  */
 export async function rescheduleJob<K extends JobKind>(
-  sql: Sql,
+  sql: Handle,
   job: { id: string; kind: K },
   owner: string,
   runAt: Date,
@@ -207,12 +207,12 @@ export const DEAD_LETTER = new Date("9000-01-01T00:00:00Z");
  * Sets aside a job that can never run (its payload does not parse, its kind is unknown):
  * retrying would fail the same way, so it is never due again and keeps its error.
  */
-export async function deadLetter(sql: Sql, job: { id: string }, owner: string, error: string): Promise<boolean> {
+export async function deadLetter(sql: Handle, job: { id: string }, owner: string, error: string): Promise<boolean> {
   return (await settleJobs(sql, [{ id: job.id, owner, runAt: DEAD_LETTER, error: `dead letter: ${error}` }])).size > 0;
 }
 
 /** Puts jobs that never ran (pacing, an endpoint's share of slots) back for later, in one statement. */
-export async function deferJobs(sql: Sql, jobs: { id: string }[], owner: string, runAt: Date): Promise<void> {
+export async function deferJobs(sql: Handle, jobs: { id: string }[], owner: string, runAt: Date): Promise<void> {
   if (jobs.length === 0) return;
   await sql(
     `UPDATE jobs SET run_at = $3, lease_until = NULL, lease_owner = NULL, attempts = attempts - 1 WHERE id = ANY($1::text[]) AND lease_owner = $2`,

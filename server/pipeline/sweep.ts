@@ -1,4 +1,4 @@
-import type { Database, Sql } from "../db/client.ts";
+import type { Database, Handle } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { WINDOW_MS } from "../ratelimit/sliding-window.ts";
 import { rescheduleJob, type Job } from "../outbox/jobs.ts";
@@ -24,7 +24,7 @@ export type Deleted = { deleted: number; statements: number; done: boolean };
  * (`done`) or when `deadline` (epoch ms) has passed.
  */
 export async function deleteOlderThan(
-  sql: Sql,
+  sql: Handle,
   table: "message_history" | "events",
   column: "at" | "created_at",
   cutoff: Date,

@@ -1,4 +1,4 @@
-import type { Sql } from "../db/client.ts";
+import type { Handle } from "../db/client.ts";
 import type { Plan } from "../generated/prisma/enums.ts";
 import { AppError } from "../lib/errors.ts";
 import { effectiveLimits } from "../workspaces/plans.ts";
@@ -17,7 +17,7 @@ export function usagePeriod(at: Date): { day: string; month: string } {
  * is exact. Throws `quota_exceeded` when the daily limit of the channel or the monthly limit
  * is reached; nothing is counted then.
  */
-export async function countLiveMessage(sql: Sql, workspaceId: string, channel: Channel, at: Date): Promise<void> {
+export async function countLiveMessage(sql: Handle, workspaceId: string, channel: Channel, at: Date): Promise<void> {
   const { day, month } = usagePeriod(at);
   const [ws] = await sql<{ plan: Plan; daily_limit: number | null; monthly_limit: number | null; monthly_limit_set: boolean }>(
     `SELECT plan::text AS plan, daily_limit, monthly_limit, monthly_limit_set FROM workspaces WHERE id = $1 FOR NO KEY UPDATE`,
