@@ -35,11 +35,13 @@ export async function sendTestMessage(database: Database, workspaceId: string, i
     to = normalizePhone(input.to, workspace?.defaultCountry ?? null, "to");
     if (input.template) {
       // D42's checks, against this channel's templates; the parameters' texts go as typed.
-      const { template, parameters } = await checkTemplateSend(database.query, channel.id, input.template).catch((err: unknown) => {
-        throw err instanceof AppError && err.param
-          ? new AppError(err.code, err.message, { param: err.param.replace(/^whatsapp\./, "") })
-          : err;
-      });
+      const { template, parameters } = await checkTemplateSend(database.query, { id: channel.id, workspaceId }, input.template).catch(
+        (err: unknown) => {
+          throw err instanceof AppError && err.param
+            ? new AppError(err.code, err.message, { param: err.param.replace(/^whatsapp\./, "") })
+            : err;
+        },
+      );
       content = templateContent(template, parameters, input.template.parameters ?? {});
     } else {
       content = { body: input.text ?? "" };

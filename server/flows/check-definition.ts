@@ -1,7 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { checkFieldValue } from "../fields/field-values.ts";
 import { AppError, fromZodError, invalid } from "../lib/errors.ts";
-import { templateChannel } from "../messaging/send-message.ts";
 import { checkTemplateSend, type TemplateRequest } from "../whatsapp/templates.ts";
 import { ZFlowDefinition, type FlowDefinition, type FlowDefinitionInput, type Step } from "./flow-schemas.ts";
 
@@ -80,7 +79,7 @@ async function checkStepTemplate(
   at: string,
 ): Promise<void> {
   try {
-    await checkTemplateSend(database.query, await templateChannel(database.query, workspaceId, channelId ?? null), template);
+    await checkTemplateSend(database.query, { id: channelId ?? null, workspaceId }, template);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     throw new AppError(err.code, `${at}.${err.param}: ${err.message}`, { param: `${at}.${err.param}` });

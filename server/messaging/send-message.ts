@@ -200,14 +200,6 @@ export type Content =
   | TemplateContent
   | { subject: string; html: string; reply_to?: string; preview_text?: string };
 
-/**
- * The channel whose templates a WhatsApp send is checked against (D41, D42): the channel that
- * sends it, else (test keys, a flow being saved) the workspace's first connected one.
- */
-export async function templateChannel(sql: Handle, workspaceId: string, channelId: string | null): Promise<string | null> {
-  return channelId ?? (await connectedChannel(sql, workspaceId, "whatsapp").catch(() => null));
-}
-
 /** D43: whether the contact's 24-hour window is open now (test keys: always, but for the reserved recipient). */
 export function windowOpen(mode: Mode, contact: Contact, address: string, now: Date = new Date()): boolean {
   if (mode === "test") return address !== WINDOW_CLOSED_RECIPIENT;
@@ -235,7 +227,7 @@ export async function whatsappContent(
   const open = windowOpen(sender.mode, contact, address, opts.now);
   if (w.template && (!freeForm || (opts.fallback && !open))) {
     const given = w.template.parameters ?? {};
-    const { template, parameters } = await checkTemplateSend(sql, await templateChannel(sql, sender.workspaceId, channelId), w.template);
+    const { template, parameters } = await checkTemplateSend(sql, { id: channelId, workspaceId: sender.workspaceId }, w.template);
     const values = placeholderValues(input.variables ?? {}, { ...contact, id: contact.id || "" });
     const filled: Record<string, string> = {};
     for (const p of parameters) filled[p.name] = render(given[p.name]!, values, { ...opts, limit: RENDERED_LIMITS.parameter(p.name) });

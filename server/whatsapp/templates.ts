@@ -369,15 +369,27 @@ export type StoredTemplate = {
   body: string;
 };
 
-/** The stored template a send names on the channel that would send it, or D42's errors. */
-export async function templateForSend(sql: Handle, channelId: string | null, request: TemplateRequest): Promise<StoredTemplate> {
-  const [row] = channelId
-    ? await sql<StoredTemplate>(
-        `SELECT id, name, language, status, parameter_format AS "parameterFormat", components, body
-         FROM whatsapp_templates WHERE channel_id = $1 AND name = $2 AND language = $3`,
-        [channelId, request.name, request.language],
-      )
-    : [];
+/**
+ * The channel whose templates a WhatsApp send is checked against (D41, D42): the channel that
+ * sends it, else (test keys, a flow being saved) the workspace's first connected one.
+ */
+export type TemplateChannel = { id: string | null; workspaceId: string };
+
+/**
+ * The stored template a send names on the channel that would send it, or D42's errors. One
+ * statement, the fallback channel included: a template send costs one read more than a
+ * free-form one, not two.
+ */
+export async function templateForSend(sql: Handle, channel: TemplateChannel, request: TemplateRequest): Promise<StoredTemplate> {
+  const [row] = await sql<StoredTemplate>(
+    `SELECT id, name, language, status, parameter_format AS "parameterFormat", components, body
+     FROM whatsapp_templates
+     WHERE channel_id = COALESCE($1::text, (
+         SELECT id FROM channels WHERE workspace_id = $4 AND type = 'whatsapp'::"ChannelType" AND disconnected_at IS NULL
+         ORDER BY created_at, id LIMIT 1))
+       AND name = $2 AND language = $3`,
+    [channel.id, request.name, request.language, channel.workspaceId],
+  );
   if (!row) {
     throw invalid(
       "template_not_found",
@@ -401,10 +413,10 @@ export async function templateForSend(sql: Handle, channelId: string | null, req
  */
 export async function checkTemplateSend(
   sql: Handle,
-  channelId: string | null,
+  channel: TemplateChannel,
   request: TemplateRequest,
 ): Promise<{ template: StoredTemplate; parameters: TemplateParameter[] }> {
-  const template = await templateForSend(sql, channelId, request);
+  const template = await templateForSend(sql, channel, request);
   return { template, parameters: checkTemplateParameters(template, request.parameters ?? {}) };
 }
 
