@@ -7,7 +7,9 @@ const api = (engine: "postgres" | "pglite") => ({
     name: `api-${engine}`,
     include: ["e2e/api/**/*.test.ts", "packages/client/test/**/*.test.ts"],
     exclude: ["e2e/api/openapi.test.ts", "e2e/api/openapi-clients.test.ts"],
-    env: { SVC_ENGINE: engine },
+    // Three files at once can run ten servers on the shared PostgreSQL (max_connections 100):
+    // small pools keep them under it, as docs/deploy.md asks of several instances.
+    env: { SVC_ENGINE: engine, DATABASE_POOL_SIZE: "6" },
     globalSetup: ["e2e/support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

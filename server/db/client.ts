@@ -126,7 +126,7 @@ export async function closeDb(): Promise<void> {
 
 async function open(): Promise<Database> {
   const { databaseUrl, dataDir } = env();
-  if (databaseUrl) return pgDatabase({ connectionString: databaseUrl }, 20, true);
+  if (databaseUrl) return pgDatabase({ connectionString: databaseUrl }, env().databasePoolSize, true);
   // D53: a server holding the embedded store serves it on a socket in DATA_DIR; reach it
   // there, through the same driver as PostgreSQL, instead of opening it a second time.
   if (storeServed(dataDir)) {

@@ -26,6 +26,7 @@ const ZEnv = z.object({
   // At least 3 days: an event must outlive the retries of its webhook deliveries (about 45 hours, D33).
   RETENTION_DAYS: z.coerce.number().int().min(3).max(36500).default(90),
   RETENTION_BATCH_ROWS: z.coerce.number().int().min(1).max(100_000).default(5_000),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
 });
 
 export type Env = {
@@ -58,6 +59,12 @@ export type Env = {
   retentionDays: number;
   /** Rows deleted by one statement of that sweep, so no statement holds its locks for long. */
   retentionBatchRows: number;
+  /**
+   * PostgreSQL connections this process's pool opens at most (requests and pipeline share
+   * them). Instances times this, plus one LISTEN connection each, must stay under the
+   * server's `max_connections` (100 by default).
+   */
+  databasePoolSize: number;
 };
 
 let cached: Env | undefined;
@@ -89,6 +96,7 @@ export function env(): Env {
     webhookRetryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE.split(",").map((s) => Number(s) * 1000),
     retentionDays: e.RETENTION_DAYS,
     retentionBatchRows: e.RETENTION_BATCH_ROWS,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
   };
   return cached;
 }
