@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";
+import { useCursorPages } from "@/app/_components/cursor-pages.ts";
 import { Pager } from "@/app/_components/pager.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditAction } from "@/server/audit/audit-actions.ts";
@@ -21,9 +22,8 @@ export function AuditView({ workspace }: { workspace: string }) {
   const trpc = useTRPC();
   const [action, setAction] = useState<AuditAction | "">("");
   const [actor, setActor] = useState("");
-  // The cursors of the pages seen so far: [undefined] is the first page.
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const after = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const after = pages.after;
   const actors = useQuery(trpc.audit.actors.queryOptions());
   const events = useQuery({
     ...trpc.audit.list.queryOptions({
@@ -35,7 +35,7 @@ export function AuditView({ workspace }: { workspace: string }) {
     placeholderData: keepPreviousData,
   });
 
-  const restart = () => setCursors([undefined]);
+  const restart = pages.restart;
   return (
     <>
       <div className="page-header">
@@ -103,10 +103,10 @@ export function AuditView({ workspace }: { workspace: string }) {
             <AuditTable workspace={workspace} events={events.data.items} busy={events.isFetching} />
             <Pager
               label="Pages of the audit log"
-              page={cursors.length}
+              page={pages.page}
               hasNext={Boolean(events.data.next)}
-              onPrevious={() => setCursors((c) => c.slice(0, -1))}
-              onNext={() => events.data.next && setCursors((c) => [...c, events.data.next ?? undefined])}
+              onPrevious={pages.previous}
+              onNext={() => pages.next(events.data.next)}
             />
           </>
         ))}

@@ -2,8 +2,8 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";
+import { useCursorPages } from "@/app/_components/cursor-pages.ts";
 import { Pager } from "@/app/_components/pager.tsx";
 import { RelativeTime } from "@/app/_components/relative-time.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
@@ -15,8 +15,8 @@ const PAGE_SIZE = 10;
 /** A contact's messages, newest first, ten at a time, each opening the message's page. */
 export function ContactMessages({ workspace, contactId }: { workspace: string; contactId: string }) {
   const trpc = useTRPC();
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const after = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const after = pages.after;
   const page = useQuery({
     ...trpc.messages.search.queryOptions({ contact_id: contactId, limit: PAGE_SIZE, ...(after ? { after } : {}) }),
     placeholderData: keepPreviousData,
@@ -33,7 +33,7 @@ export function ContactMessages({ workspace, contactId }: { workspace: string; c
         </p>
       )}
       {page.data &&
-        (page.data.items.length === 0 && cursors.length === 1 ? (
+        (page.data.items.length === 0 && pages.page === 1 ? (
           <p className="empty">No messages to or from this contact yet.</p>
         ) : (
           <div className="table-wrap" aria-busy={page.isPlaceholderData}>
@@ -79,13 +79,13 @@ export function ContactMessages({ workspace, contactId }: { workspace: string; c
             </table>
           </div>
         ))}
-      {page.data && (cursors.length > 1 || next) && (
+      {page.data && (pages.page > 1 || next) && (
         <Pager
           label="Pages of this contact's messages"
-          page={cursors.length}
+          page={pages.page}
           hasNext={Boolean(next)}
-          onPrevious={() => setCursors(cursors.slice(0, -1))}
-          onNext={() => next && setCursors([...cursors, next])}
+          onPrevious={pages.previous}
+          onNext={() => pages.next(next)}
         />
       )}
     </section>

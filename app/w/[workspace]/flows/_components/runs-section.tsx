@@ -6,6 +6,7 @@ import { useSearchParams } from "next/navigation";
 import { useId, useState } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { Modal } from "@/app/_components/modal.tsx";
+import { useCursorPages } from "@/app/_components/cursor-pages.ts";
 import { Pager } from "@/app/_components/pager.tsx";
 import { RelativeTime, relativeTime } from "@/app/_components/relative-time.tsx";
 import { useWorkspaceTags } from "@/app/_components/use-catalog.ts";
@@ -50,8 +51,8 @@ export function RunsSection({ workspace, flow, canManage }: Props) {
   const initialRun = useSearchParams().get("run");
   const id = useId();
   const [status, setStatus] = useState<RunStatus | "">("");
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const after = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const after = pages.after;
   const page = useQuery({
     ...trpc.flows.runs.queryOptions({ flow_id: flow.id, limit: PAGE_SIZE, ...(status ? { status } : {}), ...(after ? { after } : {}) }),
     placeholderData: keepPreviousData,
@@ -81,7 +82,7 @@ export function RunsSection({ workspace, flow, canManage }: Props) {
             value={status}
             onChange={(e) => {
               setStatus(e.target.value as RunStatus | "");
-              setCursors([undefined]);
+              pages.restart();
             }}
           >
             <option value="">Any status</option>
@@ -103,7 +104,7 @@ export function RunsSection({ workspace, flow, canManage }: Props) {
         </p>
       )}
       {page.data &&
-        (page.data.items.length === 0 && cursors.length === 1 ? (
+        (page.data.items.length === 0 && pages.page === 1 ? (
           <p className="empty">{status ? `No ${status} runs.` : "No runs yet: contacts enter the flow through the API's enroll."}</p>
         ) : (
           <div className="table-wrap" aria-busy={page.isPlaceholderData}>
@@ -175,13 +176,13 @@ export function RunsSection({ workspace, flow, canManage }: Props) {
             </table>
           </div>
         ))}
-      {page.data && (cursors.length > 1 || next) && (
+      {page.data && (pages.page > 1 || next) && (
         <Pager
           label="Pages of runs"
-          page={cursors.length}
+          page={pages.page}
           hasNext={Boolean(next)}
-          onPrevious={() => setCursors(cursors.slice(0, -1))}
-          onNext={() => next && setCursors([...cursors, next])}
+          onPrevious={pages.previous}
+          onNext={() => pages.next(next)}
         />
       )}
       {open && (
