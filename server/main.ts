@@ -50,9 +50,8 @@ try {
   await closeDb();
   process.exit(1);
 }
+const demo = await ensureDemo(database); // before serving the embedded store: no other process creates it meanwhile
 await database.serve?.(); // D53: the CLI and other local processes share the embedded store
-
-const demo = await ensureDemo(database);
 
 const pipeline = config.pipeline === "inline" ? startPipelineLoop(database) : null;
 const ops = await opsRoutes({ database, root, lastPass: pipeline ? pipeline.lastPass : null }); // D52

@@ -26,6 +26,20 @@ export type DemoCredentials = {
  * password, returned so the demo can always be signed in to (only hashes are kept).
  */
 export async function ensureDemo(database: Database, opts: { renewPassword?: boolean } = {}): Promise<DemoCredentials> {
+  // Several servers started at once on one PostgreSQL database (D53, docs/deploy.md) would
+  // each find no demo and each create one; the loser's user insert then failed and its server
+  // exited. A transaction-scoped advisory lock makes the others wait and then find the demo.
+  // The embedded store is held by one process, which creates the demo before anyone else can.
+  if (database.engine === "postgres" && !database.shared) {
+    return database.transaction(async (tx) => {
+      await tx(`SELECT pg_advisory_xact_lock(hashtext('svc.ensure-demo'))`);
+      return findOrCreateDemo(database, opts);
+    });
+  }
+  return findOrCreateDemo(database, opts);
+}
+
+async function findOrCreateDemo(database: Database, opts: { renewPassword?: boolean }): Promise<DemoCredentials> {
   const existing = await database.prisma.user.findUnique({
     where: { email: DEMO_ADMIN_EMAIL },
     select: { memberships: { select: { workspaceId: true }, take: 1, orderBy: { createdAt: "asc" } } },
