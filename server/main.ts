@@ -166,6 +166,14 @@ async function shutdown(signal: string): Promise<void> {
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
+// Whoever read the output is gone (the pipe to the terminal or supervisor broke): stop as on
+// SIGTERM. Left running, each log line failed with EPIPE and the report of that failure failed
+// again, a loop that held a core (seen on a server whose parent process had died).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") void shutdown("EPIPE");
+  });
+}
 
 /** D54: the first start's demo sign-in and keys, kept where only this user can read them. */
 function writeCredentials(demo: Awaited<ReturnType<typeof ensureDemo>>): string {

@@ -5,7 +5,7 @@ import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.t
 import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import { FIXTURE_ADMIN, type Fixtures } from "../support/fixtures.ts";
 import { svcJson } from "../support/svc.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
+import { startServers, type RunningServer } from "../support/server.ts";
 import { signIn } from "../support/sign-in.ts";
 
 // Three instances on one PostgreSQL database (docs/deploy.md "One process or many"), each
@@ -34,7 +34,7 @@ beforeAll(async () => {
     "channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550077", "--waba-id", "5550078",
     "--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url);
   const serverEnv = { ...database.env, ALLOW_PRIVATE_WEBHOOKS: "1", PIPELINE: "inline" };
-  servers = await Promise.all([startServer(serverEnv), startServer(serverEnv), startServer(serverEnv)]);
+  servers = await startServers(3, serverEnv);
 }, 600_000);
 
 afterAll(async () => {

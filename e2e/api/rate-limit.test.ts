@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
-import { startServer } from "../support/server.ts";
+import { startServers } from "../support/server.ts";
 
 // D24: per key, a rolling 60 s window, shared by every instance; headers on every response.
 const fx = fixtures();
@@ -46,7 +46,7 @@ describe("rate limit (D24)", () => {
   it.runIf(inject("api").engine === "postgres")(
     "holds across several server processes sharing one database",
     async () => {
-      const servers = await Promise.all([startServer(inject("api").env), startServer(inject("api").env)]);
+      const servers = await startServers(2, inject("api").env);
       try {
         const urls = [inject("api").baseUrl, ...servers.map((s) => s.url)];
         const key = fx.shared!.keys.a!;

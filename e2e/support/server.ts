@@ -56,3 +56,18 @@ export async function startServer(env: Record<string, string | undefined>, { tim
       }),
   };
 }
+
+/**
+ * Starts `count` servers at once. If one fails to start, the others are stopped before the
+ * error is thrown: a test whose setup failed never leaves a server running after it.
+ */
+export async function startServers(count: number, env: Record<string, string | undefined>): Promise<RunningServer[]> {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startServer(env)));
+  const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw failed.reason;
+  }
+  return servers;
+}
