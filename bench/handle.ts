@@ -15,7 +15,7 @@ import { pgliteDatabase } from "../server/db/pglite-database.ts";
 import { createKey } from "../server/keys/create-key.ts";
 import { sha256Hex } from "../server/lib/crypto.ts";
 import { newId } from "../server/lib/ids.ts";
-import { insertMessage, type NewMessage } from "../server/messaging/send-message.ts";
+import { insertMessage, type NewMessage } from "../server/messaging/insert-messages.ts";
 import { simulatedOutcome } from "../server/messaging/test-mode.ts";
 import { jobRow } from "../server/outbox/jobs.ts";
 import { createWorkspace } from "../server/workspaces/create-workspace.ts";

@@ -77,6 +77,25 @@ describe("idempotency (D27, D28)", () => {
     expect(all.body.filter((t: { name: string }) => t.name === body.name)).toHaveLength(1);
   });
 
+  // Issue 11: concurrent sends of a process share one statement (group commit); each still
+  // stores its own response with its own message (D46), and nothing is mixed up between them.
+  it("stores each response with its message when many sends with their own keys arrive at once", async () => {
+    const sends = Array.from({ length: 40 }, (_, i) => ({
+      key: randomUUID(),
+      body: { channel: "whatsapp", to: { phone: `+5511977${String(700_000 + i)}` }, whatsapp: { body: `Batch ${i}` } },
+    }));
+    const first = await Promise.all(sends.map((s) => client.post("/messages", s.body, { headers: { "Idempotency-Key": s.key } })));
+    expect(first.map((r) => r.status)).toEqual(sends.map(() => 202));
+    expect(new Set(first.map((r) => r.body.id)).size).toBe(40);
+    const again = await Promise.all(sends.map((s) => client.post("/messages", s.body, { headers: { "Idempotency-Key": s.key } })));
+    again.forEach((r, i) => {
+      expect(r.headers.get("idempotent-replayed")).toBe("true");
+      expect(r.body).toEqual(first[i]!.body);
+    });
+    const stored = await Promise.all(first.map((r) => client.get(`/messages/${r.body.id}`)));
+    stored.forEach((r, i) => expect(r.body).toMatchObject({ id: first[i]!.body.id, to: first[i]!.body.to, channel: "whatsapp" }));
+  });
+
   it("refuses an Idempotency-Key longer than 255 characters", async () => {
     const res = await client.post("/tags", { name: unique("long") }, { headers: { "Idempotency-Key": "k".repeat(256) } });
     expectError(res, { status: 400, type: "invalid_request", code: "invalid_idempotency_key", param: "Idempotency-Key" });

@@ -22,10 +22,10 @@ it("creates one demo when three processes start at once; the others find it", as
   const results = await Promise.all(handles.map((h) => ensureDemo(h)));
   expect(results.filter((r) => r.created)).toHaveLength(1);
   expect(new Set(results.map((r) => r.workspace)).size).toBe(1);
-  const [{ count }] = await handles[0]!.query<{ count: number }>(
+  const [row] = await handles[0]!.query<{ count: number }>(
     `SELECT count(*)::int AS count FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = $1`,
     [DEMO_ADMIN_EMAIL],
   );
-  expect(count).toBe(1);
+  expect(row?.count).toBe(1);
   expect(await handles[0]!.query(`SELECT id FROM workspaces WHERE name = 'Demo'`)).toHaveLength(1);
 });

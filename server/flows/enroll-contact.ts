@@ -1,7 +1,7 @@
 import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
-import type { Sender as Actor } from "../messaging/send-message.ts";
+import type { Sender as Actor } from "../messaging/insert-messages.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";

@@ -1,5 +1,5 @@
 import type { Database } from "../db/client.ts";
-import type { Sender as Actor } from "../messaging/send-message.ts";
+import type { Sender as Actor } from "../messaging/insert-messages.ts";
 import { notFound } from "../lib/errors.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";
 import type { ZUnenrollRequest } from "./flow-schemas.ts";

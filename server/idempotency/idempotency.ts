@@ -52,11 +52,31 @@ const CLAIM = `
   SELECT false, created_at, body_hash, status, response_status, response_body, response_headers FROM idempotency_records
   WHERE workspace_id = $1 AND mode = $2::"KeyMode" AND method = $3 AND path = $4 AND key = $5 AND NOT EXISTS (SELECT 1 FROM ins)`;
 
-const COMPLETE = `
-  UPDATE idempotency_records SET status = 'done', response_status = $7, response_body = $8, response_headers = $9::jsonb
-  WHERE workspace_id = $1 AND mode = $2::"KeyMode" AND method = $3 AND path = $4 AND key = $5
-    AND status = 'in_progress' AND created_at = $6
-  RETURNING 1 AS done`;
+/**
+ * The UPDATE that stores the responses of held claims, given as a JSON array of `Completion`s
+ * in parameter `param`: each only while its claim is still the request's (`claimed_at`
+ * fences it). Returns the `ref` of each one stored. A part of larger statements too: accepted
+ * messages and their stored responses commit in one (`insertMessages`).
+ */
+export function completeClaims(param: string): string {
+  return `
+  UPDATE idempotency_records r SET status = 'done', response_status = c.status, response_body = c.body, response_headers = c.headers
+  FROM json_to_recordset(${param}::json) AS c(ref text, workspace_id text, mode "KeyMode", method text, path text, key text, claimed_at timestamptz, status int, body text, headers jsonb)
+  WHERE r.workspace_id = c.workspace_id AND r.mode = c.mode AND r.method = c.method AND r.path = c.path AND r.key = c.key
+    AND r.status = 'in_progress' AND r.created_at = c.claimed_at
+  RETURNING c.ref`;
+}
+
+/** One response to store for a held claim; `ref` names it in what `completeClaims` returns. */
+export type Completion = ReturnType<typeof completion>;
+
+export function completion(held: HeldClaim, response: StoredResponse, ref = "") {
+  const { workspaceId, mode, method, path, key } = held.scope;
+  const { status, body, headers } = response;
+  return { ref, workspace_id: workspaceId, mode, method, path, key, claimed_at: held.claimedAt, status, body, headers };
+}
+
+const COMPLETE = completeClaims("$1");
 
 const RELEASE = `
   DELETE FROM idempotency_records
@@ -88,13 +108,7 @@ export async function claimIdempotencyKey(database: Database, scope: Idempotency
 
 /** Stores the response while the claim is still this request's; false when it was taken over. */
 export async function completeIdempotencyKey(sql: Handle, held: HeldClaim, response: StoredResponse): Promise<boolean> {
-  const rows = await sql(COMPLETE, [
-    ...params(held.scope),
-    held.claimedAt,
-    response.status,
-    response.body,
-    JSON.stringify(response.headers),
-  ]);
+  const rows = await sql(COMPLETE, [JSON.stringify([completion(held, response)])]);
   return rows.length > 0;
 }
 
@@ -121,10 +135,17 @@ export class IdempotentEffect {
   ) {}
 
   async record(sql: Handle, body: unknown): Promise<void> {
-    if (!(await completeIdempotencyKey(sql, this.held, { status: this.status, body: JSON.stringify(body), headers: {} }))) {
-      throw keyInUse();
-    }
+    if (!(await completeIdempotencyKey(sql, this.held, this.response(body)))) throw keyInUse();
     this.recorded = true;
+  }
+
+  /** The response to store, for a caller that stores it in a statement of its own (`completeClaims`); `recorded` is then its to set. */
+  completion(ref: string, body: unknown): Completion {
+    return completion(this.held, this.response(body), ref);
+  }
+
+  private response(body: unknown): StoredResponse {
+    return { status: this.status, body: JSON.stringify(body), headers: {} };
   }
 }
 

@@ -1,5 +1,4 @@
 import type { Contact } from "../contacts/contact-schemas.ts";
-import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database, Handle } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
@@ -7,29 +6,13 @@ import type { Mode } from "../keys/scopes.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
-import { insertJobs, jobRow } from "../outbox/jobs.ts";
 import { wakePipeline } from "../outbox/wake.ts";
-import { countLiveMessage } from "../usage/quota.ts";
 import { messageView, type Message, type SendMessageRequest } from "./message-schemas.ts";
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient } from "./resolve-recipient.ts";
-import { simulatedOutcome, WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
+import { WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
+import { acceptMessage, type NewMessage, type Sender } from "./insert-messages.ts";
 import { checkTemplateSend, templateContent, type TemplateContent } from "../whatsapp/templates.ts";
-
-export type Sender = WorkspaceRef & { workspaceId: string; mode: Mode };
-
-// One statement writes the message, its first history entry and its outbox job (ARCHITECTURE
-// "Shape": transactional outbox), the job's row built by the outbox (`jobRow`). Sent straight
-// to the driver on the test path; inside the quota transaction on the live path.
-const INSERT_MESSAGE = `
-  WITH m AS (
-    INSERT INTO messages (id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, created_at, metadata, api_key_id, run_id)
-    VALUES ($1, $2, $3::"KeyMode", $4::"ChannelType", $5, $6, $7, 'queued', $8::jsonb, $9, $10, $13::jsonb, $14, $15)
-    RETURNING id
-  ), h AS (
-    INSERT INTO message_history (message_id, at, kind, status, detail) SELECT id, $10, 'status', 'queued', $11::jsonb FROM m
-  )
-  ${insertJobs(12)}`;
 
 /**
  * POST /messages (spec "Send message", D15, D16, D17, D25, D35). Every check runs before
@@ -77,78 +60,31 @@ export async function sendMessage(
     metadata: input.metadata ?? {},
   };
   const now = new Date();
-  // The message, its quota count (live) and the stored idempotent response commit together (D46).
-  const write = async (sql: Handle) => {
-    const id = await insertMessage(sql, message, now);
-    const view = messageView({
-      id,
-      status: "queued",
-      channel: input.channel,
-      to: address,
-      contactId,
-      metadata: message.metadata,
-      providerMessageId: null,
-      error: null,
-      sentAt: null,
-      deliveredAt: null,
-      readAt: null,
-      createdAt: now,
-    });
-    await opts.idempotency?.record(sql, view);
-    return view;
-  };
-  const view = live || opts.idempotency ? await database.transaction(write) : await write(database.query);
+  const id = newId("message");
+  const view = messageView({
+    id,
+    status: "queued",
+    channel: input.channel,
+    to: address,
+    contactId,
+    metadata: message.metadata,
+    providerMessageId: null,
+    error: null,
+    sentAt: null,
+    deliveredAt: null,
+    readAt: null,
+    createdAt: now,
+  });
+  // The message, its quota count (live) and the stored idempotent response commit together
+  // (D46), in a statement shared with this process's concurrent sends.
+  await acceptMessage(database, {
+    id,
+    message,
+    at: now,
+    ...(opts.idempotency ? { response: { effect: opts.idempotency, body: view } } : {}),
+  });
   wakePipeline();
   return view;
-}
-
-export type NewMessage = {
-  sender: Sender;
-  channel: "whatsapp" | "email";
-  /** The channel a live message goes through; null for test messages (D35). */
-  channelId: string | null;
-  contactId: string;
-  address: string;
-  content: Content;
-  source: "api" | "flow";
-  /** The API key that sent it (API sends), shown as the message's source in the dashboard. */
-  apiKeyId?: string | null;
-  /** The flow run whose send step wrote it (flow sends). */
-  runId?: string | null;
-  /** D57: the caller's correlation data; none for flow sends. */
-  metadata?: Record<string, string>;
-};
-
-/**
- * Writes an accepted message with its history and its outbox job. A live message is first
- * counted against the workspace's limits (D25), so call it inside a transaction for live
- * messages: the API's own, or a flow run's.
- */
-export async function insertMessage(sql: Handle, m: NewMessage, now: Date = new Date()): Promise<string> {
-  const live = m.sender.mode === "live";
-  if (live) await countLiveMessage(sql, m.sender.workspaceId, m.channel, now);
-  const id = newId("message");
-  const job = { subjectId: id, workspaceId: m.sender.workspaceId, channelId: m.channelId, at: now };
-  await sql(INSERT_MESSAGE, [
-    id,
-    m.sender.workspaceId,
-    m.sender.mode,
-    m.channel,
-    m.channelId,
-    m.contactId,
-    m.address,
-    JSON.stringify(m.content),
-    m.source,
-    now,
-    JSON.stringify({ source: m.source }),
-    JSON.stringify([
-      live ? jobRow("message.dispatch", {}, job) : jobRow("message.simulate", { outcome: simulatedOutcome(m.address), step: 0 }, job),
-    ]),
-    JSON.stringify(m.metadata ?? {}),
-    m.apiKeyId ?? null,
-    m.runId ?? null,
-  ]);
-  return id;
 }
 
 /**

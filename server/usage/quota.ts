@@ -12,12 +12,28 @@ export function usagePeriod(at: Date): { day: string; month: string } {
 }
 
 /**
- * Counts one live message against the workspace's limits, in the sending transaction (D25):
- * the workspace row is locked so that concurrent sends count one at a time, and the counter
- * is exact. Throws `quota_exceeded` when the daily limit of the channel or the monthly limit
- * is reached; nothing is counted then.
+ * Counts one live message against the workspace's limits, in the sending transaction (D25);
+ * throws `quota_exceeded` when the daily limit of the channel or the monthly limit is
+ * reached, and nothing is counted then.
  */
 export async function countLiveMessage(sql: Handle, workspaceId: string, channel: Channel, at: Date): Promise<void> {
+  const { refusal } = await countLiveMessages(sql, workspaceId, channel, at, 1);
+  if (refusal) throw refusal;
+}
+
+/**
+ * Counts up to `n` live messages of one channel, sent at once, in their order (D25): as if
+ * each were counted alone, the first `accepted` fit and each later one gets `refusal`, the
+ * limit it would have met. The workspace row is locked so that concurrent sends count one
+ * batch at a time and the counter is exact.
+ */
+export async function countLiveMessages(
+  sql: Handle,
+  workspaceId: string,
+  channel: Channel,
+  at: Date,
+  n: number,
+): Promise<{ accepted: number; refusal: AppError | null }> {
   const { day, month } = usagePeriod(at);
   const [ws] = await sql<{ plan: Plan; daily_limit: number | null; monthly_limit: number | null; monthly_limit_set: boolean }>(
     `SELECT plan::text AS plan, daily_limit, monthly_limit, monthly_limit_set FROM workspaces WHERE id = $1 FOR NO KEY UPDATE`,
@@ -37,19 +53,26 @@ export async function countLiveMessage(sql: Handle, workspaceId: string, channel
      FROM usage_counters WHERE workspace_id = $1 AND mode = 'live' AND day LIKE $4`,
     [workspaceId, day, channel, `${month}-%`],
   );
-  if ((used?.today ?? 0) >= limits.dailyLimit) {
-    throw new AppError("daily_limit_reached", `The daily limit of ${limits.dailyLimit} ${channel} messages is reached for ${day} (UTC).`, {
-      param: "channel",
-    });
+  const today = used?.today ?? 0;
+  const monthSoFar = used?.month ?? 0;
+  const room = Math.min(limits.dailyLimit - today, limits.monthlyLimit === null ? n : limits.monthlyLimit - monthSoFar);
+  const accepted = Math.max(0, Math.min(n, room));
+  if (accepted > 0) {
+    await sql(
+      `INSERT INTO usage_counters (workspace_id, day, channel, mode, count) VALUES ($1, $2, $3::"ChannelType", 'live', $4)
+       ON CONFLICT (workspace_id, day, channel, mode) DO UPDATE SET count = usage_counters.count + EXCLUDED.count`,
+      [workspaceId, day, channel, accepted],
+    );
   }
-  if (limits.monthlyLimit !== null && (used?.month ?? 0) >= limits.monthlyLimit) {
-    throw new AppError("monthly_limit_reached", `The monthly limit of ${limits.monthlyLimit} messages is reached for ${month}.`, {
-      param: "channel",
-    });
-  }
-  await sql(
-    `INSERT INTO usage_counters (workspace_id, day, channel, mode, count) VALUES ($1, $2, $3::"ChannelType", 'live', 1)
-     ON CONFLICT (workspace_id, day, channel, mode) DO UPDATE SET count = usage_counters.count + 1`,
-    [workspaceId, day, channel],
-  );
+  if (accepted === n) return { accepted, refusal: null };
+  // The first message that does not fit meets the daily limit first, as a message alone would.
+  const refusal =
+    today + accepted >= limits.dailyLimit
+      ? new AppError("daily_limit_reached", `The daily limit of ${limits.dailyLimit} ${channel} messages is reached for ${day} (UTC).`, {
+          param: "channel",
+        })
+      : new AppError("monthly_limit_reached", `The monthly limit of ${limits.monthlyLimit} messages is reached for ${month}.`, {
+          param: "channel",
+        });
+  return { accepted, refusal };
 }

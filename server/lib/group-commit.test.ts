@@ -1,0 +1,46 @@
+import { expect, it } from "vitest";
+import { groupCommit } from "./group-commit.ts";
+
+// Issue 11: concurrent writes of a process share their round trips. The first call goes alone;
+// what arrives while a batch is in flight goes out together when it ends.
+it("sends the first call alone, then what arrived meanwhile as one batch, one batch at a time", async () => {
+  const batches: number[][] = [];
+  let inFlight = 0;
+  let most = 0;
+  const write = groupCommit<number, number>(async (keys) => {
+    batches.push([...keys]);
+    most = Math.max(most, ++inFlight);
+    await new Promise((r) => setTimeout(r, 20));
+    inFlight--;
+    return keys.map((k) => k * 10);
+  });
+  const first = write(1);
+  await new Promise((r) => setTimeout(r, 5)); // the first batch is in flight
+  const rest = [2, 3, 4, 5].map((k) => write(k));
+  expect(await Promise.all([first, ...rest])).toEqual([10, 20, 30, 40, 50]);
+  expect(batches).toEqual([[1], [2, 3, 4, 5]]);
+  expect(most).toBe(1);
+});
+
+it("rejects only the key whose answer is an Error, and every key when the batch throws", async () => {
+  const write = groupCommit<number, string>(async (keys) => {
+    if (keys.includes(0)) throw new Error("down");
+    return keys.map((k) => (k === 2 ? new Error("refused 2") : `ok ${k}`));
+  });
+  const results = await Promise.allSettled([1, 2, 3].map((k) => write(k)));
+  expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual(["ok 1", "refused 2", "ok 3"]);
+  const failed = await Promise.allSettled([0, 4].map((k) => write(k)));
+  expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+  expect(await write(5)).toBe("ok 5"); // the next batch goes out after a failed one
+});
+
+it("caps a batch at maxBatchSize; the rest follow in order", async () => {
+  const sizes: number[] = [];
+  const write = groupCommit<number, number>(async (keys) => {
+    sizes.push(keys.length);
+    await new Promise((r) => setTimeout(r, 5));
+    return [...keys];
+  }, 3);
+  expect(await Promise.all([1, 2, 3, 4, 5, 6, 7].map((k) => write(k)))).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  expect(sizes).toEqual([3, 3, 1]);
+});
