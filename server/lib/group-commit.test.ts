@@ -36,11 +36,32 @@ it("rejects only the key whose answer is an Error, and every key when the batch 
 
 it("caps a batch at maxBatchSize; the rest follow in order", async () => {
   const sizes: number[] = [];
-  const write = groupCommit<number, number>(async (keys) => {
-    sizes.push(keys.length);
-    await new Promise((r) => setTimeout(r, 5));
-    return [...keys];
-  }, 3);
+  const write = groupCommit<number, number>(
+    async (keys) => {
+      sizes.push(keys.length);
+      await new Promise((r) => setTimeout(r, 5));
+      return [...keys];
+    },
+    { maxBatchSize: 3 },
+  );
   expect(await Promise.all([1, 2, 3, 4, 5, 6, 7].map((k) => write(k)))).toEqual([1, 2, 3, 4, 5, 6, 7]);
   expect(sizes).toEqual([3, 3, 1]);
+});
+
+it("writes each key of a failed batch alone when asked, so a fault stays with its key", async () => {
+  const batches: number[][] = [];
+  const write = groupCommit<number, number>(
+    async (keys) => {
+      batches.push([...keys]);
+      await new Promise((r) => setTimeout(r, 5));
+      if (keys.includes(3)) throw new Error("bad 3");
+      return [...keys];
+    },
+    { alone: (err) => (err as Error).message.startsWith("bad") },
+  );
+  const first = write(1);
+  await new Promise((r) => setTimeout(r, 1));
+  const results = await Promise.allSettled([first, ...[2, 3, 4].map((k) => write(k))]);
+  expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([1, 2, "bad 3", 4]);
+  expect(batches).toEqual([[1], [2, 3, 4], [2], [3], [4]]);
 });

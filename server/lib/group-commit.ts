@@ -5,10 +5,14 @@ import DataLoader from "dataloader";
  * flight wait for it to end, then go out together as the next batch (at most `maxBatchSize`).
  * One batch is in flight at a time, so under load each round trip carries everything that
  * arrived during the previous one, and alone a call waits for nothing. `write` answers each
- * key in order, a value or an Error for that key alone; if it throws, every key of the batch
- * gets the error.
+ * key in order, a value or an Error for that key alone. If it throws and `alone(error)` says so
+ * (a fault of one key's data, say, not an unreachable database), each key of the batch is
+ * written again on its own, so the fault stays with its key; otherwise every key gets the error.
  */
-export function groupCommit<K, V>(write: (keys: readonly K[]) => Promise<(V | Error)[]>, maxBatchSize = 500): (key: K) => Promise<V> {
+export function groupCommit<K, V>(
+  write: (keys: readonly K[]) => Promise<(V | Error)[]>,
+  { maxBatchSize = 500, alone = () => false }: { maxBatchSize?: number; alone?: (error: unknown) => boolean } = {},
+): (key: K) => Promise<V> {
   let busy = false;
   const waiting: (() => void)[] = [];
   const next = () => {
@@ -19,7 +23,18 @@ export function groupCommit<K, V>(write: (keys: readonly K[]) => Promise<(V | Er
   const loader = new DataLoader<K, V, K>(
     async (keys) => {
       try {
-        return await write(keys);
+        return await write(keys).catch(async (err: unknown) => {
+          if (keys.length === 1 || !alone(err)) throw err;
+          const each: (V | Error)[] = [];
+          for (const key of keys)
+            each.push(
+              await write([key]).then(
+                ([v]) => v!,
+                (e: Error) => e,
+              ),
+            );
+          return each;
+        });
       } finally {
         next();
       }

@@ -1,12 +1,13 @@
 import { causeParams } from "../observability/request-context.ts";
 import { messageEventData } from "./message-event-data.ts";
 import { loadChannel } from "../channels/load-channel.ts";
-import type { Database } from "../db/client.ts";
+import { isConnectionError, type Database } from "../db/client.ts";
 import { backoffMs } from "../outbox/backoff.ts";
 import { completeJob, fenceJob, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import type { ChannelConfig, ProviderResult } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
+import { groupCommit } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { recorder } from "../observability/metrics.ts";
@@ -48,22 +49,65 @@ const loadMessage = batchedRows<Row>(
    FROM messages WHERE id = ANY($1::text[])`,
 );
 
-// The common outcome in one statement: the job is completed (while its lease is held) and the
-// still-queued message becomes `sent`, with its history entry and `mensagem.enviada`. If the
-// message moved meanwhile (a provider report overtook this commit), the general path runs.
+// The common outcome, for the messages of many jobs in one statement: each job is completed
+// (while its lease is held) and its still-queued message becomes `sent`, with its history entry
+// and `mensagem.enviada`. The messages are locked in id order first, like `applyReports`, so two
+// statements over the same messages never deadlock. A message that moved meanwhile (a provider
+// report overtook this commit) is left to the general path.
 const MARK_SENT = `
-  WITH j AS (DELETE FROM jobs WHERE id = $1 AND lease_owner = $2 RETURNING id),
-  u AS (
-    UPDATE messages SET status = 'sent', sent_at = greatest($3, created_at), provider_message_id = $4
-    WHERE id = $5 AND status = 'queued' AND EXISTS (SELECT 1 FROM j)
-    RETURNING id
+  WITH s AS (
+    SELECT * FROM json_to_recordset($1::json) AS s(job_id text, owner text, at timestamptz, provider_message_id text, message_id text,
+      detail jsonb, event_id text, workspace_id text, mode "KeyMode", data jsonb, contact_id text, request_id text, traceparent text)
   ),
-  h AS (INSERT INTO message_history (message_id, at, kind, status, detail) SELECT id, $3, 'status', 'sent', $6::jsonb FROM u),
+  j AS (DELETE FROM jobs USING s WHERE jobs.id = s.job_id AND jobs.lease_owner = s.owner RETURNING jobs.id),
+  l AS (
+    SELECT m.id FROM messages m JOIN s ON s.message_id = m.id
+    WHERE m.status = 'queued' AND s.job_id IN (SELECT id FROM j) ORDER BY m.id FOR UPDATE OF m
+  ),
+  u AS (
+    UPDATE messages m SET status = 'sent', sent_at = greatest(s.at, m.created_at), provider_message_id = s.provider_message_id
+    FROM s WHERE m.id = s.message_id AND m.id IN (SELECT id FROM l)
+    RETURNING m.id
+  ),
+  h AS (
+    INSERT INTO message_history (message_id, at, kind, status, detail)
+    SELECT s.message_id, s.at, 'status', 'sent', s.detail FROM s WHERE s.message_id IN (SELECT id FROM u)
+  ),
   e AS (
     INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
-    SELECT $7, $8, 'mensagem.enviada', $9::"KeyMode", $10::jsonb, $11, $3, $12, $13 FROM u
+    SELECT s.event_id, s.workspace_id, 'mensagem.enviada', s.mode, s.data, s.contact_id, s.at, s.request_id, s.traceparent
+    FROM s WHERE s.message_id IN (SELECT id FROM u)
   )
-  SELECT (SELECT count(*) FROM j)::int AS job, (SELECT count(*) FROM u)::int AS sent`;
+  SELECT s.job_id, s.job_id IN (SELECT id FROM j) AS job, s.message_id IN (SELECT id FROM u) AS sent FROM s`;
+
+type Sent = { job_id: string; owner: string; at: Date; provider_message_id: string | undefined; message_id: string } & Record<
+  string,
+  unknown
+>;
+
+const markers = new WeakMap<Database, (sent: Sent) => Promise<{ job: boolean; sent: boolean }>>();
+
+/**
+ * Records an accepted send: the provider calls of one process that end while a write is in
+ * flight are recorded together by the next (`groupCommit`), in one statement.
+ */
+function markSent(database: Database, sent: Sent): Promise<{ job: boolean; sent: boolean }> {
+  let mark = markers.get(database);
+  if (!mark) {
+    markers.set(
+      database,
+      (mark = groupCommit(
+        async (batch) => {
+          const rows = await database.query<{ job_id: string; job: boolean; sent: boolean }>(MARK_SENT, [JSON.stringify(batch)]);
+          const byJob = new Map(rows.map((r) => [r.job_id, r]));
+          return batch.map((b) => byJob.get(b.job_id) ?? { job: false, sent: false });
+        },
+        { alone: (err) => !isConnectionError(err) },
+      )),
+    );
+  }
+  return mark(sent);
+}
 
 /**
  * Sends one live message through its channel's provider and records the answer in the same
@@ -136,21 +180,22 @@ async function record(
 ): Promise<DispatchResult> {
   if (result.outcome === "accepted") {
     const now = new Date();
-    const event = messageEventData(m, "sent");
-    const [done] = await database.query<{ job: number; sent: number }>(MARK_SENT, [
-      job.id,
+    const [requestId, traceparent] = causeParams();
+    const done = await markSent(database, {
+      job_id: job.id,
       owner,
-      now,
-      result.providerMessageId,
-      m.id,
-      JSON.stringify({ ...detail, applied: true }),
-      newId("event"),
-      m.workspace_id,
-      m.mode,
-      JSON.stringify(event),
-      m.contact_id,
-      ...causeParams(),
-    ]);
+      at: now,
+      provider_message_id: result.providerMessageId,
+      message_id: m.id,
+      detail: { ...detail, applied: true },
+      event_id: newId("event"),
+      workspace_id: m.workspace_id,
+      mode: m.mode,
+      data: messageEventData(m, "sent"),
+      contact_id: m.contact_id,
+      request_id: requestId,
+      traceparent,
+    });
     if (done?.sent) recorder()?.statusChange("sent");
     if (done?.job && !done.sent) {
       await database.transaction((sql) =>

@@ -107,32 +107,20 @@ const writers = new WeakMap<Database, (accepted: Accepted) => Promise<void>>();
  * Writes an API send (`sendMessage`): concurrent sends of this process share their statements
  * and their commit (`groupCommit`). Live ones are counted against the limits in the same
  * transaction, each as if alone and in order (D25); a test batch is one statement. A batch
- * that fails as a whole is written again message by message, so a fault stays with its message.
+ * that fails as a whole (but for an unreachable database) is written again message by
+ * message, so a fault stays with its message.
  */
 export function acceptMessage(database: Database, accepted: Accepted): Promise<void> {
   let write = writers.get(database);
-  if (!write) writers.set(database, (write = groupCommit((batch) => writeBatch(database, batch))));
+  if (!write)
+    writers.set(database, (write = groupCommit((batch) => writeBatch(database, batch), { alone: (err) => !isConnectionError(err) })));
   return write(accepted);
 }
 
 async function writeBatch(database: Database, batch: readonly Accepted[]): Promise<(undefined | Error)[]> {
-  let results: (undefined | Error)[];
-  try {
-    results = batch.some((a) => a.message.sender.mode === "live")
-      ? await database.transaction((tx) => writeCounted(tx, batch))
-      : outcomes(batch, await insertMessages(database.query, batch));
-  } catch (err) {
-    if (batch.length === 1 || isConnectionError(err)) throw err;
-    const alone: (undefined | Error)[] = [];
-    for (const a of batch)
-      alone.push(
-        await writeBatch(database, [a]).then(
-          ([r]) => r,
-          (e: Error) => e,
-        ),
-      );
-    return alone;
-  }
+  const results = batch.some((a) => a.message.sender.mode === "live")
+    ? await database.transaction((tx) => writeCounted(tx, batch))
+    : outcomes(batch, await insertMessages(database.query, batch));
   batch.forEach((a, i) => {
     if (a.response && results[i] === undefined) a.response.effect.recorded = true;
   });
