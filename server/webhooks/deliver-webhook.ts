@@ -1,5 +1,6 @@
-import type { Database } from "../db/client.ts";
+import { isConnectionError, type Database } from "../db/client.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
+import { groupCommit } from "../lib/group-commit.ts";
 import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { env } from "../lib/env.ts";
 import { inSpan } from "../observability/tracing.ts";
@@ -64,22 +65,60 @@ const LOAD = `
 /** The jobs of one claim start together, so their deliveries are read in one query. */
 const loadDelivery = batchedRows<Row>(LOAD);
 
-// The common outcome in one statement: the job is completed while its lease is held, the
-// delivery succeeds, its attempt is kept, and the endpoint's failure streak ends.
+// The common outcome, for many deliveries in one statement: each job is completed while its
+// lease is held, its delivery succeeds, its attempt is kept, and the endpoint's failure streak
+// ends. Returns the jobs completed.
 const SUCCEEDED = `
-  WITH j AS (DELETE FROM jobs WHERE id = $1 AND lease_owner = $2 RETURNING id),
+  WITH s AS (
+    SELECT * FROM json_to_recordset($1::json)
+      AS s(job_id text, owner text, delivery_id text, status_code int, at timestamptz, duration_ms int, excerpt text)
+  ),
+  j AS (DELETE FROM jobs USING s WHERE jobs.id = s.job_id AND jobs.lease_owner = s.owner RETURNING jobs.id),
   d AS (
-    UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, last_status_code = $4,
+    UPDATE webhook_deliveries wd SET status = 'succeeded', attempts = wd.attempts + 1, last_status_code = s.status_code,
       last_error = NULL, next_attempt_at = NULL, updated_at = now()
-    WHERE id = $3 AND EXISTS (SELECT 1 FROM j)
-    RETURNING endpoint_id
+    FROM s WHERE wd.id = s.delivery_id AND s.job_id IN (SELECT id FROM j)
+    RETURNING wd.id, wd.endpoint_id
   ),
   a AS (
     INSERT INTO webhook_attempts (delivery_id, at, status_code, duration_ms, response_excerpt)
-    SELECT $3, $5, $4, $6, $7 FROM d
+    SELECT s.delivery_id, s.at, s.status_code, s.duration_ms, s.excerpt FROM s WHERE s.delivery_id IN (SELECT id FROM d)
   ),
   e AS (UPDATE webhook_endpoints SET failing_since = NULL WHERE id IN (SELECT endpoint_id FROM d) AND failing_since IS NOT NULL)
-  SELECT count(*)::int AS done FROM j`;
+  SELECT id AS job_id FROM j`;
+
+type Success = {
+  job_id: string;
+  owner: string;
+  delivery_id: string;
+  status_code: number | null;
+  at: Date;
+  duration_ms: number;
+  excerpt: string | null;
+};
+
+const successes = new WeakMap<Database, (success: Success) => Promise<boolean>>();
+
+/**
+ * Records a delivery that succeeded: the deliveries of a process that end while a write is
+ * in flight are recorded together by the next (`groupCommit`), in one statement.
+ */
+function recordSuccess(database: Database, success: Success): Promise<boolean> {
+  let write = successes.get(database);
+  if (!write) {
+    successes.set(
+      database,
+      (write = groupCommit(
+        async (batch) => {
+          const done = new Set((await database.query<{ job_id: string }>(SUCCEEDED, [JSON.stringify(batch)])).map((r) => r.job_id));
+          return batch.map((b) => done.has(b.job_id));
+        },
+        { alone: (err) => !isConnectionError(err) },
+      )),
+    );
+  }
+  return write(success);
+}
 
 /**
  * Admits the webhook jobs of one claim within each endpoint's share of slots, counting them
@@ -192,7 +231,15 @@ async function deliver(database: Database, job: Job, owner: string): Promise<Del
   const failure = error;
   return recordOutcome(async () => {
     if (!failure) {
-      await database.query(SUCCEEDED, [job.id, owner, row.id, statusCode, at, durationMs, excerpt]);
+      await recordSuccess(database, {
+        job_id: job.id,
+        owner,
+        delivery_id: row.id,
+        status_code: statusCode,
+        at,
+        duration_ms: durationMs,
+        excerpt,
+      });
       return "delivered";
     }
     const retryInMs = retryDelayMs(job.attempts, env().webhookRetryDelaysMs);
