@@ -1,5 +1,6 @@
 import type { Database, Handle } from "../db/client.ts";
 import { invalid, notFound } from "../lib/errors.ts";
+import { groupCommit } from "../lib/group-commit.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import type { Contact } from "./contact-schemas.ts";
@@ -39,15 +40,45 @@ const FIND = (match: string) => `
   LIMIT 1`;
 const QUERIES = { id: FIND(CONTACT_MATCH.id), phone: FIND(CONTACT_MATCH.phone), email: FIND(CONTACT_MATCH.email) };
 
-/** The workspace's contact with this id, phone or e-mail, or null. */
-export async function findContactBy(
-  sql: Handle,
-  workspaceId: string,
-  by: { id: string } | { phone: string } | { email: string },
-): Promise<Contact | null> {
+type By = { id: string } | { phone: string } | { email: string };
+
+/** The workspace's contact with this id, phone or e-mail, or null; through `sql`, so inside a caller's transaction too. */
+export async function findContactBy(sql: Handle, workspaceId: string, by: By): Promise<Contact | null> {
   const [column, value] = Object.entries(by)[0] as [keyof typeof QUERIES, string];
   const [row] = await sql<Row>(QUERIES[column], [workspaceId, value]);
-  if (!row) return null;
+  return row ? contactOf(row) : null;
+}
+
+// The same look-ups for many (workspace, value) pairs in one statement, each answered by its
+// ordinality `i` (1-based).
+const MANY = Object.fromEntries(
+  Object.entries(CONTACT_MATCH).map(([column, match]) => [
+    column,
+    `SELECT k.i, c.* FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(ws, v, i)
+     CROSS JOIN LATERAL (${FIND(match).replaceAll("$2", "k.v").replaceAll("$1", "k.ws")}) c`,
+  ]),
+) as Record<keyof typeof QUERIES, string>;
+
+const lookups = new WeakMap<Database, Record<string, (key: { workspaceId: string; value: string }) => Promise<Contact | null>>>();
+
+/**
+ * `findContactBy` outside a transaction, for the requests that look their contact up first
+ * (a send's recipient, GET /contacts): the look-ups of one kind that arrive while one is in
+ * flight share the next statement (`groupCommit`).
+ */
+export function lookUpContact(database: Database, workspaceId: string, by: By): Promise<Contact | null> {
+  const [column, value] = Object.entries(by)[0] as [keyof typeof QUERIES, string];
+  let byColumn = lookups.get(database);
+  if (!byColumn) lookups.set(database, (byColumn = {}));
+  byColumn[column] ??= groupCommit(async (keys) => {
+    const rows = await database.query<Row & { i: string }>(MANY[column], [keys.map((k) => k.workspaceId), keys.map((k) => k.value)]);
+    const found = new Map(rows.map((r) => [Number(r.i), contactOf(r)]));
+    return keys.map((_, i) => found.get(i + 1) ?? null);
+  });
+  return byColumn[column]({ workspaceId, value });
+}
+
+function contactOf(row: Row): Contact {
   return {
     id: row.id,
     phone: row.phone,
@@ -65,7 +96,7 @@ export async function findContactBy(
 
 /** Another workspace's contact is a 404 like an unknown one (STYLE.md "Errors"). */
 export async function getContactOrThrow(database: Database, workspaceId: string, id: string, param = "id"): Promise<Contact> {
-  const contact = await findContactBy(database.query, workspaceId, { id });
+  const contact = await lookUpContact(database, workspaceId, { id });
   if (!contact) throw notFound("contact", param);
   return contact;
 }
@@ -80,7 +111,7 @@ export async function findContact(database: Database, actor: WorkspaceRef, query
     query.phone !== undefined
       ? { phone: normalizePhone(query.phone, await defaultCountry(database, actor), "phone") }
       : { email: normalizeEmail(query.email!, "email") };
-  const contact = await findContactBy(database.query, workspaceId, where);
+  const contact = await lookUpContact(database, workspaceId, where);
   if (!contact) throw notFound("contact", query.phone !== undefined ? "phone" : "email");
   return contact;
 }

@@ -1,5 +1,5 @@
 import type { Contact } from "../contacts/contact-schemas.ts";
-import { defaultCountry, findContactBy, type WorkspaceRef } from "../contacts/get-contact.ts";
+import { defaultCountry, lookUpContact, type WorkspaceRef } from "../contacts/get-contact.ts";
 import type { Database } from "../db/client.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { notFound } from "../lib/errors.ts";
@@ -20,7 +20,7 @@ export async function resolveRecipient(
   { contact: Contact; exists: true } | { contact: null; exists: false; draft: { phone?: string; email?: string; name?: string } }
 > {
   if (to.contact_id !== undefined) {
-    const contact = await findContactBy(database.query, ref.workspaceId, { id: to.contact_id });
+    const contact = await lookUpContact(database, ref.workspaceId, { id: to.contact_id });
     if (!contact) throw notFound("contact", "to.contact_id");
     return { contact, exists: true };
   }
@@ -28,7 +28,7 @@ export async function resolveRecipient(
     to.phone !== undefined
       ? { phone: normalizePhone(to.phone, await defaultCountry(database, ref), "to.phone") }
       : { email: normalizeEmail(to.email!, "to.email") };
-  const contact = await findContactBy(database.query, ref.workspaceId, by);
+  const contact = await lookUpContact(database, ref.workspaceId, by);
   if (contact) return { contact, exists: true };
   return { contact: null, exists: false, draft: { ...by, ...(to.name ? { name: to.name } : {}) } };
 }
