@@ -96,6 +96,24 @@ describe("idempotency (D27, D28)", () => {
     stored.forEach((r, i) => expect(r.body).toMatchObject({ id: first[i]!.body.id, to: first[i]!.body.to, channel: "whatsapp" }));
   });
 
+  it("under concurrent requests with one key and two bodies: one runs, the same body replays or waits, the other body is refused", async () => {
+    const key = randomUUID();
+    const bodies = [{ name: unique("first body") }, { name: unique("second body") }];
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => client.post("/tags", bodies[i % 2], { headers: { "Idempotency-Key": key } })),
+    );
+    const fresh = results.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") === null);
+    expect(fresh).toHaveLength(1);
+    const winner = bodies.findIndex((b) => b.name === fresh[0]!.body.name);
+    results.forEach((r, i) => {
+      if (r === fresh[0]) return;
+      if (r.status === 409) expectError(r, { status: 409, type: "conflict", code: "idempotency_key_in_use", param: "Idempotency-Key" });
+      else if (i % 2 === winner)
+        expect(r.body).toEqual(fresh[0]!.body); // a replay of the winner
+      else expectError(r, { status: 422, type: "invalid_request", code: "idempotency_key_reused", param: "Idempotency-Key" });
+    });
+  });
+
   it("refuses an Idempotency-Key longer than 255 characters", async () => {
     const res = await client.post("/tags", { name: unique("long") }, { headers: { "Idempotency-Key": "k".repeat(256) } });
     expectError(res, { status: 400, type: "invalid_request", code: "invalid_idempotency_key", param: "Idempotency-Key" });

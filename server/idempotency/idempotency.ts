@@ -1,7 +1,8 @@
-import type { Database, Handle } from "../db/client.ts";
+import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { conflict } from "../lib/errors.ts";
 import { env } from "../lib/env.ts";
+import { groupCommit } from "../lib/group-commit.ts";
 
 // Idempotency records (D27, D28, D46). A record is claimed before the request runs, so a second
 // request with the same key waits for nothing: it sees `in_progress` and gets 409 at once.
@@ -34,23 +35,36 @@ type Row = {
   response_headers: unknown;
 };
 
-// Statements sent straight to the driver: every idempotent POST runs two of them.
-const CLAIM = `
-  WITH ins AS (
+// The claims of many requests in one statement (each answered by its `i`), in key order so
+// that two such statements over the same keys never deadlock: each key is inserted as a new
+// claim, or takes over an expired record or a stale claim with the same body; otherwise its
+// existing row is returned untouched. A key in a batch once: the batch is deduplicated first.
+const SCOPE = "(workspace_id, mode, method, path, key)";
+const CLAIMS = `
+  WITH c AS (
+    SELECT * FROM json_to_recordset($1::json) AS c(i int, workspace_id text, mode "KeyMode", method text, path text, key text, body_hash text)
+  ),
+  ins AS (
     INSERT INTO idempotency_records (workspace_id, mode, method, path, key, body_hash, status, expires_at)
-    VALUES ($1, $2::"KeyMode", $3, $4, $5, $6, 'in_progress', now() + make_interval(hours => ${RETENTION_HOURS}))
-    ON CONFLICT (workspace_id, mode, method, path, key) DO UPDATE
+    SELECT workspace_id, mode, method, path, key, body_hash, 'in_progress', now() + make_interval(hours => ${RETENTION_HOURS})
+    FROM c ORDER BY workspace_id, mode, method, path, key
+    ON CONFLICT ${SCOPE} DO UPDATE
       SET body_hash = EXCLUDED.body_hash, status = 'in_progress', created_at = now(), expires_at = EXCLUDED.expires_at,
           response_status = NULL, response_body = NULL, response_headers = NULL
       WHERE idempotency_records.expires_at < now()
          OR (idempotency_records.status = 'in_progress' AND idempotency_records.body_hash = EXCLUDED.body_hash
-             AND idempotency_records.created_at < now() - make_interval(secs => $7))
-    RETURNING body_hash, created_at
+             AND idempotency_records.created_at < now() - make_interval(secs => $2))
+    RETURNING workspace_id, mode, method, path, key, body_hash, created_at
   )
-  SELECT true AS claimed, created_at, body_hash, 'in_progress' AS status, NULL::int AS response_status, NULL AS response_body, NULL::jsonb AS response_headers FROM ins
+  SELECT c.i, true AS claimed, ins.created_at, ins.body_hash, 'in_progress' AS status,
+         NULL::int AS response_status, NULL AS response_body, NULL::jsonb AS response_headers
+  FROM c JOIN ins ON (ins.workspace_id, ins.mode, ins.method, ins.path, ins.key) = (c.workspace_id, c.mode, c.method, c.path, c.key)
   UNION ALL
-  SELECT false, created_at, body_hash, status, response_status, response_body, response_headers FROM idempotency_records
-  WHERE workspace_id = $1 AND mode = $2::"KeyMode" AND method = $3 AND path = $4 AND key = $5 AND NOT EXISTS (SELECT 1 FROM ins)`;
+  SELECT c.i, false, r.created_at, r.body_hash, r.status, r.response_status, r.response_body, r.response_headers
+  FROM c JOIN idempotency_records r ON (r.workspace_id, r.mode, r.method, r.path, r.key) = (c.workspace_id, c.mode, c.method, c.path, c.key)
+  WHERE NOT EXISTS (
+    SELECT 1 FROM ins WHERE (ins.workspace_id, ins.mode, ins.method, ins.path, ins.key) = (c.workspace_id, c.mode, c.method, c.path, c.key)
+  )`;
 
 /**
  * The UPDATE that stores the responses of held claims, given as a JSON array of `Completion`s
@@ -85,13 +99,43 @@ const RELEASE = `
 
 const params = (s: IdempotencyScope) => [s.workspaceId, s.mode, s.method, s.path, s.key];
 
+type Ask = { scope: IdempotencyScope; bodyHash: string };
+const claimers = new WeakMap<Database, (ask: Ask) => Promise<Row | undefined>>();
+const scopeKey = (s: IdempotencyScope) => JSON.stringify([s.workspaceId, s.mode, s.method, s.path, s.key]);
+
 /**
- * One statement: insert the claim, or take over an expired record or a stale claim with the
- * same body; otherwise return the existing row untouched. Concurrent callers serialize on the
- * primary key, so exactly one of them gets `claimed`.
+ * Claims the key for this request, or says why not. Concurrent callers serialize on the
+ * primary key, so exactly one of them gets `claimed`; the claims of requests that arrive
+ * while one is in flight share the next statement (`groupCommit`). Two requests of one batch
+ * with the same key: the second sees the first's row, as if it had come just after it.
  */
 export async function claimIdempotencyKey(database: Database, scope: IdempotencyScope, bodyHash: string): Promise<Claim> {
-  const [row] = await database.query<Row>(CLAIM, [...params(scope), bodyHash, env().idempotencyClaimSeconds]);
+  let claim = claimers.get(database);
+  if (!claim) {
+    claimers.set(
+      database,
+      (claim = groupCommit(
+        async (asks) => {
+          const first = new Map<string, number>();
+          const unique: Record<string, unknown>[] = [];
+          asks.forEach(({ scope: { workspaceId, mode, method, path, key }, bodyHash: body_hash }, i) => {
+            if (first.has(scopeKey({ workspaceId, mode, method, path, key }))) return;
+            first.set(scopeKey({ workspaceId, mode, method, path, key }), i);
+            unique.push({ i, workspace_id: workspaceId, mode, method, path, key, body_hash });
+          });
+          const rows = await database.query<Row & { i: number }>(CLAIMS, [JSON.stringify(unique), env().idempotencyClaimSeconds]);
+          const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
+          return asks.map((a, i) => {
+            const j = first.get(scopeKey(a.scope))!;
+            const row = byIndex.get(j);
+            return j === i || !row ? row : { ...row, claimed: false };
+          });
+        },
+        { alone: (err) => !isConnectionError(err) },
+      )),
+    );
+  }
+  const row = await claim({ scope, bodyHash });
   if (!row) return { kind: "in_progress" }; // the conflicting row's insert is not visible yet
   if (row.claimed) return { kind: "claimed", held: { scope, claimedAt: new Date(row.created_at) } };
   if (row.body_hash !== bodyHash) return { kind: "mismatch" };
