@@ -65,3 +65,27 @@ it("writes each key of a failed batch alone when asked, so a fault stays with it
   expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([1, 2, "bad 3", 4]);
   expect(batches).toEqual([[1], [2, 3, 4], [2], [3], [4]]);
 });
+
+it("keeps up to inFlight batches in flight when asked, and batches what comes beyond them", async () => {
+  const batches: number[][] = [];
+  let inFlight = 0;
+  let most = 0;
+  const write = groupCommit<number, number>(
+    async (keys) => {
+      batches.push([...keys]);
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight--;
+      return [...keys];
+    },
+    { inFlight: 2 },
+  );
+  const first = write(1);
+  await new Promise((r) => setTimeout(r, 2));
+  const second = write(2);
+  await new Promise((r) => setTimeout(r, 2));
+  const rest = [3, 4, 5].map((k) => write(k));
+  expect(await Promise.all([first, second, ...rest])).toEqual([1, 2, 3, 4, 5]);
+  expect(batches).toEqual([[1], [2], [3, 4, 5]]);
+  expect(most).toBe(2);
+});

@@ -1,9 +1,9 @@
 import DataLoader from "dataloader";
 
 /**
- * Group commit: the first call goes out alone at once; calls that arrive while a batch is in
- * flight wait for it to end, then go out together as the next batch (at most `maxBatchSize`).
- * One batch is in flight at a time, so under load each round trip carries everything that
+ * Group commit: the first call goes out alone at once; calls that arrive while `inFlight`
+ * batches are in flight (one unless said) wait for one to end, then go out together as the
+ * next batch (at most `maxBatchSize`). Under load each round trip carries everything that
  * arrived during the previous one, and alone a call waits for nothing. `write` answers each
  * key in order, a value or an Error for that key alone. If it throws and `alone(error)` says so
  * (a fault of one key's data, say, not an unreachable database), each key of the batch is
@@ -11,14 +11,18 @@ import DataLoader from "dataloader";
  */
 export function groupCommit<K, V>(
   write: (keys: readonly K[]) => Promise<(V | Error)[]>,
-  { maxBatchSize = 500, alone = () => false }: { maxBatchSize?: number; alone?: (error: unknown) => boolean } = {},
+  {
+    maxBatchSize = 500,
+    alone = () => false,
+    inFlight = 1,
+  }: { maxBatchSize?: number; alone?: (error: unknown) => boolean; inFlight?: number } = {},
 ): (key: K) => Promise<V> {
-  let busy = false;
+  let busy = 0; // batches sent or about to be
   const waiting: (() => void)[] = [];
   const next = () => {
     const run = waiting.shift();
     if (run) run();
-    else busy = false;
+    else busy--;
   };
   const loader = new DataLoader<K, V, K>(
     async (keys) => {
@@ -42,12 +46,12 @@ export function groupCommit<K, V>(
     {
       cache: false,
       maxBatchSize,
-      // DataLoader fills a batch until this calls back. Idle: on the next tick (the calls of
-      // this tick join it). Busy: when the batch in flight ends.
+      // DataLoader fills a batch until this calls back. Room for one more batch: on the next
+      // tick (the calls of this tick join it). Otherwise: when a batch in flight ends.
       batchScheduleFn: (run) => {
-        if (busy) waiting.push(run);
+        if (busy >= inFlight) waiting.push(run);
         else {
-          busy = true;
+          busy++;
           process.nextTick(run);
         }
       },

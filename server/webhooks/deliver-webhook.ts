@@ -113,7 +113,7 @@ function recordSuccess(database: Database, success: Success): Promise<boolean> {
           const done = new Set((await database.query<{ job_id: string }>(SUCCEEDED, [JSON.stringify(batch)])).map((r) => r.job_id));
           return batch.map((b) => done.has(b.job_id));
         },
-        { alone: (err) => !isConnectionError(err) },
+        { alone: (err) => !isConnectionError(err), inFlight: 4 },
       )),
     );
   }
