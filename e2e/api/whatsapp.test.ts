@@ -188,6 +188,28 @@ describe("templates (D41)", () => {
 });
 
 describe("template sends (D42)", () => {
+  it("checks the recipient before the template, as D16 orders them (the template is read ahead, beside the recipient)", async () => {
+    const to = phone();
+    expect((await live.post("/contacts", { phone: to, opt_out_whatsapp: true })).status).toBeLessThan(300);
+    expectError(
+      await live.post("/messages", { channel: "whatsapp", to: { phone: to }, whatsapp: { template: { name: "nope", language: "en_US" } } }),
+      {
+        status: 409,
+        type: "conflict",
+        code: "recipient_opted_out",
+        param: "to",
+      },
+    );
+    expectError(
+      await live.post("/messages", {
+        channel: "whatsapp",
+        to: { contact_id: "ct_missing" },
+        whatsapp: { template: { name: "nope", language: "en_US" } },
+      }),
+      { status: 404, type: "not_found", code: "resource_missing", param: "to.contact_id" },
+    );
+  });
+
   it("refuses each fault with its param and code before any write", async () => {
     const to = phone();
     const send = (whatsapp: unknown, extra: object = {}) =>

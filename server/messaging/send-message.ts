@@ -12,7 +12,7 @@ import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient } from "./resolve-recipient.ts";
 import { WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
 import { acceptMessage, type NewMessage, type Sender } from "./insert-messages.ts";
-import { checkTemplateSend, templateContent, type TemplateContent } from "../whatsapp/templates.ts";
+import { checkTemplateSend, templateContent, templateForSend, type StoredTemplate, type TemplateContent } from "../whatsapp/templates.ts";
 
 /**
  * POST /messages (spec "Send message", D15, D16, D17, D25, D35). Every check runs before
@@ -26,6 +26,13 @@ export async function sendMessage(
   opts: { source?: "api" | "flow"; apiKeyId?: string | null; idempotency?: IdempotentEffect } = {},
 ): Promise<Message> {
   const channelId = await pickChannel(database.query, sender, input);
+  // A template's read needs only the channel, so it runs beside the recipient's; its errors
+  // still come in D16's order, when the content is checked. (With no channel given, the read
+  // finds the template on the first connected channel: the one a live send would use.)
+  const template = input.whatsapp?.template
+    ? templateForSend(database.query, { id: channelId, workspaceId: sender.workspaceId }, input.whatsapp.template)
+    : undefined;
+  template?.catch(() => {}); // observed where the content is checked, or not needed
   const recipient = await resolveRecipient(database, sender, input.to);
   const contact = recipient.contact ?? draftContact(recipient.draft);
   const address = input.channel === "whatsapp" ? contact.phone : contact.email;
@@ -44,7 +51,7 @@ export async function sendMessage(
   const liveChannel = live ? (channelId ?? (await connectedChannel(database.query, sender.workspaceId, input.channel))) : channelId;
   const content =
     input.channel === "whatsapp"
-      ? await whatsappContent(database.query, sender, input, contact, liveChannel, { missing: "refuse" })
+      ? await whatsappContent(database.query, sender, input, contact, liveChannel, { missing: "refuse", template })
       : renderContent(input, contact, { missing: "refuse" });
 
   const contactId = recipient.exists ? contact.id : (await upsertContact(database, sender, recipient.draft)).id;
@@ -155,7 +162,7 @@ export async function whatsappContent(
   input: SendMessageRequest,
   contact: Contact,
   channelId: string | null,
-  opts: Pick<RenderOptions, "missing"> & { fallback?: boolean; now?: Date },
+  opts: Pick<RenderOptions, "missing"> & { fallback?: boolean; now?: Date; template?: Promise<StoredTemplate> },
 ): Promise<Content> {
   const w = input.whatsapp ?? {};
   const freeForm = w.body !== undefined || w.media_url !== undefined;
@@ -163,7 +170,12 @@ export async function whatsappContent(
   const open = windowOpen(sender.mode, contact, address, opts.now);
   if (w.template && (!freeForm || (opts.fallback && !open))) {
     const given = w.template.parameters ?? {};
-    const { template, parameters } = await checkTemplateSend(sql, { id: channelId, workspaceId: sender.workspaceId }, w.template);
+    const { template, parameters } = await checkTemplateSend(
+      sql,
+      { id: channelId, workspaceId: sender.workspaceId },
+      w.template,
+      opts.template,
+    );
     const values = placeholderValues(input.variables ?? {}, { ...contact, id: contact.id || "" });
     const filled: Record<string, string> = {};
     for (const p of parameters) filled[p.name] = render(given[p.name]!, values, { ...opts, limit: RENDERED_LIMITS.parameter(p.name) });

@@ -409,14 +409,16 @@ export async function templateForSend(sql: Handle, channel: TemplateChannel, req
 
 /**
  * D42's checks of a template send, in order: the template on the channel, approved, its
- * parameters given. For API sends and for flow send steps when the flow is saved.
+ * parameters given. For API sends and for flow send steps when the flow is saved. `read`: the
+ * template's read (`templateForSend`) when the caller started it ahead.
  */
 export async function checkTemplateSend(
   sql: Handle,
   channel: TemplateChannel,
   request: TemplateRequest,
+  read?: Promise<StoredTemplate>,
 ): Promise<{ template: StoredTemplate; parameters: TemplateParameter[] }> {
-  const template = await templateForSend(sql, channel, request);
+  const template = await (read ?? templateForSend(sql, channel, request));
   return { template, parameters: checkTemplateParameters(template, request.parameters ?? {}) };
 }
 
