@@ -3,7 +3,7 @@ import { completeClaims, keyInUse, type Completion, type IdempotentEffect } from
 import { groupCommit } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { insertJobs, jobRow } from "../outbox/jobs.ts";
-import { countLiveMessages, usagePeriod } from "../usage/quota.ts";
+import { countLiveMessage, countLiveMessages, usagePeriod } from "../usage/quota.ts";
 import type { Mode } from "../keys/scopes.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { simulatedOutcome } from "./test-mode.ts";
@@ -93,10 +93,7 @@ export async function insertMessages(sql: Handle, batch: readonly Accepted[]): P
  */
 export async function insertMessage(sql: Handle, message: NewMessage, at: Date = new Date()): Promise<string> {
   const accepted = { id: newId("message"), message, at };
-  if (message.sender.mode === "live") {
-    const { refusal } = await countLiveMessages(sql, message.sender.workspaceId, message.channel, at, 1);
-    if (refusal) throw refusal;
-  }
+  if (message.sender.mode === "live") await countLiveMessage(sql, message.sender.workspaceId, message.channel, at);
   await insertMessages(sql, [accepted]);
   return accepted.id;
 }
