@@ -1,6 +1,6 @@
 import type { Database, Handle } from "../db/client.ts";
 import { invalid, notFound } from "../lib/errors.ts";
-import { groupCommit } from "../lib/group-commit.ts";
+import { groupCommitEach } from "../lib/group-commit.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import type { Contact } from "./contact-schemas.ts";
@@ -59,7 +59,19 @@ const MANY = Object.fromEntries(
   ]),
 ) as Record<keyof typeof QUERIES, string>;
 
-const lookups = new WeakMap<Database, Record<string, (key: { workspaceId: string; value: string }) => Promise<Contact | null>>>();
+const lookUps = Object.fromEntries(
+  Object.keys(QUERIES).map((column) => [
+    column,
+    groupCommitEach(async (database: Database, keys: readonly { workspaceId: string; value: string }[]) => {
+      const rows = await database.query<Row & { i: string }>(MANY[column as keyof typeof QUERIES], [
+        keys.map((k) => k.workspaceId),
+        keys.map((k) => k.value),
+      ]);
+      const found = new Map(rows.map((r) => [Number(r.i), contactOf(r)]));
+      return keys.map((_, i) => found.get(i + 1) ?? null);
+    }),
+  ]),
+) as Record<keyof typeof QUERIES, (database: Database, key: { workspaceId: string; value: string }) => Promise<Contact | null>>;
 
 /**
  * `findContactBy` outside a transaction, for the requests that look their contact up first
@@ -68,14 +80,7 @@ const lookups = new WeakMap<Database, Record<string, (key: { workspaceId: string
  */
 export function lookUpContact(database: Database, workspaceId: string, by: By): Promise<Contact | null> {
   const [column, value] = Object.entries(by)[0] as [keyof typeof QUERIES, string];
-  let byColumn = lookups.get(database);
-  if (!byColumn) lookups.set(database, (byColumn = {}));
-  byColumn[column] ??= groupCommit(async (keys) => {
-    const rows = await database.query<Row & { i: string }>(MANY[column], [keys.map((k) => k.workspaceId), keys.map((k) => k.value)]);
-    const found = new Map(rows.map((r) => [Number(r.i), contactOf(r)]));
-    return keys.map((_, i) => found.get(i + 1) ?? null);
-  });
-  return byColumn[column]({ workspaceId, value });
+  return lookUps[column](database, { workspaceId, value });
 }
 
 function contactOf(row: Row): Contact {

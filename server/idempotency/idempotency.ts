@@ -2,7 +2,7 @@ import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { conflict } from "../lib/errors.ts";
 import { env } from "../lib/env.ts";
-import { groupCommit } from "../lib/group-commit.ts";
+import { groupCommitEach } from "../lib/group-commit.ts";
 
 // Idempotency records (D27, D28, D46). A record is claimed before the request runs, so a second
 // request with the same key waits for nothing: it sees `in_progress` and gets 409 at once.
@@ -100,8 +100,29 @@ const RELEASE = `
 const params = (s: IdempotencyScope) => [s.workspaceId, s.mode, s.method, s.path, s.key];
 
 type Ask = { scope: IdempotencyScope; bodyHash: string };
-const claimers = new WeakMap<Database, (ask: Ask) => Promise<Row | undefined>>();
 const scopeKey = (s: IdempotencyScope) => JSON.stringify([s.workspaceId, s.mode, s.method, s.path, s.key]);
+
+// The claims of one batch; two asks with the same key: the second gets the first's row, unclaimed.
+const claim = groupCommitEach(
+  async (database: Database, asks: readonly Ask[]): Promise<(Row | undefined)[]> => {
+    const first = new Map<string, number>();
+    const unique: Record<string, unknown>[] = [];
+    asks.forEach(({ scope, bodyHash }, i) => {
+      if (first.has(scopeKey(scope))) return;
+      first.set(scopeKey(scope), i);
+      const { workspaceId, mode, method, path, key } = scope;
+      unique.push({ i, workspace_id: workspaceId, mode, method, path, key, body_hash: bodyHash });
+    });
+    const rows = await database.query<Row & { i: number }>(CLAIMS, [JSON.stringify(unique), env().idempotencyClaimSeconds]);
+    const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
+    return asks.map((a, i) => {
+      const j = first.get(scopeKey(a.scope))!;
+      const row = byIndex.get(j);
+      return j === i || !row ? row : { ...row, claimed: false };
+    });
+  },
+  { alone: (err) => !isConnectionError(err) },
+);
 
 /**
  * Claims the key for this request, or says why not. Concurrent callers serialize on the
@@ -110,32 +131,7 @@ const scopeKey = (s: IdempotencyScope) => JSON.stringify([s.workspaceId, s.mode,
  * with the same key: the second sees the first's row, as if it had come just after it.
  */
 export async function claimIdempotencyKey(database: Database, scope: IdempotencyScope, bodyHash: string): Promise<Claim> {
-  let claim = claimers.get(database);
-  if (!claim) {
-    claimers.set(
-      database,
-      (claim = groupCommit(
-        async (asks) => {
-          const first = new Map<string, number>();
-          const unique: Record<string, unknown>[] = [];
-          asks.forEach(({ scope: { workspaceId, mode, method, path, key }, bodyHash: body_hash }, i) => {
-            if (first.has(scopeKey({ workspaceId, mode, method, path, key }))) return;
-            first.set(scopeKey({ workspaceId, mode, method, path, key }), i);
-            unique.push({ i, workspace_id: workspaceId, mode, method, path, key, body_hash });
-          });
-          const rows = await database.query<Row & { i: number }>(CLAIMS, [JSON.stringify(unique), env().idempotencyClaimSeconds]);
-          const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
-          return asks.map((a, i) => {
-            const j = first.get(scopeKey(a.scope))!;
-            const row = byIndex.get(j);
-            return j === i || !row ? row : { ...row, claimed: false };
-          });
-        },
-        { alone: (err) => !isConnectionError(err) },
-      )),
-    );
-  }
-  const row = await claim({ scope, bodyHash });
+  const row = await claim(database, { scope, bodyHash });
   if (!row) return { kind: "in_progress" }; // the conflicting row's insert is not visible yet
   if (row.claimed) return { kind: "claimed", held: { scope, claimedAt: new Date(row.created_at) } };
   if (row.body_hash !== bodyHash) return { kind: "mismatch" };

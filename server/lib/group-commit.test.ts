@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { groupCommit } from "./group-commit.ts";
+import { groupCommit, groupCommitEach } from "./group-commit.ts";
 
 // Issue 11: concurrent writes of a process share their round trips. The first call goes alone;
 // what arrives while a batch is in flight goes out together when it ends.
@@ -88,4 +88,20 @@ it("keeps up to inFlight batches in flight when asked, and batches what comes be
   expect(await Promise.all([first, second, ...rest])).toEqual([1, 2, 3, 4, 5]);
   expect(batches).toEqual([[1], [2], [3, 4, 5]]);
   expect(most).toBe(2);
+});
+
+it("keeps each owner's calls in batches of their own", async () => {
+  const batches: string[][] = [];
+  const write = groupCommitEach(async (owner: { name: string }, keys: readonly number[]) => {
+    batches.push(keys.map((k) => `${owner.name}${k}`));
+    await new Promise((r) => setTimeout(r, 5));
+    return [...keys];
+  });
+  const a = { name: "a" };
+  const b = { name: "b" };
+  expect(await Promise.all([write(a, 1), write(b, 2), write(a, 3), write(b, 4)])).toEqual([1, 2, 3, 4]);
+  expect(batches).toEqual([
+    ["a1", "a3"],
+    ["b2", "b4"],
+  ]);
 });

@@ -59,3 +59,19 @@ export function groupCommit<K, V>(
   );
   return (key) => loader.load(key);
 }
+
+/**
+ * A `groupCommit` for each owner (a database, a transaction's handle), made on its first call:
+ * calls through one owner share statements, never with another owner's.
+ */
+export function groupCommitEach<O extends object, K, V>(
+  write: (owner: O, keys: readonly K[]) => Promise<(V | Error)[]>,
+  options?: Parameters<typeof groupCommit>[1],
+): (owner: O, key: K) => Promise<V> {
+  const writers = new WeakMap<O, (key: K) => Promise<V>>();
+  return (owner, key) => {
+    let writer = writers.get(owner);
+    if (!writer) writers.set(owner, (writer = groupCommit<K, V>((keys) => write(owner, keys), options)));
+    return writer(key);
+  };
+}

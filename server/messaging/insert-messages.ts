@@ -1,6 +1,6 @@
 import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import { completeClaims, keyInUse, type Completion, type IdempotentEffect } from "../idempotency/idempotency.ts";
-import { groupCommit } from "../lib/group-commit.ts";
+import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { insertJobs, jobRow } from "../outbox/jobs.ts";
 import { countLiveMessage, countLiveMessages, usagePeriod } from "../usage/quota.ts";
@@ -98,8 +98,6 @@ export async function insertMessage(sql: Handle, message: NewMessage, at: Date =
   return accepted.id;
 }
 
-const writers = new WeakMap<Database, (accepted: Accepted) => Promise<void>>();
-
 /**
  * Writes an API send (`sendMessage`): concurrent sends of this process share their statements
  * and their commit (`groupCommit`). Live ones are counted against the limits in the same
@@ -107,12 +105,7 @@ const writers = new WeakMap<Database, (accepted: Accepted) => Promise<void>>();
  * that fails as a whole (but for an unreachable database) is written again message by
  * message, so a fault stays with its message.
  */
-export function acceptMessage(database: Database, accepted: Accepted): Promise<void> {
-  let write = writers.get(database);
-  if (!write)
-    writers.set(database, (write = groupCommit((batch) => writeBatch(database, batch), { alone: (err) => !isConnectionError(err) })));
-  return write(accepted);
-}
+export const acceptMessage = groupCommitEach(writeBatch, { alone: (err) => !isConnectionError(err) });
 
 async function writeBatch(database: Database, batch: readonly Accepted[]): Promise<(undefined | Error)[]> {
   const results = batch.some((a) => a.message.sender.mode === "live")

@@ -1,6 +1,6 @@
 import { isConnectionError, type Database } from "../db/client.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
-import { groupCommit } from "../lib/group-commit.ts";
+import { groupCommitEach } from "../lib/group-commit.ts";
 import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { env } from "../lib/env.ts";
 import { inSpan } from "../observability/tracing.ts";
@@ -97,28 +97,18 @@ type Success = {
   excerpt: string | null;
 };
 
-const successes = new WeakMap<Database, (success: Success) => Promise<boolean>>();
-
 /**
- * Records a delivery that succeeded: the deliveries of a process that end while a write is
- * in flight are recorded together by the next (`groupCommit`), in one statement.
+ * Records a delivery that succeeded: the deliveries of a process that end while writes are
+ * in flight are recorded together by the next (`groupCommit`), in one statement, up to four
+ * in flight (as `markSent`).
  */
-function recordSuccess(database: Database, success: Success): Promise<boolean> {
-  let write = successes.get(database);
-  if (!write) {
-    successes.set(
-      database,
-      (write = groupCommit(
-        async (batch) => {
-          const done = new Set((await database.query<{ job_id: string }>(SUCCEEDED, [JSON.stringify(batch)])).map((r) => r.job_id));
-          return batch.map((b) => done.has(b.job_id));
-        },
-        { alone: (err) => !isConnectionError(err), inFlight: 4 },
-      )),
-    );
-  }
-  return write(success);
-}
+const recordSuccess = groupCommitEach(
+  async (database: Database, batch: readonly Success[]): Promise<boolean[]> => {
+    const done = new Set((await database.query<{ job_id: string }>(SUCCEEDED, [JSON.stringify(batch)])).map((r) => r.job_id));
+    return batch.map((b) => done.has(b.job_id));
+  },
+  { alone: (err) => !isConnectionError(err), inFlight: 4 },
+);
 
 /**
  * Admits the webhook jobs of one claim within each endpoint's share of slots, counting them
