@@ -26,6 +26,8 @@ export default defineConfig({
       use: {
         ...devices["Desktop Chrome"],
         headless: true,
+        // The dashboard counts days in UTC; the browser's dates (the messages' date filter) too.
+        timezoneId: "UTC",
         trace: "retain-on-failure",
         launchOptions: {
           executablePath: existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined,

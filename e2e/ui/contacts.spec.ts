@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { contactRows, openListedContact, searchContacts as search } from "./fixtures/contacts.ts";
 import { expect, test } from "./fixtures/test.ts";
 
 // The contacts pages (list, search, detail, edit, new) on the contacts seeded in Alpha by
@@ -10,9 +11,6 @@ const LISTS = { email: "lists@example.test", password: "lists-password-1" };
 const EDITOR = { email: "editor@example.test", password: "editor-password-1" };
 const VIEWER = { email: "viewer@example.test", password: "viewer-password-1" };
 
-/** Rows of the contacts table (the header row excluded). */
-const contactRows = (page: Page) => page.getByRole("table", { name: "Contacts of this workspace" }).locator("tbody tr");
-
 /** Opens the contacts page of the user's first workspace from the left navigation. */
 async function openContacts(page: Page): Promise<void> {
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Contacts" }).click();
@@ -22,16 +20,9 @@ async function openContacts(page: Page): Promise<void> {
   await expect(contactRows(page).first()).toBeVisible();
 }
 
-async function search(page: Page, text: string): Promise<void> {
-  await page.getByRole("searchbox", { name: "Search contacts" }).fill(text);
-  await page.getByRole("searchbox", { name: "Search contacts" }).press("Enter");
-}
-
 async function openContact(page: Page, name: string): Promise<void> {
   await openContacts(page);
-  await search(page, name);
-  await contactRows(page).getByRole("link", { name, exact: true }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await openListedContact(page, name);
 }
 
 const details = (page: Page) => page.getByRole("region", { name: "Contact details" });
@@ -306,9 +297,7 @@ test("a support user sees contacts read-only", async ({ page, seed, signIn }) =>
   await expect(page.getByText("You have read-only access")).toBeVisible();
   await expect(page.getByRole("button", { name: "New contact" })).toHaveCount(0);
 
-  await search(page, "Dora Detail");
-  await contactRows(page).getByRole("link", { name: "Dora Detail" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Dora Detail" })).toBeVisible();
+  await openListedContact(page, "Dora Detail");
   await expect(fieldRow(page, "Plan")).toContainText("gold");
   await expect(historyRows(page)).toHaveCount(2);
   await expect(page.getByRole("button", { name: "Edit" })).toHaveCount(0);

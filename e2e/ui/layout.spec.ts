@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from "@playwright/test";
+import { openContact } from "./fixtures/contacts.ts";
 import { checkPage, WIDTHS } from "./fixtures/page-checks.ts";
 import { uiTarget, type UiSeed, type UiUser } from "./fixtures/target.ts";
 import { expect, signIn as signInPage, test } from "./fixtures/test.ts";
@@ -19,14 +20,8 @@ type Tour = {
 
 /** A contact's page, found by name through the contacts list as a person would. */
 const contactOf = (workspace: string, name: string) => async (page: Page) => {
-  await page.goto(`/w/${workspace}/contacts`);
-  const search = page.getByRole("searchbox", { name: "Search contacts" });
-  await expect(page.getByRole("table", { name: "Contacts of this workspace" }).locator("tbody tr").first()).toBeVisible();
-  await search.fill(name);
-  await search.press("Enter");
-  const link = page.getByRole("table", { name: "Contacts of this workspace" }).getByRole("link", { name, exact: true });
-  await expect(link).toBeVisible();
-  return (await link.getAttribute("href")) ?? "";
+  await openContact(page, workspace, name);
+  return new URL(page.url()).pathname;
 };
 
 const ALPHA_PAGES = ["overview", "keys", "messages", "contacts", "tags", "flows", "channels", "webhooks", "usage"];

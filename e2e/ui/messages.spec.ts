@@ -1,13 +1,11 @@
 import type { Page } from "@playwright/test";
+import { listSettled, messageRows, searchMessages } from "./fixtures/messages.ts";
 import { expect, test } from "./fixtures/test.ts";
 
 // The message inspector, in the "Messages" workspace seeded by fixtures/seed.ts: a test WhatsApp
 // message and a test e-mail (both `read` once the server's inline pipeline has run), a test
 // message to D35's failing number, and a live message whose provider never answers (it stays
 // `queued`, collecting retries). Tests that send a message send their own.
-
-/** Rows of the messages table (the header row excluded). */
-const messageRows = (page: Page) => page.getByRole("table", { name: "Messages, newest first" }).locator("tbody tr");
 
 async function openMessages(page: Page): Promise<void> {
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Messages" }).click();
@@ -17,28 +15,14 @@ async function openMessages(page: Page): Promise<void> {
   await expect(messageRows(page).first()).toBeVisible();
 }
 
-/** The list shows the answer to the URL's search: no earlier page is still on screen. */
-async function settled(page: Page, param: string, value: string): Promise<void> {
-  await expect.poll(() => new URL(page.url()).searchParams.get(param) ?? "").toBe(value);
-  await expect(page.locator(".table-wrap[aria-busy='true']")).toHaveCount(0);
-}
-
-async function search(page: Page, text: string): Promise<void> {
-  await page.getByRole("searchbox", { name: "Search messages" }).fill(text);
-  await page.getByRole("searchbox", { name: "Search messages" }).press("Enter");
-  await settled(page, "q", text);
-}
-
 async function filter(page: Page, label: string, value: string): Promise<void> {
   await page.getByLabel(label, { exact: true }).selectOption(value);
-  await settled(page, label.toLowerCase(), value);
+  await listSettled(page, label.toLowerCase(), value);
 }
 
-/** Today in the browser's (and this process's) time zone, as a date input's value. */
+/** Today in UTC, the browser's time zone (playwright.config.ts), as a date input's value. */
 function localDay(plusDays = 0): string {
-  const d = new Date();
-  d.setDate(d.getDate() + plusDays);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  return new Date(Date.now() + plusDays * 24 * 60 * 60_000).toISOString().slice(0, 10);
 }
 
 const details = (page: Page) => page.getByRole("region", { name: "Message details" });
@@ -50,7 +34,7 @@ test("search finds a message by id, by phone and by e-mail", async ({ page, seed
   await openMessages(page);
   const rows = messageRows(page);
 
-  await search(page, m.whatsappTest);
+  await searchMessages(page, m.whatsappTest);
   await expect(rows).toHaveCount(1);
   await expect(rows.first().getByRole("link", { name: m.whatsappTest })).toBeVisible();
   await expect(rows.first()).toContainText("+15550104001");
@@ -58,12 +42,12 @@ test("search finds a message by id, by phone and by e-mail", async ({ page, seed
   await expect(rows.first()).toContainText("test");
 
   // A phone as people write it.
-  await search(page, "+1 (555) 010-4001");
+  await searchMessages(page, "+1 (555) 010-4001");
   await expect(rows).toHaveCount(1);
   await expect(rows.first().getByRole("link", { name: m.whatsappTest })).toBeVisible();
 
   // An e-mail address, in any case.
-  await search(page, "INSPECT.EMAIL@example.test");
+  await searchMessages(page, "INSPECT.EMAIL@example.test");
   await expect(rows).toHaveCount(1);
   await expect(rows.first().getByRole("link", { name: m.emailTest })).toBeVisible();
   await expect(rows.first()).toContainText("E-mail");
@@ -73,7 +57,7 @@ test("search finds a message by id, by phone and by e-mail", async ({ page, seed
   await expect(rows).toHaveCount(1);
   await expect(rows.first().getByRole("link", { name: m.liveQueued })).toBeVisible();
 
-  await search(page, "msg_nothing_like_this");
+  await searchMessages(page, "msg_nothing_like_this");
   await expect(page.getByText("No messages match this search.")).toBeVisible();
 });
 
@@ -117,12 +101,12 @@ test("filters by status, mode, channel and dates, kept in the URL", async ({ pag
   // Dates: today holds the seeded messages, tomorrow none.
   await page.getByLabel("From").fill(localDay());
   await page.getByLabel("To", { exact: true }).fill(localDay());
-  await settled(page, "to", localDay());
+  await listSettled(page, "to", localDay());
   await expect(rows).toHaveCount(1);
   await expect(rows.first().getByRole("link", { name: m.emailTest })).toBeVisible();
   await page.getByLabel("To", { exact: true }).fill(localDay(1));
   await page.getByLabel("From").fill(localDay(1));
-  await settled(page, "from", localDay(1));
+  await listSettled(page, "from", localDay(1));
   await expect(page.getByText("No messages match this search.")).toBeVisible();
 
   await page.getByRole("button", { name: "Clear filters" }).click();
@@ -138,7 +122,7 @@ test("pages of 25, newest first, keep the search", async ({ page, seed, signIn }
   const ids = async () => (await rows.locator("th").allTextContents()).map((t) => t.trim());
 
   // Seeded one after the other to +1 555 010 7000 (any spelling of the number finds them).
-  await search(page, "+1 (555) 010-7000");
+  await searchMessages(page, "+1 (555) 010-7000");
   await expect(rows).toHaveCount(25);
   const first = await ids();
   const pager = page.getByRole("navigation", { name: "Pages of messages" });
@@ -225,7 +209,7 @@ test("support staff inspect a live message that keeps retrying, and a failed one
   const m = seed.messages;
   await signIn(m.support);
   await openMessages(page);
-  await search(page, m.liveQueued);
+  await searchMessages(page, m.liveQueued);
   await messageRows(page).getByRole("link", { name: m.liveQueued }).click();
 
   await expect(page.getByRole("heading", { level: 1, name: "WhatsApp message to +15550104002" })).toBeVisible();

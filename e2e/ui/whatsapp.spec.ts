@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { openContact } from "./fixtures/contacts.ts";
 import { checkPage, WIDTHS } from "./fixtures/page-checks.ts";
 import type { UiUser } from "./fixtures/target.ts";
 import { expect, test } from "./fixtures/test.ts";
@@ -10,14 +11,6 @@ import { expect, test } from "./fixtures/test.ts";
 // flow editor picks a template for a send step, with its parameters and the fallback switch.
 // Admins change things, support staff only look. Each page is checked at 1440 px and 390 px
 // (no horizontal overflow, no serious or critical axe violation) and photographed.
-
-async function contactPage(page: Page, workspace: string, name: string): Promise<void> {
-  await page.goto(`/w/${workspace}/contacts`);
-  const table = page.getByRole("table", { name: "Contacts of this workspace" });
-  await expect(table.locator("tbody tr").first()).toBeVisible();
-  await table.getByRole("link", { name, exact: true }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-}
 
 /** The shared page checks, the screenshot named after this spec. */
 const checkLayout = (page: Page, shot: string) => checkPage(page, `whatsapp-${shot}`);
@@ -89,7 +82,7 @@ test.describe("Contact page: the conversation and the window", () => {
     test(`${role}: the thread oldest first, newest at the bottom, and the window's state`, async ({ page, seed, signIn }) => {
       const { whatsapp } = seed;
       await signIn(whatsapp[role] as UiUser);
-      await contactPage(page, whatsapp.id, "Wendy Window");
+      await openContact(page, whatsapp.id, "Wendy Window");
       const section = page.getByRole("region", { name: "WhatsApp conversation" });
       await expect(section.getByLabel("24-hour window")).toContainText(/^Open until .+: free-form messages can be sent\.$/);
       const thread = section.getByRole("list", { name: "Messages, oldest first" });
@@ -99,7 +92,7 @@ test.describe("Contact page: the conversation and the window", () => {
       await expect(thread.getByRole("listitem").nth(2)).toContainText("order_shipped");
       await expect(thread.getByRole("listitem").nth(2)).toContainText("Hi Wendy, your order shipped with DHL.");
 
-      await contactPage(page, whatsapp.id, "Carl Closed");
+      await openContact(page, whatsapp.id, "Carl Closed");
       await expect(section.getByLabel("24-hour window")).toContainText("Closed: a template is needed.");
       await expect(section.getByRole("listitem")).toHaveText([/Received: Do you ship to Lisbon\?/]);
     });
@@ -166,7 +159,7 @@ for (const { name: widthName, width, height } of WIDTHS) {
       await page.goto(`/w/${whatsapp.id}/channels`);
       await expect(templatesOf(page, whatsapp.channel)).toBeVisible();
       await checkLayout(page, `channels-${role}-${widthName}`);
-      await contactPage(page, whatsapp.id, "Wendy Window");
+      await openContact(page, whatsapp.id, "Wendy Window");
       await expect(page.getByRole("list", { name: "Messages, oldest first" })).toBeVisible();
       await checkLayout(page, `contact-${role}-${widthName}`);
       await page.goto(`/w/${whatsapp.id}/flows/${whatsapp.flowId}`);

@@ -4,16 +4,17 @@ import type { InspectorRow } from "@/server/messaging/inspect-messages.ts";
 import { CHANNEL_LABEL, ModeBadge, StatusBadge } from "./message-labels.tsx";
 import { MessageSourceLink, MessageSummary } from "./message-source.tsx";
 
-type Props = { workspace: string; messages: InspectorRow[]; busy: boolean };
+/** `filters`: the search and filters (as in the URL) that these rows answer. */
+type Props = { workspace: string; messages: InspectorRow[]; busy: boolean; filters: string };
 
 /**
  * One page of messages, newest first: what each says (text, template or subject), to whom,
  * how it stands (and why it failed), where it came from and when. The id opens the message.
  */
-export function MessagesTable({ workspace, messages, busy }: Props) {
+export function MessagesTable({ workspace, messages, busy, filters }: Props) {
   const base = `/w/${encodeURIComponent(workspace)}`;
   return (
-    <div className="table-wrap messages-table" aria-busy={busy}>
+    <div className="table-wrap messages-table" aria-busy={busy} data-filters={filters}>
       <table>
         <caption className="visually-hidden">Messages, newest first</caption>
         <thead>

@@ -194,9 +194,11 @@ export function MessagesView({ workspace }: { workspace: string }) {
       {page.data &&
         !invalidRange &&
         (page.data.items.length === 0 && pageNumber === 1 ? (
-          <p className="empty">{filtered ? "No messages match this search." : "No messages yet."}</p>
+          <p className="empty" data-filters={key}>
+            {filtered ? "No messages match this search." : "No messages yet."}
+          </p>
         ) : (
-          <MessagesTable workspace={workspace} messages={page.data.items} busy={page.isPlaceholderData} />
+          <MessagesTable workspace={workspace} messages={page.data.items} busy={page.isPlaceholderData} filters={key} />
         ))}
       {page.data && !invalidRange && (pageNumber > 1 || next) && (
         <Pager
