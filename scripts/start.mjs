@@ -1,7 +1,8 @@
 // npm start: generate and build if needed, then run the server (server/main.ts) in this
 // process, so SIGTERM reaches it directly for a graceful shutdown.
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundled } from "./lib/bundle.mjs";
 import { prepare } from "./lib/prepare.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -9,6 +10,7 @@ process.chdir(root);
 process.env.NODE_ENV = "production";
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 prepare(root);
-const { register } = await import("tsx/esm/api");
-register();
-await import("../server/main.ts");
+// The server runs from a bundle of its TypeScript (as the CLI does), not through a loader that
+// compiles at run time: tsx's loader thread held 25-50 MB of the server's memory.
+process.env.SVC_ROOT ??= root;
+await import(pathToFileURL(await bundled(root, "server/main.ts", "server")).href);

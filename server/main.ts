@@ -1,12 +1,12 @@
 import "./lib/source-maps.ts"; // first: before Next and Prisma load
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import next from "next";
 import { API_PREFIX, errorBody, handleRest, type RequestFacts } from "./api/rest.ts";
-import { closeDb, db } from "./db/client.ts";
+import { closeDb, db, type Database } from "./db/client.ts";
 import { migrateInChild } from "./db/migrate-in-child.ts";
+import { pendingMigrations } from "./db/migrations.ts";
 import { ensureDemo } from "./demo/ensure-demo.ts";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/client-address.ts";
 import { env, setListeningPort } from "./lib/env.ts";
@@ -27,21 +27,33 @@ import { closeSmtpTransports } from "./providers/smtp.ts";
 // One process, two front doors (ARCHITECTURE.md): /api/v1/* goes straight to the REST
 // facade; everything else (dashboard, /api/trpc, /api/auth, /docs) goes to Next.
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const root = resolve(process.env.SVC_ROOT ?? process.cwd()); // npm start sets it; the bundle runs from node_modules/.cache
 const dev = process.argv.includes("--dev");
 const config = env();
 const logger = log();
 await startTracing(); // D54: only when OTEL_EXPORTER_OTLP_ENDPOINT is set
 
-// Migrations run in a child process that exits before the database is opened here: the
-// WebAssembly schema engine (about 40 MB) never stays in the server's memory, and the
-// embedded store is free for it (one process at a time).
+// Pending migrations run in a child process: the WebAssembly schema engine (about 40 MB)
+// never stays in the server's memory, and the embedded store is closed here meanwhile (one
+// process at a time). A database that has every migration of this build (a restart) starts
+// without the child: measured 8.6 s -> 5.3 s for a restart on the embedded store.
 const progress = (text: string) => process.stdout.write(`svc: ${text}…\n`); // first run: say what happens
-progress("applying database migrations");
-const applied = await migrateInChild(root);
-if (applied.length) logger.info({ applied }, "migrations applied");
-progress(config.databaseUrl ? "connecting to PostgreSQL" : `opening the embedded store in ${config.dataDir}`);
-const database = await db();
+async function openMigrated(): Promise<Database> {
+  const opening = config.databaseUrl ? "connecting to PostgreSQL" : `opening the embedded store in ${config.dataDir}`;
+  const created = !config.databaseUrl && !existsSync(join(config.dataDir, "pglite", "PG_VERSION"));
+  if (!created) {
+    progress(opening);
+    const database = await db();
+    if ((await pendingMigrations(database, root)).length === 0) return database;
+    if (database.engine === "pglite") await closeDb(); // the child opens the store
+  }
+  progress("applying database migrations");
+  const applied = await migrateInChild(root);
+  if (applied.length) logger.info({ applied }, "migrations applied");
+  if (created) progress(opening);
+  return db();
+}
+const database = await openMigrated();
 try {
   await checkSecret(database); // D53: a wrong secret stops the start, naming the fix
 } catch (err) {

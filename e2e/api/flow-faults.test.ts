@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
 import { freshDatabase, seedFixtures, queryDatabase } from "../support/database.ts";
 import type { Fixtures } from "../support/fixtures.ts";
-import { ROOT, startServer, type RunningServer } from "../support/server.ts";
+import { ROOT, START_BUDGET_MS, startServer, type RunningServer } from "../support/server.ts";
 
 // Journeys under faults (issue "Journeys", Done means), each engine on its own database: a
 // wait survives a server restart and fires on time; and (PostgreSQL) three servers walking
@@ -74,56 +74,62 @@ describe("journeys under faults", () => {
     expect(late).toBeLessThan(1_000);
   }, 120_000);
 
-  it.runIf(engine === "postgres")("three servers never advance the same run twice", async () => {
-    const workspace = fx.flows!;
-    const tag = await api(workspace.keys.test!, (await start()).url).post("/tags", { name: `Walked ${Date.now()}` });
-    await Promise.all(servers.map((s) => s.stop()));
-    servers.length = 0;
-    const flowId = importFlow({
-      name: "Concurrent",
-      steps: [
-        { type: "tag", add: [tag.body.id] },
-        { type: "send", channel: "whatsapp", whatsapp: { body: "hi {{name}}" } },
-        { type: "wait", duration: "PT1S" },
-        { type: "send", channel: "whatsapp", whatsapp: { body: "again" } },
-      ],
-    });
-    const three = await Promise.all([start(), start(), start()]);
-    const runs: string[] = [];
-    await Promise.all(
-      Array.from({ length: 10 }, async (_, w) => {
-        for (let i = w; i < 150; i += 10) {
-          const server = three[i % 3]!;
-          const res = await api(workspace.keys.test!, server.url).post(`/flows/${flowId}/enroll`, {
-            to: { phone: `+55119555${String(i).padStart(5, "0")}` },
-          });
-          expect(res.status).toBe(201);
-          runs.push(res.body.id);
-        }
-      }),
-    );
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const [left] = await query(`SELECT count(*)::int AS n FROM flow_runs WHERE flow_id = $1 AND status = 'active'`, [flowId]);
-      if (left!.n === 0 || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const states = await query(`SELECT status::text AS status, count(*)::int AS n FROM flow_runs WHERE flow_id = $1 GROUP BY 1`, [flowId]);
-    expect(states).toEqual([{ status: "completed", n: 150 }]);
-    // Each run walked each step once: three steps, one wait, one end; and wrote two messages.
-    const wrong = await query(
-      `SELECT h.run_id, count(*) FILTER (WHERE kind = 'step')::int AS steps, count(*) FILTER (WHERE kind = 'waiting')::int AS waits,
+  it.runIf(engine === "postgres")(
+    "three servers never advance the same run twice",
+    async () => {
+      const workspace = fx.flows!;
+      const tag = await api(workspace.keys.test!, (await start()).url).post("/tags", { name: `Walked ${Date.now()}` });
+      await Promise.all(servers.map((s) => s.stop()));
+      servers.length = 0;
+      const flowId = importFlow({
+        name: "Concurrent",
+        steps: [
+          { type: "tag", add: [tag.body.id] },
+          { type: "send", channel: "whatsapp", whatsapp: { body: "hi {{name}}" } },
+          { type: "wait", duration: "PT1S" },
+          { type: "send", channel: "whatsapp", whatsapp: { body: "again" } },
+        ],
+      });
+      const three = await Promise.all([start(), start(), start()]);
+      const runs: string[] = [];
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, w) => {
+          for (let i = w; i < 150; i += 10) {
+            const server = three[i % 3]!;
+            const res = await api(workspace.keys.test!, server.url).post(`/flows/${flowId}/enroll`, {
+              to: { phone: `+55119555${String(i).padStart(5, "0")}` },
+            });
+            expect(res.status).toBe(201);
+            runs.push(res.body.id);
+          }
+        }),
+      );
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const [left] = await query(`SELECT count(*)::int AS n FROM flow_runs WHERE flow_id = $1 AND status = 'active'`, [flowId]);
+        if (left!.n === 0 || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const states = await query(`SELECT status::text AS status, count(*)::int AS n FROM flow_runs WHERE flow_id = $1 GROUP BY 1`, [
+        flowId,
+      ]);
+      expect(states).toEqual([{ status: "completed", n: 150 }]);
+      // Each run walked each step once: three steps, one wait, one end; and wrote two messages.
+      const wrong = await query(
+        `SELECT h.run_id, count(*) FILTER (WHERE kind = 'step')::int AS steps, count(*) FILTER (WHERE kind = 'waiting')::int AS waits,
          count(*) FILTER (WHERE kind = 'completed')::int AS ends
        FROM flow_run_history h JOIN flow_runs r ON r.id = h.run_id WHERE r.flow_id = $1 GROUP BY h.run_id
        HAVING count(*) FILTER (WHERE kind = 'step') <> 3 OR count(*) FILTER (WHERE kind = 'waiting') <> 1 OR count(*) FILTER (WHERE kind = 'completed') <> 1`,
-      [flowId],
-    );
-    expect(wrong).toEqual([]);
-    const messages = await query(
-      `SELECT r.id, (SELECT count(*)::int FROM messages m WHERE m.contact_id = r.contact_id AND m.source = 'flow') AS n FROM flow_runs r WHERE r.flow_id = $1`,
-      [flowId],
-    );
-    expect(messages.filter((r) => r.n !== 2)).toEqual([]);
-    expect(new Set(runs).size).toBe(150);
-  });
+        [flowId],
+      );
+      expect(wrong).toEqual([]);
+      const messages = await query(
+        `SELECT r.id, (SELECT count(*)::int FROM messages m WHERE m.contact_id = r.contact_id AND m.source = 'flow') AS n FROM flow_runs r WHERE r.flow_id = $1`,
+        [flowId],
+      );
+      expect(messages.filter((r) => r.n !== 2)).toEqual([]);
+      expect(new Set(runs).size).toBe(150);
+    },
+    2 * START_BUDGET_MS + 60_000,
+  ); // one server, then three at once; then up to 30 s for the runs
 });

@@ -174,6 +174,34 @@ describe("enroll (D15, D18, D40)", () => {
     expect(all.map((r) => r.status).sort()).toEqual([201, ...Array<number>(9).fill(409)]);
   });
 
+  it("writes each of many parallel enrollments, shared transactions or not: other contacts, and one contact with re-entry", async () => {
+    const once = await flow([{ type: "wait", duration: "PT1H" }]);
+    const again = await flow([{ type: "wait", duration: "PT1H" }], { allow_reentry: true });
+    const to = phone();
+    const all = await Promise.all([
+      ...Array.from({ length: 10 }, () => test.post(`/flows/${once}/enroll`, { to: { phone: phone() } })),
+      ...Array.from({ length: 10 }, () => test.post(`/flows/${again}/enroll`, { to: { phone: to } })),
+    ]);
+    expect(all.map((r) => r.status)).toEqual(Array<number>(20).fill(201));
+    expect(new Set(all.map((r) => r.body.id)).size).toBe(20);
+    for (const res of all) expect((await runOf(res.body.id as string)).status).toBe("active");
+  });
+
+  it("stores each response with its run when many enrollments with their own keys arrive at once (D46)", async () => {
+    const f = await flow([{ type: "wait", duration: "PT1H" }]);
+    const calls = Array.from({ length: 20 }, (_, i) => ({ key: `enroll-many-${Date.now()}-${i}`, body: { to: { phone: phone() } } }));
+    const send = () => Promise.all(calls.map((c) => test.post(`/flows/${f}/enroll`, c.body, { headers: { "Idempotency-Key": c.key } })));
+    const first = await send();
+    expect(first.map((r) => r.status)).toEqual(Array<number>(20).fill(201));
+    expect(new Set(first.map((r) => r.body.id)).size).toBe(20);
+    const again = await send();
+    again.forEach((r, i) => {
+      expect(r.status).toBe(201);
+      expect(r.headers.get("idempotent-replayed")).toBe("true");
+      expect(r.body).toEqual(first[i]!.body);
+    });
+  });
+
   it("is idempotent with Idempotency-Key (D27, D28)", async () => {
     const f = await flow([{ type: "wait", duration: "PT1H" }]);
     const body = { to: { phone: phone() } };

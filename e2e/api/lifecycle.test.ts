@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { api, expectError } from "../support/client.ts";
 import { freshDatabase } from "../support/database.ts";
-import { startServer, type RunningServer } from "../support/server.ts";
+import { START_BUDGET_MS, startServer, type RunningServer } from "../support/server.ts";
 
 // A server of its own: first start (migrations, demo workspace, keys printed), unexpected
 // exceptions (500 api_error without leaks) and graceful shutdown on SIGTERM.
@@ -67,41 +67,46 @@ describe.runIf(engine === "postgres")("unexpected exceptions", () => {
 });
 
 describe("graceful shutdown", () => {
-  it("on SIGTERM finishes the request in flight, refuses new connections and exits 0", async () => {
-    const port = Number(new URL(server.url).port);
-    const body = JSON.stringify({ name: "in flight" });
-    const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        {
-          host: "127.0.0.1",
-          port,
-          path: "/api/v1/tags",
-          method: "POST",
-          headers: { Authorization: `Bearer ${testKey}`, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
-        },
-        (res) => {
-          let text = "";
-          res.on("data", (d: Buffer) => (text += d.toString()));
-          res.on("end", () => resolve({ status: res.statusCode!, body: text }));
-        },
-      );
-      req.on("error", reject);
-      req.write(body.slice(0, 5));
-      // The request has started (headers and part of the body are in); now stop the server.
-      setTimeout(() => {
-        server.process.kill("SIGTERM");
-        setTimeout(() => req.end(body.slice(5)), 300);
-      }, 200);
-    });
-    const done = await inFlight;
-    expect(done.status).toBe(201);
-    expect(JSON.parse(done.body).name).toBe("in flight");
-    const code = await server.stop();
-    expect(code).toBe(0);
-    await expect(fetch(`${server.url}/api/v1`)).rejects.toThrow();
-    // Restart on the same data: nothing to migrate, the demo is not created twice.
-    server = await startServer(database.env);
-    expect(server.output()).not.toContain("created. Sign in");
-    expect((await api(testKey, server.url).get("/")).status).toBe(200);
-  });
+  it(
+    "on SIGTERM finishes the request in flight, refuses new connections and exits 0",
+    async () => {
+      const port = Number(new URL(server.url).port);
+      const body = JSON.stringify({ name: "in flight" });
+      const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/api/v1/tags",
+            method: "POST",
+            headers: { Authorization: `Bearer ${testKey}`, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (d: Buffer) => (text += d.toString()));
+            res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+          },
+        );
+        req.on("error", reject);
+        req.write(body.slice(0, 5));
+        // The request has started (headers and part of the body are in); now stop the server.
+        setTimeout(() => {
+          server.process.kill("SIGTERM");
+          setTimeout(() => req.end(body.slice(5)), 300);
+        }, 200);
+      });
+      const done = await inFlight;
+      expect(done.status).toBe(201);
+      expect(JSON.parse(done.body).name).toBe("in flight");
+      const code = await server.stop();
+      expect(code).toBe(0);
+      await expect(fetch(`${server.url}/api/v1`)).rejects.toThrow();
+      // Restart on the same data: nothing to migrate (no migrator is started), the demo is not created twice.
+      server = await startServer(database.env);
+      expect(server.output()).not.toContain("applying database migrations");
+      expect(server.output()).not.toContain("created. Sign in");
+      expect((await api(testKey, server.url).get("/")).status).toBe(200);
+    },
+    START_BUDGET_MS + 30_000,
+  );
 });

@@ -113,6 +113,19 @@ describe("X-svc-Request-Id on webhook deliveries (D54)", () => {
     const [delivery] = await hooks.waitFor((r) => r.body?.event === "mensagem.enviada" && r.body?.data?.id === sent.body.id);
     expect(delivery!.headers["x-svc-request-id"]).toBe(generated);
   });
+
+  it("keeps each request's Request-Id when concurrent requests share one write", async () => {
+    const client = api(fx.delivery!.keys.live, server.url);
+    const ids = Array.from({ length: 8 }, (_, i) => `req_shared_${Date.now()}_${i}`);
+    const created = await Promise.all(
+      ids.map((id, i) => client.post("/contacts", { email: `shared-${i}-${id}@example.com` }, { headers: { "Request-Id": id } })),
+    );
+    for (const [i, contact] of created.entries()) {
+      expect(contact.status).toBe(200);
+      const [hook] = await hooks.waitFor((r) => r.body?.event === "contato.criado" && r.body?.data?.id === contact.body.id);
+      expect(hook!.headers["x-svc-request-id"]).toBe(ids[i]);
+    }
+  });
 });
 
 describe("OpenTelemetry traces (D54)", () => {

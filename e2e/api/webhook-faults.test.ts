@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
 import { freshDatabase, seedFixtures, queryDatabase } from "../support/database.ts";
 import type { Fixtures } from "../support/fixtures.ts";
-import { ROOT, startServer, type RunningServer } from "../support/server.ts";
+import { ROOT, START_BUDGET_MS, startServer, type RunningServer } from "../support/server.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 
 // Webhooks under faults (issue "Signed webhooks", Done means), on each engine with its own
@@ -73,67 +73,77 @@ afterAll(async () => {
 });
 
 describe("webhook faults", () => {
-  it("refuses at delivery time an endpoint that resolves to a private address (D34)", async () => {
-    const receiver = await startReceiver();
-    receivers.push(receiver);
-    // Registered while private addresses were allowed; the server that delivers does not allow them.
-    const { id } = svc(["webhook", "create", "--workspace", fx.other!.id, "--url", receiver.url]);
-    const server = await start({ ALLOW_PRIVATE_WEBHOOKS: "0" });
-    const [contact] = await newContacts(server.url, fx.other!.keys.live!, 1, "ssrf");
-    await new Promise((r) => setTimeout(r, 2_000));
-    await server.stop();
-    expect(receiver.received).toHaveLength(0);
-    const attempts = await query(
-      `SELECT a.status_code, a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1`,
-      [id],
-    );
-    expect(attempts.length).toBeGreaterThanOrEqual(1);
-    expect(attempts[0]).toMatchObject({ status_code: null, error: expect.stringContaining("private address") });
-    const [delivery] = await query(`SELECT status FROM webhook_deliveries WHERE endpoint_id = $1`, [id]);
-    expect(delivery!.status).toBe("pending");
-    expect(contact).toMatch(/^ct_/);
-  });
+  it(
+    "refuses at delivery time an endpoint that resolves to a private address (D34)",
+    async () => {
+      const receiver = await startReceiver();
+      receivers.push(receiver);
+      // Registered while private addresses were allowed; the server that delivers does not allow them.
+      const { id } = svc(["webhook", "create", "--workspace", fx.other!.id, "--url", receiver.url]);
+      const server = await start({ ALLOW_PRIVATE_WEBHOOKS: "0" });
+      const [contact] = await newContacts(server.url, fx.other!.keys.live!, 1, "ssrf");
+      await new Promise((r) => setTimeout(r, 2_000));
+      await server.stop();
+      expect(receiver.received).toHaveLength(0);
+      const attempts = await query(
+        `SELECT a.status_code, a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1`,
+        [id],
+      );
+      expect(attempts.length).toBeGreaterThanOrEqual(1);
+      expect(attempts[0]).toMatchObject({ status_code: null, error: expect.stringContaining("private address") });
+      const [delivery] = await query(`SELECT status FROM webhook_deliveries WHERE endpoint_id = $1`, [id]);
+      expect(delivery!.status).toBe("pending");
+      expect(contact).toMatch(/^ct_/);
+    },
+    START_BUDGET_MS + 60_000,
+  );
 
-  it("delivers every event at least once when the receiver was down and the server was killed meanwhile", async () => {
-    const port = await freePort();
-    const { secret } = svc(["webhook", "create", "--workspace", fx.webhooks!.id, "--url", `http://127.0.0.1:${port}/hooks`]);
-    const schedule = { ALLOW_PRIVATE_WEBHOOKS: "1", WEBHOOK_RETRY_SCHEDULE: "1,2,4,8,8,8,8,8", WEBHOOK_TIMEOUT_SECONDS: "2" };
+  it(
+    "delivers every event at least once when the receiver was down and the server was killed meanwhile",
+    async () => {
+      const port = await freePort();
+      const { secret } = svc(["webhook", "create", "--workspace", fx.webhooks!.id, "--url", `http://127.0.0.1:${port}/hooks`]);
+      const schedule = { ALLOW_PRIVATE_WEBHOOKS: "1", WEBHOOK_RETRY_SCHEDULE: "1,2,4,8,8,8,8,8", WEBHOOK_TIMEOUT_SECONDS: "2" };
 
-    const doomed = await start(schedule);
-    const contacts = await newContacts(doomed.url, fx.webhooks!.keys.live!, 40, "down");
-    // The receiver is down: first attempts fail and retries are scheduled; then the process dies.
-    await new Promise((r) => setTimeout(r, 2_500));
-    await doomed.stop("SIGKILL");
-    const failed = await query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE error IS NOT NULL`);
-    expect(failed[0]!.n as number).toBeGreaterThanOrEqual(40);
+      const doomed = await start(schedule);
+      const contacts = await newContacts(doomed.url, fx.webhooks!.keys.live!, 40, "down");
+      // The receiver is down: first attempts fail and retries are scheduled; then the process dies.
+      await new Promise((r) => setTimeout(r, 2_500));
+      await doomed.stop("SIGKILL");
+      const failed = await query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE error IS NOT NULL`);
+      expect(failed[0]!.n as number).toBeGreaterThanOrEqual(40);
 
-    const receiver = await startReceiver({ port });
-    receivers.push(receiver);
-    const revived = await start(schedule);
-    const later = await newContacts(revived.url, fx.webhooks!.keys.live!, 10, "up");
-    const all = [...contacts, ...later];
-    await receiver.waitFor((r) => all.includes(r.body?.data?.id), all.length, 60_000).catch(() => []);
-    const stripe = new Stripe("sk_test_unused");
-    const eventsByContact = new Map<string, Set<string>>();
-    for (const r of receiver.received) {
-      const event = stripe.webhooks.constructEvent(r.raw, r.headers["x-svc-signature"] as string, secret!, 300) as unknown as {
-        id: string;
-        data: { id: string };
-      };
-      eventsByContact.set(event.data.id, new Set([...(eventsByContact.get(event.data.id) ?? []), event.id]));
-    }
-    for (const id of all) {
-      // At least once, and every copy is the same event.
-      expect(eventsByContact.get(id)?.size, id).toBe(1);
-    }
-    await revived.stop();
-    const states = await query(
-      `SELECT status, count(*)::int AS n FROM webhook_deliveries d
+      const receiver = await startReceiver({ port });
+      receivers.push(receiver);
+      const revived = await start(schedule);
+      const later = await newContacts(revived.url, fx.webhooks!.keys.live!, 10, "up");
+      const all = [...contacts, ...later];
+      await receiver.waitFor((r) => all.includes(r.body?.data?.id), all.length, 60_000).catch(() => []);
+      const stripe = new Stripe("sk_test_unused");
+      const eventsByContact = new Map<string, Set<string>>();
+      for (const r of receiver.received) {
+        const event = stripe.webhooks.constructEvent(r.raw, r.headers["x-svc-signature"] as string, secret!, 300) as unknown as {
+          id: string;
+          data: { id: string };
+        };
+        eventsByContact.set(event.data.id, new Set([...(eventsByContact.get(event.data.id) ?? []), event.id]));
+      }
+      for (const id of all) {
+        // At least once, and every copy is the same event.
+        expect(eventsByContact.get(id)?.size, id).toBe(1);
+      }
+      await revived.stop();
+      const states = await query(
+        `SELECT status, count(*)::int AS n FROM webhook_deliveries d
       JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.workspace_id = $1 GROUP BY status`,
-      [fx.webhooks!.id],
-    );
-    expect(states).toEqual([{ status: "succeeded", n: all.length }]);
-    const jobs = await query(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'webhook.deliver' AND workspace_id = $1`, [fx.webhooks!.id]);
-    expect(jobs[0]!.n).toBe(0);
-  });
+        [fx.webhooks!.id],
+      );
+      expect(states).toEqual([{ status: "succeeded", n: all.length }]);
+      const jobs = await query(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'webhook.deliver' AND workspace_id = $1`, [
+        fx.webhooks!.id,
+      ]);
+      expect(jobs[0]!.n).toBe(0);
+    },
+    2 * START_BUDGET_MS + 90_000,
+  ); // two servers, then up to 60 s for the deliveries
 });

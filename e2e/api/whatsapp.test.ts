@@ -3,6 +3,7 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
 import { dashboardMutation } from "../support/dashboard.ts";
+import { svcJson } from "../support/svc.ts";
 import {
   inboundTextWebhook,
   inboundWebhook,
@@ -24,7 +25,7 @@ const fx = fixtures();
 const ws = fx.whatsapp!;
 const live = api(ws.keys.live);
 const test = api(ws.keys.test);
-const baseUrl = inject("api").baseUrl;
+const { baseUrl, env } = inject("api");
 const stripe = new Stripe("sk_test_unused");
 const phoneNumberId = String(100_000_000 + Math.floor(Math.random() * 899_999_999));
 const wabaId = String(200_000_000 + Math.floor(Math.random() * 799_999_999));
@@ -168,6 +169,11 @@ describe("templates (D41)", () => {
     });
     expect(synced.templates).toBe(124);
     expect((await allTemplates()).some((t) => t.name === "late_arrival")).toBe(true);
+    // Sent once: the server keeps the template it read, while the workspace's templates are
+    // unchanged; the pause below must still reach the next sends, of either mode.
+    const lateArrival = { channel: "whatsapp", whatsapp: { template: { name: "late_arrival", language: "en_US" } } };
+    expect((await test.post("/messages", { ...lateArrival, to: { phone: phone() } })).status).toBe(202);
+    expect((await test.post("/messages", { ...lateArrival, to: { phone: phone() } })).status).toBe(202);
 
     const paused = templateStatusWebhook(wabaId, { name: "late_arrival", language: "en_US", event: "PAUSED" });
     expect((await postWebhook(callback, paused, "wrong-secret")).status).toBe(401);
@@ -184,10 +190,40 @@ describe("templates (D41)", () => {
       { status: 409, type: "conflict", code: "template_not_approved", param: "whatsapp.template.name" },
     );
     expect((await live.get(`/contacts?phone=${encodeURIComponent(to)}`)).status).toBe(404);
+    expectError(await test.post("/messages", { ...lateArrival, to: { phone: phone() } }), {
+      status: 409,
+      type: "conflict",
+      code: "template_not_approved",
+      param: "whatsapp.template.name",
+    });
   });
 });
 
 describe("template sends (D42)", () => {
+  it("see a change another process made to the templates at once, though the server keeps what it read", async () => {
+    fake.templates.get(wabaId)!.push({
+      name: "cache_probe",
+      language: "en_US",
+      status: "APPROVED",
+      category: "UTILITY",
+      components: [{ type: "BODY", text: "Probe" }],
+    });
+    // As the server runs: the channel's Cloud API is this test's local server.
+    const cli = { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" };
+    await svcJson(cli, "channel", "sync-templates", "--workspace", ws.id, "--channel", channelId);
+    const probe = { channel: "whatsapp", whatsapp: { template: { name: "cache_probe", language: "en_US" } } };
+    for (let i = 0; i < 2; i++) expect((await test.post("/messages", { ...probe, to: { phone: phone() } })).status).toBe(202);
+    // The operator CLI syncs again, in its own process, after Meta rejected the template.
+    fake.templates.get(wabaId)!.find((t) => t.name === "cache_probe")!.status = "REJECTED";
+    await svcJson(cli, "channel", "sync-templates", "--workspace", ws.id, "--channel", channelId);
+    expectError(await test.post("/messages", { ...probe, to: { phone: phone() } }), {
+      status: 409,
+      type: "conflict",
+      code: "template_not_approved",
+      param: "whatsapp.template.name",
+    });
+  });
+
   it("checks the recipient before the template, as D16 orders them (the template is read ahead, beside the recipient)", async () => {
     const to = phone();
     expect((await live.post("/contacts", { phone: to, opt_out_whatsapp: true })).status).toBeLessThan(300);

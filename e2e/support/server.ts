@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundled } from "../../scripts/lib/bundle.mjs";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -12,11 +13,18 @@ export type RunningServer = {
 };
 
 /**
- * Starts the real server (server/main.ts, the same entry as `npm start`) as a child process
+ * What a test gives one server start (or several started at once) within its own timeout:
+ * a restart on the embedded store took 5 s on a quiet machine and 27 s with three test files
+ * and Playwright running beside it; a test that starts servers adds this much per start.
+ */
+export const START_BUDGET_MS = 45_000;
+
+/**
+ * Starts the real server (server/main.ts, bundled as `npm start` runs it) as a child process
  * on a free port and waits until it listens. Needs a prior `next build`.
  */
 export async function startServer(env: Record<string, string | undefined>, { timeoutMs = 240_000 } = {}): Promise<RunningServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, [await bundled(ROOT, "server/main.ts", "server")], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: "0", PIPELINE: "off", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -17,7 +17,7 @@ import {
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { errorDocUrl } from "../lib/error-catalog.ts";
-import { readNodeBody } from "../lib/read-body.ts";
+import { dropRest, readNodeBody } from "../lib/read-body.ts";
 import { AppError } from "../lib/errors.ts";
 import { assertStorable } from "../lib/storable-input.ts";
 import type { RateDecision } from "../ratelimit/sliding-window.ts";
@@ -323,7 +323,7 @@ function parseJson(raw: Buffer): unknown {
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const raw = await readNodeBody(req, MAX_BODY_BYTES);
   if (raw) return raw;
-  req.resume(); // the rest is dropped as it comes
+  dropRest(req);
   throw bodyTooLarge();
 }
 

@@ -125,6 +125,8 @@ export type WorkspaceCaller = {
   principal: Principal & Actor;
   /** The workspace's default phone country when the caller already knows it (API keys). */
   defaultCountry?: string | null;
+  /** The workspace's templates_version when the caller already read it (API keys). */
+  templatesVersion?: string;
 };
 
 /**
@@ -155,6 +157,7 @@ export const workspaceProcedure = procedure
             mode: principal.mode,
             principal,
             defaultCountry: principal.defaultCountry,
+            templatesVersion: principal.templatesVersion,
           } satisfies WorkspaceCaller,
         },
       });

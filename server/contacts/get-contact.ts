@@ -32,12 +32,9 @@ export const CONTACT_MATCH = {
   phone: "c.phone = $2",
   email: "(c.email = $2 OR c.email_key = lower($2)) ORDER BY c.email = $2 DESC",
 } as const;
-const FIND = (match: string) => `
-  SELECT c.id, c.phone, c.email, c.name, c.fields, c.opt_out_whatsapp, c.opt_out_email, c.whatsapp_window_expires_at, c.created_at, c.updated_at,
-         coalesce((SELECT array_agg(t.tag_id ORDER BY t.tag_id) FROM contact_tags t WHERE t.contact_id = c.id), '{}') AS tags
-  FROM contacts c
-  WHERE c.workspace_id = $1 AND ${match}
-  LIMIT 1`;
+const COLUMNS = `c.id, c.phone, c.email, c.name, c.fields, c.opt_out_whatsapp, c.opt_out_email, c.whatsapp_window_expires_at, c.created_at, c.updated_at,
+  coalesce((SELECT array_agg(t.tag_id ORDER BY t.tag_id) FROM contact_tags t WHERE t.contact_id = c.id), '{}') AS tags`;
+const FIND = (match: string) => `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = $1 AND ${match} LIMIT 1`;
 const QUERIES = { id: FIND(CONTACT_MATCH.id), phone: FIND(CONTACT_MATCH.phone), email: FIND(CONTACT_MATCH.email) };
 
 type By = { id: string } | { phone: string } | { email: string };
@@ -46,6 +43,17 @@ type By = { id: string } | { phone: string } | { email: string };
 export async function findContactBy(sql: Handle, workspaceId: string, by: By): Promise<Contact | null> {
   const [column, value] = Object.entries(by)[0] as [keyof typeof QUERIES, string];
   const [row] = await sql<Row>(QUERIES[column], [workspaceId, value]);
+  return row ? contactOf(row) : null;
+}
+
+const TOUCH = `UPDATE contacts c SET updated_at = $3 WHERE c.workspace_id = $1 AND c.id = $2 RETURNING ${COLUMNS}`;
+
+/**
+ * Marks the contact changed at `at` and returns it as it now is (its row as updated, its tags
+ * as this transaction sees them), in one statement; null if it no longer exists.
+ */
+export async function touchContact(sql: Handle, workspaceId: string, id: string, at: Date): Promise<Contact | null> {
+  const [row] = await sql<Row>(TOUCH, [workspaceId, id, at]);
   return row ? contactOf(row) : null;
 }
 
@@ -121,8 +129,13 @@ export async function findContact(database: Database, actor: WorkspaceRef, query
   return contact;
 }
 
-/** A workspace, and its default phone country when the caller already read it (key check). */
-export type WorkspaceRef = { workspaceId: string; defaultCountry?: string | null };
+/** A workspace, and what the key check already read of it: its default phone country and templates_version. */
+export type WorkspaceRef = {
+  workspaceId: string;
+  defaultCountry?: string | null;
+  /** The workspace's templates_version as the key check read it (`lookUpTemplate`). */
+  templatesVersion?: string;
+};
 
 export async function defaultCountry(database: Database, ref: WorkspaceRef): Promise<string | null> {
   if (ref.defaultCountry !== undefined) return ref.defaultCountry;

@@ -1,20 +1,12 @@
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
-import { freshDatabase } from "../../e2e/support/database.ts";
-import { pgDatabase, type Database } from "../db/client.ts";
-import { pgliteDatabase } from "../db/pglite-database.ts";
+import { openFreshDatabase } from "../../e2e/support/open-database.ts";
 import { findContactBy, lookUpContact } from "./get-contact.ts";
 
 // Issue 11: look-ups that arrive together share one statement; each gets the contact that
 // `findContactBy` finds alone (D59's e-mail match included), in its own workspace.
 describe.each(["pglite", "postgres"] as const)("contact look-ups on %s", (engine) => {
   it("answers concurrent look-ups by id, phone and e-mail as one look-up each would", async () => {
-    const fresh = await freshDatabase(engine, "lookup", { migrated: true });
-    const database: Database =
-      engine === "pglite"
-        ? pgliteDatabase(await PGlite.create(join(fresh.env.DATA_DIR!, "pglite")))
-        : await pgDatabase({ connectionString: fresh.env.DATABASE_URL }, 2, true);
+    const { database, drop } = await openFreshDatabase(engine, "lookup");
     try {
       await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws-a', 'A'), ('ws-b', 'B')`);
       await database.query(
@@ -41,8 +33,7 @@ describe.each(["pglite", "postgres"] as const)("contact look-ups on %s", (engine
       expect(together).toEqual(alone);
       expect(together.map((c) => c?.id ?? null)).toEqual(["ct_a1", null, "ct_a1", "ct_b1", "ct_a2", null, "ct_a1", "ct_a1", null, "ct_b1"]);
     } finally {
-      await database.close();
-      await fresh.drop();
+      await drop();
     }
   });
 });

@@ -1,10 +1,12 @@
 import { causeParams } from "../observability/request-context.ts";
-import type { Database } from "../db/client.ts";
+import { isConnectionError, type Database } from "../db/client.ts";
+import { jsonRows } from "../db/json-rows.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record-event.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "../lib/errors.ts";
+import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { CONTACT_MATCH } from "./get-contact.ts";
 import { CONTACT_SELECT, contactView, type Contact, type UpsertContactRequest } from "./contact-schemas.ts";
@@ -61,23 +63,64 @@ export async function updateContact(database: Database, actor: Actor, id: string
   return updated;
 }
 
-const CREATE_CONTACT = `
-  WITH ins AS (
+// One statement writes a batch of new contacts with their tags and `contato.criado` events;
+// the `id`s written. A contact whose phone or e-mail exists by then (an earlier one of the same
+// batch included) is left out, with its tags and event.
+const CREATE_CONTACTS = `
+  WITH x AS (
+    SELECT * FROM ${jsonRows(
+      "$1",
+      `id text, workspace_id text, phone text, email text, name text, fields jsonb, opt_out_whatsapp boolean, opt_out_email boolean,
+       at timestamptz, tags jsonb, event_id text, mode "KeyMode", data jsonb, request_id text, traceparent text`,
+    )} AS x
+  ), ins AS (
     INSERT INTO contacts (id, workspace_id, phone, email, email_key, name, fields, opt_out_whatsapp, opt_out_email, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, lower($4), $5, $6::jsonb, $7, $8, $9, $9)
+    SELECT id, workspace_id, phone, email, lower(email), name, fields, opt_out_whatsapp, opt_out_email, at, at FROM x
     ON CONFLICT DO NOTHING
     RETURNING id
   ), tagged AS (
-    INSERT INTO contact_tags (contact_id, tag_id) SELECT ins.id, t FROM ins, unnest($10::text[]) AS t
+    INSERT INTO contact_tags (contact_id, tag_id) SELECT x.id, t FROM x JOIN ins USING (id), jsonb_array_elements_text(x.tags) AS t
   ), logged AS (
     INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
-    SELECT $11, $2, 'contato.criado', $12::"KeyMode", $13::jsonb, ins.id, $9, $14, $15 FROM ins
+    SELECT x.event_id, x.workspace_id, 'contato.criado', x.mode, x.data, x.id, x.at, x.request_id, x.traceparent FROM x JOIN ins USING (id)
   )
   SELECT id FROM ins`;
 
-/** Inserts the contact with its tags and event in one statement; null when phone or e-mail exist. */
+type NewContact = { contact: Contact; actor: Actor; at: Date; cause: [string | null, string | null] };
+
+/**
+ * Writes a new contact (`createContact`): concurrent creations of this process share one
+ * statement (`groupCommit`), each created as if alone and in order of arrival. A batch that
+ * fails as a whole (but for an unreachable database) is written again contact by contact.
+ */
+const insertContact = groupCommitEach(
+  async (database: Database, batch: readonly NewContact[]): Promise<boolean[]> => {
+    const rows = batch.map(({ contact, actor, at, cause: [requestId, traceparent] }) => ({
+      id: contact.id,
+      workspace_id: actor.workspaceId,
+      phone: contact.phone,
+      email: contact.email,
+      name: contact.name,
+      fields: contact.fields,
+      opt_out_whatsapp: contact.opt_out_whatsapp,
+      opt_out_email: contact.opt_out_email,
+      at,
+      tags: contact.tags,
+      event_id: newId("event"),
+      mode: actor.mode,
+      data: contact,
+      request_id: requestId,
+      traceparent,
+    }));
+    const written = new Set((await database.query<{ id: string }>(CREATE_CONTACTS, [JSON.stringify(rows)])).map((r) => r.id));
+    return batch.map((n) => written.has(n.contact.id));
+  },
+  { alone: (err) => !isConnectionError(err) },
+);
+
+/** Inserts the contact with its tags and event; null when its phone or e-mail exists. */
 async function createContact(database: Database, actor: Actor, patch: ContactPatch): Promise<Contact | null> {
-  const now = new Date();
+  const at = new Date();
   const contact: Contact = {
     id: newId("contact"),
     phone: patch.phone ?? null,
@@ -88,28 +131,10 @@ async function createContact(database: Database, actor: Actor, patch: ContactPat
     opt_out_whatsapp: patch.optOutWhatsapp ?? false,
     opt_out_email: patch.optOutEmail ?? false,
     whatsapp_window_expires_at: null,
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
+    created_at: at.toISOString(),
+    updated_at: at.toISOString(),
   };
-  // Sent straight to the driver (Database.query): this statement is the whole write of the
-  // API's busiest create path, and Prisma's per-query cost was half of it (docs/architecture.md).
-  const rows = await database.query<{ id: string }>(CREATE_CONTACT, [
-    contact.id,
-    actor.workspaceId,
-    contact.phone,
-    contact.email,
-    contact.name,
-    JSON.stringify(contact.fields),
-    contact.opt_out_whatsapp,
-    contact.opt_out_email,
-    now,
-    contact.tags,
-    newId("event"),
-    actor.mode,
-    JSON.stringify(contact),
-    ...causeParams(),
-  ]);
-  return rows.length ? contact : null;
+  return (await insertContact(database, { contact, actor, at, cause: causeParams() })) ? contact : null;
 }
 
 async function lockContact(tx: Tx, workspaceId: string, by: By): Promise<Contact | null> {

@@ -62,10 +62,21 @@ export class DatabaseUnreachableError extends Error {
   readonly kind = "DatabaseNotReachable";
 }
 
-const names = new Map<string, string>();
-function statementName(text: string): string {
-  let name = names.get(text);
-  if (!name) names.set(text, (name = `svc_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`));
+/**
+ * Its name: each connection parses and plans a named statement once. But a statement that
+ * takes its rows from a JSON array or an array parameter (the batched writes and look-ups)
+ * stays unnamed, planned at each execution: the planner counts such a set as 100 rows
+ * whatever it holds, so the plan a connection would keep is the one for the tables' size when
+ * it was prepared. Prepared on a new database, that is a sequential scan and a hash join, and
+ * each execution then read the whole table as it grew (POST /messages fell from 2,200/s to
+ * 1,400/s within 40 s of a fresh start); a new plan follows the table.
+ */
+const names = new Map<string, string | undefined>();
+const ROWS_FROM_PARAMETER = /\b(json_to_recordset|json_populate_recordset|unnest)\s*\(/i;
+function statementName(text: string): string | undefined {
+  if (names.has(text)) return names.get(text);
+  const name = ROWS_FROM_PARAMETER.test(text) ? undefined : `svc_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+  names.set(text, name);
   return name;
 }
 
@@ -156,8 +167,11 @@ export async function pgDatabase(connection: pg.PoolConfig, max: number, named: 
   const pool = new pg.Pool({ ...connection, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   pool.on("error", (err) => log().warn({ err }, "an idle database connection failed; it is replaced on next use"));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  // Named, so each connection parses and plans a statement once (the texts are constants).
-  const statement = (text: string, values: unknown[]) => (named ? { name: statementName(text), text, values } : { text, values });
+  // Named where it helps (`statementName`); the texts are constants.
+  const statement = (text: string, values: unknown[]) => {
+    const name = named ? statementName(text) : undefined;
+    return name ? { name, text, values } : { text, values };
+  };
   return {
     engine: "postgres",
     shared: false,

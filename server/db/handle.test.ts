@@ -1,10 +1,6 @@
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
-import { freshDatabase } from "../../e2e/support/database.ts";
+import { openFreshDatabase } from "../../e2e/support/open-database.ts";
 import { findContactBy } from "../contacts/get-contact.ts";
-import { pgDatabase, type Database } from "./client.ts";
-import { pgliteDatabase } from "./pglite-database.ts";
 
 // Issue 11's one handle: the same helper, given `database.query` or a transaction's handle,
 // reads what that handle sees, on both engines. Inside a transaction it sees the
@@ -12,11 +8,7 @@ import { pgliteDatabase } from "./pglite-database.ts";
 // in), and a rolled-back row is gone for every handle afterwards.
 describe.each(["pglite", "postgres"] as const)("one Handle on %s", (engine) => {
   it("runs a helper inside a transaction and outside one", async () => {
-    const fresh = await freshDatabase(engine, "handle", { migrated: true });
-    const database: Database =
-      engine === "pglite"
-        ? pgliteDatabase(await PGlite.create(join(fresh.env.DATA_DIR!, "pglite")))
-        : await pgDatabase({ connectionString: fresh.env.DATABASE_URL }, 2, true);
+    const { database, drop } = await openFreshDatabase(engine, "handle");
     const insert = `INSERT INTO contacts (id, workspace_id, phone) VALUES ($1, 'ws-h', $2)`;
     try {
       await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws-h', 'H')`);
@@ -36,8 +28,7 @@ describe.each(["pglite", "postgres"] as const)("one Handle on %s", (engine) => {
       ).rejects.toThrow("undo");
       expect(await findContactBy(database.query, "ws-h", { id: "ct_undone" })).toBeNull();
     } finally {
-      await database.close();
-      await fresh.drop();
+      await drop();
     }
   });
 });

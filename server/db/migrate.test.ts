@@ -33,7 +33,10 @@ describe("migrations (ARCHITECTURE.md Databases)", () => {
       expect(await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }))).toEqual([]);
       const c = new pg.Client({ connectionString: url });
       await c.connect();
-      const locks = await c.query("select count(*)::int as n from pg_locks where locktype = 'advisory'");
+      // This database's locks: other tests' servers take advisory locks on the same cluster.
+      const locks = await c.query(
+        "select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())",
+      );
       await c.end();
       expect(locks.rows[0].n).toBe(0);
     } finally {

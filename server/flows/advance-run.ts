@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { parse as parseDuration, type Duration } from "tinyduration";
 import type { Contact } from "../contacts/contact-schemas.ts";
-import { findContactBy } from "../contacts/get-contact.ts";
+import { findContactBy, touchContact } from "../contacts/get-contact.ts";
 import type { Database, Handle } from "../db/client.ts";
 import { insertEvent } from "../events/record-event.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -99,12 +99,12 @@ export async function advanceRun(database: Database, job: Job<"flow.step">, owne
           position = nextPath(steps, at);
           if (due > now) {
             history.push({ kind: "waiting", position: at, detail: { until: due.toISOString() } });
-            await writeHistory(sql, run.id, history, now);
-            await sql(`UPDATE flow_runs SET position = $2::jsonb, next_step_at = $3, updated_at = $4 WHERE id = $1`, [
+            await sql(`WITH ${HISTORY} UPDATE flow_runs SET position = $4::jsonb, next_step_at = $5, updated_at = $2 WHERE id = $1`, [
               run.id,
+              now,
+              JSON.stringify(history),
               JSON.stringify(position),
               due,
-              now,
             ]);
             await rescheduleJob(sql, job, owner, due, { payload: { position } });
             if (contactChanged) await contactUpdated(sql, run, now);
@@ -239,8 +239,7 @@ async function setField(sql: Handle, contact: Contact, key: string, value: strin
 
 /** `contato.atualizado` once per job that changed the contact (D14), with the Contact as it now is. */
 async function contactUpdated(sql: Handle, run: RunRow, now: Date): Promise<void> {
-  await sql(`UPDATE contacts SET updated_at = $2 WHERE id = $1`, [run.contact_id, now]);
-  const contact = await findContactBy(sql, run.workspace_id, { id: run.contact_id });
+  const contact = await touchContact(sql, run.workspace_id, run.contact_id, now);
   await insertEvent(sql, {
     workspaceId: run.workspace_id,
     mode: run.mode,
@@ -251,14 +250,12 @@ async function contactUpdated(sql: Handle, run: RunRow, now: Date): Promise<void
   });
 }
 
-async function writeHistory(sql: Handle, runId: string, history: History[], at: Date): Promise<void> {
-  if (history.length === 0) return;
-  await sql(
-    `INSERT INTO flow_run_history (run_id, at, kind, position, detail)
-     SELECT $1, $2, h->>'kind', h->'position', h->'detail' FROM jsonb_array_elements($3::jsonb) h`,
-    [runId, at, JSON.stringify(history)],
-  );
-}
+// A run's new history entries ($3, a JSON array, at $2), written by the statement that moves
+// the run ($1) on.
+const HISTORY = `h AS (
+  INSERT INTO flow_run_history (run_id, at, kind, position, detail)
+  SELECT $1, $2, e->>'kind', e->'position', e->'detail' FROM jsonb_array_elements($3::jsonb) e
+)`;
 
 /**
  * The end of a run: `completed` (its last step or an `exit`; `fluxo.concluido`) or `failed`
@@ -277,10 +274,9 @@ async function end(
 ): Promise<AdvanceResult> {
   const now = new Date();
   history.push({ kind: status, position, detail: reason ? { reason } : {} });
-  await writeHistory(sql, run.id, history, now);
   await sql(
-    `UPDATE flow_runs SET status = $2::"RunStatus", reason = $3, next_step_at = NULL, ended_at = $4, updated_at = $4 WHERE id = $1`,
-    [run.id, status, reason ?? null, now],
+    `WITH ${HISTORY} UPDATE flow_runs SET status = $4::"RunStatus", reason = $5, next_step_at = NULL, ended_at = $2, updated_at = $2 WHERE id = $1`,
+    [run.id, now, JSON.stringify(history), status, reason ?? null],
   );
   await insertEvent(sql, {
     workspaceId: run.workspace_id,

@@ -1,8 +1,10 @@
 import { upsertContact } from "../contacts/upsert-contact.ts";
-import type { Database } from "../db/client.ts";
-import type { IdempotentEffect } from "../idempotency/idempotency.ts";
+import { isConnectionError, type Database } from "../db/client.ts";
+import { jsonRows } from "../db/json-rows.ts";
+import { completeClaimsOf, keyInUse, type IdempotentEffect } from "../idempotency/idempotency.ts";
 import type { Sender as Actor } from "../messaging/insert-messages.ts";
 import { conflict, notFound } from "../lib/errors.ts";
+import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";
 import { insertJobs, jobRow } from "../outbox/jobs.ts";
@@ -11,30 +13,48 @@ import type { ZEnrollRequest } from "./flow-schemas.ts";
 import { runView } from "./flow-views.ts";
 import type { z } from "zod";
 
-// One statement writes the run, its first history entry and its first step's job (the
-// transactional outbox), unless the contact has an active run of this mode in the flow and
-// the flow does not allow re-entry (D18, D40). It runs after LOCK in the same transaction, so
-// its snapshot sees every run committed before the contact's row was locked.
-const INSERT_RUN = `
-  WITH r AS (
-    INSERT INTO flow_runs (id, workspace_id, flow_id, version, contact_id, mode, status, position, variables, next_step_at, created_at, updated_at)
-    SELECT $1, $2, $3, $4, $5, $6::"KeyMode", 'active', '[0]', $7::jsonb, $8, $8, $8
-    WHERE $11::boolean OR NOT EXISTS (
-      SELECT 1 FROM flow_runs WHERE flow_id = $3 AND contact_id = $5 AND mode = $6::"KeyMode" AND status = 'active'
+// One statement writes the runs of a batch, their first history entries and their first
+// steps' jobs (the transactional outbox), leaving out each run whose contact has an active run
+// of its mode in its flow when the flow does not allow re-entry (D18, D40); `id`s written. It
+// runs after LOCK_RUNS in the same transaction, so its snapshot sees every run committed before
+// the contacts' rows were locked.
+const INSERT_RUNS = `
+  WITH c AS (
+    SELECT * FROM ${jsonRows("$1", `id text, workspace_id text, flow_id text, version int, contact_id text, mode "KeyMode", variables jsonb, at timestamptz, reentry boolean`)} AS c
+  ), kept AS (
+    SELECT * FROM c WHERE c.reentry OR NOT EXISTS (
+      SELECT 1 FROM flow_runs r WHERE r.flow_id = c.flow_id AND r.contact_id = c.contact_id AND r.mode = c.mode AND r.status = 'active'
     )
-    RETURNING id
+  ), r AS (
+    INSERT INTO flow_runs (id, workspace_id, flow_id, version, contact_id, mode, status, position, variables, next_step_at, created_at, updated_at)
+    SELECT id, workspace_id, flow_id, version, contact_id, mode, 'active', '[0]', variables, at, at, at FROM kept
   ), h AS (
-    INSERT INTO flow_run_history (run_id, at, kind, position, detail) SELECT id, $8, 'enrolled', '[0]', $9::jsonb FROM r
+    INSERT INTO flow_run_history (run_id, at, kind, position, detail)
+    SELECT id, at, 'enrolled', '[0]', jsonb_build_object('version', version) FROM kept
   ), j AS (
-    ${insertJobs(10, "EXISTS (SELECT 1 FROM r)")}
+    ${insertJobs(2, "subject_id IN (SELECT id FROM kept)")}
   )
-  SELECT count(*)::int AS inserted FROM r`;
+  SELECT id FROM kept`;
 
-// The contact's row serializes the enrollments of one contact; the flow's (shared) holds off
-// a status change until the run is written.
-const LOCK = `
-  SELECT f.status::text AS status, f.version, f.allow_reentry FROM flows f CROSS JOIN contacts c
-  WHERE f.id = $1 AND c.id = $2 FOR SHARE OF f FOR UPDATE OF c`;
+// The contacts' rows, in id order (so two batches never wait on each other in a circle),
+// serialize the enrollments of each contact; the flows' (shared) hold off a status change until
+// the runs are written.
+const LOCK_RUNS = `
+  WITH c AS (SELECT id FROM contacts WHERE id = ANY($2::text[]) ORDER BY id FOR UPDATE),
+  f AS (SELECT id, status::text AS status, version, allow_reentry FROM flows WHERE id = ANY($1::text[]) FOR SHARE)
+  SELECT (SELECT count(*) FROM c)::int AS contacts, coalesce((SELECT json_agg(f) FROM f), '[]') AS flows`;
+
+/** An enrollment whose checks have passed, ready to write with the others of its batch. */
+type NewRun = {
+  id: string;
+  actor: Actor;
+  flowId: string;
+  contactId: string;
+  variables: Record<string, unknown>;
+  at: Date;
+  view: ReturnType<typeof runView>;
+  idempotency?: IdempotentEffect;
+};
 
 /**
  * POST /flows/{flow_id}/enroll (D15, D18, D40). Checks in order: the flow exists (404
@@ -50,43 +70,107 @@ export async function enrollContact(
   input: z.output<typeof ZEnrollRequest>,
   idempotency?: IdempotentEffect,
 ) {
-  const [flow] = await database.query<{ status: string }>(`SELECT status::text AS status FROM flows WHERE id = $1 AND workspace_id = $2`, [
-    flowId,
-    actor.workspaceId,
-  ]);
-  if (!flow) throw notFound("flow", "flow_id");
-  const recipient = await resolveRecipient(database, actor, input.to);
-  if (flow.status !== "active") throw notActive(flow.status);
+  // The two reads run together; their errors still come in the order above.
+  const reading = resolveRecipient(database, actor, input.to);
+  reading.catch(() => {}); // observed below, or not needed
+  const status = await flowStatus(database, { workspaceId: actor.workspaceId, flowId });
+  if (status === null) throw notFound("flow", "flow_id");
+  const recipient = await reading;
+  if (status !== "active") throw notActive(status);
   const contactId = recipient.exists ? recipient.contact.id : (await upsertContact(database, actor, recipient.draft)).id;
 
-  const now = new Date();
+  const at = new Date();
   const id = newId("run");
-  const view = runView({ id, flowId, contactId, status: "active", createdAt: now });
-  await database.transaction(async (sql) => {
-    const [current] = await sql<{ status: string; version: number; allow_reentry: boolean }>(LOCK, [flowId, contactId]);
-    if (current!.status !== "active") throw notActive(current!.status);
-    const [written] = await sql<{ inserted: number }>(INSERT_RUN, [
-      id,
-      actor.workspaceId,
-      flowId,
-      current!.version,
-      contactId,
-      actor.mode,
-      JSON.stringify(input.variables ?? {}),
-      now,
-      JSON.stringify({ version: current!.version }),
-      JSON.stringify([jobRow("flow.step", { position: [0] }, { subjectId: id, workspaceId: actor.workspaceId, at: now })]),
-      current!.allow_reentry,
-    ]);
-    if (!written?.inserted) {
-      throw conflict("already_enrolled", "The contact already has an active run in this flow, which does not allow re-entry.", "to");
-    }
-    // The run and the stored idempotent response commit together (D46).
-    await idempotency?.record(sql, view);
-  });
+  const view = runView({ id, flowId, contactId, status: "active", createdAt: at });
+  await writeRun(database, { id, actor, flowId, contactId, variables: input.variables ?? {}, at, view, idempotency });
   wakePipeline();
   return view;
 }
+
+// The status of each (workspace, flow) asked, by its ordinality `i` (1-based).
+const FLOW_STATUSES = `
+  SELECT k.i, f.status::text AS status FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(ws, id, i)
+  JOIN flows f ON f.id = k.id AND f.workspace_id = k.ws`;
+
+/** A flow's status, null if the workspace has no such flow; concurrent reads of a process share one statement. */
+const flowStatus = groupCommitEach(async (database: Database, keys: readonly { workspaceId: string; flowId: string }[]) => {
+  const rows = await database.query<{ i: string; status: string }>(FLOW_STATUSES, [
+    keys.map((k) => k.workspaceId),
+    keys.map((k) => k.flowId),
+  ]);
+  const found = new Map(rows.map((r) => [Number(r.i), r.status]));
+  return keys.map((_, i) => found.get(i + 1) ?? null);
+});
+
+/**
+ * Writes an enrollment: concurrent enrollments of this process share one transaction
+ * (`groupCommit`): the lock of their contacts and flows, one statement for their runs,
+ * histories and jobs, and one commit. Each is refused as if alone: a flow no longer active, or
+ * an active run of its contact (one written earlier in the batch included). A batch that fails
+ * as a whole (but for an unreachable database) is written again enrollment by enrollment.
+ */
+const writeRun = groupCommitEach(writeRuns, { alone: (err) => !isConnectionError(err) });
+
+async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<(undefined | Error)[]> {
+  const results = await database.transaction(async (sql) => {
+    const [locked] = await sql<{ flows: { id: string; status: string; version: number; allow_reentry: boolean }[] }>(LOCK_RUNS, [
+      [...new Set(batch.map((n) => n.flowId))],
+      [...new Set(batch.map((n) => n.contactId))],
+    ]);
+    const flows = new Map(locked!.flows.map((f) => [f.id, f]));
+    const results: (undefined | Error)[] = batch.map(() => undefined);
+    const taken = new Set<string>(); // flow, contact and mode of a run written earlier in the batch
+    const rows = [];
+    for (const [i, n] of batch.entries()) {
+      const flow = flows.get(n.flowId);
+      const one = `${n.flowId} ${n.contactId} ${n.actor.mode}`;
+      if (!flow) results[i] = notFound("flow", "flow_id");
+      else if (flow.status !== "active") results[i] = notActive(flow.status);
+      else if (!flow.allow_reentry && taken.has(one)) results[i] = alreadyEnrolled();
+      else {
+        taken.add(one);
+        rows.push({
+          id: n.id,
+          workspace_id: n.actor.workspaceId,
+          flow_id: n.flowId,
+          version: flow.version,
+          contact_id: n.contactId,
+          mode: n.actor.mode,
+          variables: n.variables,
+          at: n.at,
+          reentry: flow.allow_reentry,
+        });
+      }
+    }
+    const jobs = rows.map((r) => jobRow("flow.step", { position: [0] }, { subjectId: r.id, workspaceId: r.workspace_id, at: r.at }));
+    const written = new Set(
+      rows.length ? (await sql<{ id: string }>(INSERT_RUNS, [JSON.stringify(rows), JSON.stringify(jobs)])).map((r) => r.id) : [],
+    );
+    const held: NewRun[] = [];
+    for (const [i, n] of batch.entries()) {
+      if (results[i]) continue;
+      if (!written.has(n.id)) results[i] = alreadyEnrolled();
+      else if (n.idempotency) held.push(n);
+    }
+    // The runs and the stored idempotent responses commit together (D46), in one statement. A
+    // claim taken over meanwhile rolls the batch back, and each is written again alone.
+    if (held.length) {
+      const stored = await completeClaimsOf(
+        sql,
+        held.map((n) => n.idempotency!.completion(n.id, n.view)),
+      );
+      if (stored.size < held.length) throw batch.length === 1 ? keyInUse() : new Error("a claim was taken over during an enrollment batch");
+    }
+    return results;
+  });
+  batch.forEach((n, i) => {
+    if (n.idempotency && results[i] === undefined) n.idempotency.recorded = true;
+  });
+  return results;
+}
+
+const alreadyEnrolled = () =>
+  conflict("already_enrolled", "The contact already has an active run in this flow, which does not allow re-entry.", "to");
 
 const notActive = (status: string) =>
   conflict("flow_not_active", `The flow is ${status}; only an active flow accepts enrollment.`, "flow_id");

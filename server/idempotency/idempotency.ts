@@ -3,6 +3,7 @@ import type { Mode } from "../keys/scopes.ts";
 import { conflict } from "../lib/errors.ts";
 import { env } from "../lib/env.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
+import { jsonRows } from "../db/json-rows.ts";
 
 // Idempotency records (D27, D28, D46). A record is claimed before the request runs, so a second
 // request with the same key waits for nothing: it sees `in_progress` and gets 409 at once.
@@ -42,7 +43,7 @@ type Row = {
 const SCOPE = "(workspace_id, mode, method, path, key)";
 const CLAIMS = `
   WITH c AS (
-    SELECT * FROM json_to_recordset($1::json) AS c(i int, workspace_id text, mode "KeyMode", method text, path text, key text, body_hash text)
+    SELECT * FROM ${jsonRows("$1", `i int, workspace_id text, mode "KeyMode", method text, path text, key text, body_hash text`)} AS c
   ),
   ins AS (
     INSERT INTO idempotency_records (workspace_id, mode, method, path, key, body_hash, status, expires_at)
@@ -75,7 +76,7 @@ const CLAIMS = `
 export function completeClaims(param: string): string {
   return `
   UPDATE idempotency_records r SET status = 'done', response_status = c.status, response_body = c.body, response_headers = c.headers
-  FROM json_to_recordset(${param}::json) AS c(ref text, workspace_id text, mode "KeyMode", method text, path text, key text, claimed_at timestamptz, status int, body text, headers jsonb)
+  FROM ${jsonRows(param, `ref text, workspace_id text, mode "KeyMode", method text, path text, key text, claimed_at timestamptz, status int, body text, headers jsonb`)} AS c
   WHERE r.workspace_id = c.workspace_id AND r.mode = c.mode AND r.method = c.method AND r.path = c.path AND r.key = c.key
     AND r.status = 'in_progress' AND r.created_at = c.claimed_at
   RETURNING c.ref`;
@@ -148,8 +149,12 @@ export async function claimIdempotencyKey(database: Database, scope: Idempotency
 
 /** Stores the response while the claim is still this request's; false when it was taken over. */
 export async function completeIdempotencyKey(sql: Handle, held: HeldClaim, response: StoredResponse): Promise<boolean> {
-  const rows = await sql(COMPLETE, [JSON.stringify([completion(held, response)])]);
-  return rows.length > 0;
+  return (await completeClaimsOf(sql, [completion(held, response)])).size > 0;
+}
+
+/** Stores many responses in one statement, each while its claim is still its request's; the `ref`s stored. */
+export async function completeClaimsOf(sql: Handle, completions: Completion[]): Promise<Set<string>> {
+  return new Set((await sql<{ ref: string }>(COMPLETE, [JSON.stringify(completions)])).map((r) => r.ref));
 }
 
 /** The response is not kept (5xx, 401, 403, 429: D28): the client may retry with the key. */
@@ -163,9 +168,10 @@ export const keyInUse = () =>
 
 /**
  * What a service that writes an effect (a message, a run) receives from the REST edge: it
- * calls `record` with its response inside the transaction that writes the effect, so the
- * stored response and the effect commit together (D46). A claim taken over meanwhile (this
- * request outlived IDEMPOTENCY_CLAIM_SECONDS) makes `record` throw, which rolls the effect back.
+ * stores `completion(ref, response)` in the transaction that writes the effect (with
+ * `completeClaims` or `completeClaimsOf`), so the stored response and the effect commit
+ * together (D46), and sets `recorded` once they have. A claim taken over meanwhile (this
+ * request outlived IDEMPOTENCY_CLAIM_SECONDS) is not stored, and the effect is not written.
  */
 export class IdempotentEffect {
   recorded = false;
@@ -174,12 +180,7 @@ export class IdempotentEffect {
     private readonly status: number,
   ) {}
 
-  async record(sql: Handle, body: unknown): Promise<void> {
-    if (!(await completeIdempotencyKey(sql, this.held, this.response(body)))) throw keyInUse();
-    this.recorded = true;
-  }
-
-  /** The response to store, for a caller that stores it in a statement of its own (`completeClaims`); `recorded` is then its to set. */
+  /** The response to store, named `ref` in what `completeClaims` returns. */
   completion(ref: string, body: unknown): Completion {
     return completion(this.held, this.response(body), ref);
   }

@@ -15,6 +15,8 @@ export type KeyPrincipal = {
   apiAccess: boolean;
   /** The workspace's default phone country (D1), read by the same statement. */
   defaultCountry: string | null;
+  /** The workspace's templates_version, read by the same statement (`lookUpTemplate`). */
+  templatesVersion: string;
 };
 
 const KEY_FORMAT = /^svc_(test|live)_[0-9A-Za-z]{32,}$/;
@@ -28,6 +30,7 @@ type Row = {
   plan: Plan;
   rate_limit: number | null;
   default_country: string | null;
+  templates_version: string;
   current: number | null;
   previous: number | null;
 };
@@ -47,7 +50,7 @@ const RELAXED = `relaxed AS (SELECT set_config('synchronous_commit', 'off', true
 const KEY_CHECK = `
   WITH ${RELAXED}, k AS (
     SELECT k.id, k.workspace_id, k.mode::text AS mode, k.scopes, k.revoked_at IS NOT NULL AS revoked,
-           w.plan::text AS plan, w.rate_limit, w.default_country
+           w.plan::text AS plan, w.rate_limit, w.default_country, w.templates_version::text AS templates_version
     FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
     WHERE k.hash = $1
   ), touch AS (
@@ -147,6 +150,7 @@ export async function authenticateKey(
       scopes: row.scopes as Scope[],
       apiAccess: limits.apiAccess,
       defaultCountry: row.default_country,
+      templatesVersion: row.templates_version,
     },
     rate,
   };

@@ -26,7 +26,7 @@ export function readRequestBody(req: Request, max: number): Promise<Buffer | nul
 /**
  * A Node request's body, counted as it streams; null as soon as it exceeds `max` (or the
  * declared length does). On null the request is left paused, its connection open, so the
- * caller can still answer (then `discardRest`).
+ * caller can still answer (then `dropRest`).
  */
 export function readNodeBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
   if (Number(req.headers["content-length"] ?? 0) > max) return Promise.resolve(null);
@@ -56,13 +56,23 @@ export function readNodeBody(req: IncomingMessage, max: number): Promise<Buffer 
  * and dropping, so a client still sending gets the answer rather than a reset.
  */
 export function refuseBody(req: IncomingMessage, res: ServerResponse, status: number, body: string): void {
+  dropRest(req);
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", Connection: "close" }).end(body);
+}
+
+/**
+ * Drops the rest of a refused body as it comes, and makes the connection's close, once the
+ * answer is sent, linger a second. Node's own close would reset a connection that still has
+ * unread bytes, and a reset can reach a client still sending before it has read the answer:
+ * it then sees a broken pipe instead of the refusal.
+ */
+export function dropRest(req: IncomingMessage): void {
   const socket = req.socket;
   socket.destroySoon = () => {
     socket.end();
     setTimeout(() => socket.destroy(), 1000).unref();
   };
   req.resume();
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", Connection: "close" }).end(body);
 }
 
 /**

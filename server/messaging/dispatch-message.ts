@@ -16,6 +16,7 @@ import { applyReport } from "./apply-report.ts";
 import { slowChannel } from "../channels/pacing.ts";
 import { slowsChannel } from "../whatsapp/meta-error-codes.ts";
 import type { Content } from "./send-message.ts";
+import { jsonRows } from "../db/json-rows.ts";
 
 /** Temporary failures are retried for this long after acceptance, then the message fails (D39). */
 export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
@@ -56,8 +57,11 @@ const loadMessage = batchedRows<Row>(
 // report overtook this commit) is left to the general path.
 const MARK_SENT = `
   WITH s AS (
-    SELECT * FROM json_to_recordset($1::json) AS s(job_id text, owner text, at timestamptz, provider_message_id text, message_id text,
-      detail jsonb, event_id text, workspace_id text, mode "KeyMode", data jsonb, contact_id text, request_id text, traceparent text)
+    SELECT * FROM ${jsonRows(
+      "$1",
+      `job_id text, owner text, at timestamptz, provider_message_id text, message_id text, detail jsonb, event_id text,
+       workspace_id text, mode "KeyMode", data jsonb, contact_id text, request_id text, traceparent text`,
+    )} AS s
   ),
   j AS (DELETE FROM jobs USING s WHERE jobs.id = s.job_id AND jobs.lease_owner = s.owner RETURNING jobs.id),
   l AS (

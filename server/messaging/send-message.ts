@@ -12,7 +12,7 @@ import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient } from "./resolve-recipient.ts";
 import { WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
 import { acceptMessage, type NewMessage, type Sender } from "./insert-messages.ts";
-import { checkTemplateSend, templateContent, templateForSend, type StoredTemplate, type TemplateContent } from "../whatsapp/templates.ts";
+import { checkTemplateSend, templateContent, lookUpTemplate, type StoredTemplate, type TemplateContent } from "../whatsapp/templates.ts";
 
 /**
  * POST /messages (spec "Send message", D15, D16, D17, D25, D35). Every check runs before
@@ -30,7 +30,7 @@ export async function sendMessage(
   // still come in D16's order, when the content is checked. (With no channel given, the read
   // finds the template on the first connected channel: the one a live send would use.)
   const template = input.whatsapp?.template
-    ? templateForSend(database.query, { id: channelId, workspaceId: sender.workspaceId }, input.whatsapp.template)
+    ? lookUpTemplate(database, { id: channelId, workspaceId: sender.workspaceId }, input.whatsapp.template, sender.templatesVersion)
     : undefined;
   template?.catch(() => {}); // observed where the content is checked, or not needed
   const recipient = await resolveRecipient(database, sender, input.to);

@@ -1,6 +1,5 @@
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Database } from "../db/client.ts";
+import { appliedMigrations, migrationNames } from "../db/migrations.ts";
 
 // D52: `/readyz`. Ready when the database answers, every migration of this build is applied,
 // and the inline pipeline (when this process runs it) completed a pass in the last 30 s.
@@ -11,27 +10,13 @@ const DATABASE_TIMEOUT_MS = 2_000;
 export type Check = { name: string; ok: boolean; detail?: string };
 export type Readiness = { ok: boolean; checks: Check[] };
 
-function migrationNames(root: string): string[] {
-  const dir = join(root, "prisma", "migrations");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, "migration.sql")))
-    .map((d) => d.name);
-}
-
 export function readinessProbe(database: Database, root: string, lastPass: (() => number | null) | null): () => Promise<Readiness> {
   const expected = migrationNames(root);
   return async () => {
     const checks: Check[] = [];
     let applied: string[] | null = null;
     try {
-      const rows = await withTimeout(
-        database.query<{ name: string }>(
-          `SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-        ),
-        DATABASE_TIMEOUT_MS,
-      );
-      applied = rows.map((r) => r.name);
+      applied = await withTimeout(appliedMigrations(database), DATABASE_TIMEOUT_MS);
       checks.push({ name: "database", ok: true });
     } catch (err) {
       checks.push({ name: "database", ok: false, detail: err instanceof Error ? err.message : String(err) });

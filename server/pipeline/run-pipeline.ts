@@ -23,6 +23,7 @@ import {
   rescheduleJob,
   type Job,
   type StoredJob,
+  WORKER_SLOTS,
 } from "../outbox/jobs.ts";
 import { JobPayloadError, type JobKind } from "../outbox/job-kinds.ts";
 import { sweep } from "./sweep.ts";
@@ -73,7 +74,7 @@ export type PipelineWorker = {
 
 export function pipelineWorker(database: Database, opts: PipelineOptions = {}): PipelineWorker {
   const worker = opts.owner ?? workerId();
-  const concurrency = opts.concurrency ?? 100;
+  const concurrency = opts.concurrency ?? WORKER_SLOTS;
   const leaseMs = opts.leaseMs ?? env().pipelineLeaseMs;
   const counts: PipelineCounts = { claimed: 0, completed: 0, paced: 0, errors: 0 };
   const running = new Map<Promise<void>, { id: string; owner: string }>();

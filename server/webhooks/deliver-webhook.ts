@@ -4,12 +4,13 @@ import { groupCommitEach } from "../lib/group-commit.ts";
 import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { env } from "../lib/env.ts";
 import { inSpan } from "../observability/tracing.ts";
-import { completeJob, fenceJob, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
+import { completeJob, fenceJob, recordOutcome, rescheduleJob, WORKER_SLOTS, type Job } from "../outbox/jobs.ts";
 import { postJson } from "../providers/http-post.ts";
 import { openSecret } from "./endpoint-secret.ts";
 import { eventBody } from "./event-body.ts";
 import { SIGNATURE_HEADER, signatureHeader, standardWebhooksHeaders } from "./signature.ts";
 import { connectionFailure } from "./connection-failure.ts";
+import { jsonRows } from "../db/json-rows.ts";
 
 // The pipeline's handler for `webhook.deliver` jobs (D31 to D34): one signed POST of one
 // event to one endpoint, its attempt recorded in the transaction that completes or
@@ -19,9 +20,9 @@ export type DeliveryResult = "delivered" | "retry" | "failed" | "skipped" | "los
 
 /**
  * Requests in flight to one endpoint from this process: a slow or failing endpoint holds at
- * most half of the pipeline's 100 slots, so other endpoints and messages always have the rest.
+ * most half of the pipeline's slots, so other endpoints and messages always have the rest.
  */
-export const MAX_IN_FLIGHT_PER_ENDPOINT = 50;
+export const MAX_IN_FLIGHT_PER_ENDPOINT = WORKER_SLOTS / 2;
 /** A job over that cap goes back to the outbox for this long, without counting an attempt. */
 export const DEFER_MS = 100;
 /** An endpoint with deliveries failing for this long is disabled (D33). */
@@ -70,8 +71,7 @@ const loadDelivery = batchedRows<Row>(LOAD);
 // ends. Returns the jobs completed.
 const SUCCEEDED = `
   WITH s AS (
-    SELECT * FROM json_to_recordset($1::json)
-      AS s(job_id text, owner text, delivery_id text, status_code int, at timestamptz, duration_ms int, excerpt text)
+    SELECT * FROM ${jsonRows("$1", "job_id text, owner text, delivery_id text, status_code int, at timestamptz, duration_ms int, excerpt text")} AS s
   ),
   j AS (DELETE FROM jobs USING s WHERE jobs.id = s.job_id AND jobs.lease_owner = s.owner RETURNING jobs.id),
   d AS (

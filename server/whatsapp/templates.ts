@@ -3,6 +3,7 @@ import { loadChannel } from "../channels/load-channel.ts";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../channels/channel-schemas.ts";
 import type { Database, Handle } from "../db/client.ts";
 import { env } from "../lib/env.ts";
+import { groupCommitEach } from "../lib/group-commit.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { listPage, PAGE_ORDER, type PageQuery } from "../lib/pagination.ts";
@@ -381,15 +382,76 @@ export type TemplateChannel = { id: string | null; workspaceId: string };
  * free-form one, not two.
  */
 export async function templateForSend(sql: Handle, channel: TemplateChannel, request: TemplateRequest): Promise<StoredTemplate> {
-  const [row] = await sql<StoredTemplate>(
-    `SELECT id, name, language, status, parameter_format AS "parameterFormat", components, body
-     FROM whatsapp_templates
-     WHERE channel_id = COALESCE($1::text, (
-         SELECT id FROM channels WHERE workspace_id = $4 AND type = 'whatsapp'::"ChannelType" AND disconnected_at IS NULL
-         ORDER BY created_at, id LIMIT 1))
-       AND name = $2 AND language = $3`,
-    [channel.id, request.name, request.language, channel.workspaceId],
-  );
+  const [row] = await sql<StoredTemplate>(FIND_TEMPLATE, [channel.id, request.name, request.language, channel.workspaceId]);
+  return approved(row, request);
+}
+
+// `$1` the channel (null: the workspace's first connected WhatsApp channel), `$2` the name,
+// `$3` the language, `$4` the workspace.
+const find = (channelId: string, name: string, language: string, workspaceId: string) => `
+  SELECT id, name, language, status, parameter_format AS "parameterFormat", components, body
+  FROM whatsapp_templates
+  WHERE channel_id = COALESCE(${channelId}::text, (
+      SELECT id FROM channels WHERE workspace_id = ${workspaceId} AND type = 'whatsapp'::"ChannelType" AND disconnected_at IS NULL
+      ORDER BY created_at, id LIMIT 1))
+    AND name = ${name} AND language = ${language}`;
+const FIND_TEMPLATE = find("$1", "$2", "$3", "$4");
+// The same read for many sends, each answered by its ordinality `i` (1-based).
+const FIND_TEMPLATES = `
+  SELECT k.i, t.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS k(channel_id, name, language, ws, i)
+  CROSS JOIN LATERAL (${find("k.channel_id", "k.name", "k.language", "k.ws")}) t`;
+
+/**
+ * `templateForSend` outside a transaction, for API sends. With `version`, the workspace's
+ * templates_version that this request's key check read: a template (or its absence) read at
+ * the same version is answered from this process's memory, since any change to the workspace's
+ * templates or connected channels since then would have changed the version (a trigger). Else
+ * it is read, the reads that arrive while one is in flight sharing the next statement
+ * (`groupCommit`), as the recipients' do.
+ */
+export async function lookUpTemplate(
+  database: Database,
+  channel: TemplateChannel,
+  request: TemplateRequest,
+  version?: string,
+): Promise<StoredTemplate> {
+  if (version === undefined) return approved(await readTemplates(database, { channel, request }), request);
+  let cache = caches.get(database);
+  if (!cache) caches.set(database, (cache = new Map()));
+  const key = templateKey({ channel, request });
+  const hit = cache.get(key);
+  if (hit?.version === version) return approved(hit.row, request);
+  // Read after the version was: the row is at least as new as the version it is kept with.
+  const row = await readTemplates(database, { channel, request });
+  cache.delete(key); // re-inserted last: the oldest entries go first
+  cache.set(key, { version, row });
+  if (cache.size > CACHED_TEMPLATES) cache.delete(cache.keys().next().value!);
+  return approved(row, request);
+}
+
+/** Templates kept in memory per process and database: up to about 10 MB at Meta's size limits. */
+const CACHED_TEMPLATES = 2_000;
+const caches = new WeakMap<Database, Map<string, { version: string; row: StoredTemplate | undefined }>>();
+
+type TemplateAsk = { channel: TemplateChannel; request: TemplateRequest };
+const templateKey = ({ channel, request }: TemplateAsk) =>
+  JSON.stringify([channel.workspaceId, channel.id, request.name, request.language]);
+
+// Sends of one template at once (a code or a notice to many contacts) read it once.
+const readTemplates = groupCommitEach(async (database: Database, asks: readonly TemplateAsk[]) => {
+  const unique = [...new Map(asks.map((a) => [templateKey(a), a])).values()];
+  const rows = await database.query<StoredTemplate & { i: string }>(FIND_TEMPLATES, [
+    unique.map((a) => a.channel.id),
+    unique.map((a) => a.request.name),
+    unique.map((a) => a.request.language),
+    unique.map((a) => a.channel.workspaceId),
+  ]);
+  const found = new Map(rows.map(({ i, ...row }) => [templateKey(unique[Number(i) - 1]!), row]));
+  return asks.map((a) => found.get(templateKey(a)));
+});
+
+/** D42: the template found, and approved. */
+function approved(row: StoredTemplate | undefined, request: TemplateRequest): StoredTemplate {
   if (!row) {
     throw invalid(
       "template_not_found",

@@ -1,0 +1,103 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql as query } from "../../bench/support.ts";
+import { freshDatabase } from "../../e2e/support/database.ts";
+import { lookUpContact } from "../contacts/get-contact.ts";
+import { claimIdempotencyKey, completeClaims } from "../idempotency/idempotency.ts";
+import { pgDatabase, type Database, type Handle } from "./client.ts";
+import { applyMigrations } from "./migrate.ts";
+
+// A statement first run while its tables were empty (a new database) still reads only its own
+// rows once the tables have grown: the server's connections keep no plan chosen for an empty
+// table (client.ts, `statementName`). One connection, so every statement runs on the one
+// whose plans were made while the tables were empty; the rows each statement read come from
+// its transaction's own counters.
+
+const ws = "ws-growth-plans";
+const ROWS = 30_000;
+
+describe("statements planned on an empty database, run on a large one (PostgreSQL)", () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  let sql: (text: string, values?: unknown[]) => Promise<unknown[]>;
+
+  beforeAll(async () => {
+    const fresh = await freshDatabase("postgres", "plan_growth");
+    drop = fresh.drop;
+    const url = fresh.env.DATABASE_URL!;
+    await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }));
+    sql = (text, values) => query(url, text, values);
+    await sql(`INSERT INTO workspaces (id, name) VALUES ($1, 'Growth')`, [ws]);
+    database = await pgDatabase({ connectionString: url }, 1, true);
+  }, 120_000);
+
+  afterAll(async () => {
+    await database?.close();
+    await drop?.();
+  });
+
+  /** Rows of `table` read by sequential scans while `run` ran, in one transaction on the pool's one connection. */
+  async function sequentialReads(table: string, run: (tx: Handle) => Promise<unknown>): Promise<number> {
+    return database.transaction(async (tx) => {
+      await run(tx);
+      const [row] = await tx<{ seq_tup_read: string }>(`SELECT seq_tup_read FROM pg_stat_xact_user_tables WHERE relname = $1`, [table]);
+      return Number(row!.seq_tup_read);
+    });
+  }
+
+  it("the stored responses of idempotent requests", async () => {
+    const complete = completeClaims("$1");
+    const completions = (n: number) =>
+      JSON.stringify(
+        Array.from({ length: n }, (_, i) => ({
+          ref: `m${i}`,
+          workspace_id: ws,
+          mode: "test",
+          method: "POST",
+          path: "/v1/messages",
+          key: `k${i}`,
+          claimed_at: new Date().toISOString(),
+          status: 202,
+          body: "{}",
+          headers: {},
+        })),
+      );
+    for (let i = 0; i < 12; i++) await database.query(complete, [completions(3)]);
+    await sql(
+      `INSERT INTO idempotency_records (workspace_id, mode, method, path, key, body_hash, status, expires_at)
+       SELECT $1, 'test', 'POST', '/v1/messages', 'k' || i, 'h', 'in_progress', now() + interval '1 day' FROM generate_series(1, $2::int) i`,
+      [ws, ROWS],
+    );
+    expect(await sequentialReads("idempotency_records", (tx) => tx(complete, [completions(3)]))).toBeLessThan(100);
+  });
+
+  it("the claims of Idempotency-Keys", async () => {
+    const scope = (key: string) => ({ workspaceId: ws, mode: "test" as const, method: "POST", path: "/v1/contacts", key });
+    for (let i = 0; i < 12; i++) await claimIdempotencyKey(database, scope(`c${i}`), "h");
+    await sql(
+      `INSERT INTO idempotency_records (workspace_id, mode, method, path, key, body_hash, status, expires_at)
+       SELECT $1, 'test', 'POST', '/v1/contacts', 'g' || i, 'h', 'done', now() + interval '1 day' FROM generate_series(1, $2::int) i`,
+      [ws, ROWS],
+    );
+    let claim: unknown;
+    const reads = await sequentialReads("idempotency_records", async (tx) => {
+      claim = await claimIdempotencyKey({ ...database, query: tx }, scope("g42"), "h");
+    });
+    expect(claim).toMatchObject({ kind: "in_progress" }); // done, but stored without a response
+    expect(reads).toBeLessThan(100);
+  });
+
+  it("the batched look-up of recipients", async () => {
+    for (let i = 0; i < 12; i++) await lookUpContact(database, ws, { phone: `+551190000${String(i).padStart(4, "0")}` });
+    await sql(
+      `INSERT INTO contacts (id, workspace_id, phone) SELECT 'ct_g' || i, $1, '+5511' || lpad(i::text, 9, '0') FROM generate_series(1, $2::int) i`,
+      [ws, ROWS],
+    );
+    let found: unknown;
+    const reads = await sequentialReads("contacts", async (tx) => {
+      found = await lookUpContact({ ...database, query: tx }, ws, { phone: "+5511000000042" });
+    });
+    expect(found).toMatchObject({ id: "ct_g42" });
+    expect(reads).toBeLessThan(100);
+  });
+});
