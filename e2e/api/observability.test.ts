@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
 import { UNREADABLE_CHANNEL } from "../../server/messaging/dispatch-message.ts";
@@ -31,6 +34,7 @@ let hooks: Receiver;
 let otlp: { url: string; spans: Span[]; close: () => Promise<void> };
 let server: RunningServer;
 let fx: Fixtures;
+let sendingFlow: string;
 
 type Span = {
   traceId: string;
@@ -80,6 +84,13 @@ beforeAll(async () => {
     ...["--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url],
   );
   await svc("webhook", "create", "--workspace", fx.delivery!.id, "--url", hooks.url, "--events", "contato.criado,mensagem.enviada");
+  // A flow whose one step sends: its message's event carries the enrollment's Request-Id.
+  const flowFile = join(mkdtempSync(join(tmpdir(), "svc-flow-")), "flow.json");
+  writeFileSync(
+    flowFile,
+    JSON.stringify({ name: "Greets", allow_reentry: true, steps: [{ type: "send", channel: "whatsapp", whatsapp: HELLO }] }),
+  );
+  sendingFlow = (await svc("flow", "import", "--workspace", fx.delivery!.id, "--file", flowFile, "--status", "active")).flow_id as string;
   server = await startServer({
     ...database.env,
     ALLOW_PRIVATE_WEBHOOKS: "1",
@@ -123,6 +134,39 @@ describe("X-svc-Request-Id on webhook deliveries (D54)", () => {
     for (const [i, contact] of created.entries()) {
       expect(contact.status).toBe(200);
       const [hook] = await hooks.waitFor((r) => r.body?.event === "contato.criado" && r.body?.data?.id === contact.body.id);
+      expect(hook!.headers["x-svc-request-id"]).toBe(ids[i]);
+    }
+  });
+
+  it("keeps each send's Request-Id up to the event its job records later, when concurrent sends share one write", async () => {
+    const client = api(fx.delivery!.keys.live, server.url);
+    const ids = Array.from({ length: 8 }, (_, i) => `req_send_${Date.now()}_${i}`);
+    const sent = await Promise.all(
+      ids.map((id, i) =>
+        client.post(
+          "/messages",
+          { channel: "whatsapp", to: { phone: `+55119555501${10 + i}` }, whatsapp: HELLO },
+          { headers: { "Request-Id": id } },
+        ),
+      ),
+    );
+    for (const [i, message] of sent.entries()) {
+      expect(message.status).toBe(202);
+      const [hook] = await hooks.waitFor((r) => r.body?.event === "mensagem.enviada" && r.body?.data?.id === message.body.id);
+      expect(hook!.headers["x-svc-request-id"]).toBe(ids[i]);
+    }
+  });
+
+  it("keeps each enrollment's Request-Id up to the events of its run's steps, when concurrent enrollments share one write", async () => {
+    const client = api(fx.delivery!.keys.live, server.url);
+    const ids = Array.from({ length: 8 }, (_, i) => `req_enroll_${Date.now()}_${i}`);
+    const phones = ids.map((_, i) => `+55119555502${10 + i}`);
+    const runs = await Promise.all(
+      ids.map((id, i) => client.post(`/flows/${sendingFlow}/enroll`, { to: { phone: phones[i] } }, { headers: { "Request-Id": id } })),
+    );
+    for (const [i, run] of runs.entries()) {
+      expect(run.status).toBe(201);
+      const [hook] = await hooks.waitFor((r) => r.body?.event === "mensagem.enviada" && r.body?.data?.contact === run.body.contact_id);
       expect(hook!.headers["x-svc-request-id"]).toBe(ids[i]);
     }
   });

@@ -6,6 +6,7 @@ import type { Sender as Actor } from "../messaging/insert-messages.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
+import { currentCause, type Cause } from "../observability/request-context.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";
 import { insertJobs, jobRow } from "../outbox/jobs.ts";
 import { wakePipeline } from "../outbox/wake.ts";
@@ -54,6 +55,8 @@ type NewRun = {
   at: Date;
   view: ReturnType<typeof runView>;
   idempotency?: IdempotentEffect;
+  /** D54: the request that enrolled, which the run's first job (and what it records) carries on. */
+  cause: Cause;
 };
 
 /**
@@ -82,7 +85,7 @@ export async function enrollContact(
   const at = new Date();
   const id = newId("run");
   const view = runView({ id, flowId, contactId, status: "active", createdAt: at });
-  await writeRun(database, { id, actor, flowId, contactId, variables: input.variables ?? {}, at, view, idempotency });
+  await writeRun(database, { id, actor, flowId, contactId, variables: input.variables ?? {}, at, view, idempotency, cause: currentCause() });
   wakePipeline();
   return view;
 }
@@ -121,6 +124,7 @@ async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<
     const results: (undefined | Error)[] = batch.map(() => undefined);
     const taken = new Set<string>(); // flow, contact and mode of a run written earlier in the batch
     const rows = [];
+    const jobs = [];
     for (const [i, n] of batch.entries()) {
       const flow = flows.get(n.flowId);
       const one = `${n.flowId} ${n.contactId} ${n.actor.mode}`;
@@ -140,9 +144,9 @@ async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<
           at: n.at,
           reentry: flow.allow_reentry,
         });
+        jobs.push(jobRow("flow.step", { position: [0] }, { subjectId: n.id, workspaceId: n.actor.workspaceId, at: n.at, cause: n.cause }));
       }
     }
-    const jobs = rows.map((r) => jobRow("flow.step", { position: [0] }, { subjectId: r.id, workspaceId: r.workspace_id, at: r.at }));
     const written = new Set(
       rows.length ? (await sql<{ id: string }>(INSERT_RUNS, [JSON.stringify(rows), JSON.stringify(jobs)])).map((r) => r.id) : [],
     );

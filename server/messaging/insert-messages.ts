@@ -6,6 +6,7 @@ import { insertJobs, jobRow } from "../outbox/jobs.ts";
 import { countLiveMessage, countLiveMessages, usagePeriod } from "../usage/quota.ts";
 import type { Mode } from "../keys/scopes.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
+import { currentCause, type Cause } from "../observability/request-context.ts";
 import { simulatedOutcome } from "./test-mode.ts";
 import type { Content } from "./send-message.ts";
 
@@ -28,8 +29,12 @@ export type NewMessage = {
   metadata?: Record<string, string>;
 };
 
-/** A message ready to write: its id and time, and the response an idempotent request stores with it. */
-export type Accepted = { id: string; message: NewMessage; at: Date; response?: { effect: IdempotentEffect; body: unknown } };
+/**
+ * A message ready to write: its id and time, the response an idempotent request stores with
+ * it, and the work that accepted it (D54: its job, and so its events, carry that request on,
+ * also when a batch writes the messages of several requests).
+ */
+export type Accepted = { id: string; message: NewMessage; at: Date; cause: Cause; response?: { effect: IdempotentEffect; body: unknown } };
 
 const MESSAGE_COLUMNS = `id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, created_at, metadata, api_key_id, run_id`;
 
@@ -76,8 +81,8 @@ export async function insertMessages(sql: Handle, batch: readonly Accepted[]): P
       run_id: m.runId ?? null,
     };
   });
-  const jobs = batch.map(({ id, message: m, at }) => {
-    const target = { subjectId: id, workspaceId: m.sender.workspaceId, channelId: m.channelId, at };
+  const jobs = batch.map(({ id, message: m, at, cause }) => {
+    const target = { subjectId: id, workspaceId: m.sender.workspaceId, channelId: m.channelId, at, cause };
     return m.sender.mode === "live"
       ? jobRow("message.dispatch", {}, target)
       : jobRow("message.simulate", { outcome: simulatedOutcome(m.address), step: 0 }, target);
@@ -92,7 +97,7 @@ export async function insertMessages(sql: Handle, batch: readonly Accepted[]): P
  * transaction for live messages.
  */
 export async function insertMessage(sql: Handle, message: NewMessage, at: Date = new Date()): Promise<string> {
-  const accepted = { id: newId("message"), message, at };
+  const accepted = { id: newId("message"), message, at, cause: currentCause() };
   if (message.sender.mode === "live") await countLiveMessage(sql, message.sender.workspaceId, message.channel, at);
   await insertMessages(sql, [accepted]);
   return accepted.id;

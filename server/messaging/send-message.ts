@@ -12,6 +12,7 @@ import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient } from "./resolve-recipient.ts";
 import { WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
 import { acceptMessage, type NewMessage, type Sender } from "./insert-messages.ts";
+import { currentCause } from "../observability/request-context.ts";
 import { checkTemplateSend, templateContent, lookUpTemplate, type StoredTemplate, type TemplateContent } from "../whatsapp/templates.ts";
 
 /**
@@ -88,6 +89,7 @@ export async function sendMessage(
     id,
     message,
     at: now,
+    cause: currentCause(),
     ...(opts.idempotency ? { response: { effect: opts.idempotency, body: view } } : {}),
   });
   wakePipeline();

@@ -3,7 +3,7 @@ import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { newId } from "../lib/ids.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { causeColumns } from "../observability/request-context.ts";
+import { causeColumns, type Cause } from "../observability/request-context.ts";
 import { parsePayload, type JobKind, type JobPayload } from "./job-kinds.ts";
 
 // The outbox table's operations. A job is claimed with FOR UPDATE SKIP LOCKED and a lease, so
@@ -228,8 +228,11 @@ export async function deferJobs(sql: Handle, jobs: { id: string }[], owner: stri
   );
 }
 
-/** What a new job is about and when it is due (now unless `runAt`); `at` is its creation time. */
-export type JobTarget = { subjectId: string; workspaceId: string; channelId?: string | null; runAt?: Date; at?: Date };
+/**
+ * What a new job is about and when it is due (now unless `runAt`); `at` is its creation time;
+ * `cause`, the work that made it when a batch writes jobs for several (the current work's unless given).
+ */
+export type JobTarget = { subjectId: string; workspaceId: string; channelId?: string | null; runAt?: Date; at?: Date; cause?: Cause };
 
 /** A new job's row as `insertJobs` reads it (one element of its JSON array). */
 export type JobRow = {
@@ -252,7 +255,7 @@ export type JobRow = {
  */
 export function jobRow<K extends JobKind>(kind: K, payload: JobPayload<K>, target: JobTarget): JobRow {
   const at = target.at ?? new Date();
-  const cause = causeColumns();
+  const cause = target.cause ?? causeColumns();
   return {
     id: newId("job"),
     kind,
