@@ -187,6 +187,50 @@ describe("enroll (D15, D18, D40)", () => {
     for (const res of all) expect((await runOf(res.body.id as string)).status).toBe("active");
   });
 
+  it("walks many runs due at once each as if alone: other contacts, and one contact's runs that change it in turn (D14)", async () => {
+    // Runs due together advance in shared transactions: each still sees its contact as the
+    // runs before it left it, and only a run that changed the contact reports it.
+    const many = await flow([
+      { type: "tag", add: [vip] },
+      { type: "branch", if: { has_tag: vip }, then: [{ type: "set_field", key: "stage", value: "vip" }], else: [{ type: "exit" }] },
+      { type: "send", channel: "whatsapp", whatsapp: { body: "Hi {{name}}" } },
+    ]);
+    const again = await flow(
+      [
+        { type: "set_field", key: "coupon", value: "TWICE" },
+        { type: "tag", add: [nurture], remove: [vip] },
+      ],
+      { allow_reentry: true },
+    );
+    const one = phone();
+    const all = await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) => test.post(`/flows/${many}/enroll`, { to: { phone: phone(), name: `Many ${i}` } })),
+      ...Array.from({ length: 6 }, () => test.post(`/flows/${again}/enroll`, { to: { phone: one } })),
+    ]);
+    expect(all.map((r) => r.status)).toEqual(Array<number>(18).fill(201));
+    for (const [i, res] of all.entries()) {
+      const run = await finished(res.body.id as string);
+      expect(run.status).toBe("completed");
+      const c = await contact(res.body.contact_id as string);
+      const events = await until(
+        () => contactEvents(ws.id, res.body.contact_id as string),
+        (e) => e.filter((x) => x.event === "fluxo.concluido").length === (i < 12 ? 1 : 6),
+      );
+      const updates = events.filter((e) => e.event === "contato.atualizado");
+      if (i < 12) {
+        expect(run.history.map((h) => h.kind)).toEqual(["enrolled", "step", "step", "step", "step", "completed"]);
+        expect(c).toMatchObject({ name: `Many ${i}`, tags: [vip], fields: { stage: "vip" } });
+        const sent = run.history.find((h) => h.detail.type === "send")!;
+        expect((await test.get(`/messages/${sent.detail.message_id as string}`)).body).toMatchObject({ to: c.phone });
+      } else {
+        expect(c).toMatchObject({ tags: [nurture], fields: { coupon: "TWICE" } });
+      }
+      // One change, one contato.atualizado, with the contact as it then was.
+      expect(updates).toHaveLength(1);
+      expect(updates[0]!.data).toMatchObject({ id: c.id, tags: c.tags, fields: c.fields });
+    }
+  });
+
   it("stores each response with its run when many enrollments with their own keys arrive at once (D46)", async () => {
     const f = await flow([{ type: "wait", duration: "PT1H" }]);
     const calls = Array.from({ length: 20 }, (_, i) => ({ key: `enroll-many-${Date.now()}-${i}`, body: { to: { phone: phone() } } }));

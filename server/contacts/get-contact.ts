@@ -46,15 +46,36 @@ export async function findContactBy(sql: Handle, workspaceId: string, by: By): P
   return row ? contactOf(row) : null;
 }
 
-const TOUCH = `UPDATE contacts c SET updated_at = $3 WHERE c.workspace_id = $1 AND c.id = $2 RETURNING ${COLUMNS}`;
+// Contacts by (workspace, id) pairs, `$1` the workspaces and `$2` the ids.
+const PAIRS = `(c.workspace_id, c.id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
+const LOCK_MANY = `SELECT c.id FROM contacts c WHERE ${PAIRS} ORDER BY c.id FOR NO KEY UPDATE`;
+const FIND_MANY = `SELECT ${COLUMNS} FROM contacts c WHERE ${PAIRS}`;
+const TOUCH_MANY = `UPDATE contacts c SET updated_at = $3 WHERE ${PAIRS} RETURNING ${COLUMNS}`;
+
+type Ref = { workspaceId: string; id: string };
 
 /**
- * Marks the contact changed at `at` and returns it as it now is (its row as updated, its tags
- * as this transaction sees them), in one statement; null if it no longer exists.
+ * Locks the contacts with these ids in their workspaces, in id order (two callers never wait
+ * on each other in a circle), for a transaction that changes them, then reads them, by id
+ * (those that no longer exist left out). Two statements: a statement that waited for a lock
+ * would still read the contacts' tags as they were before the wait.
  */
-export async function touchContact(sql: Handle, workspaceId: string, id: string, at: Date): Promise<Contact | null> {
-  const [row] = await sql<Row>(TOUCH, [workspaceId, id, at]);
-  return row ? contactOf(row) : null;
+export async function lockContacts(sql: Handle, refs: readonly Ref[]): Promise<Map<string, Contact>> {
+  if (refs.length === 0) return new Map();
+  const params = [refs.map((r) => r.workspaceId), refs.map((r) => r.id)];
+  await sql(LOCK_MANY, params);
+  const rows = await sql<Row>(FIND_MANY, params);
+  return new Map(rows.map((r) => [r.id, contactOf(r)]));
+}
+
+/**
+ * Marks the contacts changed at `at` and returns them as they now are (their rows as updated,
+ * their tags as this transaction sees them), by id, in one statement.
+ */
+export async function touchContacts(sql: Handle, refs: readonly Ref[], at: Date): Promise<Map<string, Contact>> {
+  if (refs.length === 0) return new Map();
+  const rows = await sql<Row>(TOUCH_MANY, [refs.map((r) => r.workspaceId), refs.map((r) => r.id), at]);
+  return new Map(rows.map((r) => [r.id, contactOf(r)]));
 }
 
 // The same look-ups for many (workspace, value) pairs in one statement, each answered by its

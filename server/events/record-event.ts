@@ -3,7 +3,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { newId } from "../lib/ids.ts";
 import type { EventName } from "./event-names.ts";
-import { causeColumns, causeParams } from "../observability/request-context.ts";
+import { currentCause, type Cause } from "../observability/request-context.ts";
 
 // The event log (D31): one row per event, written by the caller's transaction together with
 // the change that causes it. Webhook delivery reads these rows.
@@ -17,39 +17,41 @@ export type NewEvent = {
   at?: Date;
 };
 
+/** An event in a Prisma transaction (the same row and statement as `insertEvents`); its id. */
 export async function recordEvent(tx: Prisma.TransactionClient, event: NewEvent): Promise<string> {
-  const id = newId("event");
-  await tx.event.create({
-    data: {
-      id,
-      workspaceId: event.workspaceId,
-      name: event.name,
-      mode: event.mode,
-      data: event.data,
-      contactId: event.contactId ?? null,
-      createdAt: event.at ?? new Date(),
-      ...causeColumns(),
-    },
-  });
-  return id;
+  const [id] = await insertEvents((text, values = []) => tx.$queryRawUnsafe(text, ...values), [{ ...event, cause: currentCause() }]);
+  return id!;
 }
 
 /** The same row through the driver, for transactions written in SQL (the pipeline's, flow runs'). */
 export async function insertEvent(sql: Handle, event: NewEvent): Promise<string> {
-  const id = newId("event");
+  const [id] = await insertEvents(sql, [{ ...event, cause: currentCause() }]);
+  return id!;
+}
+
+/**
+ * Many events in one statement, each with its own cause (D54): the request or job that made
+ * it, when one transaction writes the work of several (a batch of flow runs). Their ids, in order.
+ */
+export async function insertEvents(sql: Handle, events: readonly (NewEvent & { cause: Cause })[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((e) => ({
+    id: newId("event"),
+    workspace_id: e.workspaceId,
+    name: e.name,
+    mode: e.mode,
+    data: e.data,
+    contact_id: e.contactId ?? null,
+    created_at: e.at ?? new Date(),
+    request_id: e.cause.requestId,
+    traceparent: e.cause.traceparent,
+  }));
   await sql(
     `INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
-     VALUES ($1, $2, $3, $4::"KeyMode", $5::jsonb, $6, $7, $8, $9)`,
-    [
-      id,
-      event.workspaceId,
-      event.name,
-      event.mode,
-      JSON.stringify(event.data),
-      event.contactId ?? null,
-      event.at ?? new Date(),
-      ...causeParams(),
-    ],
+     SELECT id, workspace_id, name, mode::"KeyMode", data, contact_id, created_at, request_id, traceparent
+     FROM json_to_recordset($1::json) AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text,
+       created_at timestamptz, request_id text, traceparent text)`,
+    [JSON.stringify(rows)],
   );
-  return id;
+  return rows.map((r) => r.id);
 }

@@ -1,26 +1,33 @@
 import { isDeepStrictEqual } from "node:util";
 import { parse as parseDuration, type Duration } from "tinyduration";
 import type { Contact } from "../contacts/contact-schemas.ts";
-import { findContactBy, touchContact } from "../contacts/get-contact.ts";
-import type { Database, Handle } from "../db/client.ts";
-import { insertEvent } from "../events/record-event.ts";
+import { lockContacts, touchContacts } from "../contacts/get-contact.ts";
+import { isConnectionError, type Database, type Handle } from "../db/client.ts";
+import { jsonRows } from "../db/json-rows.ts";
+import { insertEvents, type NewEvent } from "../events/record-event.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import type { Mode } from "../keys/scopes.ts";
 import { AppError } from "../lib/errors.ts";
+import { groupCommitEach } from "../lib/group-commit.ts";
 import type { SendMessageRequest } from "../messaging/message-schemas.ts";
 import { connectedChannel, pickChannel, renderContent, whatsappContent } from "../messaging/send-message.ts";
-import { insertMessage } from "../messaging/insert-messages.ts";
-import { completeJob, rescheduleJob, type Job } from "../outbox/jobs.ts";
+import { countedMessage, insertMessages, type Accepted, type NewMessage } from "../messaging/insert-messages.ts";
+import { currentCause, withCause, type Cause } from "../observability/request-context.ts";
+import { settleJobs, type Job, type Settlement } from "../outbox/jobs.ts";
 import type { Scalar } from "../messaging/render.ts";
 import type { SendStep, Step } from "./flow-schemas.ts";
 import { PARKED } from "./set-flow-status.ts";
 import { enterBranch, holds, nextPath, stepAt, type Path } from "./step-path.ts";
 
-// The run engine: the pipeline's handler for `flow.step` jobs. One job walks a run from its
-// position through every step that is due now, in one transaction that holds the run's row:
-// `tag`, `set_field` and `exit` act on the contact there, `send` writes its message there
-// (the same insert as POST /messages), and a `wait` reschedules the job for its due time.
-// Two workers never advance one run twice: the job is leased, the run row is locked, and a
-// job whose position is not the run's is stale and ends without acting.
+// The run engine: the pipeline's handler for `flow.step` jobs. A job walks a run from its
+// position through every step that is due now: `tag`, `set_field` and `exit` act on the
+// contact, `send` writes its message (the same insert as POST /messages), and a `wait`
+// reschedules the job for its due time. The jobs of a claim advance together: concurrent jobs
+// share one transaction (`groupCommit`) that locks their runs and contacts, walks each run in
+// memory in turn, and then writes what all of them did in a few statements (tags, fields,
+// messages, the runs with their history, events, the jobs). Two workers never advance one run
+// twice: the job is leased, the run row is locked, and a job whose position is not the run's
+// is stale and ends without acting.
 
 export type AdvanceResult = "waiting" | "completed" | "parked" | "failed" | "skipped";
 
@@ -56,88 +63,113 @@ async function versionSteps(sql: Handle, flowId: string, version: number): Promi
 
 type History = { kind: string; position: Path | null; detail: Record<string, unknown> };
 
-export async function advanceRun(database: Database, job: Job<"flow.step">, owner: string): Promise<AdvanceResult> {
+/** A due job of the batch, with the work (request or job) that caused it (D54). */
+type Due = { job: Job<"flow.step">; owner: string; cause: Cause };
+
+/**
+ * Advances the job's run (see above): the jobs that arrive while a batch is being written go
+ * together in the next one. A batch that fails as a whole (but for an unreachable database)
+ * is advanced again job by job, so a fault stays with its run.
+ */
+export function advanceRun(database: Database, job: Job<"flow.step">, owner: string): Promise<AdvanceResult> {
+  return advanceBatch(database, { job, owner, cause: currentCause() });
+}
+
+const advanceBatch = groupCommitEach(advanceRuns, { alone: (err) => !isConnectionError(err), maxBatchSize: 100, inFlight: 2 });
+
+// The runs of a batch, locked in id order (two batches never wait on each other in a circle).
+const LOCK_RUNS = `
+  SELECT r.id, r.workspace_id, r.flow_id, r.version, r.contact_id, r.mode::text AS mode, r.status::text AS status, r.position,
+    r.variables, f.status::text AS flow_status
+  FROM flow_runs r JOIN flows f ON f.id = r.flow_id WHERE r.id = ANY($1::text[]) ORDER BY r.id FOR UPDATE OF r`;
+
+async function advanceRuns(database: Database, batch: readonly Due[]): Promise<AdvanceResult[]> {
   return database.transaction(async (sql) => {
-    const [run] = await sql<RunRow>(
-      `SELECT r.id, r.workspace_id, r.flow_id, r.version, r.contact_id, r.mode::text AS mode, r.status::text AS status, r.position,
-         r.variables, f.status::text AS flow_status
-       FROM flow_runs r JOIN flows f ON f.id = r.flow_id WHERE r.id = $1 FOR UPDATE OF r`,
-      [job.subject_id],
+    const runs = new Map((await sql<RunRow>(LOCK_RUNS, [[...new Set(batch.map((d) => d.job.subject_id))]])).map((r) => [r.id, r]));
+    const live = [...runs.values()].filter((r) => r.status === "active" && r.flow_status !== "paused");
+    const contacts = await lockContacts(
+      sql,
+      live.map((r) => ({ workspaceId: r.workspace_id, id: r.contact_id })),
     );
-    if (!run || run.status !== "active" || !isDeepStrictEqual(run.position, job.payload.position)) {
-      await completeJob(sql, job, owner);
-      return "skipped";
+    const writes = new Writes(contacts);
+    const results: AdvanceResult[] = [];
+    for (const due of batch) {
+      const run = runs.get(due.job.subject_id);
+      results.push(await withCause(due.cause, () => walk(sql, due, run, contacts.get(run?.contact_id ?? ""), writes)));
     }
-    if (run.flow_status === "paused") {
-      // Held where it is; resuming the flow puts this job back at the run's due time.
-      await rescheduleJob(sql, job, owner, PARKED, { countAttempt: false });
-      return "parked";
-    }
-    const now = new Date();
-    const history: History[] = [];
-    const contact = await findContactBy(sql, run.workspace_id, { id: run.contact_id });
-    const steps = await versionSteps(sql, run.flow_id, run.version);
-    if (!contact || !steps) {
-      return end(sql, job, owner, run, history, "failed", contact ? "The flow version is missing." : "The contact no longer exists.");
-    }
-    let contactChanged = false;
-    let position: Path | null = run.position;
-    for (let n = 0; position; n++) {
-      const step = stepAt(steps, position);
-      if (!step || n >= MAX_STEPS_PER_JOB) {
-        return end(sql, job, owner, run, history, "failed", `The flow definition has no step at ${position.join(".")}.`, position);
-      }
-      const at = position;
-      switch (step.type) {
-        case "send":
-          history.push({ position: at, ...(await send(sql, run, contact, step)) });
-          position = nextPath(steps, at);
-          break;
-        case "wait": {
-          const due = dueAt(step, now);
-          // After a last-step wait the position is null: the run completes when it is due.
-          position = nextPath(steps, at);
-          if (due > now) {
-            history.push({ kind: "waiting", position: at, detail: { until: due.toISOString() } });
-            await sql(`WITH ${HISTORY} UPDATE flow_runs SET position = $4::jsonb, next_step_at = $5, updated_at = $2 WHERE id = $1`, [
-              run.id,
-              now,
-              JSON.stringify(history),
-              JSON.stringify(position),
-              due,
-            ]);
-            await rescheduleJob(sql, job, owner, due, { payload: { position } });
-            if (contactChanged) await contactUpdated(sql, run, now);
-            return "waiting";
-          }
-          history.push({ kind: "step", position: at, detail: { type: "wait", until: due.toISOString() } });
-          break;
-        }
-        case "branch": {
-          const side = holds(step.if, contact) ? "then" : "else";
-          history.push({ kind: "step", position: at, detail: { type: "branch", took: side } });
-          position = enterBranch(steps, at, side);
-          break;
-        }
-        case "tag":
-          if (await applyTags(sql, run, contact, step.add ?? [], step.remove ?? [])) contactChanged = true;
-          history.push({ kind: "step", position: at, detail: { type: "tag", add: step.add ?? [], remove: step.remove ?? [] } });
-          position = nextPath(steps, at);
-          break;
-        case "set_field":
-          if (await setField(sql, contact, step.key, step.value)) contactChanged = true;
-          history.push({ kind: "step", position: at, detail: { type: "set_field", key: step.key, value: step.value } });
-          position = nextPath(steps, at);
-          break;
-        case "exit":
-          history.push({ kind: "step", position: at, detail: { type: "exit" } });
-          position = null;
-          break;
-      }
-    }
-    if (contactChanged) await contactUpdated(sql, run, now);
-    return end(sql, job, owner, run, history, "completed");
+    await writes.flush(sql);
+    return results;
   });
+}
+
+/** One job's walk of its run, in memory: what it does is added to `writes`. */
+async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Contact | undefined, writes: Writes): Promise<AdvanceResult> {
+  const { job } = due;
+  if (!run || run.status !== "active" || !isDeepStrictEqual(run.position, job.payload.position)) {
+    writes.settle({ id: job.id, owner: due.owner });
+    return "skipped";
+  }
+  if (run.flow_status === "paused") {
+    // Held where it is; resuming the flow puts this job back at the run's due time.
+    writes.settle({ id: job.id, owner: due.owner, runAt: PARKED, countAttempt: false });
+    return "parked";
+  }
+  const now = new Date();
+  const history: History[] = [];
+  const steps = await versionSteps(sql, run.flow_id, run.version);
+  if (!contact || !steps) {
+    return writes.end(due, run, history, "failed", contact ? "The flow version is missing." : "The contact no longer exists.");
+  }
+  let contactChanged = false;
+  let position: Path | null = run.position;
+  for (let n = 0; position; n++) {
+    const step = stepAt(steps, position);
+    if (!step || n >= MAX_STEPS_PER_JOB) {
+      if (contactChanged) writes.contactUpdated(due, run, now);
+      return writes.end(due, run, history, "failed", `The flow definition has no step at ${position.join(".")}.`, position);
+    }
+    const at = position;
+    switch (step.type) {
+      case "send":
+        history.push({ position: at, ...(await send(sql, run, contact, step, writes)) });
+        position = nextPath(steps, at);
+        break;
+      case "wait": {
+        const until = dueAt(step, now);
+        // After a last-step wait the position is null: the run completes when it is due.
+        position = nextPath(steps, at);
+        if (until > now) {
+          history.push({ kind: "waiting", position: at, detail: { until: until.toISOString() } });
+          if (contactChanged) writes.contactUpdated(due, run, now);
+          return writes.wait(due, run, history, position, until, now);
+        }
+        history.push({ kind: "step", position: at, detail: { type: "wait", until: until.toISOString() } });
+        break;
+      }
+      case "branch": {
+        const side = holds(step.if, contact) ? "then" : "else";
+        history.push({ kind: "step", position: at, detail: { type: "branch", took: side } });
+        position = enterBranch(steps, at, side);
+        break;
+      }
+      case "tag":
+        if (await writes.tags(sql, run, contact, step.add ?? [], step.remove ?? [])) contactChanged = true;
+        history.push({ kind: "step", position: at, detail: { type: "tag", add: step.add ?? [], remove: step.remove ?? [] } });
+        position = nextPath(steps, at);
+        break;
+      case "set_field":
+        if (writes.field(run, contact, step.key, step.value)) contactChanged = true;
+        history.push({ kind: "step", position: at, detail: { type: "set_field", key: step.key, value: step.value } });
+        position = nextPath(steps, at);
+        break;
+      case "exit":
+        history.push({ kind: "step", position: at, detail: { type: "exit" } });
+        position = null;
+        break;
+    }
+  }
+  if (contactChanged) writes.contactUpdated(due, run, now);
+  return writes.end(due, run, history, "completed");
 }
 
 /** D37 `wait`: an ISO 8601 duration from now (calendar months and years on the UTC calendar), or `until`. */
@@ -162,7 +194,7 @@ function dueAt(step: { duration?: string; until?: string }, now: Date): Date {
  * usable channel or template, or a reached limit (D25): no message, and the run goes on with
  * the reason (and its error code) in its history.
  */
-async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep): Promise<Omit<History, "position">> {
+async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep, writes: Writes): Promise<Omit<History, "position">> {
   const skip = (reason: string, code: string) => ({ kind: "skipped", detail: { type: "send", channel: step.channel, reason, code } });
   const address = step.channel === "whatsapp" ? contact.phone : contact.email;
   if (!address) {
@@ -183,7 +215,7 @@ async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep):
             fallback: step.whatsapp?.fallback === "template",
           })
         : renderContent(request, contact, { missing: "empty" });
-    const id = await insertMessage(sql, {
+    const id = await writes.message(sql, {
       sender,
       channel: step.channel,
       channelId,
@@ -200,92 +232,188 @@ async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep):
   }
 }
 
-/** Adds and removes tags (ids that still exist in the workspace); true when the set changed. */
-async function applyTags(sql: Handle, run: RunRow, contact: Contact, add: string[], remove: string[]): Promise<boolean> {
-  const added = add.length
-    ? await sql<{ tag_id: string }>(
-        `INSERT INTO contact_tags (contact_id, tag_id) SELECT $1, id FROM tags WHERE workspace_id = $2 AND id = ANY($3::text[])
-         ON CONFLICT DO NOTHING RETURNING tag_id`,
-        [contact.id, run.workspace_id, add],
-      )
-    : [];
-  const removed = remove.length
-    ? await sql<{ tag_id: string }>(`DELETE FROM contact_tags WHERE contact_id = $1 AND tag_id = ANY($2::text[]) RETURNING tag_id`, [
-        contact.id,
-        remove,
-      ])
-    : [];
-  const gone = new Set(removed.map((r) => r.tag_id));
-  contact.tags = [...contact.tags.filter((t) => !gone.has(t)), ...added.map((r) => r.tag_id)].sort();
-  return added.length + removed.length > 0;
-}
+type RunChange = {
+  id: string;
+  kind: "wait" | "end";
+  status: string | null;
+  reason: string | null;
+  /** JSON text: a wait's new position (`null` after a last-step wait). */
+  position: string | null;
+  next_step_at: Date | null;
+  at: Date;
+};
 
-/** Sets (or, with null, removes) one custom field; true when the stored value changed. */
-async function setField(sql: Handle, contact: Contact, key: string, value: string | number | boolean | null): Promise<boolean> {
-  const before = contact.fields[key];
-  if (value === null ? before === undefined : before === value) return false;
-  await sql(
-    value === null
-      ? `UPDATE contacts SET fields = fields - $2 WHERE id = $1`
-      : `UPDATE contacts SET fields = fields || jsonb_build_object($2::text, $3::jsonb) WHERE id = $1`,
-    value === null ? [contact.id, key] : [contact.id, key, JSON.stringify(value)],
-  );
-  const fields = { ...contact.fields };
-  if (value === null) delete fields[key];
-  else fields[key] = value;
-  contact.fields = fields;
-  return true;
-}
-
-/** `contato.atualizado` once per job that changed the contact (D14), with the Contact as it now is. */
-async function contactUpdated(sql: Handle, run: RunRow, now: Date): Promise<void> {
-  const contact = await touchContact(sql, run.workspace_id, run.contact_id, now);
-  await insertEvent(sql, {
-    workspaceId: run.workspace_id,
-    mode: run.mode,
-    name: "contato.atualizado",
-    data: contact as unknown as Prisma.InputJsonObject,
-    contactId: run.contact_id,
-    at: now,
-  });
-}
-
-// A run's new history entries ($3, a JSON array, at $2), written by the statement that moves
-// the run ($1) on.
-const HISTORY = `h AS (
-  INSERT INTO flow_run_history (run_id, at, kind, position, detail)
-  SELECT $1, $2, e->>'kind', e->'position', e->'detail' FROM jsonb_array_elements($3::jsonb) e
-)`;
+type Pending = (NewEvent & { cause: Cause }) | { updated: { workspaceId: string; mode: Mode; contactId: string; at: Date; cause: Cause } };
 
 /**
- * The end of a run: `completed` (its last step or an `exit`; `fluxo.concluido`) or `failed`
- * (a step could not run, D7; `fluxo.parado` with the reason, since the contact left before
- * the end). The job leaves the outbox in the same transaction.
+ * What the jobs of a batch did, kept in memory while they walk (the contacts as they change,
+ * so a later step or job of the batch sees them as they now are) and written by `flush`, each
+ * kind of row in one statement.
  */
-async function end(
-  sql: Handle,
-  job: Job,
-  owner: string,
-  run: RunRow,
-  history: History[],
-  status: "completed" | "failed",
-  reason?: string,
-  position: Path | null = null,
-): Promise<AdvanceResult> {
-  const now = new Date();
-  history.push({ kind: status, position, detail: reason ? { reason } : {} });
-  await sql(
-    `WITH ${HISTORY} UPDATE flow_runs SET status = $4::"RunStatus", reason = $5, next_step_at = NULL, ended_at = $2, updated_at = $2 WHERE id = $1`,
-    [run.id, now, JSON.stringify(history), status, reason ?? null],
-  );
-  await insertEvent(sql, {
-    workspaceId: run.workspace_id,
-    mode: run.mode,
-    name: status === "completed" ? "fluxo.concluido" : "fluxo.parado",
-    data: { id: run.id, flow_id: run.flow_id, contact: run.contact_id, status, ...(reason ? { reason } : {}) },
-    contactId: run.contact_id,
-    at: now,
-  });
-  await completeJob(sql, job, owner);
-  return status;
+class Writes {
+  /** Each locked contact's tags and fields as read, to write only the difference. */
+  private readonly before = new Map<string, { tags: Set<string>; fields: Contact["fields"] }>();
+  private readonly changed = new Map<string, { workspaceId: string; id: string; contact: Contact }>();
+  private readonly existing = new Map<string, boolean>(); // "workspace tag" → the tag exists
+  private readonly messages: Accepted[] = [];
+  private readonly history: (History & { run_id: string; at: Date })[] = [];
+  private readonly runs: RunChange[] = [];
+  private readonly events: Pending[] = [];
+  private readonly settlements: Settlement[] = [];
+
+  constructor(contacts: Map<string, Contact>) {
+    for (const [id, c] of contacts) this.before.set(id, { tags: new Set(c.tags), fields: c.fields });
+  }
+
+  settle(settlement: Settlement): void {
+    this.settlements.push(settlement);
+  }
+
+  /** A `tag` step: adds the tags that exist in the workspace, removes the others; true when the set changed. */
+  async tags(sql: Handle, run: RunRow, contact: Contact, add: string[], remove: string[]): Promise<boolean> {
+    const unknown = add.filter((id) => !this.existing.has(`${run.workspace_id} ${id}`));
+    if (unknown.length) {
+      const found = new Set(
+        (
+          await sql<{ id: string }>(`SELECT id FROM tags WHERE workspace_id = $1 AND id = ANY($2::text[])`, [run.workspace_id, unknown])
+        ).map((t) => t.id),
+      );
+      for (const id of unknown) this.existing.set(`${run.workspace_id} ${id}`, found.has(id));
+    }
+    const tags = new Set(contact.tags);
+    for (const id of add) if (this.existing.get(`${run.workspace_id} ${id}`)) tags.add(id);
+    for (const id of remove) tags.delete(id);
+    if (tags.size === contact.tags.length && contact.tags.every((t) => tags.has(t))) return false;
+    contact.tags = [...tags].sort();
+    this.changed.set(contact.id, { workspaceId: run.workspace_id, id: contact.id, contact });
+    return true;
+  }
+
+  /** A `set_field` step (null removes the field); true when the value changed. */
+  field(run: RunRow, contact: Contact, key: string, value: string | number | boolean | null): boolean {
+    const current = contact.fields[key];
+    if (value === null ? current === undefined : current === value) return false;
+    const fields = { ...contact.fields };
+    if (value === null) delete fields[key];
+    else fields[key] = value;
+    contact.fields = fields;
+    this.changed.set(contact.id, { workspaceId: run.workspace_id, id: contact.id, contact });
+    return true;
+  }
+
+  /** A `send` step's message (a live one counted now, D25); its id. */
+  async message(sql: Handle, message: NewMessage): Promise<string> {
+    const accepted = await countedMessage(sql, message);
+    this.messages.push(accepted);
+    return accepted.id;
+  }
+
+  /** `contato.atualizado` once per job that changed the contact (D14), with the Contact as it is once written. */
+  contactUpdated(due: Due, run: RunRow, at: Date): void {
+    this.events.push({ updated: { workspaceId: run.workspace_id, mode: run.mode, contactId: run.contact_id, at, cause: due.cause } });
+  }
+
+  /** A `wait` not yet due: the run moves to `position` and its job comes back at `until`. */
+  wait(due: Due, run: RunRow, history: History[], position: Path | null, until: Date, now: Date): "waiting" {
+    this.history.push(...history.map((h) => ({ ...h, run_id: run.id, at: now })));
+    this.runs.push({
+      id: run.id,
+      kind: "wait",
+      status: null,
+      reason: null,
+      position: JSON.stringify(position),
+      next_step_at: until,
+      at: now,
+    });
+    this.settle({ id: due.job.id, owner: due.owner, runAt: until, payload: { kind: due.job.kind, value: { position } } });
+    run.position = position; // another job of this run in the batch is now stale
+    return "waiting";
+  }
+
+  /**
+   * The end of a run: `completed` (its last step or an `exit`; `fluxo.concluido`) or `failed`
+   * (a step could not run, D7; `fluxo.parado` with the reason, since the contact left before
+   * the end). The job leaves the outbox in the same transaction.
+   */
+  end(due: Due, run: RunRow, history: History[], status: "completed" | "failed", reason?: string, position: Path | null = null) {
+    const at = new Date();
+    history.push({ kind: status, position, detail: reason ? { reason } : {} });
+    this.history.push(...history.map((h) => ({ ...h, run_id: run.id, at })));
+    this.runs.push({ id: run.id, kind: "end", status, reason: reason ?? null, position: null, next_step_at: null, at });
+    this.events.push({
+      workspaceId: run.workspace_id,
+      mode: run.mode,
+      name: status === "completed" ? "fluxo.concluido" : "fluxo.parado",
+      data: { id: run.id, flow_id: run.flow_id, contact: run.contact_id, status, ...(reason ? { reason } : {}) },
+      contactId: run.contact_id,
+      at,
+      cause: due.cause,
+    });
+    this.settle({ id: due.job.id, owner: due.owner });
+    run.status = status; // another job of this run in the batch is now stale
+    return status;
+  }
+
+  async flush(sql: Handle): Promise<void> {
+    const changed = [...this.changed.values()];
+    if (changed.length) {
+      const added: { contact_id: string; tag_id: string }[] = [];
+      const removed: { contact_id: string; tag_id: string }[] = [];
+      const fields = changed.map(({ id, contact }) => {
+        const before = this.before.get(id)!;
+        for (const t of contact.tags) if (!before.tags.has(t)) added.push({ contact_id: id, tag_id: t });
+        for (const t of before.tags) if (!contact.tags.includes(t)) removed.push({ contact_id: id, tag_id: t });
+        const keys = new Set([...Object.keys(before.fields), ...Object.keys(contact.fields)]);
+        const set: Contact["fields"] = {};
+        const unset: string[] = [];
+        for (const k of keys) {
+          if (!(k in contact.fields)) unset.push(k);
+          else if (before.fields[k] !== contact.fields[k]) set[k] = contact.fields[k]!;
+        }
+        return { id, set, unset };
+      });
+      await sql(WRITE_CONTACTS, [JSON.stringify(added), JSON.stringify(removed), JSON.stringify(fields)]);
+    }
+    const now = await touchContacts(sql, changed, new Date());
+    const events = this.events.map((e) => {
+      if (!("updated" in e)) return e;
+      const { workspaceId, mode, contactId, at, cause } = e.updated;
+      const data = now.get(contactId) as unknown as Prisma.InputJsonObject;
+      return { workspaceId, mode, name: "contato.atualizado" as const, data, contactId, at, cause };
+    });
+    if (this.messages.length) await insertMessages(sql, this.messages);
+    if (this.runs.length) await sql(WRITE_RUNS, [JSON.stringify(this.history), JSON.stringify(this.runs)]);
+    await insertEvents(sql, events);
+    await settleJobs(sql, this.settlements);
+  }
 }
+
+// The contacts' tags and fields as the batch left them: tags added ($1) and removed ($2),
+// fields set and unset ($3), each contact's difference from what was read.
+const WRITE_CONTACTS = `
+  WITH a AS (
+    INSERT INTO contact_tags (contact_id, tag_id)
+    SELECT x.contact_id, x.tag_id FROM ${jsonRows("$1", "contact_id text, tag_id text")} x JOIN tags t ON t.id = x.tag_id
+    ON CONFLICT DO NOTHING
+  ), d AS (
+    DELETE FROM contact_tags t USING ${jsonRows("$2", "contact_id text, tag_id text")} x WHERE t.contact_id = x.contact_id AND t.tag_id = x.tag_id
+  )
+  UPDATE contacts c SET fields = (c.fields - ARRAY(SELECT jsonb_array_elements_text(x.unset))) || x.set
+  FROM ${jsonRows("$3", "id text, set jsonb, unset jsonb")} x WHERE c.id = x.id`;
+
+// The runs' new history entries ($1) and their moves ($2): a wait's new position and due
+// time, or an end's status and reason.
+const WRITE_RUNS = `
+  WITH h AS (
+    INSERT INTO flow_run_history (run_id, at, kind, position, detail)
+    SELECT e->>'run_id', (e->>'at')::timestamptz, e->>'kind', e->'position', e->'detail' FROM jsonb_array_elements($1::jsonb) e
+  )
+  UPDATE flow_runs r SET
+    status = CASE WHEN x.kind = 'end' THEN x.status::"RunStatus" ELSE r.status END,
+    reason = CASE WHEN x.kind = 'end' THEN x.reason ELSE r.reason END,
+    ended_at = CASE WHEN x.kind = 'end' THEN x.at ELSE r.ended_at END,
+    position = CASE WHEN x.kind = 'wait' THEN x.position::jsonb ELSE r.position END,
+    next_step_at = x.next_step_at,
+    updated_at = x.at
+  FROM ${jsonRows("$2", "id text, kind text, status text, reason text, position text, next_step_at timestamptz, at timestamptz")} x
+  WHERE r.id = x.id`;

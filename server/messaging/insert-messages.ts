@@ -92,13 +92,18 @@ export async function insertMessages(sql: Handle, batch: readonly Accepted[]): P
 }
 
 /**
- * Writes one message with its history and its outbox job, a flow send step's: a live message
- * is first counted against the workspace's limits (D25), so call it inside the run's
- * transaction for live messages.
+ * A message ready to write with others (`insertMessages`), a flow send step's: a live message
+ * is first counted against the workspace's limits (D25), so call it inside the transaction
+ * that will write it.
  */
-export async function insertMessage(sql: Handle, message: NewMessage, at: Date = new Date()): Promise<string> {
-  const accepted = { id: newId("message"), message, at, cause: currentCause() };
+export async function countedMessage(sql: Handle, message: NewMessage, at: Date = new Date()): Promise<Accepted> {
   if (message.sender.mode === "live") await countLiveMessage(sql, message.sender.workspaceId, message.channel, at);
+  return { id: newId("message"), message, at, cause: currentCause() };
+}
+
+/** Writes one message with its history and its outbox job (`countedMessage`, then `insertMessages`); its id. */
+export async function insertMessage(sql: Handle, message: NewMessage, at: Date = new Date()): Promise<string> {
+  const accepted = await countedMessage(sql, message, at);
   await insertMessages(sql, [accepted]);
   return accepted.id;
 }
