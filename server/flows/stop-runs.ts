@@ -5,10 +5,13 @@ export type StoppedRun = { id: string; flow_id: string; status: "stopped"; reaso
 // Stops active runs in one statement: each becomes `stopped` with its reason, its pending
 // step leaves the outbox, its history records why, and `fluxo.parado` is recorded (D7, D31:
 // `reason` in the event only when one was given). Used by unenroll and by archiving a flow.
+// The runs are locked in id order first, as the run engine locks the runs it advances
+// together, so the two never wait on each other in a circle.
 const STOP = `
-  WITH s AS (
+  WITH l AS (SELECT id FROM flow_runs WHERE status = 'active' AND %WHERE% ORDER BY id FOR UPDATE),
+  s AS (
     UPDATE flow_runs SET status = 'stopped', reason = $1, next_step_at = NULL, ended_at = now(), updated_at = now()
-    WHERE status = 'active' AND %WHERE%
+    WHERE id IN (SELECT id FROM l) AND status = 'active'
     RETURNING id, flow_id, contact_id, workspace_id, mode
   ),
   j AS (DELETE FROM jobs WHERE kind = 'flow.step' AND subject_id IN (SELECT id FROM s)),
