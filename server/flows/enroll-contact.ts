@@ -85,7 +85,17 @@ export async function enrollContact(
   const at = new Date();
   const id = newId("run");
   const view = runView({ id, flowId, contactId, status: "active", createdAt: at });
-  await writeRun(database, { id, actor, flowId, contactId, variables: input.variables ?? {}, at, view, idempotency, cause: currentCause() });
+  await writeRun(database, {
+    id,
+    actor,
+    flowId,
+    contactId,
+    variables: input.variables ?? {},
+    at,
+    view,
+    idempotency,
+    cause: currentCause(),
+  });
   wakePipeline();
   return view;
 }
