@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
-import { dashboardMutation } from "../support/dashboard.ts";
+import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
 import { contactEvents } from "../support/events.ts";
 import { inboundTextWebhook, postWebhook, startFakeWhatsApp, statusWebhook, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import { parseMessage, startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
+import { poller } from "../support/until.ts";
 import { openWhatsAppWindow } from "../support/whatsapp-window.ts";
 
 // Live sends through the real pipeline to a local server speaking the WhatsApp Cloud API's
@@ -188,6 +189,8 @@ describe("live e-mail (D39)", () => {
   });
 });
 
+const poll = poller(30_000);
+
 describe("quotas (D25) and usage (D20)", () => {
   const quota = fx.quota!;
 
@@ -227,7 +230,33 @@ describe("quotas (D25) and usage (D20)", () => {
         to: { email: `m${randomUUID().slice(0, 6)}@example.com` },
         email: { html: "x" },
       });
-    for (let i = 0; i < 3; i++) expect((await send()).status).toBe(202);
+    for (let i = 0; i < 2; i++) expect((await send()).status).toBe(202);
+    // Flow sends count too, each as if alone, also when their runs advance together: of three
+    // runs at once, one fits the last message and the others go on without it.
+    const { flow_id: flow } = await dashboardMutation<{ flow_id: string }>(monthly.id, "flows.create", {
+      definition: { name: "Monthly", status: "active", steps: [{ type: "send", channel: "email", email: { subject: "s", html: "x" } }] },
+    });
+    const runs = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        api(monthly.keys.live).post(`/flows/${flow}/enroll`, { to: { email: `f${randomUUID().slice(0, 6)}@example.com` } }),
+      ),
+    );
+    const sends = [];
+    for (const run of runs) {
+      expect(run.status).toBe(201);
+      const done = await poll(
+        () =>
+          dashboardQuery<{ status: string; history: { kind: string; detail: Record<string, unknown> }[] }>(monthly.id, "flows.run", {
+            run_id: run.body.id,
+          }),
+        (r) => r.status !== "active",
+      );
+      expect(done.status).toBe("completed");
+      sends.push(done.history.find((h) => h.detail.type === "send")!);
+    }
+    expect(sends.filter((h) => h.kind === "step")).toHaveLength(1);
+    for (const h of sends.filter((h) => h.kind !== "step"))
+      expect(h).toMatchObject({ kind: "skipped", detail: { code: "monthly_limit_reached" } });
     expectError(await send(), { status: 403, type: "quota_exceeded", code: "monthly_limit_reached", param: "channel" });
     expect((await api(monthly.keys.live).get("/usage")).body).toMatchObject({ email: 3, total: 3, limit: 3 });
   });
