@@ -28,7 +28,7 @@ import {
 import { JobPayloadError, type JobKind } from "../outbox/job-kinds.ts";
 import { sweep } from "./sweep.ts";
 import { templateSyncJob } from "../whatsapp/templates.ts";
-import { channelRates, reserveSlots } from "../channels/pacing.ts";
+import { reserveSlots } from "../channels/pacing.ts";
 
 // The delivery pipeline's worker (ARCHITECTURE "Shape"): claims due jobs in bounded batches
 // whenever fewer than half of its slots are busy, paces the ones that call a provider, and runs
@@ -234,9 +234,8 @@ async function pace(database: Database, jobs: Job[], owner: string, counts: Pipe
   counts.paced += deferred.length;
   await deferJobs(database.query, deferred, owner, new Date(Date.now() + DEFER_MS));
   if (byChannel.size === 0) return free;
-  const rates = await channelRates(database, [...byChannel.keys()]);
   for (const [channelId, list] of byChannel) {
-    const { granted, nextSecondAt } = await reserveSlots(database, channelId, list.length, rates.get(channelId) ?? 80);
+    const { granted, nextSecondAt } = await reserveSlots(database, channelId, list.length);
     free.push(...list.slice(0, granted));
     const later = list.slice(granted);
     counts.paced += later.length;
