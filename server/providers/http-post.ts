@@ -1,17 +1,27 @@
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { IncomingHttpHeaders } from "node:http";
 import { isIP } from "node:net";
+import { Agent, errors, request } from "undici";
 import { isPrivateAddress, PRIVATE_ADDRESS_ERROR, publicOnlyLookup } from "../lib/private-address.ts";
 
-// One HTTP POST (or GET) for provider clients, on node:http so the connection can refuse private
-// addresses at the moment it is made (`publicOnlyLookup`), which fetch cannot. Redirects are
-// never followed: a 3xx is an answer like any other.
+// One HTTP POST (or GET) for provider clients and webhook deliveries, through undici's
+// connection pools: connections are kept alive and reused per origin (a TLS handshake and a
+// TCP connect saved on every call after the first). Connections of the public pool refuse
+// private addresses at the moment they are made (`publicOnlyLookup`), which fetch cannot.
+// Redirects are never followed: a 3xx is an answer like any other.
 
 export type HttpAnswer = { status: number; headers: IncomingHttpHeaders; body: string };
 
 const MAX_BODY = 64 * 1024;
 
-export function postJson(
+/** Idle kept-alive connections close after this long (well under common servers' own timeouts). */
+const KEEP_ALIVE_MS = 4_000;
+
+const pools = {
+  public: new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connect: { lookup: publicOnlyLookup } }),
+  private: new Agent({ keepAliveTimeout: KEEP_ALIVE_MS }),
+};
+
+export async function postJson(
   url: URL,
   headers: Record<string, string>,
   body: string,
@@ -19,57 +29,53 @@ export function postJson(
 ): Promise<HttpAnswer> {
   const maxBody = opts.maxBody ?? MAX_BODY;
   const method = opts.method ?? "POST";
-  const request = url.protocol === "https:" ? httpsRequest : httpRequest;
   // An IP literal is connected to without a lookup, so it is checked here.
   const literal = url.hostname.replace(/^\[|\]$/g, "");
   if (!opts.allowPrivate && isIP(literal) && isPrivateAddress(literal)) {
-    return Promise.reject(Object.assign(new Error(`${literal} is a private address`), { code: PRIVATE_ADDRESS_ERROR }));
+    throw Object.assign(new Error(`${literal} is a private address`), { code: PRIVATE_ADDRESS_ERROR });
   }
-  const payload = Buffer.from(body);
+  // One deadline for the whole call (connect, answer and body): the pipeline's fence covers
+  // the call for this long (D47), so it must never run longer.
   const signal = AbortSignal.timeout(opts.timeoutMs);
-  return new Promise((resolve, reject) => {
-    // However the abort surfaces (on the request or the response), it is a timeout.
-    const fail = (err: Error) =>
-      reject(
-        signal.aborted
-          ? Object.assign(new Error(`no answer within ${opts.timeoutMs / 1000} s`), { name: "TimeoutError", code: "ETIMEDOUT" })
-          : err,
-      );
-    const req = request(
-      url,
-      {
-        method,
-        headers:
-          method === "POST"
-            ? { ...headers, "content-type": "application/json", "content-length": String(payload.length), accept: "application/json" }
-            : { ...headers, accept: "application/json" },
-        signal,
-        ...(opts.allowPrivate ? {} : { lookup: publicOnlyLookup }),
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (chunk: Buffer) => {
-          if (size < maxBody) chunks.push(chunk);
-          size += chunk.length;
-        });
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).subarray(0, maxBody).toString("utf8"),
-          }),
-        );
-        res.on("error", fail);
-        res.on("close", () => {
-          if (!res.complete) fail(Object.assign(new Error("the connection closed before the answer was complete"), { code: "ECONNRESET" }));
-        });
-      },
-    );
-    req.on("error", fail);
-    if (method === "POST") req.end(payload);
-    else req.end();
-  });
+  try {
+    const res = await request(url, {
+      method,
+      headers:
+        method === "POST"
+          ? { ...headers, "content-type": "application/json", accept: "application/json" }
+          : { ...headers, accept: "application/json" },
+      ...(method === "POST" ? { body } : {}),
+      signal,
+      dispatcher: opts.allowPrivate ? pools.private : pools.public,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      if (size < maxBody) chunks.push(chunk);
+      size += chunk.length;
+    }
+    return {
+      status: res.statusCode,
+      headers: res.headers as IncomingHttpHeaders,
+      body: Buffer.concat(chunks).subarray(0, maxBody).toString("utf8"),
+    };
+  } catch (err) {
+    throw callError(err, signal, opts.timeoutMs);
+  }
+}
+
+/** undici's errors in the terms callers read (Node's socket codes), however the call ended. */
+function callError(err: unknown, signal: AbortSignal, timeoutMs: number): unknown {
+  if (signal.aborted || err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError) {
+    return Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { name: "TimeoutError", code: "ETIMEDOUT" });
+  }
+  if (err instanceof errors.SocketError || err instanceof errors.ResponseContentLengthMismatchError) {
+    return Object.assign(new Error("the connection closed before the answer was complete"), { code: "ECONNRESET" });
+  }
+  if (err instanceof errors.ConnectTimeoutError) return Object.assign(new Error(err.message), { code: "ETIMEDOUT" });
+  return err;
 }
 
 /** `Retry-After` in milliseconds (delta-seconds or an HTTP date), if present and sensible. */
