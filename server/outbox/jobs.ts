@@ -41,8 +41,12 @@ export function readJob(stored: StoredJob): Job {
  * the CPU: with 100, a draining worker was idle half of the time; measured on 2 cores, 100 ->
  * 200 -> 300 -> 400 slots drained 877-983 -> 1,195-1,206 -> 1,307 -> 1,270 dispatches/s and
  * 862-869 -> 1,134-1,153 -> 1,460 -> 1,300 webhook deliveries/s (one endpoint: half the slots).
+ * Once a claim's reads, fences and completions were each one statement, a job's life became
+ * mostly waiting (20 ms provider replies took 44 ms, p50), and the slots the limit: 300 ->
+ * 400 -> 600 -> 800 slots drained 1,824-2,087 -> 2,055 -> 2,456-2,671 -> 2,518 dispatches/s
+ * and 1,805-2,111 -> 2,228 -> 2,271-2,546 -> 3,214 webhook deliveries/s, back to back.
  */
-export const WORKER_SLOTS = 300;
+export const WORKER_SLOTS = 600;
 
 const CLAIM = `
   UPDATE jobs SET lease_until = now() + make_interval(secs => $3::double precision / 1000), lease_owner = $1, attempts = attempts + 1
