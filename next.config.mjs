@@ -19,6 +19,9 @@ const nextConfig = {
   // `npm run lint` type-checks the whole project (tsc --noEmit); the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
   reactStrictMode: true,
+  // Pages' server code loads on a page's first request, not all at start: the dashboard's
+  // pages are few requests beside the API's many, and preloading them all held about 20 MB.
+  experimental: { preloadEntriesOnStart: false },
 };
 
 export default nextConfig;
