@@ -119,15 +119,22 @@ export async function dispatchMessage(
   owner: string,
   channels: (id: string) => Promise<ChannelConfig | null> = (id) => loadChannel(database, id),
 ): Promise<DispatchResult> {
-  const m = await loadMessage(database, job.subject_id);
+  // The message and its channel (shared by the claim's jobs) are read at the same time.
+  const [m, opened] = await Promise.all([
+    loadMessage(database, job.subject_id),
+    (job.channel_id ? channels(job.channel_id) : Promise.resolve(null)).then(
+      (channel) => ({ channel }),
+      (err: unknown) => ({ err }),
+    ),
+  ]);
   if (!m || m.status !== "queued") {
     await completeJob(database.query, job, owner);
     return "skipped";
   }
   let channel: ChannelConfig | null;
-  try {
-    channel = job.channel_id ? await channels(job.channel_id) : null;
-  } catch (err) {
+  if ("channel" in opened) channel = opened.channel;
+  else {
+    const err = opened.err;
     if (!(err instanceof SecretsUnreadableError)) throw err;
     // D53: a configuration problem fails the message visibly (never a silent queue) and says
     // how to fix it; retrying could not help until the operator acts.

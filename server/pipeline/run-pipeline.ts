@@ -110,6 +110,8 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
           return cache.get(id)!;
         },
       };
+      // The channels of the claim's sends are read while they are paced.
+      for (const job of runnable) if (job.kind === "message.dispatch" && job.channel_id) pass.channels(job.channel_id).catch(() => {});
       for (const job of await pace(database, runnable, owner, counts)) start(job, owner, pass);
       return jobs.length;
     },
