@@ -15,8 +15,8 @@ const TOTAL = Number(process.env.BENCH_GROWTH_MESSAGES ?? 2_000_000);
 const WORKSPACES = 50;
 /** Messages per contact, about: a phone searched in the inspector has a handful of messages. */
 const PER_CONTACT = 8;
-/** Live messages drained by the pipeline to measure its claim rate. */
-const CLAIMED = 2_000;
+/** Live messages drained by the pipeline to measure its claim rate: a few seconds of draining, as in `dispatch-capacity` (2,000 took under a second at 600 slots, mostly the worker's start). */
+const CLAIMED = 6_000;
 /** Sequential requests per inspector search form. */
 const SEARCHES = 100;
 
