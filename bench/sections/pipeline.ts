@@ -132,24 +132,7 @@ async function queuedToSentWith(arrival: Arrival): Promise<number> {
     await withServer("postgres", { PIPELINE: "inline", ALLOW_PRIVATE_WEBHOOKS: "1" }, async (bench) => {
       connect(bench, fake);
       await bench.sql("UPDATE channels SET rate_per_second = 1000");
-      await openWindows(bench, 20_000_000, 4_000); // 200/s for 12 s, and room to spare
-      // Two seconds of the same load warm the server up (its first requests load code); only
-      // the messages accepted after them are measured.
-      let phone = 20_000_000;
-      const send = (seconds: number) =>
-        offer({
-          url: `${bench.url}/api/v1/messages`,
-          headers: { Authorization: `Bearer ${bench.keys.liveKey}`, "Content-Type": "application/json" },
-          rate: 200,
-          seconds,
-          arrival,
-          body: () =>
-            JSON.stringify({ channel: "whatsapp", to: { phone: `+55119${String(phone++).slice(-8)}` }, whatsapp: { body: "hi" } }),
-        });
-      await send(WARMUP_SECONDS);
-      await new Promise((r) => setTimeout(r, 1_000));
-      const [{ from }] = await bench.sql("SELECT now() AS from");
-      await send(10);
+      const from = await offerSends(bench, 20_000_000, arrival);
       await new Promise((r) => setTimeout(r, 2_000));
       const rows = await bench.sql(
         "SELECT extract(epoch FROM sent_at - created_at) * 1000 AS ms FROM messages WHERE sent_at IS NOT NULL AND created_at >= $1 ORDER BY 1",
@@ -171,7 +154,31 @@ async function queuedToSentWith(arrival: Arrival): Promise<number> {
 }
 
 /** The latency sections' warm-up, at their load. */
-export const WARMUP_SECONDS = 2;
+const WARMUP_SECONDS = 2;
+
+/**
+ * The latency sections' load: live sends to new phones from `firstPhone` on, 200 a second
+ * arriving as `arrival` says, for two seconds that warm the server up (its first requests load
+ * code), then, a second later, for the ten seconds measured; when those began.
+ */
+export async function offerSends(bench: Bench, firstPhone: number, arrival: Arrival): Promise<Date> {
+  await openWindows(bench, firstPhone, 4_000); // 200/s for 12 s, and room to spare
+  let phone = firstPhone;
+  const send = (seconds: number) =>
+    offer({
+      url: `${bench.url}/api/v1/messages`,
+      headers: { Authorization: `Bearer ${bench.keys.liveKey}`, "Content-Type": "application/json" },
+      rate: 200,
+      seconds,
+      arrival,
+      body: () => JSON.stringify({ channel: "whatsapp", to: { phone: `+55119${String(phone++).slice(-8)}` }, whatsapp: { body: "hi" } }),
+    });
+  await send(WARMUP_SECONDS);
+  await new Promise((r) => setTimeout(r, 1_000));
+  const [{ from }] = await bench.sql("SELECT now() AS from");
+  await send(10);
+  return from as Date;
+}
 
 /** How the latency sections' requests arrive. */
 export const ARRIVALS: Record<Arrival, string> = { even: "one every 5 ms", bursts: "200 at the start of each second" };

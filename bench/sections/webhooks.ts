@@ -2,9 +2,9 @@ import { execFileSync } from "node:child_process";
 import { startFakeWhatsApp } from "../../e2e/support/fake-whatsapp.ts";
 import { ROOT, startServer } from "../../e2e/support/server.ts";
 import { startReceiver, type Receiver } from "../../e2e/support/webhook-receiver.ts";
-import { offer, type Arrival } from "../load.ts";
-import { openWindows, percentile, record, withServer, type Bench } from "../support.ts";
-import { ARRIVALS, connect, WARMUP_SECONDS } from "./pipeline.ts";
+import type { Arrival } from "../load.ts";
+import { percentile, record, withServer, type Bench } from "../support.ts";
+import { ARRIVALS, connect, offerSends } from "./pipeline.ts";
 
 // Webhook delivery on PostgreSQL to a receiver on loopback that answers 200 at once: the
 // pipeline's delivery rate from a backlog, and the time from a message's state change to its
@@ -73,23 +73,8 @@ async function webhookLatencyWith(arrival: Arrival): Promise<void> {
       connect(bench, fake);
       register(bench, receiver, "mensagem.enviada");
       await bench.sql("UPDATE channels SET rate_per_second = 1000");
-      await openWindows(bench, 30_000_000, 4_000); // 200/s for 12 s, and room to spare
-      // Warmed up as `queuedToSent` is; only the webhooks of the messages accepted after it count.
-      let phone = 30_000_000;
-      const send = (seconds: number) =>
-        offer({
-          url: `${bench.url}/api/v1/messages`,
-          headers: { Authorization: `Bearer ${bench.keys.liveKey}`, "Content-Type": "application/json" },
-          rate: 200,
-          seconds,
-          arrival,
-          body: () =>
-            JSON.stringify({ channel: "whatsapp", to: { phone: `+55119${String(phone++).slice(-8)}` }, whatsapp: { body: "hi" } }),
-        });
-      await send(WARMUP_SECONDS);
-      await new Promise((r) => setTimeout(r, 1_000));
-      const from = Date.now();
-      await send(10);
+      // Only the webhooks of the messages accepted after the warm-up count.
+      const from = (await offerSends(bench, 30_000_000, arrival)).getTime();
       // Every accepted message is sent, then its webhook arrives: wait for all of them (30 s at most).
       const deadline = Date.now() + 30_000;
       for (;;) {
