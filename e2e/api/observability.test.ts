@@ -35,6 +35,7 @@ let otlp: { url: string; spans: Span[]; close: () => Promise<void> };
 let server: RunningServer;
 let fx: Fixtures;
 let sendingFlow: string;
+let waitingFlow: string;
 
 type Span = {
   traceId: string;
@@ -83,7 +84,16 @@ beforeAll(async () => {
     ...["channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550043", "--waba-id", "5550044"],
     ...["--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url],
   );
-  await svc("webhook", "create", "--workspace", fx.delivery!.id, "--url", hooks.url, "--events", "contato.criado,mensagem.enviada");
+  await svc(
+    "webhook",
+    "create",
+    "--workspace",
+    fx.delivery!.id,
+    "--url",
+    hooks.url,
+    "--events",
+    "contato.criado,mensagem.enviada,fluxo.parado",
+  );
   // A flow whose one step sends: its message's event carries the enrollment's Request-Id.
   const flowFile = join(mkdtempSync(join(tmpdir(), "svc-flow-")), "flow.json");
   writeFileSync(
@@ -91,6 +101,9 @@ beforeAll(async () => {
     JSON.stringify({ name: "Greets", allow_reentry: true, steps: [{ type: "send", channel: "whatsapp", whatsapp: HELLO }] }),
   );
   sendingFlow = (await svc("flow", "import", "--workspace", fx.delivery!.id, "--file", flowFile, "--status", "active")).flow_id as string;
+  // A flow that waits: its runs stay active until they are stopped.
+  writeFileSync(flowFile, JSON.stringify({ name: "Waits", steps: [{ type: "wait", duration: "PT1H" }] }));
+  waitingFlow = (await svc("flow", "import", "--workspace", fx.delivery!.id, "--file", flowFile, "--status", "active")).flow_id as string;
   server = await startServer({
     ...database.env,
     ALLOW_PRIVATE_WEBHOOKS: "1",
@@ -169,6 +182,23 @@ describe("X-svc-Request-Id on webhook deliveries (D54)", () => {
       const [hook] = await hooks.waitFor((r) => r.body?.event === "mensagem.enviada" && r.body?.data?.contact === run.body.contact_id);
       expect(hook!.headers["x-svc-request-id"]).toBe(ids[i]);
     }
+  });
+});
+
+describe("X-svc-Request-Id on the events of stopped runs (D54)", () => {
+  it("an unenroll's fluxo.parado carries the unenroll's Request-Id", async () => {
+    const client = api(fx.delivery!.keys.live, server.url);
+    const phone = "+5511955550301";
+    const run = await client.post(`/flows/${waitingFlow}/enroll`, { to: { phone } }, { headers: { "Request-Id": "req_enroll_waits" } });
+    expect(run.status).toBe(201);
+    const stopped = await client.post(
+      `/flows/${waitingFlow}/unenroll`,
+      { to: { phone } },
+      { headers: { "Request-Id": "req_unenroll_0001" } },
+    );
+    expect(stopped.status).toBe(200);
+    const [hook] = await hooks.waitFor((r) => r.body?.event === "fluxo.parado" && r.body?.data?.id === run.body.id);
+    expect(hook!.headers["x-svc-request-id"]).toBe("req_unenroll_0001");
   });
 });
 

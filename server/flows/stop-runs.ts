@@ -1,4 +1,5 @@
 import type { Handle } from "../db/client.ts";
+import { causeParams } from "../observability/request-context.ts";
 
 export type StoppedRun = { id: string; flow_id: string; status: "stopped"; reason: string | null };
 
@@ -6,7 +7,8 @@ export type StoppedRun = { id: string; flow_id: string; status: "stopped"; reaso
 // step leaves the outbox, its history records why, and `fluxo.parado` is recorded (D7, D31:
 // `reason` in the event only when one was given). Used by unenroll and by archiving a flow.
 // The runs are locked in id order first, as the run engine locks the runs it advances
-// together, so the two never wait on each other in a circle.
+// together, so the two never wait on each other in a circle. The events carry the cause of the
+// request (or job) that stopped the runs, `$2` and `$3` (D54); the runs to stop are `$4` on.
 const STOP = `
   WITH l AS (SELECT id FROM flow_runs WHERE status = 'active' AND %WHERE% ORDER BY id FOR UPDATE),
   s AS (
@@ -20,11 +22,11 @@ const STOP = `
     SELECT id, 'stopped', CASE WHEN $1::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('reason', $1::text) END FROM s
   ),
   e AS (
-    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at)
+    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
     SELECT svc_new_id('evt'), workspace_id, 'fluxo.parado', mode,
       jsonb_build_object('id', id, 'flow_id', flow_id, 'contact', contact_id, 'status', 'stopped')
         || CASE WHEN $1::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('reason', $1::text) END,
-      contact_id, now()
+      contact_id, now(), $2, $3
     FROM s
   )
   SELECT id, flow_id FROM s ORDER BY id`;
@@ -34,18 +36,12 @@ export async function stopRuns(
   where: { flowId: string } | { runId: string; workspaceId: string } | { contactId: string; mode: "test" | "live"; flowId: string | null },
   reason: string | null,
 ): Promise<StoppedRun[]> {
-  const rows =
+  const [which, params] =
     "contactId" in where
-      ? await sql<{ id: string; flow_id: string }>(
-          STOP.replace("%WHERE%", 'contact_id = $2 AND mode = $3::"KeyMode" AND ($4::text IS NULL OR flow_id = $4)'),
-          [reason, where.contactId, where.mode, where.flowId],
-        )
+      ? ['contact_id = $4 AND mode = $5::"KeyMode" AND ($6::text IS NULL OR flow_id = $6)', [where.contactId, where.mode, where.flowId]]
       : "runId" in where
-        ? await sql<{ id: string; flow_id: string }>(STOP.replace("%WHERE%", "id = $2 AND workspace_id = $3"), [
-            reason,
-            where.runId,
-            where.workspaceId,
-          ])
-        : await sql<{ id: string; flow_id: string }>(STOP.replace("%WHERE%", "flow_id = $2"), [reason, where.flowId]);
+        ? ["id = $4 AND workspace_id = $5", [where.runId, where.workspaceId]]
+        : ["flow_id = $4", [where.flowId]];
+  const rows = await sql<{ id: string; flow_id: string }>(STOP.replace("%WHERE%", which), [reason, ...causeParams(), ...params]);
   return rows.map((r) => ({ id: r.id, flow_id: r.flow_id, status: "stopped", reason }));
 }
