@@ -3,7 +3,7 @@ import { listPage, type Cursor, type PageQuery } from "../lib/pagination.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import { errorReason } from "./error-reason.ts";
 import { EXPORT_CAP } from "./export-cap.ts";
-import { messageView, type MessageRow } from "./message-schemas.ts";
+import { MESSAGE_VIEW_COLUMNS, messageView, type MessageRow } from "./message-schemas.ts";
 
 // The dashboard's message inspector (admins and support staff): find messages by id, phone
 // or e-mail; filter by status, channel, mode and date; open one with its whole history.
@@ -88,9 +88,7 @@ function selectPage(
   if (filter.to) where.push(`created_at < ${param(filter.to)}`);
   if (cursor) where.push(`(created_at, id) < (${param(cursor.createdAt)}, ${param(cursor.id)})`);
   return database.query<Row>(
-    `SELECT m.id, m.status::text AS status, m.channel::text AS channel, m.direction, m."to", m.provider_message_id AS "providerMessageId",
-            m.error, m.error_code AS "errorCode", m.sent_at AS "sentAt", m.delivered_at AS "deliveredAt", m.read_at AS "readAt",
-            m.created_at AS "createdAt", m.mode::text AS mode, m.contact_id AS "contactId", m.metadata, m.source,
+    `SELECT ${MESSAGE_VIEW_COLUMNS}, m.mode::text AS mode, m.source,
             c.name AS "contactName", c.phone AS "contactPhone", c.email AS "contactEmail",
             m.api_key_id AS "apiKeyId", k.name AS "apiKeyName", m.run_id AS "runId", rf.flow_id AS "flowId", rf.name AS "flowName",
             CASE WHEN m.channel = 'email' THEN 'subject' WHEN m.content ? 'template' THEN 'template'

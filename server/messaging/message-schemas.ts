@@ -214,6 +214,11 @@ export type MessageRow = {
   createdAt: Date;
 };
 
+/** The columns of `messageView` as SQL, read from `messages m` (`MessageRow`'s names). */
+export const MESSAGE_VIEW_COLUMNS = `m.id, m.status::text AS status, m.channel::text AS channel, m.direction, m."to",
+  m.contact_id AS "contactId", m.metadata, m.provider_message_id AS "providerMessageId", m.error, m.error_code AS "errorCode",
+  m.sent_at AS "sentAt", m.delivered_at AS "deliveredAt", m.read_at AS "readAt", m.created_at AS "createdAt"`;
+
 /** The columns of `messageView`, for Prisma's `select`. */
 export const MESSAGE_SELECT = {
   id: true,
