@@ -11,6 +11,7 @@ import { getRun, listRuns } from "../flows/list-runs.ts";
 import { stepCounts } from "../flows/step-counts.ts";
 import { listFlows } from "../flows/list-flows.ts";
 import { getMessageOrThrow } from "../messaging/get-message.ts";
+import { listMessages } from "../messaging/list-messages.ts";
 import { exportMessages, messageDetail, searchMessages } from "../messaging/inspect-messages.ts";
 import { workspaceOverview } from "../overview/workspace-overview.ts";
 import { usageReport } from "../usage/usage-report.ts";
@@ -139,6 +140,7 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
     }
   }
 
+  const LIST_URL = "http://localhost/api/v1/messages";
   const id = "msg_g0000000150"; // a test-mode WhatsApp message of the workspace (the fill's row 150)
   const cases: [string, () => Promise<unknown>][] = [
     ["inspector: newest first", () => searchMessages(database, ws, {}, { limit: 25 })],
@@ -157,6 +159,18 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
     ],
     ["inspector: a message with its history, names and webhook deliveries", () => messageDetail(database, ws, id)],
     ["GET /messages/{id}", () => getMessageOrThrow(database, { workspaceId: ws, mode: "test" }, id)],
+    ["GET /messages, newest first", () => listMessages(database, { workspaceId: ws, mode: "test" }, {}, { limit: 50 }, LIST_URL)],
+    [
+      "GET /messages, next page, failed WhatsApp only",
+      () =>
+        listMessages(
+          database,
+          { workspaceId: ws, mode: "test" },
+          { status: "failed", channel: "whatsapp" },
+          { limit: 50, after: id },
+          LIST_URL,
+        ),
+    ],
     ["usage page", () => usageReport(database, ws)],
     ["overview: volume, outcomes of the newest messages, endpoints, flows, setup steps", () => workspaceOverview(database, ws)],
     ["contact history", () => contactHistory(database, ws, "ct_g0_1")],

@@ -219,24 +219,6 @@ export const MESSAGE_VIEW_COLUMNS = `m.id, m.status::text AS status, m.channel::
   m.contact_id AS "contactId", m.metadata, m.provider_message_id AS "providerMessageId", m.error, m.error_code AS "errorCode",
   m.sent_at AS "sentAt", m.delivered_at AS "deliveredAt", m.read_at AS "readAt", m.created_at AS "createdAt"`;
 
-/** The columns of `messageView`, for Prisma's `select`. */
-export const MESSAGE_SELECT = {
-  id: true,
-  status: true,
-  channel: true,
-  direction: true,
-  to: true,
-  contactId: true,
-  metadata: true,
-  providerMessageId: true,
-  error: true,
-  errorCode: true,
-  sentAt: true,
-  deliveredAt: true,
-  readAt: true,
-  createdAt: true,
-} as const;
-
 export function messageView(m: MessageRow): Message {
   return {
     id: m.id,
