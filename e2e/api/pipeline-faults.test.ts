@@ -137,7 +137,10 @@ describe("pipeline faults", () => {
     const doomed = await start({ PIPELINE: "inline" });
     await fake.waitForRequests(40, 30_000);
     await doomed.stop("SIGKILL");
-    // Observed after the process is gone: every call it made reached the fake before this.
+    // Every call the killed process made is recorded once its connections have closed. Its
+    // exit is seen first, and on a busy machine the fake read a call sent before the kill 157 ms
+    // after that exit was seen: the time of the exit alone would count it as made after the kill.
+    await fake.connectionsClosed();
     const killedAt = Date.now();
     const beforeKill = fake.requests.length;
 

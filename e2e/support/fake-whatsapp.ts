@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -67,6 +68,12 @@ export type FakeWhatsApp = {
   setLatency(ms: number): void;
   /** Resolves once `count` requests have arrived. */
   waitForRequests(count: number, timeoutMs?: number): Promise<FakeWhatsAppRequest[]>;
+  /**
+   * Resolves once every connection open now has closed, so everything its client sent has been
+   * read and recorded: a client killed with bytes still on their way has them read after its
+   * death, since its kernel closes its connections only after them.
+   */
+  connectionsClosed(): Promise<void>;
   reset(): void;
   close(): Promise<void>;
 };
@@ -159,6 +166,9 @@ export async function startFakeWhatsApp(opts: { latencyMs?: number; port?: numbe
         waiters.add(check);
         check();
       });
+    },
+    async connectionsClosed() {
+      await Promise.all([...sockets].map((socket) => (socket.closed ? undefined : once(socket, "close"))));
     },
     reset() {
       requests.length = 0;
