@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import type { ReactNode } from "react";
 import { NavLinks } from "./nav-links.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import { usePathname } from "next/navigation";
 import { useId, useState } from "react";
 

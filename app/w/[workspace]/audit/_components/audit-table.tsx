@@ -1,7 +1,7 @@
 "use client";
 
 import type { inferRouterOutputs } from "@trpc/server";
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import { useEffect, useState } from "react";
 import type { AppRouter } from "@/server/api/root.ts";
 import { auditActionLabel, AUDIT_TARGETS } from "@/server/audit/audit-actions.ts";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import { TagChips } from "@/app/_components/tag-chips.tsx";
 import { When } from "@/app/_components/when.tsx";
 import type { Contact } from "@/server/contacts/contact-schemas.ts";

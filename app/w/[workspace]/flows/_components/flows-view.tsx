@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";

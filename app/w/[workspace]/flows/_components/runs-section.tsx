@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import { useSearchParams } from "next/navigation";
 import { useId, useState } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";

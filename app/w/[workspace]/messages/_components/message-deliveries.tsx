@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import { EventName } from "@/app/_components/event-name.tsx";
 import { RelativeTime } from "@/app/_components/relative-time.tsx";
 import { DeliveryStatusBadge } from "../../webhooks/_components/webhook-labels.tsx";

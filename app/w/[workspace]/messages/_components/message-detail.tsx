@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";

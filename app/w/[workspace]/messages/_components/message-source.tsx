@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import type { InspectorRow, MessageSource } from "@/server/messaging/inspect-messages.ts";
 
 /** Where a message came from: the API key that sent it, the flow (linked) whose run sent it, or a contact writing in. */

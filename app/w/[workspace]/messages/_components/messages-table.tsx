@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import { RelativeTime } from "@/app/_components/relative-time.tsx";
 import type { InspectorRow } from "@/server/messaging/inspect-messages.ts";
 import { CHANNEL_LABEL, ModeBadge, StatusBadge } from "./message-labels.tsx";

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import dynamic from "next/dynamic";
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { AppRouter } from "@/server/api/root.ts";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import { useId, useState } from "react";
 import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/app/_components/link.tsx";
 import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { Modal } from "@/app/_components/modal.tsx";
 import { When } from "@/app/_components/when.tsx";
