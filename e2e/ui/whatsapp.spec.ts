@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { openContact } from "./fixtures/contacts.ts";
-import { checkPage, WIDTHS } from "./fixtures/page-checks.ts";
+import { checkPageAtWidths, WIDTHS } from "./fixtures/page-checks.ts";
 import type { UiUser } from "./fixtures/target.ts";
 import { expect, test } from "./fixtures/test.ts";
 
@@ -13,7 +13,7 @@ import { expect, test } from "./fixtures/test.ts";
 // (no horizontal overflow, no serious or critical axe violation) and photographed.
 
 /** The shared page checks, the screenshot named after this spec. */
-const checkLayout = (page: Page, shot: string) => checkPage(page, `whatsapp-${shot}`);
+const checkLayout = (page: Page, shot: string) => checkPageAtWidths(page, `whatsapp-${shot}`);
 
 // Signing in and loading the pages' scripts is slow on a loaded 2-core machine.
 test.beforeEach(() => test.setTimeout(120_000));
@@ -149,22 +149,19 @@ test.describe("Flow editor: a send step with a template", () => {
   });
 });
 
-for (const { name: widthName, width, height } of WIDTHS) {
-  for (const role of ["admin", "support"] as const) {
-    test(`layout at ${width} px as ${role}: channels, contact, flow`, async ({ page, seed, signIn }) => {
-      test.setTimeout(180_000);
-      const { whatsapp } = seed;
-      await page.setViewportSize({ width, height });
-      await signIn(whatsapp[role] as UiUser);
-      await page.goto(`/w/${whatsapp.id}/channels`);
-      await expect(templatesOf(page, whatsapp.channel)).toBeVisible();
-      await checkLayout(page, `channels-${role}-${widthName}`);
-      await openContact(page, whatsapp.id, "Wendy Window");
-      await expect(page.getByRole("list", { name: "Messages, oldest first" })).toBeVisible();
-      await checkLayout(page, `contact-${role}-${widthName}`);
-      await page.goto(`/w/${whatsapp.id}/flows/${whatsapp.flowId}`);
-      await expect(page.getByRole("group", { name: "Step 2", exact: true }).getByLabel(/^Template/)).toHaveValue("order_shipped:en_US");
-      await checkLayout(page, `flow-${role}-${widthName}`);
-    });
-  }
+for (const role of ["admin", "support"] as const) {
+  test(`layout at ${WIDTHS.map((w) => w.width).join(" and ")} px as ${role}: channels, contact, flow`, async ({ page, seed, signIn }) => {
+    test.setTimeout(180_000);
+    const { whatsapp } = seed;
+    await signIn(whatsapp[role] as UiUser);
+    await page.goto(`/w/${whatsapp.id}/channels`);
+    await expect(templatesOf(page, whatsapp.channel)).toBeVisible();
+    await checkLayout(page, `channels-${role}`);
+    await openContact(page, whatsapp.id, "Wendy Window");
+    await expect(page.getByRole("list", { name: "Messages, oldest first" })).toBeVisible();
+    await checkLayout(page, `contact-${role}`);
+    await page.goto(`/w/${whatsapp.id}/flows/${whatsapp.flowId}`);
+    await expect(page.getByRole("group", { name: "Step 2", exact: true }).getByLabel(/^Template/)).toHaveValue("order_shipped:en_US");
+    await checkLayout(page, `flow-${role}`);
+  });
 }
