@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "@playwright/test";
 import { openContact } from "./fixtures/contacts.ts";
-import { checkPageAtWidths, settle, WIDTHS } from "./fixtures/page-checks.ts";
+import { checkPageAtWidths, settle, trackRequests, WIDTHS } from "./fixtures/page-checks.ts";
 import { uiTarget, type UiSeed, type UiUser } from "./fixtures/target.ts";
 import { expect, signIn as signInPage, test } from "./fixtures/test.ts";
 
@@ -137,6 +137,7 @@ for (const tour of TOURS) {
       const [{ width, height }] = WIDTHS;
       context = await browser.newContext({ baseURL: uiTarget().baseUrl, viewport: { width, height } });
       page = await context.newPage();
+      trackRequests(page);
       const user = tour.user(uiTarget().seed);
       if (user) await signInPage(page, user);
     });
