@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "../../e2e/support/database.ts";
+import { closeDb, db, type Database } from "../db/client.ts";
+import { reserveSlots } from "./pacing.ts";
+
+// D45's per-channel throughput: no second at the provider gets more calls than the channel's
+// cap, and calls go out at once at any moment of a second. A call may land up to 100 ms after
+// its reservation, so one made in a second's last 100 ms counts in that second and the next.
+
+let drop: (() => Promise<void>) | undefined;
+let database: Database;
+
+beforeAll(async () => {
+  const fresh = await freshDatabase("postgres", "pacing", { migrated: true });
+  drop = fresh.drop;
+  Object.assign(process.env, fresh.env, { LOG_LEVEL: "silent" });
+  database = await db();
+}, 120_000);
+
+afterAll(async () => {
+  await closeDb();
+  await drop?.();
+});
+
+/** A clock that reads these instants (ms past second S) in turn: the reservation's start, then its answer. */
+const S = 1_700_000_000;
+const at = (...msPastS: number[]) => {
+  const reads = msPastS.map((ms) => S * 1000 + ms);
+  return () => reads.shift()!;
+};
+const booked = (channelId: string) =>
+  database.query<{ second: string; count: number }>(
+    `SELECT second::text AS second, count FROM channel_pacing WHERE channel_id = $1 ORDER BY second`,
+    [channelId],
+  );
+
+describe("a channel's pacing (80 a second without a channel row)", () => {
+  it("grants a reservation in a second's last 100 ms at once, counted in that second and the next", async () => {
+    expect(await reserveSlots(database, "ch_tail", 78, at(950, 955))).toMatchObject({ granted: 78 });
+    expect(await booked("ch_tail")).toEqual([
+      { second: String(S), count: 78 },
+      { second: String(S + 1), count: 78 },
+    ]);
+    // The next second already holds those 78: its calls may land there.
+    const next = await reserveSlots(database, "ch_tail", 10, at(1_050, 1_055));
+    expect(next).toEqual({ granted: 2, nextSecondAt: new Date((S + 2) * 1000) });
+  });
+
+  it("counts a reservation made earlier in a second in that second only", async () => {
+    expect(await reserveSlots(database, "ch_early", 5, at(500, 505))).toMatchObject({ granted: 5 });
+    expect(await booked("ch_early")).toEqual([{ second: String(S), count: 5 }]);
+  });
+
+  it("does not use an answer that came back too late for the seconds it booked", async () => {
+    // Asked at 0.5 s, answered at 0.95 s: its calls could land in the next second, which it did not book.
+    expect(await reserveSlots(database, "ch_late", 5, at(500, 950))).toEqual({ granted: 0, nextSecondAt: new Date((S + 1) * 1000) });
+    // Asked in the tail, answered past the next second's own tail.
+    expect(await reserveSlots(database, "ch_late2", 5, at(950, 1_920))).toEqual({ granted: 0, nextSecondAt: new Date((S + 2) * 1000) });
+  });
+});
