@@ -25,11 +25,20 @@ type JobColumns = {
   traceparent: string | null;
 };
 
-/** A claimed job as stored, before its payload is parsed (`readJob`). */
-export type StoredJob = JobColumns & { kind: string; payload: unknown };
+/**
+ * What a claim's lease covers: a call of up to `callMs` that starts within `withinMs` of `at`
+ * (this process's monotonic clock, read before the claim was sent) ends with one whole lease
+ * left to record its outcome, so it needs no fence (`fenceJob`).
+ */
+export type ClaimCover = { at: number; callMs: number; withinMs: number };
+
+/** A claimed job as stored, before its payload is parsed (`readJob`), with what its claim's lease covers. */
+export type StoredJob = JobColumns & { kind: string; payload: unknown; cover?: ClaimCover };
 
 /** A claimed job whose payload its kind's schema parsed; `Job` alone is any kind, told apart by `kind`. */
-export type Job<K extends JobKind = JobKind> = K extends JobKind ? JobColumns & { kind: K; payload: JobPayload<K> } : never;
+export type Job<K extends JobKind = JobKind> = K extends JobKind
+  ? JobColumns & { kind: K; payload: JobPayload<K>; cover?: ClaimCover }
+  : never;
 
 /** The stored job with its payload parsed; throws `JobPayloadError` for an unknown kind or a payload its schema refuses. */
 export function readJob(stored: StoredJob): Job {
@@ -48,8 +57,12 @@ export function readJob(stored: StoredJob): Job {
  */
 export const WORKER_SLOTS = 600;
 
+// A job of a kind that calls out (`calls`: the kind's usual call, in ms) is leased for that
+// call and half a lease more on top of the lease: a call it starts within half a lease of the
+// claim is covered with a whole lease left after it, as the fence would leave it.
 const CLAIM = `
-  UPDATE jobs SET lease_until = now() + make_interval(secs => $3::double precision / 1000), lease_owner = $1, attempts = attempts + 1
+  UPDATE jobs SET lease_owner = $1, attempts = attempts + 1,
+    lease_until = now() + make_interval(secs => ($3::double precision + coalesce(($4::jsonb ->> kind)::double precision, 0)) / 1000)
   WHERE id IN (
     SELECT id FROM jobs
     WHERE run_at <= now() AND (lease_until IS NULL OR lease_until < now())
@@ -59,8 +72,26 @@ const CLAIM = `
   )
   RETURNING id, kind, subject_id, workspace_id, channel_id, payload, run_at, attempts, created_at, request_id, traceparent`;
 
-export async function claimJobs(database: Database, owner: string, limit: number, leaseMs: number): Promise<StoredJob[]> {
-  return database.query<StoredJob>(CLAIM, [owner, limit, leaseMs]);
+/**
+ * Claims up to `limit` due jobs for `leaseMs`; a job of a kind in `calls` is leased longer so
+ * that the claim covers its usual call (`ClaimCover`) and the call needs no fence of its own.
+ */
+export async function claimJobs(
+  database: Database,
+  owner: string,
+  limit: number,
+  leaseMs: number,
+  calls: Partial<Record<JobKind, number>> = {},
+): Promise<StoredJob[]> {
+  const at = performance.now();
+  const withinMs = leaseMs / 2;
+  const extra = Object.fromEntries(Object.entries(calls).map(([kind, ms]) => [kind, ms + withinMs]));
+  const jobs = await database.query<StoredJob>(CLAIM, [owner, limit, leaseMs, JSON.stringify(extra)]);
+  for (const job of jobs) {
+    const callMs = calls[job.kind as JobKind];
+    if (callMs !== undefined) job.cover = { at, callMs, withinMs };
+  }
+  return jobs;
 }
 
 let claims = 0;
@@ -86,9 +117,18 @@ const fences = new WeakMap<Database, DataLoader<{ id: string; owner: string; ms:
 /**
  * Fences one call of `callMs` at most: true when this claim still holds the job, whose lease
  * then covers the call and one more lease (time to record the outcome); false when another
- * claim took it meanwhile, in which case the caller makes no call and records nothing.
+ * claim took it meanwhile, in which case the caller makes no call and records nothing. A call
+ * that its claim's lease already covers (`ClaimCover`: started soon enough, no longer than the
+ * claimed kind's usual call) needs no statement: no other claim can have happened since.
  */
-export async function fenceJob(database: Database, job: { id: string }, owner: string, callMs: number): Promise<boolean> {
+export async function fenceJob(
+  database: Database,
+  job: { id: string; cover?: ClaimCover },
+  owner: string,
+  callMs: number,
+): Promise<boolean> {
+  const cover = job.cover;
+  if (cover && callMs <= cover.callMs && performance.now() - cover.at <= cover.withinMs) return true;
   let loader = fences.get(database);
   if (!loader) {
     loader = new DataLoader(

@@ -4,7 +4,7 @@ import { closeDb, db, type Database } from "../db/client.ts";
 import { withCause } from "../observability/request-context.ts";
 import { simulateStep } from "../messaging/simulate-step.ts";
 import { SIMULATED_FAILURE, simulatedOutcome } from "../messaging/test-mode.ts";
-import { claimJobs, DEAD_LETTER, enqueue, insertJobs, jobRow, readJob, type Job } from "../outbox/jobs.ts";
+import { claimJobs, DEAD_LETTER, enqueue, fenceJob, insertJobs, jobRow, readJob, type Job } from "../outbox/jobs.ts";
 import { runPipeline } from "./run-pipeline.ts";
 
 // Issue 11: one write path for jobs, and a pipeline that runs each job's handler with its
@@ -50,6 +50,62 @@ describe("the outbox's write path", () => {
       database.prisma.$transaction((tx) => enqueue(tx, "message.simulate", bad, { subjectId: "msg_refused", workspaceId: "ws_outbox" })),
     ).rejects.toThrow(/message.simulate payload/);
     expect(await database.query(`SELECT id FROM jobs WHERE subject_id = 'msg_refused'`)).toEqual([]);
+  });
+});
+
+describe("a claim's lease (D47)", () => {
+  // A job that calls out is leased for its kind's usual call and half a lease more, so a call
+  // started soon after the claim needs no fence statement and still ends with a whole lease
+  // left; a longer call, or one started later, fences as before.
+  const lease = 60_000;
+  const call = 15_000;
+  const due = async (subjectId: string, kind: "message.dispatch" | "message.simulate") => {
+    const target = { subjectId, workspaceId: "ws_lease" };
+    const row = kind === "message.dispatch" ? jobRow(kind, {}, target) : jobRow(kind, { outcome: "read", step: 0 }, target);
+    await database.query(insertJobs(1), [JSON.stringify([row])]);
+  };
+  const leaseLeft = async (subjectId: string) => {
+    const [row] = await database.query<{ s: number; owner: string }>(
+      `SELECT extract(epoch FROM lease_until - now()) AS s, lease_owner AS owner FROM jobs WHERE subject_id = $1`,
+      [subjectId],
+    );
+    return { seconds: Number(row!.s), owner: row!.owner };
+  };
+  /** A database that fails every statement: what runs without one. */
+  const unreachable = { ...database, query: () => Promise.reject(new Error("no statement expected")) } as unknown as Database;
+
+  it("covers a call of the claimed kind started soon after it, with no statement", async () => {
+    await database.query(`DELETE FROM jobs`); // nothing else due: the claims below take only their own jobs
+    await due("msg_lease_call", "message.dispatch");
+    await due("msg_lease_plain", "message.simulate");
+    const claimed = await claimJobs(database, "claim-lease", 10, lease, { "message.dispatch": call });
+    const job = claimed.find((j) => j.subject_id === "msg_lease_call")!;
+    expect(job.cover).toMatchObject({ callMs: call, withinMs: lease / 2 });
+    expect(claimed.find((j) => j.subject_id === "msg_lease_plain")!.cover).toBeUndefined();
+    // The call's kind: its lease, its call and half a lease; any other kind: its lease.
+    expect((await leaseLeft("msg_lease_call")).seconds).toBeGreaterThan((lease + call + lease / 2) / 1000 - 5);
+    expect((await leaseLeft("msg_lease_plain")).seconds).toBeLessThanOrEqual(lease / 1000);
+    expect(await fenceJob(unreachable, readJob(job), "claim-lease", call)).toBe(true);
+    // The call's whole timeout and one more lease fit in the lease the claim took.
+    expect((await leaseLeft("msg_lease_call")).seconds).toBeGreaterThan((call + lease) / 1000);
+  });
+
+  it("fences a longer call, and one started later than half a lease after the claim", async () => {
+    await due("msg_lease_long", "message.dispatch");
+    await due("msg_lease_late", "message.dispatch");
+    const claimed = await claimJobs(database, "claim-late", 10, lease, { "message.dispatch": call });
+    const long = readJob(claimed.find((j) => j.subject_id === "msg_lease_long")!);
+    const late = readJob(claimed.find((j) => j.subject_id === "msg_lease_late")!);
+    await expect(fenceJob(unreachable, long, "claim-late", 60_000)).rejects.toThrow("no statement expected");
+    late.cover = { ...late.cover!, at: late.cover!.at - lease / 2 - 1 };
+    await expect(fenceJob(unreachable, late, "claim-late", call)).rejects.toThrow("no statement expected");
+    // Through the database: held, the lease is extended past the call and one more lease.
+    expect(await fenceJob(database, long, "claim-late", 60_000)).toBe(true);
+    expect((await leaseLeft("msg_lease_long")).seconds).toBeGreaterThan((60_000 + lease) / 1000 - 5);
+    // Taken by another claim meanwhile: no call.
+    await database.query(`UPDATE jobs SET lease_owner = 'another-claim' WHERE subject_id = 'msg_lease_late'`);
+    expect(await fenceJob(database, late, "claim-late", call)).toBe(false);
+    await database.query(`DELETE FROM jobs WHERE workspace_id = 'ws_lease'`);
   });
 });
 

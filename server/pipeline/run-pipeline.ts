@@ -29,6 +29,7 @@ import { JobPayloadError, type JobKind } from "../outbox/job-kinds.ts";
 import { sweep } from "./sweep.ts";
 import { templateSyncJob } from "../whatsapp/templates.ts";
 import { reserveSlots } from "../channels/pacing.ts";
+import { providerFor } from "../providers/registry.ts";
 
 // The delivery pipeline's worker (ARCHITECTURE "Shape"): claims due jobs in bounded batches
 // whenever fewer than half of its slots are busy, paces the ones that call a provider, and runs
@@ -50,6 +51,16 @@ const HANDLERS: { [K in JobKind]: Handler<K> } = {
   "maintenance.sweep": sweep,
   "whatsapp.templates_sync": templateSyncJob,
 };
+
+/**
+ * The kinds whose jobs call out, each with its usual call's timeout: their claim's lease covers
+ * that call, so it starts without a fence statement of its own (`claimJobs`). A longer call (an
+ * e-mail through SMTP) still fences.
+ */
+const calls = (): Partial<Record<JobKind, number>> => ({
+  "message.dispatch": providerFor("whatsapp").timeoutMs,
+  "webhook.deliver": env().webhookTimeoutMs,
+});
 
 export type PipelineCounts = { claimed: number; completed: number; paced: number; errors: number; [outcome: string]: number };
 export type PipelineOptions = { budgetMs?: number; batchSize?: number; concurrency?: number; leaseMs?: number; owner?: string };
@@ -99,7 +110,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     hasRoom: () => running.size <= concurrency / 2,
     async claim() {
       const owner = claimToken(worker);
-      const jobs = await claimJobs(database, owner, Math.min(opts.batchSize ?? 200, concurrency - running.size), leaseMs);
+      const jobs = await claimJobs(database, owner, Math.min(opts.batchSize ?? 200, concurrency - running.size), leaseMs, calls());
       if (jobs.length === 0) return 0;
       counts.claimed += jobs.length;
       const runnable = await readJobs(database, jobs, owner, counts);
