@@ -31,7 +31,8 @@ export const UNREADABLE_CHANNEL_CODE = "channel_credentials_unreadable";
 
 export type DispatchResult = "sent" | "failed" | "retry" | "skipped" | "lost";
 
-type Row = {
+/** A live message as its dispatch reads it. */
+export type DispatchRow = {
   id: string;
   workspace_id: string;
   mode: "test" | "live";
@@ -45,7 +46,7 @@ type Row = {
 };
 
 /** The jobs of one claim start together, so their messages are read in one query. */
-const loadMessage = batchedRows<Row>(
+export const loadMessage = batchedRows<DispatchRow>(
   `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, "to", status::text AS status, content, metadata, created_at
    FROM messages WHERE id = ANY($1::text[])`,
 );
@@ -119,9 +120,10 @@ export async function dispatchMessage(
   owner: string,
   channels: (id: string) => Promise<ChannelConfig | null> = (id) => loadChannel(database, id),
 ): Promise<DispatchResult> {
-  // The message and its channel (shared by the claim's jobs) are read at the same time.
+  // The message (handed over with the job by the process that accepted it, or read) and its
+  // channel (shared by the claim's jobs) are read at the same time.
   const [m, opened] = await Promise.all([
-    loadMessage(database, job.subject_id),
+    (job.subject as DispatchRow | undefined) ?? loadMessage(database, job.subject_id),
     (job.channel_id ? channels(job.channel_id) : Promise.resolve(null)).then(
       (channel) => ({ channel }),
       (err: unknown) => ({ err }),
@@ -176,7 +178,7 @@ async function record(
   database: Database,
   job: Job,
   owner: string,
-  m: Row,
+  m: DispatchRow,
   result: ProviderResult,
   detail: Record<string, unknown>,
 ): Promise<DispatchResult> {

@@ -3,6 +3,9 @@ import { completeClaims, keyInUse, type Completion, type IdempotentEffect } from
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { insertJobs, jobRow } from "../outbox/jobs.ts";
+import { Handoff } from "../outbox/handoff.ts";
+import { wakePipeline } from "../outbox/wake.ts";
+import type { DispatchRow } from "./dispatch-message.ts";
 import { countLiveMessage, countLiveMessages, usagePeriod } from "../usage/quota.ts";
 import type { Mode } from "../keys/scopes.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
@@ -60,7 +63,7 @@ const INSERT_MESSAGES = `
  * Writes accepted messages (live ones already counted against the limits) in one statement;
  * the ids written: all, but those whose idempotent request lost its claim meanwhile.
  */
-export async function insertMessages(sql: Handle, batch: readonly Accepted[]): Promise<Set<string>> {
+export async function insertMessages(sql: Handle, batch: readonly Accepted[], handoff: Handoff | null = null): Promise<Set<string>> {
   const completions: Completion[] = [];
   const rows = batch.map(({ id, message: m, at, response }) => {
     if (response) completions.push(response.effect.completion(id, response.body));
@@ -83,9 +86,9 @@ export async function insertMessages(sql: Handle, batch: readonly Accepted[]): P
   });
   const jobs = batch.map(({ id, message: m, at, cause }) => {
     const target = { subjectId: id, workspaceId: m.sender.workspaceId, channelId: m.channelId, at, cause };
-    return m.sender.mode === "live"
-      ? jobRow("message.dispatch", {}, target)
-      : jobRow("message.simulate", { outcome: simulatedOutcome(m.address), step: 0 }, target);
+    if (m.sender.mode === "test") return jobRow("message.simulate", { outcome: simulatedOutcome(m.address), step: 0 }, target);
+    const row = jobRow("message.dispatch", {}, target);
+    return handoff ? handoff.lease(row, dispatchRow(id, m, at)) : row;
   });
   const kept = await sql<{ id: string }>(INSERT_MESSAGES, [JSON.stringify(completions), JSON.stringify(rows), JSON.stringify(jobs)]);
   return new Set(kept.map((r) => r.id));
@@ -118,13 +121,36 @@ export async function insertMessage(sql: Handle, message: NewMessage, at: Date =
 export const acceptMessage = groupCommitEach(writeBatch, { alone: (err) => !isConnectionError(err) });
 
 async function writeBatch(database: Database, batch: readonly Accepted[]): Promise<(undefined | Error)[]> {
-  const results = batch.some((a) => a.message.sender.mode === "live")
-    ? await database.transaction((tx) => writeCounted(tx, batch))
+  const live = batch.some((a) => a.message.sender.mode === "live");
+  // Live messages' jobs go straight to this process's pipeline worker, when one runs here with room.
+  const handoff = live ? Handoff.take() : null;
+  const results = live
+    ? await database.transaction((tx) => writeCounted(tx, batch, handoff))
     : outcomes(batch, await insertMessages(database.query, batch));
-  batch.forEach((a, i) => {
-    if (a.response && results[i] === undefined) a.response.effect.recorded = true;
+  const written = new Set(batch.filter((_, i) => results[i] === undefined).map((a) => a.id));
+  batch.forEach((a) => {
+    if (a.response && written.has(a.id)) a.response.effect.recorded = true;
   });
+  const started = handoff?.commit((id) => written.has(id)) ?? 0;
+  if (started < written.size) wakePipeline();
   return results;
+}
+
+/** A live message's row as its dispatch reads it, handed over with its job. */
+function dispatchRow(id: string, m: NewMessage, at: Date): DispatchRow {
+  const { workspaceId, mode } = m.sender;
+  return {
+    id,
+    workspace_id: workspaceId,
+    mode,
+    channel: m.channel,
+    contact_id: m.contactId,
+    to: m.address,
+    status: "queued",
+    content: m.content,
+    metadata: m.metadata ?? {},
+    created_at: at,
+  };
 }
 
 /** Each message's outcome: written, refused by a limit, or left out because its claim was taken over (D28). */
@@ -133,7 +159,7 @@ function outcomes(batch: readonly Accepted[], kept: Set<string>, refused = new M
 }
 
 /** A batch with live messages: each channel's count (D25), then the messages that fit, in one transaction. */
-async function writeCounted(tx: Handle, batch: readonly Accepted[]): Promise<(undefined | Error)[]> {
+async function writeCounted(tx: Handle, batch: readonly Accepted[], handoff: Handoff | null): Promise<(undefined | Error)[]> {
   const refused = new Map<Accepted, Error>();
   const groups = new Map<string, Accepted[]>();
   for (const a of batch) {
@@ -147,7 +173,7 @@ async function writeCounted(tx: Handle, batch: readonly Accepted[]): Promise<(un
     for (const a of group.slice(accepted)) refused.set(a, refusal!);
   }
   const fit = batch.filter((a) => !refused.has(a));
-  const kept = fit.length ? await insertMessages(tx, fit) : new Set<string>();
+  const kept = fit.length ? await insertMessages(tx, fit, handoff) : new Set<string>();
   // A counted message left out (its claim taken over) would stay counted: roll back, and each is written alone.
   if (fit.some((a) => !kept.has(a.id))) throw batch.length === 1 ? keyInUse() : new Error("a claim was taken over during a counted batch");
   return outcomes(batch, kept, refused);

@@ -6,7 +6,6 @@ import type { Mode } from "../keys/scopes.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
-import { wakePipeline } from "../outbox/wake.ts";
 import { messageView, type Message, type SendMessageRequest } from "./message-schemas.ts";
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient } from "./resolve-recipient.ts";
@@ -92,7 +91,6 @@ export async function sendMessage(
     cause: currentCause(),
     ...(opts.idempotency ? { response: { effect: opts.idempotency, body: view } } : {}),
   });
-  wakePipeline();
   return view;
 }
 

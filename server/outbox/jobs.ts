@@ -32,12 +32,16 @@ type JobColumns = {
  */
 export type ClaimCover = { at: number; callMs: number; withinMs: number };
 
-/** A claimed job as stored, before its payload is parsed (`readJob`), with what its claim's lease covers. */
-export type StoredJob = JobColumns & { kind: string; payload: unknown; cover?: ClaimCover };
+/**
+ * A claimed job as stored, before its payload is parsed (`readJob`), with what its claim's
+ * lease covers; `subject`, the row its handler reads first, when the job was handed over by
+ * the process that wrote it (`Handoff`).
+ */
+export type StoredJob = JobColumns & { kind: string; payload: unknown; cover?: ClaimCover; subject?: unknown };
 
 /** A claimed job whose payload its kind's schema parsed; `Job` alone is any kind, told apart by `kind`. */
 export type Job<K extends JobKind = JobKind> = K extends JobKind
-  ? JobColumns & { kind: K; payload: JobPayload<K>; cover?: ClaimCover }
+  ? JobColumns & { kind: K; payload: JobPayload<K>; cover?: ClaimCover; subject?: unknown }
   : never;
 
 /** The stored job with its payload parsed; throws `JobPayloadError` for an unknown kind or a payload its schema refuses. */
@@ -84,14 +88,18 @@ export async function claimJobs(
   calls: Partial<Record<JobKind, number>> = {},
 ): Promise<StoredJob[]> {
   const at = performance.now();
-  const withinMs = leaseMs / 2;
-  const extra = Object.fromEntries(Object.entries(calls).map(([kind, ms]) => [kind, ms + withinMs]));
+  const extra = Object.fromEntries(Object.entries(calls).map(([kind, ms]) => [kind, coveringLeaseMs(leaseMs, ms) - leaseMs]));
   const jobs = await database.query<StoredJob>(CLAIM, [owner, limit, leaseMs, JSON.stringify(extra)]);
   for (const job of jobs) {
     const callMs = calls[job.kind as JobKind];
-    if (callMs !== undefined) job.cover = { at, callMs, withinMs };
+    if (callMs !== undefined) job.cover = { at, callMs, withinMs: leaseMs / 2 };
   }
   return jobs;
+}
+
+/** The lease that covers a call of `callMs` started within half a lease (`ClaimCover`): one lease, the call, half a lease. */
+export function coveringLeaseMs(leaseMs: number, callMs: number): number {
+  return leaseMs + callMs + leaseMs / 2;
 }
 
 let claims = 0;
@@ -290,6 +298,9 @@ export type JobRow = {
   created_at: Date;
   request_id: string | null;
   traceparent: string | null;
+  /** A job written already claimed (`Handoff`): its claim's token and lease, from the statement's `now()`. */
+  lease_owner?: string;
+  lease_ms?: number;
 };
 
 /**
@@ -320,8 +331,13 @@ export function jobRow<K extends JobKind>(kind: K, payload: JobPayload<K>, targe
  * condition, inserts them only if it holds (say, the run a CTE inserted exists).
  */
 export function insertJobs(param: number, when = "true"): string {
-  return `INSERT INTO jobs (${COLUMNS}) SELECT ${COLUMNS} FROM json_populate_recordset(NULL::jobs, $${param}::json) WHERE ${when}`;
+  return `INSERT INTO jobs (${COLUMNS}, lease_owner, lease_until, attempts)
+    SELECT ${COLUMNS}, lease_owner, now() + make_interval(secs => lease_ms / 1000), CASE WHEN lease_owner IS NULL THEN 0 ELSE 1 END
+    FROM json_to_recordset($${param}::json) AS r(${ROW_TYPES}) WHERE ${when}`;
 }
+
+const ROW_TYPES = `id text, kind text, subject_id text, workspace_id text, channel_id text, payload jsonb, run_at timestamptz,
+  created_at timestamptz, request_id text, traceparent text, lease_owner text, lease_ms double precision`;
 
 const COLUMNS = "id, kind, subject_id, workspace_id, channel_id, payload, run_at, created_at, request_id, traceparent";
 const INSERT_ONE = insertJobs(1);

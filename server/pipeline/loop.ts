@@ -2,6 +2,7 @@ import type { Database } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { log } from "../lib/log.ts";
 import { listenForWork, pipelineWaker } from "../outbox/wake.ts";
+import { setAdopter } from "../outbox/handoff.ts";
 import { pipelineWorker } from "./run-pipeline.ts";
 
 /** While idle the loop polls this often; new work wakes it at once (in this process, and from any instance on PostgreSQL). */
@@ -31,6 +32,7 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
     wake?.();
   };
   pipelineWaker().on("wake", onWake);
+  setAdopter(worker); // jobs this process writes start here at once (`Handoff`)
   const listenUrl = database.engine === "postgres" ? env().pipelineListenUrl : null;
   const listener = listenUrl ? listenForWork(listenUrl) : null;
   const done = (async () => {
@@ -70,6 +72,7 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
     lastPass: () => lastPass,
     stop: async () => {
       running = false;
+      setAdopter(null);
       wake?.();
       pipelineWaker().off("wake", onWake);
       await listener?.stop();

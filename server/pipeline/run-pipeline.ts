@@ -27,6 +27,7 @@ import {
 } from "../outbox/jobs.ts";
 import { JobPayloadError, type JobKind } from "../outbox/job-kinds.ts";
 import { sweep } from "./sweep.ts";
+import type { Adopter } from "../outbox/handoff.ts";
 import { templateSyncJob } from "../whatsapp/templates.ts";
 import { reserveSlots } from "../channels/pacing.ts";
 import { providerFor } from "../providers/registry.ts";
@@ -69,7 +70,7 @@ export function workerId(): string {
   return `${hostname()}:${process.pid}:${randomBase62(6)}`;
 }
 
-export type PipelineWorker = {
+export type PipelineWorker = Adopter & {
   counts: PipelineCounts;
   /** Jobs running now. */
   busy: () => number;
@@ -104,30 +105,59 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     running.set(run, { id: job.id, owner });
     renewal ??= setInterval(renew, Math.max(250, leaseMs / 3)).unref();
   };
+  const adoptions = new Set<Promise<void>>(); // hand-offs being started
+  let launching = 0; // jobs being paced before they start: they count against the slots too
+  const hasRoom = () => running.size + launching <= concurrency / 2;
+  /** Starts the jobs of one claim (or hand-off): payloads parsed, providers paced, each in its slot. */
+  const launch = async (jobs: StoredJob[], owner: string) => {
+    if (jobs.length === 0) return;
+    counts.claimed += jobs.length;
+    launching += jobs.length;
+    try {
+      await paceAndStart(jobs, owner);
+    } finally {
+      launching -= jobs.length;
+    }
+  };
+  const paceAndStart = async (jobs: StoredJob[], owner: string) => {
+    const runnable = await readJobs(database, jobs, owner, counts);
+    const cache = new Map<string, Promise<ChannelConfig | null>>();
+    const pass: PassContext = {
+      channels: (id) => {
+        if (!cache.has(id)) cache.set(id, loadChannel(database, id));
+        return cache.get(id)!;
+      },
+    };
+    // The channels of the claim's sends are read while they are paced.
+    for (const job of runnable) if (job.kind === "message.dispatch" && job.channel_id) pass.channels(job.channel_id).catch(() => {});
+    for (const job of await pace(database, runnable, owner, counts)) start(job, owner, pass);
+  };
   return {
     counts,
     busy: () => running.size,
-    hasRoom: () => running.size <= concurrency / 2,
+    hasRoom,
     async claim() {
       const owner = claimToken(worker);
-      const jobs = await claimJobs(database, owner, Math.min(opts.batchSize ?? 200, concurrency - running.size), leaseMs, calls());
-      if (jobs.length === 0) return 0;
-      counts.claimed += jobs.length;
-      const runnable = await readJobs(database, jobs, owner, counts);
-      const cache = new Map<string, Promise<ChannelConfig | null>>();
-      const pass: PassContext = {
-        channels: (id) => {
-          if (!cache.has(id)) cache.set(id, loadChannel(database, id));
-          return cache.get(id)!;
-        },
-      };
-      // The channels of the claim's sends are read while they are paced.
-      for (const job of runnable) if (job.kind === "message.dispatch" && job.channel_id) pass.channels(job.channel_id).catch(() => {});
-      for (const job of await pace(database, runnable, owner, counts)) start(job, owner, pass);
+      const jobs = await claimJobs(
+        database,
+        owner,
+        Math.min(opts.batchSize ?? 200, concurrency - running.size - launching),
+        leaseMs,
+        calls(),
+      );
+      await launch(jobs, owner);
       return jobs.length;
+    },
+    offer: () => (hasRoom() ? { owner: claimToken(worker), leaseMs, calls: calls() } : null),
+    adopt: (jobs, owner) => {
+      const started = launch(jobs, owner)
+        .catch((err: unknown) => log().error({ err }, "pipeline could not start jobs handed over; they wait for their lease"))
+        .finally(() => adoptions.delete(started));
+      adoptions.add(started);
     },
     slotFreed: () => (running.size ? Promise.race(running.keys()) : Promise.resolve()),
     drained: async () => {
+      await Promise.all(adoptions);
       await Promise.all(running.keys());
     },
   };

@@ -1,0 +1,74 @@
+import { coveringLeaseMs, type ClaimCover, type JobRow, type StoredJob } from "./jobs.ts";
+import type { JobKind } from "./job-kinds.ts";
+
+// A job this process writes can skip the outbox's claim: while this process runs a pipeline
+// worker with room (the inline loop), the statement that writes the job writes it already
+// claimed by that worker, with the lease a claim would give it (`coveringLeaseMs`: its usual
+// call is covered, no fence needed), and once the transaction commits the worker starts it at
+// once, with the row its handler would read first. No claim statement, no read, no wait for
+// the loop's next pass. If the process dies before the job ends, its lease expires and any
+// worker claims it, as after a claim. Shared through globalThis: Next's bundle and the server
+// are two module graphs in one process.
+
+/** What a worker that adopts jobs offers: a hand-off while it has room, and the jobs to start. */
+export type Adopter = {
+  /** A new claim's token and lease, or null when the worker has no room (the jobs then wait for a claim). */
+  offer: () => { owner: string; leaseMs: number; calls: Partial<Record<JobKind, number>> } | null;
+  /** Starts committed jobs that a hand-off wrote. */
+  adopt: (jobs: StoredJob[], owner: string) => void;
+};
+
+const slot = globalThis as typeof globalThis & { __svcAdopter?: Adopter | null };
+
+/** The inline loop registers its worker while it runs; null when it stops. */
+export function setAdopter(adopter: Adopter | null): void {
+  slot.__svcAdopter = adopter;
+}
+
+/**
+ * One statement's (or transaction's) hand-off: `lease` marks the new jobs its worker will run
+ * and keeps them; `commit`, called once the transaction has committed, starts those of them
+ * that were written. A hand-off whose transaction failed is dropped: its jobs were not written.
+ */
+export class Handoff {
+  private readonly held: StoredJob[] = [];
+  private readonly cover: { at: number; withinMs: number };
+
+  private constructor(
+    private readonly owner: string,
+    private readonly leaseMs: number,
+    private readonly calls: Partial<Record<JobKind, number>>,
+    private readonly adopter: Adopter,
+  ) {
+    // Read before the statement that writes the leases: their `now()` comes later.
+    this.cover = { at: performance.now(), withinMs: leaseMs / 2 };
+  }
+
+  /** A hand-off to this process's worker, or null when none runs here or it has no room. */
+  static take(): Handoff | null {
+    const adopter = slot.__svcAdopter;
+    const offer = adopter?.offer();
+    return adopter && offer ? new Handoff(offer.owner, offer.leaseMs, offer.calls, adopter) : null;
+  }
+
+  /**
+   * The row written claimed by this hand-off's worker, when its kind calls out (the kinds the
+   * worker's claims cover); other rows unchanged. `subject` is the row its handler reads first.
+   */
+  lease(row: JobRow, subject: unknown): JobRow {
+    const callMs = this.calls[row.kind];
+    if (callMs === undefined) return row;
+    const leased = { ...row, lease_owner: this.owner, lease_ms: coveringLeaseMs(this.leaseMs, callMs) };
+    const cover: ClaimCover = { ...this.cover, callMs };
+    const { lease_owner: _owner, lease_ms: _ms, ...columns } = leased;
+    this.held.push({ ...columns, attempts: 1, cover, subject });
+    return leased;
+  }
+
+  /** After the commit: the worker starts the leased jobs whose subjects were written; how many. */
+  commit(written: (subjectId: string) => boolean): number {
+    const jobs = this.held.filter((job) => written(job.subject_id));
+    if (jobs.length) this.adopter.adopt(jobs, this.owner);
+    return jobs.length;
+  }
+}
