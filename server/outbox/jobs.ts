@@ -157,10 +157,12 @@ export async function fenceJob(
 }
 
 /**
- * Records the outcome of a call that was made (after `fenceJob`). While the database cannot
- * be reached (a restart) it tries again, for most of the lease the fence left after the call,
- * so the outcome lands once the database is back and the job is not claimed and the call made
- * again (D47). Other errors are thrown at once.
+ * Records the outcome of a call that was made (after `fenceJob`), or settles jobs a claim
+ * holds and could not run (put back, rescheduled). While the database cannot be reached (a
+ * restart) it tries again, for most of the lease the fence left after the call, so the outcome
+ * lands once the database is back and the job is not claimed and the call made again (D47),
+ * and a job that could not run is due again at once instead of at the end of its lease. Other
+ * errors are thrown at once.
  */
 export async function recordOutcome<T>(record: () => Promise<T>): Promise<T> {
   const until = Date.now() + env().pipelineLeaseMs * 0.8;

@@ -5,7 +5,8 @@ import { withCause } from "../observability/request-context.ts";
 import { simulateStep } from "../messaging/simulate-step.ts";
 import { SIMULATED_FAILURE, simulatedOutcome } from "../messaging/test-mode.ts";
 import { claimJobs, DEAD_LETTER, enqueue, fenceJob, insertJobs, jobRow, readJob, type Job } from "../outbox/jobs.ts";
-import { runPipeline } from "./run-pipeline.ts";
+import { pipelineWorker, runPipeline } from "./run-pipeline.ts";
+import { DatabaseUnreachableError } from "../db/client.ts";
 
 // Issue 11: one write path for jobs, and a pipeline that runs each job's handler with its
 // payload parsed. A job that cannot be parsed would fail the same way at every retry: it is
@@ -106,6 +107,60 @@ describe("a claim's lease (D47)", () => {
     await database.query(`UPDATE jobs SET lease_owner = 'another-claim' WHERE subject_id = 'msg_lease_late'`);
     expect(await fenceJob(database, late, "claim-late", call)).toBe(false);
     await database.query(`DELETE FROM jobs WHERE workspace_id = 'ws_lease'`);
+  });
+});
+
+describe("a lost database", () => {
+  // Jobs a worker holds but could not run while the database was unreachable go back as soon
+  // as it answers again, not at the end of their lease (105 s for a send): a PostgreSQL restart
+  // of 4 s left three sends queued for longer than that.
+  /** The database, but for the statements that `fails` matches, which fail as unreachable. */
+  const losing = (fails: (text: string) => boolean): Database => ({
+    ...database,
+    query: ((text: string, values?: unknown[]) =>
+      fails(text)
+        ? Promise.reject(new DatabaseUnreachableError("the database is unreachable"))
+        : database.query(text, values)) as Database["query"],
+  });
+  const job = async (subjectId: string) =>
+    (
+      await database.query<{ lease_owner: string | null; attempts: number; due: boolean; last_error: string | null }>(
+        `SELECT lease_owner, attempts, run_at <= now() AS due, last_error FROM jobs WHERE subject_id = $1`,
+        [subjectId],
+      )
+    )[0];
+
+  it("puts back the jobs handed over to a worker that could not start them", async () => {
+    const row = jobRow("message.dispatch", {}, { subjectId: "msg_lost_handoff", workspaceId: "ws_lost", channelId: "ch_lost" });
+    await database.query(insertJobs(1), [JSON.stringify([{ ...row, lease_owner: "handoff#1", lease_ms: 105_000 }])]);
+    expect(await job("msg_lost_handoff")).toMatchObject({ lease_owner: "handoff#1", attempts: 1 });
+    let down = true;
+    setTimeout(() => (down = false), 300);
+    const worker = pipelineWorker(losing(() => down));
+    worker.adopt([{ ...row, attempts: 1 }], "handoff#1");
+    await worker.drained();
+    expect(await job("msg_lost_handoff")).toMatchObject({ lease_owner: null, attempts: 0, due: true });
+    await database.query(`DELETE FROM jobs WHERE workspace_id = 'ws_lost'`);
+  });
+
+  it("reschedules a job whose handler failed on it once the database answers again", async () => {
+    const row = jobRow("message.dispatch", {}, { subjectId: "msg_lost_read", workspaceId: "ws_lost" });
+    await database.query(insertJobs(1), [JSON.stringify([{ ...row, lease_owner: "claim#1", lease_ms: 105_000 }])]);
+    // The message's read fails, and so do the first tries to reschedule the job.
+    let settles = 0;
+    const worker = pipelineWorker(
+      losing((text) => text.includes("FROM messages") || (text.includes("jsonb_to_recordset") && ++settles <= 3)),
+    );
+    worker.adopt([{ ...row, attempts: 1 }], "claim#1");
+    await worker.drained();
+    expect(settles).toBe(4);
+    expect(await job("msg_lost_read")).toMatchObject({
+      lease_owner: null,
+      attempts: 1,
+      due: false,
+      last_error: expect.stringContaining("unreachable"),
+    });
+    await database.query(`DELETE FROM jobs WHERE workspace_id = 'ws_lost'`);
   });
 });
 

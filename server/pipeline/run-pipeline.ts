@@ -19,6 +19,7 @@ import {
   deadLetter,
   deferJobs,
   readJob,
+  recordOutcome,
   renewLeases,
   rescheduleJob,
   type Job,
@@ -115,6 +116,11 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     launching += jobs.length;
     try {
       await paceAndStart(jobs, owner);
+    } catch (err) {
+      // None of them started (a lost database): they go back unclaimed, their attempt not
+      // counted, once the database answers again, instead of waiting for their lease.
+      await recordOutcome(() => deferJobs(database.query, jobs, owner, new Date())).catch(() => {});
+      throw err;
     } finally {
       launching -= jobs.length;
     }
@@ -210,7 +216,10 @@ async function runJob(database: Database, job: Job, owner: string, pass: PassCon
       },
       "pipeline job failed; retrying later",
     );
-    await rescheduleJob(database.query, job, owner, new Date(Date.now() + backoffMs(job.attempts)), { error: String(err) }).catch(() => {});
+    // A job that failed because the database was lost is put back once it answers again, not
+    // left leased until its lease ends.
+    const retryAt = new Date(Date.now() + backoffMs(job.attempts));
+    await recordOutcome(() => rescheduleJob(database.query, job, owner, retryAt, { error: String(err) })).catch(() => {});
   }
 }
 
