@@ -167,7 +167,11 @@ async function writeCounted(tx: Handle, batch: readonly Accepted[], handoff: Han
     const group = `${a.message.sender.workspaceId} ${a.message.channel} ${usagePeriod(a.at).day}`;
     groups.set(group, [...(groups.get(group) ?? []), a]);
   }
-  for (const group of groups.values()) {
+  // Workspaces are locked in the order of their ids, so two batches (of two processes) never
+  // wait for each other's locks; a workspace's groups keep their order of arrival (the monthly
+  // limit counts every channel).
+  const workspace = (group: Accepted[]) => group[0]!.message.sender.workspaceId;
+  for (const group of [...groups.values()].sort((a, b) => (workspace(a) < workspace(b) ? -1 : workspace(a) > workspace(b) ? 1 : 0))) {
     const { sender, channel } = group[0]!.message;
     const { accepted, refusal } = await countLiveMessages(tx, sender.workspaceId, channel, group[0]!.at, group.length);
     for (const a of group.slice(accepted)) refused.set(a, refusal!);
