@@ -47,23 +47,27 @@ export async function countLiveMessages(
     monthlyLimit: ws.monthly_limit,
     monthlyLimitSet: ws.monthly_limit_set,
   });
-  const [used] = await sql<{ today: number; month: number }>(
-    `SELECT coalesce(sum(count) FILTER (WHERE day = $2 AND channel = $3::"ChannelType"), 0)::int AS today,
-            coalesce(sum(count), 0)::int AS month
-     FROM usage_counters WHERE workspace_id = $1 AND mode = 'live' AND day LIKE $4`,
-    [workspaceId, day, channel, `${month}-%`],
+  // The counts so far and the increment by what fits, in one statement: the workspace's lock
+  // (above) keeps its counters still meanwhile.
+  const [used] = await sql<{ today: number; month: number; accepted: number }>(
+    `WITH used AS (
+       SELECT coalesce(sum(count) FILTER (WHERE day = $2 AND channel = $3::"ChannelType"), 0)::int AS today,
+              coalesce(sum(count), 0)::int AS month
+       FROM usage_counters WHERE workspace_id = $1 AND mode = 'live' AND day LIKE $4
+     ),
+     fit AS (
+       SELECT today, month, greatest(0, least($5::int, $6::int - today, coalesce($7::int - month, $5::int)))::int AS accepted FROM used
+     ),
+     counted AS (
+       INSERT INTO usage_counters (workspace_id, day, channel, mode, count)
+       SELECT $1, $2, $3::"ChannelType", 'live', accepted FROM fit WHERE accepted > 0
+       ON CONFLICT (workspace_id, day, channel, mode) DO UPDATE SET count = usage_counters.count + EXCLUDED.count
+     )
+     SELECT today, month, accepted FROM fit`,
+    [workspaceId, day, channel, `${month}-%`, n, limits.dailyLimit, limits.monthlyLimit],
   );
-  const today = used?.today ?? 0;
-  const monthSoFar = used?.month ?? 0;
-  const room = Math.min(limits.dailyLimit - today, limits.monthlyLimit === null ? n : limits.monthlyLimit - monthSoFar);
-  const accepted = Math.max(0, Math.min(n, room));
-  if (accepted > 0) {
-    await sql(
-      `INSERT INTO usage_counters (workspace_id, day, channel, mode, count) VALUES ($1, $2, $3::"ChannelType", 'live', $4)
-       ON CONFLICT (workspace_id, day, channel, mode) DO UPDATE SET count = usage_counters.count + EXCLUDED.count`,
-      [workspaceId, day, channel, accepted],
-    );
-  }
+  const today = used!.today;
+  const accepted = used!.accepted;
   if (accepted === n) return { accepted, refusal: null };
   // The first message that does not fit meets the daily limit first, as a message alone would.
   const refusal =
