@@ -46,6 +46,12 @@ describe("a channel's pacing (80 a second without a channel row)", () => {
     expect(next).toEqual({ granted: 2, nextSecondAt: new Date((S + 2) * 1000) });
   });
 
+  it("takes nothing from the next second for a tail reservation that its full second refused", async () => {
+    expect(await reserveSlots(database, "ch_full", 80, at(500, 505))).toMatchObject({ granted: 80 });
+    expect(await reserveSlots(database, "ch_full", 50, at(950, 955))).toEqual({ granted: 0, nextSecondAt: new Date((S + 1) * 1000) });
+    expect(await reserveSlots(database, "ch_full", 80, at(1_010, 1_015))).toMatchObject({ granted: 80 });
+  });
+
   it("counts a reservation made earlier in a second in that second only", async () => {
     expect(await reserveSlots(database, "ch_early", 5, at(500, 505))).toMatchObject({ granted: 5 });
     expect(await booked("ch_early")).toEqual([{ second: String(S), count: 5 }]);

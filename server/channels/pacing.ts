@@ -6,17 +6,23 @@ import type { Database } from "../db/client.ts";
 // one second never exceeds it, however many workers ask at once.
 
 // The channel's cap is read by the same statement, so a claim paces each channel in one round
-// trip. A reservation books the same slots in each second from $2 to $4, and is granted what
-// is left under the cap in the fullest of them.
+// trip. The reservation is booked in second $2; a reservation in a second's tail ($4) books
+// what that second granted in second $2 + 1 as well, where it is granted what is left.
 const RESERVE = `
   WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
-  r AS (
-    INSERT INTO channel_pacing (channel_id, second, count)
-    SELECT $1, s, $3 FROM relaxed, generate_series($2::bigint, $4::bigint) AS s
+  cap AS (SELECT coalesce((SELECT rate_per_second FROM channels WHERE id = $1), $5::int) AS rate),
+  this AS (
+    INSERT INTO channel_pacing (channel_id, second, count) SELECT $1, $2, $3 FROM relaxed
+    ON CONFLICT (channel_id, second) DO UPDATE SET count = channel_pacing.count + EXCLUDED.count
+    RETURNING count
+  ),
+  granted AS (SELECT greatest(0, least($3::int, cap.rate - (this.count - $3::int))) AS n FROM this, cap),
+  next AS (
+    INSERT INTO channel_pacing (channel_id, second, count) SELECT $1, $2 + 1, n FROM granted, relaxed WHERE $4 AND n > 0
     ON CONFLICT (channel_id, second) DO UPDATE SET count = channel_pacing.count + EXCLUDED.count
     RETURNING count
   )
-  SELECT max(r.count) AS count, (SELECT rate_per_second FROM channels WHERE id = $1) AS rate FROM r`;
+  SELECT granted.n AS granted, (SELECT count FROM next) AS next_count, cap.rate FROM granted, cap`;
 
 /** The cap of a channel whose row is gone (disconnected and deleted meanwhile): the default. */
 const DEFAULT_RATE = 80;
@@ -29,12 +35,14 @@ export const SECOND_TAIL_MS = 100;
 
 /**
  * Reserves up to `wanted` calls for now. A call may land at the provider up to SECOND_TAIL_MS
- * after the answer, so a reservation made in the last SECOND_TAIL_MS of a second is booked in
- * that second and in the next, and granted only what fits under the cap in both: calls go out
- * at once at any moment of a second (deferring them to the next second's start held a tenth of
- * a channel's messages up to 100 ms, at any rate), and no second at the provider gets more than
- * the cap. An answer that comes back too late for the seconds it booked (a slow database, a
- * busy process) is not used: its jobs go back to `nextSecondAt`.
+ * after the answer, so a reservation made in the last SECOND_TAIL_MS of a second is also booked
+ * in the next second, and granted only what fits under the cap in both: calls go out at once
+ * at any moment of a second (deferring them to the next second's start held a tenth of a
+ * channel's messages up to 100 ms, at any rate), and no second at the provider gets more than
+ * the cap. The next second is booked with what this one granted, not with all that was asked:
+ * a full second's refused reservations take nothing from the next. An answer that comes back
+ * too late for the seconds it booked (a slow database, a busy process) is not used: its jobs go
+ * back to `nextSecondAt`.
  */
 export async function reserveSlots(
   database: Database,
@@ -44,13 +52,22 @@ export async function reserveSlots(
 ): Promise<{ granted: number; nextSecondAt: Date }> {
   const nowMs = clock();
   const second = Math.floor(nowMs / 1000);
-  const last = Math.floor((nowMs + SECOND_TAIL_MS) / 1000);
-  const [row] = await database.query<{ count: number; rate: number | null }>(RESERVE, [channelId, second, wanted, last]);
+  const tail = Math.floor((nowMs + SECOND_TAIL_MS) / 1000) > second;
+  const [row] = await database.query<{ granted: number; next_count: number | null; rate: number }>(RESERVE, [
+    channelId,
+    second,
+    wanted,
+    tail,
+    DEFAULT_RATE,
+  ]);
   const answeredMs = clock();
   const nextSecondAt = new Date((Math.floor(answeredMs / 1000) + 1) * 1000);
+  const last = tail ? second + 1 : second;
   if (answeredMs + SECOND_TAIL_MS >= (last + 1) * 1000) return { granted: 0, nextSecondAt };
-  const before = Number(row!.count) - wanted;
-  return { granted: Math.max(0, Math.min(wanted, (row!.rate ?? DEFAULT_RATE) - before)), nextSecondAt };
+  const granted = Number(row!.granted);
+  if (!tail || granted === 0) return { granted, nextSecondAt };
+  const beforeNext = Number(row!.next_count) - granted;
+  return { granted: Math.max(0, Math.min(granted, Number(row!.rate) - beforeNext)), nextSecondAt };
 }
 
 /** How long a channel told to slow down (Meta's 130429, 131056: D45) sends nothing more. */
