@@ -128,6 +128,28 @@ function requestsByPhone(): Map<string, number[]> {
 }
 
 /**
+ * Kills `doomed` with SIGKILL and starts a server in its place, which must send every message
+ * once, or twice within D47's window (`expectSentOnceButTheWindow`); when the kill was taken,
+ * the provider calls made before it, and how many messages were repeated.
+ */
+async function killAndRevive(
+  doomed: RunningServer,
+  messages: { id: string; phone: string }[],
+): Promise<{ killedAt: number; beforeKill: number; duplicated: number }> {
+  await doomed.stop("SIGKILL");
+  // Every call the killed process made is recorded once its connections have closed. Its
+  // exit is seen first, and on a busy machine the fake read a call sent before the kill 157 ms
+  // after that exit was seen: the time of the exit alone would count it as made after the kill.
+  await fake.connectionsClosed();
+  const killedAt = Date.now();
+  const beforeKill = fake.requests.length;
+  const revived = await start({ PIPELINE: "inline" });
+  const duplicated = await expectSentOnceButTheWindow(revived, messages, killedAt);
+  await revived.stop();
+  return { killedAt, beforeKill, duplicated };
+}
+
+/**
  * Waits for every message to be `sent` through `server`, and checks that each reached the
  * provider once, or twice when its first call reached it before `killedAt` (D47's one window);
  * how many were repeated.
@@ -161,21 +183,11 @@ describe("pipeline faults", () => {
 
     const doomed = await start({ PIPELINE: "inline" });
     await fake.waitForRequests(40, 30_000);
-    await doomed.stop("SIGKILL");
-    // Every call the killed process made is recorded once its connections have closed. Its
-    // exit is seen first, and on a busy machine the fake read a call sent before the kill 157 ms
-    // after that exit was seen: the time of the exit alone would count it as made after the kill.
-    await fake.connectionsClosed();
-    const killedAt = Date.now();
-    const beforeKill = fake.requests.length;
-
-    const revived = await start({ PIPELINE: "inline" });
-    const duplicated = await expectSentOnceButTheWindow(revived, messages, killedAt);
+    const { beforeKill, duplicated } = await killAndRevive(doomed, messages);
     expect(duplicated).toBeLessThanOrEqual(beforeKill);
     console.log(
       `fault test (${engine}): ${beforeKill} provider calls before SIGKILL, ${duplicated} repeated after restart (the documented window)`,
     );
-    await revived.stop();
   }, 480_000);
 
   it("a SIGKILL of a server that accepts and dispatches at once loses none of the messages it accepted", async () => {
@@ -199,19 +211,12 @@ describe("pipeline faults", () => {
       messages.push(...sent);
     }
     // Killed as the second batch's answers arrive: its jobs are starting.
-    await doomed.stop("SIGKILL");
-    await fake.connectionsClosed();
-    const killedAt = Date.now();
-    const beforeKill = fake.requests.length;
-
-    const revived = await start({ PIPELINE: "inline" });
-    const duplicated = await expectSentOnceButTheWindow(revived, messages, killedAt);
+    const { killedAt, beforeKill, duplicated } = await killAndRevive(doomed, messages);
     const byPhone = requestsByPhone();
     const afterOnly = messages.filter((m) => byPhone.get(m.phone)!.every((t) => t > killedAt)).length;
     console.log(
       `hand-off fault test (${engine}): ${beforeKill} provider calls before SIGKILL, ${duplicated} repeated after restart (the documented window), ${afterOnly} first sent after it`,
     );
-    await revived.stop();
   }, 480_000);
 
   it.runIf(engine === "postgres")(

@@ -1,26 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../e2e/support/database.ts";
-import { closeDb, db, type Database } from "../db/client.ts";
+import { openFreshDatabase } from "../../e2e/support/open-database.ts";
+import type { Database } from "../db/client.ts";
 import { reserveSlots } from "./pacing.ts";
 
 // D45's per-channel throughput: no second at the provider gets more calls than the channel's
 // cap, and calls go out at once at any moment of a second. A call may land up to 100 ms after
 // its reservation, so one made in a second's last 100 ms counts in that second and the next.
 
-let drop: (() => Promise<void>) | undefined;
+let fresh: Awaited<ReturnType<typeof openFreshDatabase>>;
 let database: Database;
 
 beforeAll(async () => {
-  const fresh = await freshDatabase("postgres", "pacing", { migrated: true });
-  drop = fresh.drop;
-  Object.assign(process.env, fresh.env, { LOG_LEVEL: "silent" });
-  database = await db();
+  fresh = await openFreshDatabase("postgres", "pacing");
+  database = fresh.database;
 }, 120_000);
 
-afterAll(async () => {
-  await closeDb();
-  await drop?.();
-});
+afterAll(() => fresh?.drop());
 
 /** A clock that reads these instants (ms past second S) in turn: the reservation's start, then its answer. */
 const S = 1_700_000_000;
