@@ -207,7 +207,7 @@ async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep, 
   const request = { ...step, to: { contact_id: contact.id }, variables: run.variables } as SendMessageRequest;
   try {
     const chosen = await pickChannel(sql, sender, request);
-    const channelId = run.mode === "live" ? (chosen ?? (await connectedChannel(sql, run.workspace_id, step.channel))) : chosen;
+    const channelId = run.mode === "live" ? (chosen ?? (await connectedChannel({ sql }, run.workspace_id, step.channel))) : chosen;
     const content =
       step.channel === "whatsapp"
         ? await whatsappContent(sql, sender, request, contact, channelId, {

@@ -5,6 +5,7 @@ import type { IdempotentEffect } from "../idempotency/idempotency.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
+import { batchedRows } from "../lib/batched-rows.ts";
 import { newId } from "../lib/ids.ts";
 import { messageView, type Message, type SendMessageRequest } from "./message-schemas.ts";
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
@@ -48,7 +49,7 @@ export async function sendMessage(
     throw conflict("recipient_opted_out", `The recipient opted out of ${input.channel} messages.`, "to");
   }
   const live = sender.mode === "live";
-  const liveChannel = live ? (channelId ?? (await connectedChannel(database.query, sender.workspaceId, input.channel))) : channelId;
+  const liveChannel = live ? (channelId ?? (await connectedChannel({ database }, sender.workspaceId, input.channel))) : channelId;
   const content =
     input.channel === "whatsapp"
       ? await whatsappContent(database.query, sender, input, contact, liveChannel, { missing: "refuse", template })
@@ -112,14 +113,32 @@ export async function pickChannel(
   return channel.id;
 }
 
-/** The oldest connected channel of the type; a live send without one is a 409 (D16). */
-export async function connectedChannel(sql: Handle, workspaceId: string, type: "whatsapp" | "email"): Promise<string> {
-  const [channel] = await sql<{ id: string }>(
-    `SELECT id FROM channels WHERE workspace_id = $1 AND type = $2::"ChannelType" AND disconnected_at IS NULL ORDER BY created_at, id LIMIT 1`,
-    [workspaceId, type],
-  );
-  if (!channel) throw conflict("channel_not_connected", `No ${type} channel is connected: connect one in the dashboard first.`, "channel");
-  return channel.id;
+// The oldest connected channel of each key (`<workspace id> <type>`): one statement for the
+// live sends of a tick (every live send without `channel_id` asks), or for a flow run's one.
+const CONNECTED_CHANNELS = `
+  SELECT DISTINCT ON (k.key) k.key AS id, c.id AS channel
+  FROM unnest($1::text[]) AS k(key)
+  JOIN channels c ON c.workspace_id = split_part(k.key, ' ', 1) AND c.type = split_part(k.key, ' ', 2)::"ChannelType" AND c.disconnected_at IS NULL
+  ORDER BY k.key, c.created_at, c.id`;
+
+const connectedChannelBatched = batchedRows<{ id: string; channel: string }>(CONNECTED_CHANNELS);
+
+/**
+ * The oldest connected channel of the type; a live send without one is a 409 (D16). Read
+ * with the process's concurrent sends (`database`), or through a flow run's transaction (`sql`).
+ */
+export async function connectedChannel(
+  via: { database: Database } | { sql: Handle },
+  workspaceId: string,
+  type: "whatsapp" | "email",
+): Promise<string> {
+  const key = `${workspaceId} ${type}`;
+  const row =
+    "database" in via
+      ? await connectedChannelBatched(via.database, key)
+      : (await via.sql<{ id: string; channel: string }>(CONNECTED_CHANNELS, [[key]]))[0];
+  if (!row) throw conflict("channel_not_connected", `No ${type} channel is connected: connect one in the dashboard first.`, "channel");
+  return row.channel;
 }
 
 function draftContact(draft: { phone?: string; email?: string; name?: string }): Contact {
