@@ -1,4 +1,5 @@
 import "./lib/source-maps.ts"; // first: before Next and Prisma load
+import "./lib/heap.ts";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join, resolve } from "node:path";
