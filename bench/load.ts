@@ -84,3 +84,37 @@ export async function offer(opts: {
     await dispatcher.close();
   }
 }
+
+/** Rounds of one measurement as one figure: the mean rate and median, the worse p99. */
+export function combined(rs: LoadResult[]): LoadResult {
+  const mean = (f: (r: LoadResult) => number) => Math.round(rs.reduce((n, r) => n + f(r), 0) / rs.length);
+  const sum = (f: (r: LoadResult) => number) => rs.reduce((n, r) => n + f(r), 0);
+  return {
+    rps: mean((r) => r.rps),
+    p50: mean((r) => r.p50),
+    p99: Math.max(...rs.map((r) => r.p99)),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    total: sum((r) => r.total),
+  };
+}
+
+/**
+ * Rounds of two alternatives in turn: a warm-up round of each, then four of each in an order
+ * that gives both the same mean position in time (ABBA BAAB). On this machine rounds differ
+ * by up to 15% from one minute to the next, so figures taken minutes apart could not tell
+ * 0.9x from 1.0x.
+ */
+export async function interleaved(
+  a: () => Promise<LoadResult>,
+  b: () => Promise<LoadResult>,
+): Promise<{ a: LoadResult[]; b: LoadResult[] }> {
+  await a();
+  await b();
+  const rounds = { a: [] as LoadResult[], b: [] as LoadResult[] };
+  for (const side of ["a", "b", "b", "a", "b", "a", "a", "b"] as const) rounds[side].push(await (side === "a" ? a : b)());
+  return rounds;
+}
+
+/** The rates of rounds, for a row's note. */
+export const roundsNote = (rs: LoadResult[]) => `rounds ${rs.map((r) => Math.round(r.rps)).join(" and ")}/s`;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { startFakeWhatsApp } from "../../e2e/support/fake-whatsapp.ts";
 import { svc } from "../../e2e/support/svc.ts";
-import { load, type LoadResult } from "../load.ts";
+import { combined, interleaved, load, roundsNote } from "../load.ts";
 import { record, SECONDS, WARMUP, withServer } from "../support.ts";
 
 // Template sends next to free-form sends, accepted per second in the same run on the same
@@ -75,40 +75,20 @@ export async function templateSends(): Promise<void> {
           setupRequest: (req) => ({ ...req, headers: { ...headers, "Idempotency-Key": randomUUID() }, body }),
         });
       // A first round of each kind warms the server (the first round of a run measured 10-20%
-      // slower than the later ones, whichever its kind), then four rounds of each in an order
-      // that gives both kinds the same mean position in time; rounds of one kind differ by up
-      // to 10% on this machine, so one round each could not tell 0.9x from 1.0x.
-      await accepted(FREE_FORM);
-      await accepted(TEMPLATE);
-      const rounds = { freeForm: [] as LoadResult[], template: [] as LoadResult[] };
-      for (const kind of ["template", "freeForm", "freeForm", "template", "freeForm", "template", "template", "freeForm"] as const) {
-        rounds[kind].push(await accepted(kind === "freeForm" ? FREE_FORM : TEMPLATE));
-      }
-      if (rounds.template.some((r) => r.non2xx > 0)) throw new Error("template sends: answers other than 202");
-      const freeForm = combined(rounds.freeForm);
-      const template = combined(rounds.template);
-      const each = (rs: LoadResult[]) => `rounds ${rs.map((r) => Math.round(r.rps)).join(" and ")}/s`;
-      record("POST /messages, WhatsApp free-form (test key)", { ...freeForm, note: each(rounds.freeForm) });
+      // slower than the later ones, whichever its kind), then four rounds of each, interleaved.
+      const { a: template, b: freeForm } = await interleaved(
+        () => accepted(TEMPLATE),
+        () => accepted(FREE_FORM),
+      );
+      if (template.some((r) => r.non2xx > 0)) throw new Error("template sends: answers other than 202");
+      const [f, t] = [combined(freeForm), combined(template)];
+      record("POST /messages, WhatsApp free-form (test key)", { ...f, note: roundsNote(freeForm) });
       record("POST /messages, WhatsApp template (test key)", {
-        ...template,
-        note: `${(template.rps / freeForm.rps).toFixed(2)}× free-form in the same run (target ≥ 0.9×); ${each(rounds.template)}`,
+        ...t,
+        note: `${(t.rps / f.rps).toFixed(2)}× free-form in the same run (target ≥ 0.9×); ${roundsNote(template)}`,
       });
     });
   } finally {
     await fake.close();
   }
-}
-
-/** The rounds of one kind as one figure: the mean rate and median, the worse p99. */
-function combined(rs: LoadResult[]): LoadResult {
-  const mean = (f: (r: LoadResult) => number) => Math.round(rs.reduce((n, r) => n + f(r), 0) / rs.length);
-  const sum = (f: (r: LoadResult) => number) => rs.reduce((n, r) => n + f(r), 0);
-  return {
-    rps: mean((r) => r.rps),
-    p50: mean((r) => r.p50),
-    p99: Math.max(...rs.map((r) => r.p99)),
-    non2xx: sum((r) => r.non2xx),
-    errors: sum((r) => r.errors),
-    total: sum((r) => r.total),
-  };
 }
