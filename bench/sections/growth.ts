@@ -74,7 +74,7 @@ export async function fill(bench: Pick<Bench, "sql" | "keys">, total: number): P
 type Figures = { search: Record<string, number[]>; usage: number[]; claim: number };
 
 /** A database measured, with what its rounds of requests need. */
-type Side = { bench: Bench; fake: FakeWhatsApp; id: string; figures: Figures; fillSeconds?: number };
+type Side = { bench: Bench; id: string; figures: Figures; fillSeconds?: number };
 
 /** Milliseconds of `n` sequential dashboard (tRPC) queries. */
 async function timeQueries(bench: Bench, cookie: string, path: string, input: unknown, n: number): Promise<number[]> {
@@ -137,6 +137,9 @@ async function send(bench: Bench, to: object, content: object): Promise<string> 
   return ((await res.json()) as { id: string }).id;
 }
 
+/** Seconds of one round of requests: two sides, a warm-up and four rounds each. */
+const ROUND_SECONDS = Math.max(2, Math.round(SECONDS / 2));
+
 /** One round of `GET /messages/{id}`. */
 const getRound = (side: Side) => () =>
   load({ url: `${side.bench.url}/api/v1/messages/${side.id}`, seconds: ROUND_SECONDS, warmupSeconds: 1, headers: testHeaders(side.bench) });
@@ -159,16 +162,13 @@ const acceptRound = (side: Side) => () => {
   });
 };
 
-/** Seconds of one round of requests: two sides, a warm-up and four rounds each. */
-const ROUND_SECONDS = Math.max(2, Math.round(SECONDS / 2));
-
 /** A fresh database with its server (filled with `total` messages first when total > 0), measured alone, then kept up for `run`. */
 async function withSide(total: number, run: (side: Side) => Promise<void>): Promise<void> {
   const fake = await startFakeWhatsApp({ latencyMs: 20 });
   try {
     await withServer("postgres", { PIPELINE: "off", ALLOW_PRIVATE_WEBHOOKS: "1" }, async (bench) => {
       const fillSeconds = total > 0 ? await fill(bench, total) : undefined;
-      await run({ bench, fake, ...(await measure(bench, fake)), fillSeconds });
+      await run({ bench, ...(await measure(bench, fake)), fillSeconds });
     });
   } finally {
     await fake.close();

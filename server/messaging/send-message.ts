@@ -113,12 +113,14 @@ export async function pickChannel(
   return channel.id;
 }
 
-// The oldest connected channel of each key (`<workspace id> <type>`): one statement for the
-// live sends of a tick (every live send without `channel_id` asks), or for a flow run's one.
+// The oldest connected channel of each key (`<type> <workspace id>`: the type has no space,
+// the rest is the id whatever it holds): one statement for the live sends of a tick (every
+// live send without `channel_id` asks), or for a flow run's one.
 const CONNECTED_CHANNELS = `
   SELECT DISTINCT ON (k.key) k.key AS id, c.id AS channel
   FROM unnest($1::text[]) AS k(key)
-  JOIN channels c ON c.workspace_id = split_part(k.key, ' ', 1) AND c.type = split_part(k.key, ' ', 2)::"ChannelType" AND c.disconnected_at IS NULL
+  JOIN channels c ON c.type = split_part(k.key, ' ', 1)::"ChannelType" AND c.workspace_id = substr(k.key, strpos(k.key, ' ') + 1)
+   AND c.disconnected_at IS NULL
   ORDER BY k.key, c.created_at, c.id`;
 
 const connectedChannelBatched = batchedRows<{ id: string; channel: string }>(CONNECTED_CHANNELS);
@@ -132,7 +134,7 @@ export async function connectedChannel(
   workspaceId: string,
   type: "whatsapp" | "email",
 ): Promise<string> {
-  const key = `${workspaceId} ${type}`;
+  const key = `${type} ${workspaceId}`;
   const row =
     "database" in via
       ? await connectedChannelBatched(via.database, key)
