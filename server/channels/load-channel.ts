@@ -1,7 +1,19 @@
 import type { Database } from "../db/client.ts";
 import { openSecrets } from "../lib/crypto.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
-import { CHANNEL_SELECT, settingsOf, type ChannelRow } from "./channel-schemas.ts";
+import { settingsOf, type ChannelRow } from "./channel-schemas.ts";
+
+// Read for every claim's sends (the pipeline's hot path): a statement of its own, not through
+// the ORM, whose query engine cost half a millisecond of CPU a call.
+const CHANNEL_BY_ID = `
+  SELECT id, workspace_id AS "workspaceId", type::text AS type, external_id AS "externalId", settings, secrets,
+         rate_per_second AS "ratePerSecond", disconnected_at AS "disconnectedAt"
+  FROM channels WHERE id = $1`;
+
+/** What a provider call needs of a channel's row. */
+type ConfigRow = Pick<ChannelRow, "id" | "type" | "externalId" | "settings" | "secrets" | "ratePerSecond" | "disconnectedAt"> & {
+  workspaceId: string;
+};
 
 /**
  * A channel with its secrets decrypted, for a provider call. Null when it does not exist or
@@ -13,12 +25,12 @@ export async function loadChannel(
   channelId: string,
   opts: { includeDisconnected?: boolean } = {},
 ): Promise<ChannelConfig | null> {
-  const row = await database.prisma.channel.findUnique({ where: { id: channelId }, select: { ...CHANNEL_SELECT, workspaceId: true } });
+  const [row] = await database.query<ConfigRow>(CHANNEL_BY_ID, [channelId]);
   if (!row || (row.disconnectedAt && !opts.includeDisconnected)) return null;
   return channelConfig(row);
 }
 
-export function channelConfig(row: ChannelRow & { workspaceId: string }): ChannelConfig {
+export function channelConfig(row: ConfigRow): ChannelConfig {
   return {
     id: row.id,
     workspaceId: row.workspaceId,

@@ -73,14 +73,27 @@ const CLAIMS = `
  * fences it). Returns the `ref` of each one stored. A part of larger statements too: accepted
  * messages and their stored responses commit in one (`insertMessages`).
  */
-export function completeClaims(param: string): string {
+export function completeClaims(param: string, when = "true"): string {
   return `
   UPDATE idempotency_records r SET status = 'done', response_status = c.status, response_body = c.body, response_headers = c.headers
-  FROM ${jsonRows(param, `ref text, workspace_id text, mode "KeyMode", method text, path text, key text, claimed_at timestamptz, status int, body text, headers jsonb`)} AS c
-  WHERE r.workspace_id = c.workspace_id AND r.mode = c.mode AND r.method = c.method AND r.path = c.path AND r.key = c.key
-    AND r.status = 'in_progress' AND r.created_at = c.claimed_at
+  FROM ${jsonRows(param, COMPLETION_COLUMNS)} AS c
+  WHERE ${STILL_HELD} AND ${when}
   RETURNING c.ref`;
 }
+
+/**
+ * The `ref` of each `Completion` in parameter `param` whose claim is still the request's, its
+ * row locked until the statement's transaction ends: a statement that decides what to write
+ * by it (`insertMessages`) can then store the responses of what it writes (`completeClaims`)
+ * without the claim being taken over in between.
+ */
+export function heldClaims(param: string): string {
+  return `SELECT c.ref FROM ${jsonRows(param, COMPLETION_COLUMNS)} AS c JOIN idempotency_records r ON ${STILL_HELD} FOR UPDATE OF r`;
+}
+
+const COMPLETION_COLUMNS = `ref text, workspace_id text, mode "KeyMode", method text, path text, key text, claimed_at timestamptz, status int, body text, headers jsonb`;
+const STILL_HELD = `r.workspace_id = c.workspace_id AND r.mode = c.mode AND r.method = c.method AND r.path = c.path AND r.key = c.key
+    AND r.status = 'in_progress' AND r.created_at = c.claimed_at`;
 
 /** One response to store for a held claim; `ref` names it in what `completeClaims` returns. */
 export type Completion = ReturnType<typeof completion>;

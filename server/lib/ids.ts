@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 // Every identifier of the service is made here: the spec's prefixes (msg_, ct_, flow_, run_,
 // tag_, field_) plus our own (evt_, key_, wh_, usr_, ch_, ses_, aud_).
@@ -25,14 +25,22 @@ export type IdKind = keyof typeof PREFIXES;
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+// Random bytes are drawn from the CSPRNG 4 KiB at a time, as Node's randomUUID does: an id
+// takes about 17 of them, and a call to the generator for each id cost more than the rest of
+// making it (2.4% of the server's time at 200 sends a second, in a CPU profile).
+const pool = Buffer.alloc(4096);
+let drawn = pool.length;
+
 /** `length` characters of base62 from a uniform source (rejection sampling, no modulo bias). */
 export function randomBase62(length: number): string {
   let out = "";
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
+    if (drawn === pool.length) {
+      randomFillSync(pool);
+      drawn = 0;
     }
+    const byte = pool[drawn++]!;
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

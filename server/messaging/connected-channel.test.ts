@@ -63,4 +63,47 @@ describe.each(["pglite", "postgres"] as const)("the connected channel of a live 
       await drop();
     }
   });
+
+  it("answers again from memory while the workspace's templates_version is the one read, and reads again once it changes", async () => {
+    const { database, drop } = await openFreshDatabase(engine, "connected_cache");
+    try {
+      await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws_a', 'A'), ('ws_c', 'C')`);
+      await database.query(`
+        INSERT INTO channels (id, workspace_id, type, name, external_id, secrets, created_at) VALUES
+          ('ch_a_old', 'ws_a', 'whatsapp', 'Old', '2', '', now() - interval '2 days'),
+          ('ch_a_new', 'ws_a', 'whatsapp', 'New', '3', '', now() - interval '1 day')`);
+      let statements = 0;
+      const counted: Database = {
+        ...database,
+        query: ((text: string, values?: unknown[]) => {
+          statements++;
+          return database.query(text, values);
+        }) as Database["query"],
+      };
+      // What an API request's key check reads, in the same statement as the key.
+      const version = async (ws: string) =>
+        (await database.query<{ v: string }>(`SELECT templates_version::text AS v FROM workspaces WHERE id = $1`, [ws]))[0]!.v;
+      const ask = async (ws: string) => connectedChannel({ database: counted, version: await version(ws) }, ws, "whatsapp");
+
+      expect(await ask("ws_a")).toBe("ch_a_old");
+      expect(await ask("ws_a")).toBe("ch_a_old");
+      await expect(ask("ws_c")).rejects.toMatchObject({ code: "channel_not_connected" });
+      await expect(ask("ws_c")).rejects.toMatchObject({ code: "channel_not_connected" });
+      expect(statements).toBe(2);
+
+      // A disconnect or a connect, from any instance, changes the version: the next ask reads.
+      await database.query(`UPDATE channels SET disconnected_at = now() WHERE id = 'ch_a_old'`);
+      await database.query(
+        `INSERT INTO channels (id, workspace_id, type, name, external_id, secrets) VALUES ('ch_c', 'ws_c', 'whatsapp', 'C', '5', '')`,
+      );
+      expect(await ask("ws_a")).toBe("ch_a_new");
+      expect(await ask("ws_c")).toBe("ch_c");
+      expect(statements).toBe(4);
+      // Without a version (a caller that read none), every ask reads.
+      expect(await connectedChannel({ database: counted }, "ws_a", "whatsapp")).toBe("ch_a_new");
+      expect(statements).toBe(5);
+    } finally {
+      await drop();
+    }
+  });
 });

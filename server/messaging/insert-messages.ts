@@ -1,12 +1,12 @@
 import { isConnectionError, type Database, type Handle } from "../db/client.ts";
-import { completeClaims, keyInUse, type Completion, type IdempotentEffect } from "../idempotency/idempotency.ts";
+import { completeClaims, heldClaims, keyInUse, type Completion, type IdempotentEffect } from "../idempotency/idempotency.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { insertJobs, jobRow } from "../outbox/jobs.ts";
 import { Handoff } from "../outbox/handoff.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import type { DispatchRow } from "./dispatch-message.ts";
-import { countLiveMessage, countLiveMessages, usagePeriod } from "../usage/quota.ts";
+import { countArgs, countLiveMessage, countWith, usagePeriod, type CountRow } from "../usage/quota.ts";
 import type { Mode } from "../keys/scopes.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { currentCause, type Cause } from "../observability/request-context.ts";
@@ -43,27 +43,41 @@ const MESSAGE_COLUMNS = `id, workspace_id, mode, channel, channel_id, contact_id
 
 // One statement writes accepted messages, their first history entries, their outbox jobs
 // (ARCHITECTURE "Shape": transactional outbox; rows built by the outbox's `jobRow`) and the
-// responses idempotent requests store (D46): a message whose claim was taken over meanwhile
-// is left out, with its job, and `kept` names the messages written.
-const INSERT_MESSAGES = `
-  WITH done AS (${completeClaims("$1")}),
-  kept AS (
-    SELECT * FROM json_populate_recordset(NULL::messages, $2::json) AS m
-    WHERE m.id NOT IN (SELECT ref FROM json_to_recordset($1::json) AS c(ref text)) OR m.id IN (SELECT ref FROM done)
+// responses idempotent requests store (D46). A message whose claim was taken over meanwhile is
+// left out, with its job (the claims still held are locked first, so none is taken over while
+// the statement runs). Counted, the live messages of one workspace, channel and day are counted
+// against the limits by the same statement (`count_live_messages`, D25), and only the first
+// that fit are written: the count and the write commit together, in one round trip. `kept`
+// names the messages written.
+function insertStatement(counted: boolean): string {
+  return `
+  WITH held AS (${heldClaims("$1")}),
+  offered AS (
+    SELECT m.*, row_number() OVER (ORDER BY m.ordinality) AS place
+    FROM json_populate_recordset(NULL::messages, $2::json) WITH ORDINALITY AS m
+    WHERE m.id NOT IN (SELECT ref FROM json_to_recordset($1::json) AS c(ref text)) OR m.id IN (SELECT ref FROM held)
   ),
+  ${
+    counted
+      ? `counted AS (SELECT * FROM count_live_messages(${countArgs(4, (n) => `least(${n}, (SELECT count(*) FROM offered)::int)`)})),
+  kept AS (SELECT * FROM offered WHERE place <= (SELECT accepted FROM counted)),`
+      : `counted AS (SELECT NULL::jsonb AS seen, NULL::int AS today, NULL::int AS month, NULL::int AS accepted),
+  kept AS (SELECT * FROM offered),`
+  }
+  done AS (${completeClaims("$1", "c.ref IN (SELECT id FROM kept)")}),
   m AS (INSERT INTO messages (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_COLUMNS} FROM kept),
   h AS (
     INSERT INTO message_history (message_id, at, kind, status, detail)
     SELECT id, created_at, 'status', 'queued', jsonb_build_object('source', source) FROM kept
   ),
   j AS (${insertJobs(3, "subject_id IN (SELECT id FROM kept)")})
-  SELECT id FROM kept`;
+  SELECT counted.*, ARRAY(SELECT id FROM offered) AS offered, ARRAY(SELECT id FROM kept) AS kept FROM counted`;
+}
+const INSERT_MESSAGES = insertStatement(false);
+const INSERT_COUNTED = insertStatement(true);
 
-/**
- * Writes accepted messages (live ones already counted against the limits) in one statement;
- * the ids written: all, but those whose idempotent request lost its claim meanwhile.
- */
-export async function insertMessages(sql: Handle, batch: readonly Accepted[], handoff: Handoff | null = null): Promise<Set<string>> {
+/** The statement's parameters for `batch`: the responses to store, the messages and their jobs. */
+function insertParams(batch: readonly Accepted[], handoff: Handoff | null): unknown[] {
   const completions: Completion[] = [];
   const rows = batch.map(({ id, message: m, at, response }) => {
     if (response) completions.push(response.effect.completion(id, response.body));
@@ -90,8 +104,35 @@ export async function insertMessages(sql: Handle, batch: readonly Accepted[], ha
     const row = jobRow("message.dispatch", {}, target);
     return handoff ? handoff.lease(row, dispatchRow(id, m, at)) : row;
   });
-  const kept = await sql<{ id: string }>(INSERT_MESSAGES, [JSON.stringify(completions), JSON.stringify(rows), JSON.stringify(jobs)]);
-  return new Set(kept.map((r) => r.id));
+  return [JSON.stringify(completions), JSON.stringify(rows), JSON.stringify(jobs)];
+}
+
+/**
+ * Writes accepted messages (live ones already counted against the limits, `countedMessage`) in
+ * one statement; the ids written: all, but those whose idempotent request lost its claim meanwhile.
+ */
+export async function insertMessages(sql: Handle, batch: readonly Accepted[], handoff: Handoff | null = null): Promise<Set<string>> {
+  const [row] = await sql<{ kept: string[] }>(INSERT_MESSAGES, insertParams(batch, handoff));
+  return new Set(row!.kept);
+}
+
+/**
+ * Counts and writes live messages of one workspace, channel and UTC day (D25), in their order,
+ * in one statement: the first that fit are written, each later one gets the limit it met. The
+ * jobs of those written go to `handoff`'s worker.
+ */
+async function insertCounted(sql: Handle, group: readonly Accepted[], handoff: Handoff | null): Promise<(undefined | Error)[]> {
+  const { sender, channel } = group[0]!.message;
+  const params = insertParams(group, handoff); // once: the hand-off holds the jobs it leased
+  let written: { offered: string[]; kept: string[] } = { offered: [], kept: [] };
+  const { refusal } = await countWith(sender.workspaceId, channel, group[0]!.at, group.length, async (args) => {
+    const [row] = await sql<CountRow & { offered: string[]; kept: string[] }>(INSERT_COUNTED, [...params, ...args]);
+    written = row!;
+    return row!;
+  });
+  const offered = new Set(written.offered);
+  const kept = new Set(written.kept);
+  return group.map((a) => (kept.has(a.id) ? undefined : offered.has(a.id) ? refusal! : keyInUse()));
 }
 
 /**
@@ -113,20 +154,47 @@ export async function insertMessage(sql: Handle, message: NewMessage, at: Date =
 
 /**
  * Writes an API send (`sendMessage`): concurrent sends of this process share their statements
- * and their commit (`groupCommit`). Live ones are counted against the limits in the same
- * transaction, each as if alone and in order (D25); a test batch is one statement. A batch
- * that fails as a whole (but for an unreachable database) is written again message by
- * message, so a fault stays with its message.
+ * (`groupCommit`). The test messages of a batch are one statement; the live ones one statement
+ * for each workspace, channel and day, which counts them against the limits, each as if alone
+ * and in order (D25), and writes those that fit. A part of a batch that fails (but for an
+ * unreachable database) is written again message by message, so a fault stays with its message.
  */
-export const acceptMessage = groupCommitEach(writeBatch, { alone: (err) => !isConnectionError(err) });
+/** Whether a failed write is written again message by message: not when the database cannot be reached. */
+const alone = (err: unknown) => !isConnectionError(err);
+
+export const acceptMessage = groupCommitEach(writeBatch, { alone });
 
 async function writeBatch(database: Database, batch: readonly Accepted[]): Promise<(undefined | Error)[]> {
-  const live = batch.some((a) => a.message.sender.mode === "live");
   // Live messages' jobs go straight to this process's pipeline worker, when one runs here with room.
-  const handoff = live ? Handoff.take() : null;
-  const results = live
-    ? await database.transaction((tx) => writeCounted(tx, batch, handoff))
-    : outcomes(batch, await insertMessages(database.query, batch));
+  const handoff = batch.some((a) => a.message.sender.mode === "live") ? Handoff.take() : null;
+  const test = batch.filter((a) => a.message.sender.mode !== "live");
+  const byWorkspace = new Map<string, Map<string, Accepted[]>>();
+  for (const a of batch) {
+    if (a.message.sender.mode !== "live") continue;
+    const groups = byWorkspace.get(a.message.sender.workspaceId) ?? new Map<string, Accepted[]>();
+    byWorkspace.set(a.message.sender.workspaceId, groups);
+    const key = `${a.message.channel} ${usagePeriod(a.at).day}`;
+    groups.set(key, [...(groups.get(key) ?? []), a]);
+  }
+  const outcome = new Map<Accepted, undefined | Error>();
+  const settle = async (part: readonly Accepted[], write: (part: readonly Accepted[]) => Promise<(undefined | Error)[]>) => {
+    const results = await write(part).catch(async (err: unknown) => {
+      if (part.length === 1 || !alone(err)) return part.map(() => err as Error);
+      const each: (undefined | Error)[] = [];
+      for (const a of part) each.push(...(await write([a]).catch((e: Error) => [e])));
+      return each;
+    });
+    part.forEach((a, i) => outcome.set(a, results[i]));
+  };
+  await Promise.all([
+    test.length ? settle(test, async (part) => outcomes(part, await insertMessages(database.query, part))) : null,
+    // Workspaces apart at once; a workspace's groups in their order of arrival (its monthly
+    // limit counts every channel), each statement locking only that workspace's row.
+    ...[...byWorkspace.values()].map(async (groups) => {
+      for (const group of groups.values()) await settle(group, (part) => insertCounted(database.query, part, handoff));
+    }),
+  ]);
+  const results = batch.map((a) => outcome.get(a));
   const written = new Set(batch.filter((_, i) => results[i] === undefined).map((a) => a.id));
   batch.forEach((a) => {
     if (a.response && written.has(a.id)) a.response.effect.recorded = true;
@@ -153,32 +221,7 @@ function dispatchRow(id: string, m: NewMessage, at: Date): DispatchRow {
   };
 }
 
-/** Each message's outcome: written, refused by a limit, or left out because its claim was taken over (D28). */
-function outcomes(batch: readonly Accepted[], kept: Set<string>, refused = new Map<Accepted, Error>()): (undefined | Error)[] {
-  return batch.map((a) => refused.get(a) ?? (kept.has(a.id) ? undefined : keyInUse()));
-}
-
-/** A batch with live messages: each channel's count (D25), then the messages that fit, in one transaction. */
-async function writeCounted(tx: Handle, batch: readonly Accepted[], handoff: Handoff | null): Promise<(undefined | Error)[]> {
-  const refused = new Map<Accepted, Error>();
-  const groups = new Map<string, Accepted[]>();
-  for (const a of batch) {
-    if (a.message.sender.mode !== "live") continue;
-    const group = `${a.message.sender.workspaceId} ${a.message.channel} ${usagePeriod(a.at).day}`;
-    groups.set(group, [...(groups.get(group) ?? []), a]);
-  }
-  // Workspaces are locked in the order of their ids, so two batches (of two processes) never
-  // wait for each other's locks; a workspace's groups keep their order of arrival (the monthly
-  // limit counts every channel).
-  const workspace = (group: Accepted[]) => group[0]!.message.sender.workspaceId;
-  for (const group of [...groups.values()].sort((a, b) => (workspace(a) < workspace(b) ? -1 : workspace(a) > workspace(b) ? 1 : 0))) {
-    const { sender, channel } = group[0]!.message;
-    const { accepted, refusal } = await countLiveMessages(tx, sender.workspaceId, channel, group[0]!.at, group.length);
-    for (const a of group.slice(accepted)) refused.set(a, refusal!);
-  }
-  const fit = batch.filter((a) => !refused.has(a));
-  const kept = fit.length ? await insertMessages(tx, fit, handoff) : new Set<string>();
-  // A counted message left out (its claim taken over) would stay counted: roll back, and each is written alone.
-  if (fit.some((a) => !kept.has(a.id))) throw batch.length === 1 ? keyInUse() : new Error("a claim was taken over during a counted batch");
-  return outcomes(batch, kept, refused);
+/** Each message's outcome: written, or left out because its claim was taken over (D28). */
+function outcomes(batch: readonly Accepted[], kept: Set<string>): (undefined | Error)[] {
+  return batch.map((a) => (kept.has(a.id) ? undefined : keyInUse()));
 }

@@ -6,6 +6,7 @@ import type { Mode } from "../keys/scopes.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
+import { versionedCache } from "../lib/versioned-cache.ts";
 import { newId } from "../lib/ids.ts";
 import { messageView, type Message, type SendMessageRequest } from "./message-schemas.ts";
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
@@ -49,7 +50,9 @@ export async function sendMessage(
     throw conflict("recipient_opted_out", `The recipient opted out of ${input.channel} messages.`, "to");
   }
   const live = sender.mode === "live";
-  const liveChannel = live ? (channelId ?? (await connectedChannel({ database }, sender.workspaceId, input.channel))) : channelId;
+  const liveChannel = live
+    ? (channelId ?? (await connectedChannel({ database, version: sender.templatesVersion }, sender.workspaceId, input.channel)))
+    : channelId;
   const content =
     input.channel === "whatsapp"
       ? await whatsappContent(database.query, sender, input, contact, liveChannel, { missing: "refuse", template })
@@ -128,20 +131,31 @@ const connectedChannelBatched = batchedRows<{ id: string; channel: string }>(CON
 /**
  * The oldest connected channel of the type; a live send without one is a 409 (D16). Read
  * with the process's concurrent sends (`database`), or through a flow run's transaction (`sql`).
+ * With `version`, the workspace's templates_version that the request's key check read: an
+ * answer read at that version is given again from memory (`versionedCache`), since connecting
+ * or disconnecting a channel changes the version.
  */
 export async function connectedChannel(
-  via: { database: Database } | { sql: Handle },
+  via: { database: Database; version?: string } | { sql: Handle },
   workspaceId: string,
   type: "whatsapp" | "email",
 ): Promise<string> {
   const key = `${type} ${workspaceId}`;
-  const row =
-    "database" in via
-      ? await connectedChannelBatched(via.database, key)
-      : (await via.sql<{ id: string; channel: string }>(CONNECTED_CHANNELS, [[key]]))[0];
-  if (!row) throw conflict("channel_not_connected", `No ${type} channel is connected: connect one in the dashboard first.`, "channel");
-  return row.channel;
+  const channel =
+    "sql" in via
+      ? ((await via.sql<{ id: string; channel: string }>(CONNECTED_CHANNELS, [[key]]))[0]?.channel ?? null)
+      : await connectedChannels(
+          via.database,
+          key,
+          via.version,
+          async () => (await connectedChannelBatched(via.database, key))?.channel ?? null,
+        );
+  if (!channel) throw conflict("channel_not_connected", `No ${type} channel is connected: connect one in the dashboard first.`, "channel");
+  return channel;
 }
+
+/** Workspaces' connected channels kept per process and database (about 100 bytes each). */
+const connectedChannels = versionedCache<string | null>(20_000);
 
 function draftContact(draft: { phone?: string; email?: string; name?: string }): Contact {
   return {

@@ -21,53 +21,89 @@ export async function countLiveMessage(sql: Handle, workspaceId: string, channel
   if (refusal) throw refusal;
 }
 
+export type CountOutcome = { accepted: number; refusal: AppError | null };
+
 /**
  * Counts up to `n` live messages of one channel, sent at once, in their order (D25): as if
  * each were counted alone, the first `accepted` fit and each later one gets `refusal`, the
- * limit it would have met. The workspace row is locked so that concurrent sends count one
- * batch at a time and the counter is exact.
+ * limit it would have met. One statement (the database's `count_live_messages`), which locks
+ * the workspace's row so that concurrent sends count one batch at a time and the counter is
+ * exact.
  */
-export async function countLiveMessages(
-  sql: Handle,
+export async function countLiveMessages(sql: Handle, workspaceId: string, channel: Channel, at: Date, n: number): Promise<CountOutcome> {
+  return countWith(workspaceId, channel, at, n, async (args) => {
+    const [row] = await sql<CountRow>(`SELECT * FROM count_live_messages(${countArgs(1)})`, args);
+    return row!;
+  });
+}
+
+/**
+ * `count_live_messages`'s arguments, the statement's parameters from `$first` on (the values
+ * `countWith` passes); `n` may wrap the number asked for in an expression of the statement's.
+ */
+export function countArgs(first: number, n = (asked: string) => asked): string {
+  const p = (i: number) => `$${first + i}`;
+  return `${p(0)}, ${p(1)}::"ChannelType", ${p(2)}, ${n(`${p(3)}::int`)}, ${p(4)}::jsonb, ${p(5)}::int, ${p(6)}::int`;
+}
+
+/** What `count_live_messages` answers. */
+export type CountRow = { seen: LimitColumns; today: number | null; month: number | null; accepted: number | null };
+
+/** A workspace's columns that its limits are computed from. */
+type LimitColumns = { plan: Plan; daily_limit: number | null; monthly_limit: number | null; monthly_limit_set: boolean };
+
+// The limit columns of the workspaces this process counted for, as it last saw them. A count
+// passes them with the limits computed from them, and the database checks them under the
+// workspace's lock: when they changed, nothing is counted and the count runs again with the
+// columns it returned. So a limit changed on any instance holds from the next count on, and an
+// unchanged one costs no read of its own.
+const seenColumns = new Map<string, LimitColumns>();
+const SEEN_WORKSPACES = 10_000;
+
+/**
+ * Runs a count through `call` (given the values of `countArgs`: a statement that calls
+ * `count_live_messages`, alone or inside a statement that writes what fits) until it counts
+ * with the workspace's current limits; the outcome.
+ */
+export async function countWith(
   workspaceId: string,
   channel: Channel,
   at: Date,
   n: number,
-): Promise<{ accepted: number; refusal: AppError | null }> {
+  call: (args: unknown[]) => Promise<CountRow>,
+): Promise<CountOutcome> {
   const { day, month } = usagePeriod(at);
-  const [ws] = await sql<{ plan: Plan; daily_limit: number | null; monthly_limit: number | null; monthly_limit_set: boolean }>(
-    `SELECT plan::text AS plan, daily_limit, monthly_limit, monthly_limit_set FROM workspaces WHERE id = $1 FOR NO KEY UPDATE`,
-    [workspaceId],
-  );
-  if (!ws) throw new Error(`workspace ${workspaceId} vanished`);
-  const limits = effectiveLimits({
-    plan: ws.plan,
+  for (let attempt = 0; ; attempt++) {
+    const seen = seenColumns.get(workspaceId) ?? null;
+    const limits = seen && limitsOf(seen);
+    const row = await call([workspaceId, channel, day, n, seen && JSON.stringify(seen), limits?.dailyLimit, limits?.monthlyLimit]);
+    if (limits && row.accepted !== null) return outcome(limits, channel, day, month, n, row.today!, row.accepted);
+    seenColumns.delete(workspaceId); // re-inserted last: the oldest entries go first
+    seenColumns.set(workspaceId, row.seen);
+    if (seenColumns.size > SEEN_WORKSPACES) seenColumns.delete(seenColumns.keys().next().value!);
+    if (attempt === 3) throw new Error(`the limits of workspace ${workspaceId} kept changing while messages were counted`);
+  }
+}
+
+function limitsOf(seen: LimitColumns) {
+  return effectiveLimits({
+    plan: seen.plan,
     rateLimit: null,
-    dailyLimit: ws.daily_limit,
-    monthlyLimit: ws.monthly_limit,
-    monthlyLimitSet: ws.monthly_limit_set,
+    dailyLimit: seen.daily_limit,
+    monthlyLimit: seen.monthly_limit,
+    monthlyLimitSet: seen.monthly_limit_set,
   });
-  // The counts so far and the increment by what fits, in one statement: the workspace's lock
-  // (above) keeps its counters still meanwhile.
-  const [used] = await sql<{ today: number; month: number; accepted: number }>(
-    `WITH used AS (
-       SELECT coalesce(sum(count) FILTER (WHERE day = $2 AND channel = $3::"ChannelType"), 0)::int AS today,
-              coalesce(sum(count), 0)::int AS month
-       FROM usage_counters WHERE workspace_id = $1 AND mode = 'live' AND day LIKE $4
-     ),
-     fit AS (
-       SELECT today, month, greatest(0, least($5::int, $6::int - today, coalesce($7::int - month, $5::int)))::int AS accepted FROM used
-     ),
-     counted AS (
-       INSERT INTO usage_counters (workspace_id, day, channel, mode, count)
-       SELECT $1, $2, $3::"ChannelType", 'live', accepted FROM fit WHERE accepted > 0
-       ON CONFLICT (workspace_id, day, channel, mode) DO UPDATE SET count = usage_counters.count + EXCLUDED.count
-     )
-     SELECT today, month, accepted FROM fit`,
-    [workspaceId, day, channel, `${month}-%`, n, limits.dailyLimit, limits.monthlyLimit],
-  );
-  const today = used!.today;
-  const accepted = used!.accepted;
+}
+
+function outcome(
+  limits: { dailyLimit: number; monthlyLimit: number | null },
+  channel: Channel,
+  day: string,
+  month: string,
+  n: number,
+  today: number,
+  accepted: number,
+): CountOutcome {
   if (accepted === n) return { accepted, refusal: null };
   // The first message that does not fit meets the daily limit first, as a message alone would.
   const refusal =

@@ -4,6 +4,7 @@ import { DEFAULT_GRAPH_API_BASE_URL } from "../channels/channel-schemas.ts";
 import type { Database, Handle } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
+import { versionedCache } from "../lib/versioned-cache.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { listPage, PAGE_ORDER, type PageQuery } from "../lib/pagination.ts";
@@ -415,23 +416,12 @@ export async function lookUpTemplate(
   request: TemplateRequest,
   version?: string,
 ): Promise<StoredTemplate> {
-  if (version === undefined) return approved(await readTemplates(database, { channel, request }), request);
-  let cache = caches.get(database);
-  if (!cache) caches.set(database, (cache = new Map()));
-  const key = templateKey({ channel, request });
-  const hit = cache.get(key);
-  if (hit?.version === version) return approved(hit.row, request);
-  // Read after the version was: the row is at least as new as the version it is kept with.
-  const row = await readTemplates(database, { channel, request });
-  cache.delete(key); // re-inserted last: the oldest entries go first
-  cache.set(key, { version, row });
-  if (cache.size > CACHED_TEMPLATES) cache.delete(cache.keys().next().value!);
-  return approved(row, request);
+  const ask = { channel, request };
+  return approved(await templates(database, templateKey(ask), version, () => readTemplates(database, ask)), request);
 }
 
 /** Templates kept in memory per process and database: up to about 10 MB at Meta's size limits. */
-const CACHED_TEMPLATES = 2_000;
-const caches = new WeakMap<Database, Map<string, { version: string; row: StoredTemplate | undefined }>>();
+const templates = versionedCache<StoredTemplate | undefined>(2_000);
 
 type TemplateAsk = { channel: TemplateChannel; request: TemplateRequest };
 const templateKey = ({ channel, request }: TemplateAsk) =>
