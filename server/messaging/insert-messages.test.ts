@@ -5,9 +5,10 @@ import { pgDatabase, type Database } from "../db/client.ts";
 import { newId } from "../lib/ids.ts";
 import { acceptMessage, type NewMessage } from "./insert-messages.ts";
 
-// A batch of live sends locks each workspace it counts (D25). Two processes' batches over the
-// same workspaces lock them in the same order (by id), so they never deadlock: PostgreSQL
-// would break the cycle after a second and the batch be written again message by message.
+// A batch of live sends locks each workspace it counts (D25), one statement per workspace, so
+// two processes' batches over the same workspaces never wait for each other in a cycle (a
+// deadlock, which PostgreSQL would break after a second, the batch then written again message
+// by message).
 
 let one: Awaited<ReturnType<typeof openFreshDatabase>>;
 let other: Database;
