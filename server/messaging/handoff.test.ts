@@ -88,4 +88,41 @@ describe.each(["pglite", "postgres"] as const)("a live send's hand-off on %s", (
       await drop();
     }
   });
+
+  it("hands each message of a batch written again message by message over once, with the job that was written", async () => {
+    const { database, drop } = await openFreshDatabase(engine, "handoff_alone");
+    try {
+      await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws_h', 'Hand-off')`);
+      await database.query(`INSERT INTO contacts (id, workspace_id, phone) VALUES ('ct_h', 'ws_h', '+5511900000001')`);
+      const adopted: StoredJob[] = [];
+      setAdopter({
+        offer: () => ({ owner: "worker#1", leaseMs: 60_000, calls: { "message.dispatch": 15_000 } }),
+        adopt: (jobs) => adopted.push(...jobs),
+      });
+      const send = (id: string, contactId: string) => {
+        const message: NewMessage = {
+          sender: { workspaceId: "ws_h", mode: "live" },
+          channel: "whatsapp",
+          channelId: null,
+          contactId,
+          address: "+5511900000001",
+          content: { body: "hi" },
+          source: "api",
+        };
+        return acceptMessage(database, { id, message, at: new Date(), cause: { requestId: null, traceparent: null } });
+      };
+      // Three sends of one tick share a statement; two carry the same message id, so the
+      // statement fails and each is written alone (the second of the pair fails alone).
+      const outcomes = await Promise.allSettled([send("msg_a", "ct_h"), send("msg_a", "ct_h"), send("msg_b", "ct_h")]);
+      expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect(adopted.map((j) => j.subject_id).sort()).toEqual(["msg_a", "msg_b"]);
+      const written = await database.query<{ id: string }>(`SELECT id FROM jobs WHERE subject_id IN ('msg_a', 'msg_b') ORDER BY id`);
+      expect(adopted.map((j) => j.id).sort()).toEqual(written.map((r) => r.id));
+      expect(Number((await database.query<{ n: string }>(`SELECT count AS n FROM usage_counters WHERE workspace_id = 'ws_h'`))[0]!.n)).toBe(
+        2,
+      );
+    } finally {
+      await drop();
+    }
+  });
 });

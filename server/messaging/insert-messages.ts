@@ -119,10 +119,12 @@ export async function insertMessages(sql: Handle, batch: readonly Accepted[], ha
 /**
  * Counts and writes live messages of one workspace, channel and UTC day (D25), in their order,
  * in one statement: the first that fit are written, each later one gets the limit it met. The
- * jobs of those written go to `handoff`'s worker.
+ * jobs of those written start at once in this process's pipeline worker when it has room
+ * (`Handoff`, one per statement: a statement that fails hands nothing over); else it is woken.
  */
-async function insertCounted(sql: Handle, group: readonly Accepted[], handoff: Handoff | null): Promise<(undefined | Error)[]> {
+async function insertCounted(sql: Handle, group: readonly Accepted[]): Promise<(undefined | Error)[]> {
   const { sender, channel } = group[0]!.message;
+  const handoff = Handoff.take();
   const params = insertParams(group, handoff); // once: the hand-off holds the jobs it leased
   let written: { offered: string[]; kept: string[] } = { offered: [], kept: [] };
   const { refusal } = await countWith(sender.workspaceId, channel, group[0]!.at, group.length, async (args) => {
@@ -132,6 +134,8 @@ async function insertCounted(sql: Handle, group: readonly Accepted[], handoff: H
   });
   const offered = new Set(written.offered);
   const kept = new Set(written.kept);
+  const started = handoff?.commit((id) => kept.has(id)) ?? 0;
+  if (started < kept.size) wakePipeline();
   return group.map((a) => (kept.has(a.id) ? undefined : offered.has(a.id) ? refusal! : keyInUse()));
 }
 
@@ -152,6 +156,9 @@ export async function insertMessage(sql: Handle, message: NewMessage, at: Date =
   return accepted.id;
 }
 
+/** Whether a failed write is written again message by message: not when the database cannot be reached. */
+const alone = (err: unknown) => !isConnectionError(err);
+
 /**
  * Writes an API send (`sendMessage`): concurrent sends of this process share their statements
  * (`groupCommit`). The test messages of a batch are one statement; the live ones one statement
@@ -159,14 +166,9 @@ export async function insertMessage(sql: Handle, message: NewMessage, at: Date =
  * and in order (D25), and writes those that fit. A part of a batch that fails (but for an
  * unreachable database) is written again message by message, so a fault stays with its message.
  */
-/** Whether a failed write is written again message by message: not when the database cannot be reached. */
-const alone = (err: unknown) => !isConnectionError(err);
-
 export const acceptMessage = groupCommitEach(writeBatch, { alone });
 
 async function writeBatch(database: Database, batch: readonly Accepted[]): Promise<(undefined | Error)[]> {
-  // Live messages' jobs go straight to this process's pipeline worker, when one runs here with room.
-  const handoff = batch.some((a) => a.message.sender.mode === "live") ? Handoff.take() : null;
   const test = batch.filter((a) => a.message.sender.mode !== "live");
   const byWorkspace = new Map<string, Map<string, Accepted[]>>();
   for (const a of batch) {
@@ -191,7 +193,7 @@ async function writeBatch(database: Database, batch: readonly Accepted[]): Promi
     // Workspaces apart at once; a workspace's groups in their order of arrival (its monthly
     // limit counts every channel), each statement locking only that workspace's row.
     ...[...byWorkspace.values()].map(async (groups) => {
-      for (const group of groups.values()) await settle(group, (part) => insertCounted(database.query, part, handoff));
+      for (const group of groups.values()) await settle(group, (part) => insertCounted(database.query, part));
     }),
   ]);
   const results = batch.map((a) => outcome.get(a));
@@ -199,8 +201,7 @@ async function writeBatch(database: Database, batch: readonly Accepted[]): Promi
   batch.forEach((a) => {
     if (a.response && written.has(a.id)) a.response.effect.recorded = true;
   });
-  const started = handoff?.commit((id) => written.has(id)) ?? 0;
-  if (started < written.size) wakePipeline();
+  if (test.some((a) => written.has(a.id))) wakePipeline();
   return results;
 }
 
