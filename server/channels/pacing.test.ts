@@ -38,24 +38,32 @@ describe("a channel's pacing (80 a second without a channel row)", () => {
     ]);
     // The next second already holds those 78: its calls may land there.
     const next = await reserveSlots(database, "ch_tail", 10, at(1_050, 1_055));
-    expect(next).toEqual({ granted: 2, nextSecondAt: new Date((S + 2) * 1000) });
+    expect(next).toEqual({ granted: 2, nextSecondAt: new Date((S + 2) * 1000), callBy: (S + 2) * 1000 - 100 });
   });
 
   it("takes nothing from the next second for a tail reservation that its full second refused", async () => {
     expect(await reserveSlots(database, "ch_full", 80, at(500, 505))).toMatchObject({ granted: 80 });
-    expect(await reserveSlots(database, "ch_full", 50, at(950, 955))).toEqual({ granted: 0, nextSecondAt: new Date((S + 1) * 1000) });
+    expect(await reserveSlots(database, "ch_full", 50, at(950, 955))).toMatchObject({ granted: 0, nextSecondAt: new Date((S + 1) * 1000) });
     expect(await reserveSlots(database, "ch_full", 80, at(1_010, 1_015))).toMatchObject({ granted: 80 });
   });
 
   it("counts a reservation made earlier in a second in that second only", async () => {
-    expect(await reserveSlots(database, "ch_early", 5, at(500, 505))).toMatchObject({ granted: 5 });
+    // Its calls must start by 0.9 s, to land within the second (a call started later goes back).
+    expect(await reserveSlots(database, "ch_early", 5, at(500, 505))).toEqual({
+      granted: 5,
+      nextSecondAt: new Date((S + 1) * 1000),
+      callBy: S * 1000 + 900,
+    });
     expect(await booked("ch_early")).toEqual([{ second: String(S), count: 5 }]);
   });
 
   it("does not use an answer that came back too late for the seconds it booked", async () => {
     // Asked at 0.5 s, answered at 0.95 s: its calls could land in the next second, which it did not book.
-    expect(await reserveSlots(database, "ch_late", 5, at(500, 950))).toEqual({ granted: 0, nextSecondAt: new Date((S + 1) * 1000) });
+    expect(await reserveSlots(database, "ch_late", 5, at(500, 950))).toMatchObject({ granted: 0, nextSecondAt: new Date((S + 1) * 1000) });
     // Asked in the tail, answered past the next second's own tail.
-    expect(await reserveSlots(database, "ch_late2", 5, at(950, 1_920))).toEqual({ granted: 0, nextSecondAt: new Date((S + 2) * 1000) });
+    expect(await reserveSlots(database, "ch_late2", 5, at(950, 1_920))).toMatchObject({
+      granted: 0,
+      nextSecondAt: new Date((S + 2) * 1000),
+    });
   });
 });

@@ -42,14 +42,15 @@ export const SECOND_TAIL_MS = 100;
  * the cap. The next second is booked with what this one granted, not with all that was asked:
  * a full second's refused reservations take nothing from the next. An answer that comes back
  * too late for the seconds it booked (a slow database, a busy process) is not used: its jobs go
- * back to `nextSecondAt`.
+ * back to `nextSecondAt`. Nor is a granted call started after `callBy` (a busy process again,
+ * between the answer and the call): its job goes back too (`dispatchMessage`).
  */
 export async function reserveSlots(
   database: Database,
   channelId: string,
   wanted: number,
   clock: () => number = Date.now,
-): Promise<{ granted: number; nextSecondAt: Date }> {
+): Promise<{ granted: number; nextSecondAt: Date; callBy: number }> {
   const nowMs = clock();
   const second = Math.floor(nowMs / 1000);
   const tail = Math.floor((nowMs + SECOND_TAIL_MS) / 1000) > second;
@@ -63,11 +64,13 @@ export async function reserveSlots(
   const answeredMs = clock();
   const nextSecondAt = new Date((Math.floor(answeredMs / 1000) + 1) * 1000);
   const last = tail ? second + 1 : second;
-  if (answeredMs + SECOND_TAIL_MS >= (last + 1) * 1000) return { granted: 0, nextSecondAt };
+  // A granted call that has not started by then could land after the seconds it booked.
+  const callBy = (last + 1) * 1000 - SECOND_TAIL_MS;
+  if (answeredMs >= callBy) return { granted: 0, nextSecondAt, callBy };
   const granted = Number(row!.granted);
-  if (!tail || granted === 0) return { granted, nextSecondAt };
+  if (!tail || granted === 0) return { granted, nextSecondAt, callBy };
   const beforeNext = Number(row!.next_count) - granted;
-  return { granted: Math.max(0, Math.min(granted, Number(row!.rate) - beforeNext)), nextSecondAt };
+  return { granted: Math.max(0, Math.min(granted, Number(row!.rate) - beforeNext)), nextSecondAt, callBy };
 }
 
 /** How long a channel told to slow down (Meta's 130429, 131056: D45) sends nothing more. */

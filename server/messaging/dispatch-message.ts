@@ -3,7 +3,7 @@ import { messageEventData } from "./message-event-data.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import { isConnectionError, type Database } from "../db/client.ts";
 import { backoffMs } from "../outbox/backoff.ts";
-import { completeJob, fenceJob, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
+import { completeJob, deferJobs, fenceJob, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import type { ChannelConfig, ProviderResult } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
@@ -29,7 +29,7 @@ export const UNREADABLE_CHANNEL =
 /** The message's `error_code` then: a configuration problem, not the provider's refusal. */
 export const UNREADABLE_CHANNEL_CODE = "channel_credentials_unreadable";
 
-export type DispatchResult = "sent" | "failed" | "retry" | "skipped" | "lost";
+export type DispatchResult = "sent" | "failed" | "retry" | "skipped" | "lost" | "paced";
 
 /** A live message as its dispatch reads it. */
 export type DispatchRow = {
@@ -119,6 +119,7 @@ export async function dispatchMessage(
   job: Job<"message.dispatch">,
   owner: string,
   channels: (id: string) => Promise<ChannelConfig | null> = (id) => loadChannel(database, id),
+  callBy?: number,
 ): Promise<DispatchResult> {
   // The message (handed over with the job by the process that accepted it, or read) and its
   // channel (shared by the claim's jobs) are read at the same time.
@@ -153,6 +154,13 @@ export async function dispatchMessage(
   }
   const provider = providerFor(channel.type);
   if (!(await fenceJob(database, job, owner, provider.timeoutMs))) return "lost";
+  // D45: the channel's pacing granted this call for its current second (and the next, late in
+  // a second). Not started in time (a busy process), it could land after them, over the cap
+  // of a second that granted it nothing: it goes back for the next second instead.
+  if (callBy !== undefined && Date.now() >= callBy) {
+    await deferJobs(database.query, [job], owner, new Date((Math.floor(Date.now() / 1000) + 1) * 1000));
+    return "paced";
+  }
   const started = Date.now();
   // D54: the provider call's span; its traceparent goes out on the provider's HTTP request.
   const attributes = { "svc.channel": channel.type, "svc.channel_id": channel.id, "svc.message": m.id };

@@ -40,13 +40,16 @@ import { providerFor } from "../providers/registry.ts";
 // and `svc tick` run one pass: claims until no job is due or the time budget is spent, then
 // waits for the jobs it started.
 
-/** What the jobs of one claim share: channel settings are read (and decrypted) once a claim. */
-type PassContext = { channels: (id: string) => Promise<ChannelConfig | null> };
+/**
+ * What the jobs of one claim share: channel settings are read (and decrypted) once a claim;
+ * `callBy`, for each provider call paced, when it must have started (`reserveSlots`).
+ */
+type PassContext = { channels: (id: string) => Promise<ChannelConfig | null>; callBy: Map<string, number> };
 type Handler<K extends JobKind> = (database: Database, job: Job<K>, owner: string, pass: PassContext) => Promise<string>;
 
 /** Each kind's handler, given the job with its payload parsed by the kind's schema. */
 const HANDLERS: { [K in JobKind]: Handler<K> } = {
-  "message.dispatch": (database, job, owner, pass) => dispatchMessage(database, job, owner, pass.channels),
+  "message.dispatch": (database, job, owner, pass) => dispatchMessage(database, job, owner, pass.channels, pass.callBy.get(job.id)),
   "message.simulate": simulateStep,
   "webhook.deliver": deliverWebhook,
   "flow.step": advanceRun,
@@ -129,6 +132,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     const runnable = await readJobs(database, jobs, owner, counts);
     const cache = new Map<string, Promise<ChannelConfig | null>>();
     const pass: PassContext = {
+      callBy: new Map(),
       channels: (id) => {
         if (!cache.has(id)) cache.set(id, loadChannel(database, id));
         return cache.get(id)!;
@@ -136,7 +140,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     };
     // The channels of the claim's sends are read while they are paced.
     for (const job of runnable) if (job.kind === "message.dispatch" && job.channel_id) pass.channels(job.channel_id).catch(() => {});
-    for (const job of await pace(database, runnable, owner, counts)) start(job, owner, pass);
+    for (const job of await pace(database, runnable, owner, counts, pass.callBy)) start(job, owner, pass);
   };
   return {
     counts,
@@ -269,7 +273,7 @@ function failureCode(err: unknown): string {
  * Before jobs run: provider jobs over their channel's cap in this second go back to the start
  * of the next one, and webhook jobs over their endpoint's share of slots go back for a moment.
  */
-async function pace(database: Database, jobs: Job[], owner: string, counts: PipelineCounts): Promise<Job[]> {
+async function pace(database: Database, jobs: Job[], owner: string, counts: PipelineCounts, callBy: Map<string, number>): Promise<Job[]> {
   const byChannel = new Map<string, Job[]>();
   const webhooks: Job<"webhook.deliver">[] = [];
   const free: Job[] = [];
@@ -287,7 +291,8 @@ async function pace(database: Database, jobs: Job[], owner: string, counts: Pipe
   await deferJobs(database.query, deferred, owner, new Date(Date.now() + DEFER_MS));
   if (byChannel.size === 0) return free;
   for (const [channelId, list] of byChannel) {
-    const { granted, nextSecondAt } = await reserveSlots(database, channelId, list.length);
+    const { granted, nextSecondAt, callBy: by } = await reserveSlots(database, channelId, list.length);
+    for (const job of list.slice(0, granted)) callBy.set(job.id, by);
     free.push(...list.slice(0, granted));
     const later = list.slice(granted);
     counts.paced += later.length;
