@@ -27,18 +27,7 @@ export function groupCommit<K, V>(
   const loader = new DataLoader<K, V, K>(
     async (keys) => {
       try {
-        return await write(keys).catch(async (err: unknown) => {
-          if (keys.length === 1 || !alone(err)) throw err;
-          const each: (V | Error)[] = [];
-          for (const key of keys)
-            each.push(
-              await write([key]).then(
-                ([v]) => v!,
-                (e: Error) => e,
-              ),
-            );
-          return each;
-        });
+        return await writeOrEach(keys, write, alone);
       } finally {
         next();
       }
@@ -58,6 +47,29 @@ export function groupCommit<K, V>(
     },
   );
   return (key) => loader.load(key);
+}
+
+/**
+ * `write(keys)`, each key's value or Error; if it throws and `alone(error)` says so, each key is
+ * written again on its own, so the fault stays with its key. Otherwise it throws.
+ */
+export async function writeOrEach<K, V>(
+  keys: readonly K[],
+  write: (keys: readonly K[]) => Promise<(V | Error)[]>,
+  alone: (error: unknown) => boolean,
+): Promise<(V | Error)[]> {
+  return write(keys).catch(async (err: unknown) => {
+    if (keys.length === 1 || !alone(err)) throw err;
+    const each: (V | Error)[] = [];
+    for (const key of keys)
+      each.push(
+        await write([key]).then(
+          ([v]) => v!,
+          (e: Error) => e,
+        ),
+      );
+    return each;
+  });
 }
 
 /**

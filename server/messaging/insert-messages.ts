@@ -1,6 +1,6 @@
 import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import { completeClaims, heldClaims, keyInUse, type Completion, type IdempotentEffect } from "../idempotency/idempotency.ts";
-import { groupCommitEach } from "../lib/group-commit.ts";
+import { groupCommitEach, writeOrEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { insertJobs, jobRow } from "../outbox/jobs.ts";
 import { Handoff } from "../outbox/handoff.ts";
@@ -179,13 +179,10 @@ async function writeBatch(database: Database, batch: readonly Accepted[]): Promi
     groups.set(key, [...(groups.get(key) ?? []), a]);
   }
   const outcome = new Map<Accepted, undefined | Error>();
+  // Each part commits on its own: one that fails is written again message by message, or its
+  // messages get the error; the others stand.
   const settle = async (part: readonly Accepted[], write: (part: readonly Accepted[]) => Promise<(undefined | Error)[]>) => {
-    const results = await write(part).catch(async (err: unknown) => {
-      if (part.length === 1 || !alone(err)) return part.map(() => err as Error);
-      const each: (undefined | Error)[] = [];
-      for (const a of part) each.push(...(await write([a]).catch((e: Error) => [e])));
-      return each;
-    });
+    const results = await writeOrEach(part, write, alone).catch((err: Error) => part.map(() => err));
     part.forEach((a, i) => outcome.set(a, results[i]));
   };
   await Promise.all([
