@@ -43,38 +43,41 @@ const MESSAGE_COLUMNS = `id, workspace_id, mode, channel, channel_id, contact_id
 
 // One statement writes accepted messages, their first history entries, their outbox jobs
 // (ARCHITECTURE "Shape": transactional outbox; rows built by the outbox's `jobRow`) and the
-// responses idempotent requests store (D46). A message whose claim was taken over meanwhile is
-// left out, with its job (the claims still held are locked first, so none is taken over while
-// the statement runs). Counted, the live messages of one workspace, channel and day are counted
-// against the limits by the same statement (`count_live_messages`, D25), and only the first
-// that fit are written: the count and the write commit together, in one round trip. `kept`
-// names the messages written.
-function insertStatement(counted: boolean): string {
-  return `
+// responses idempotent requests store (D46): a message whose claim was taken over meanwhile is
+// left out, with its job, and `kept` names the messages written.
+const WRITE_KEPT = `
+  m AS (INSERT INTO messages (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_COLUMNS} FROM kept),
+  h AS (
+    INSERT INTO message_history (message_id, at, kind, status, detail)
+    SELECT id, created_at, 'status', 'queued', jsonb_build_object('source', source) FROM kept
+  ),
+  j AS (${insertJobs(3, "subject_id IN (SELECT id FROM kept)")})`;
+
+const INSERT_MESSAGES = `
+  WITH done AS (${completeClaims("$1")}),
+  kept AS (
+    SELECT * FROM json_populate_recordset(NULL::messages, $2::json) AS m
+    WHERE m.id NOT IN (SELECT ref FROM json_to_recordset($1::json) AS c(ref text)) OR m.id IN (SELECT ref FROM done)
+  ),
+  ${WRITE_KEPT}
+  SELECT ARRAY(SELECT id FROM kept) AS kept`;
+
+// Counted: the live messages of one workspace, channel and day, counted against the limits by
+// the same statement (`count_live_messages`, D25), and only the first that fit written, so the
+// count and the write commit together in one round trip. The claims still held are locked
+// first, so the messages counted (`offered`) are the ones that can be written.
+const INSERT_COUNTED = `
   WITH held AS (${heldClaims("$1")}),
   offered AS (
     SELECT m.*, row_number() OVER (ORDER BY m.ordinality) AS place
     FROM json_populate_recordset(NULL::messages, $2::json) WITH ORDINALITY AS m
     WHERE m.id NOT IN (SELECT ref FROM json_to_recordset($1::json) AS c(ref text)) OR m.id IN (SELECT ref FROM held)
   ),
-  ${
-    counted
-      ? `counted AS (SELECT * FROM count_live_messages(${countArgs(4, (n) => `least(${n}, (SELECT count(*) FROM offered)::int)`)})),
-  kept AS (SELECT * FROM offered WHERE place <= (SELECT accepted FROM counted)),`
-      : `counted AS (SELECT NULL::jsonb AS seen, NULL::int AS today, NULL::int AS month, NULL::int AS accepted),
-  kept AS (SELECT * FROM offered),`
-  }
+  counted AS (SELECT * FROM count_live_messages(${countArgs(4, (n) => `least(${n}, (SELECT count(*) FROM offered)::int)`)})),
+  kept AS (SELECT * FROM offered WHERE place <= (SELECT accepted FROM counted)),
   done AS (${completeClaims("$1", "c.ref IN (SELECT id FROM kept)")}),
-  m AS (INSERT INTO messages (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_COLUMNS} FROM kept),
-  h AS (
-    INSERT INTO message_history (message_id, at, kind, status, detail)
-    SELECT id, created_at, 'status', 'queued', jsonb_build_object('source', source) FROM kept
-  ),
-  j AS (${insertJobs(3, "subject_id IN (SELECT id FROM kept)")})
+  ${WRITE_KEPT}
   SELECT counted.*, ARRAY(SELECT id FROM offered) AS offered, ARRAY(SELECT id FROM kept) AS kept FROM counted`;
-}
-const INSERT_MESSAGES = insertStatement(false);
-const INSERT_COUNTED = insertStatement(true);
 
 /** The statement's parameters for `batch`: the responses to store, the messages and their jobs. */
 function insertParams(batch: readonly Accepted[], handoff: Handoff | null): unknown[] {
