@@ -13,7 +13,7 @@ import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { recorder } from "../observability/metrics.ts";
 import { inSpan } from "../observability/tracing.ts";
 import { applyReport } from "./apply-report.ts";
-import { slowChannel } from "../channels/pacing.ts";
+import { SECOND_TAIL_MS, slowChannel } from "../channels/pacing.ts";
 import { slowsChannel } from "../whatsapp/meta-error-codes.ts";
 import type { Content } from "./send-message.ts";
 import { jsonRows } from "../db/json-rows.ts";
@@ -156,9 +156,9 @@ export async function dispatchMessage(
   if (!(await fenceJob(database, job, owner, provider.timeoutMs))) return "lost";
   // D45: the channel's pacing granted this call for its current second (and the next, late in
   // a second). Not started in time (a busy process), it could land after them, over the cap
-  // of a second that granted it nothing: it goes back for the next second instead.
+  // of a second that granted it nothing: it goes back until the seconds it booked are over.
   if (callBy !== undefined && Date.now() >= callBy) {
-    await deferJobs(database.query, [job], owner, new Date((Math.floor(Date.now() / 1000) + 1) * 1000));
+    await deferJobs(database.query, [job], owner, new Date(callBy + SECOND_TAIL_MS));
     return "paced";
   }
   const started = Date.now();

@@ -9,7 +9,7 @@ import { acceptMessage, type NewMessage } from "./insert-messages.ts";
 
 // D45: a provider call granted by the channel's pacing for its current second must start in
 // time to land in it. A call that a busy process starts later (past `callBy`) would land in a
-// second that did not grant it, over that second's cap: its job goes back for the next second,
+// second that did not grant it, over that second's cap: its job goes back until those seconds are over,
 // its attempt not counted, and the provider is not called.
 
 // The fake Cloud API listens on loopback, which calls refuse unless allowed (read once, on first use).
@@ -18,7 +18,7 @@ process.env.ALLOW_PRIVATE_WEBHOOKS = "1";
 afterEach(() => setAdopter(null));
 
 describe.each(["pglite", "postgres"] as const)("a paced provider call on %s", (engine) => {
-  it("goes back for the next second when it starts after its reservation's deadline, and goes out before it", async () => {
+  it("goes back until its booked seconds are over when it starts after its reservation's deadline, and goes out before it", async () => {
     const { database, drop } = await openFreshDatabase(engine, "dispatch_pacing");
     const fake = await startFakeWhatsApp();
     try {
@@ -57,14 +57,15 @@ describe.each(["pglite", "postgres"] as const)("a paced provider call on %s", (e
       await send("msg_on_time");
       const [late, onTime] = adopted.map(({ job, owner }) => ({ job: readJob(job) as Parameters<typeof dispatchMessage>[1], owner }));
 
-      const before = Date.now();
-      expect(await dispatchMessage(database, late!.job, late!.owner, async () => channel, before - 1)).toBe("paced");
+      const callBy = Date.now() - 1;
+      expect(await dispatchMessage(database, late!.job, late!.owner, async () => channel, callBy)).toBe("paced");
       expect(fake.requests).toHaveLength(0);
       const [row] = await database.query<{ lease_owner: string | null; attempts: number; run_at: Date; status: string }>(
         `SELECT j.lease_owner, j.attempts, j.run_at, m.status::text AS status FROM jobs j JOIN messages m ON m.id = j.subject_id WHERE j.subject_id = 'msg_late'`,
       );
       expect(row).toMatchObject({ lease_owner: null, attempts: 0, status: "queued" });
-      expect(row!.run_at.getTime()).toBe((Math.floor(before / 1000) + 1) * 1000);
+      // Back once the seconds it booked are over: its deadline was 100 ms before their end.
+      expect(row!.run_at.getTime()).toBe(callBy + 100);
 
       expect(await dispatchMessage(database, onTime!.job, onTime!.owner, async () => channel, Date.now() + 60_000)).toBe("sent");
       expect(fake.requests).toHaveLength(1);
