@@ -53,12 +53,14 @@ const WRITE_KEPT = `
   ),
   j AS (${insertJobs(3, "subject_id IN (SELECT id FROM kept)")})`;
 
+// A message of `$2` that no request's claim (`$1`) names, or whose claim is in `claims` (a CTE
+// of the claims still the requests').
+const claimHeld = (claims: string) =>
+  `m.id NOT IN (SELECT ref FROM json_to_recordset($1::json) AS c(ref text)) OR m.id IN (SELECT ref FROM ${claims})`;
+
 const INSERT_MESSAGES = `
   WITH done AS (${completeClaims("$1")}),
-  kept AS (
-    SELECT * FROM json_populate_recordset(NULL::messages, $2::json) AS m
-    WHERE m.id NOT IN (SELECT ref FROM json_to_recordset($1::json) AS c(ref text)) OR m.id IN (SELECT ref FROM done)
-  ),
+  kept AS (SELECT * FROM json_populate_recordset(NULL::messages, $2::json) AS m WHERE ${claimHeld("done")}),
   ${WRITE_KEPT}
   SELECT ARRAY(SELECT id FROM kept) AS kept`;
 
@@ -71,7 +73,7 @@ const INSERT_COUNTED = `
   offered AS (
     SELECT m.*, row_number() OVER (ORDER BY m.ordinality) AS place
     FROM json_populate_recordset(NULL::messages, $2::json) WITH ORDINALITY AS m
-    WHERE m.id NOT IN (SELECT ref FROM json_to_recordset($1::json) AS c(ref text)) OR m.id IN (SELECT ref FROM held)
+    WHERE ${claimHeld("held")}
   ),
   counted AS (SELECT * FROM count_live_messages(${countArgs(4, (n) => `least(${n}, (SELECT count(*) FROM offered)::int)`)})),
   kept AS (SELECT * FROM offered WHERE place <= (SELECT accepted FROM counted)),
@@ -179,7 +181,9 @@ async function writeBatch(database: Database, batch: readonly Accepted[]): Promi
     const groups = byWorkspace.get(a.message.sender.workspaceId) ?? new Map<string, Accepted[]>();
     byWorkspace.set(a.message.sender.workspaceId, groups);
     const key = `${a.message.channel} ${usagePeriod(a.at).day}`;
-    groups.set(key, [...(groups.get(key) ?? []), a]);
+    const group = groups.get(key);
+    if (group) group.push(a);
+    else groups.set(key, [a]);
   }
   const outcome = new Map<Accepted, undefined | Error>();
   // Each part commits on its own: one that fails is written again message by message, or its
