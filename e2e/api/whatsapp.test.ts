@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
-import { dashboardMutation } from "../support/dashboard.ts";
+import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
 import { svcJson } from "../support/svc.ts";
 import {
   inboundTextWebhook,
@@ -462,6 +462,42 @@ describe("provider error codes (D45)", () => {
     } finally {
       fake.enforceWindow = false;
     }
+  });
+
+  it("a 130429 slows the whole channel: a new message waits out the pause, and the throttled one is sent on its retry", async () => {
+    const send = (to: string, code: string) =>
+      live.post("/messages", {
+        channel: "whatsapp",
+        to: { phone: to },
+        whatsapp: { template: { name: "code", language: "pt_BR", parameters: { code } } },
+      });
+    const callsTo = (to: string) => fake.requests.filter((r) => r.body?.to === to.slice(1));
+    fake.setMode({ kind: "rate_limited" }, { times: 1 });
+    const throttledTo = phone();
+    const throttled = await send(throttledTo, "1");
+    expect(throttled.status).toBe(202);
+    // The retry is recorded after the channel's pause is written.
+    type Detail = { history: { kind: string; detail: { error?: string } }[] };
+    const detail = await waitFor(
+      () => dashboardQuery<Detail>(ws.id, "messages.detail", { id: throttled.body.id }),
+      (d) => d.history.some((h) => h.kind === "retry"),
+    );
+    expect(detail.history.find((h) => h.kind === "retry")?.detail.error).toContain("130429");
+    const throttledAt = callsTo(throttledTo)[0]!.at;
+
+    // D45: sent after the 130429, another message's first call waits out the pause (the second
+    // of the 130429 and the next two), though it was never throttled itself.
+    const nextTo = phone();
+    const next = await send(nextTo, "2");
+    expect(next.status).toBe(202);
+    expect((await until(next.body.id, "sent")).body.status).toBe("sent");
+    expect(callsTo(nextTo)).toHaveLength(1);
+    expect(callsTo(nextTo)[0]!.at).toBeGreaterThanOrEqual((Math.floor(throttledAt / 1000) + 3) * 1000);
+
+    // Temporary: the throttled message is sent on its retry, with a second call.
+    const retried = await until(throttled.body.id, "sent");
+    expect(retried.body).toMatchObject({ status: "sent", error_code: null });
+    expect(callsTo(throttledTo)).toHaveLength(2);
   });
 
   it("a permanent Graph error on send keeps Meta's code", async () => {
