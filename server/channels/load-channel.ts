@@ -3,15 +3,16 @@ import { openSecrets } from "../lib/crypto.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { settingsOf, type ChannelRow } from "./channel-schemas.ts";
 
-// Read for every claim's sends (the pipeline's hot path): a statement of its own, not through
-// the ORM, whose query engine cost half a millisecond of CPU a call.
-const CHANNEL_BY_ID = `
-  SELECT id, workspace_id AS "workspaceId", type::text AS type, external_id AS "externalId", settings, secrets,
-         rate_per_second AS "ratePerSecond", disconnected_at AS "disconnectedAt"
-  FROM channels WHERE id = $1`;
+/** A channel's columns as a provider call needs them (`ConfigRow`), for every statement that reads them. */
+export const CONFIG_COLUMNS = `id, workspace_id AS "workspaceId", type::text AS type, external_id AS "externalId", settings, secrets,
+  rate_per_second AS "ratePerSecond", disconnected_at AS "disconnectedAt"`;
+
+// A statement of its own, not through the ORM, whose query engine cost half a millisecond of
+// CPU a call. The pipeline reads a claim's channels with their pacing (`reserveSlots`).
+const CHANNEL_BY_ID = `SELECT ${CONFIG_COLUMNS} FROM channels WHERE id = $1`;
 
 /** What a provider call needs of a channel's row. */
-type ConfigRow = Pick<ChannelRow, "id" | "type" | "externalId" | "settings" | "secrets" | "ratePerSecond" | "disconnectedAt"> & {
+export type ConfigRow = Pick<ChannelRow, "id" | "type" | "externalId" | "settings" | "secrets" | "ratePerSecond" | "disconnectedAt"> & {
   workspaceId: string;
 };
 
@@ -26,6 +27,11 @@ export async function loadChannel(
   opts: { includeDisconnected?: boolean } = {},
 ): Promise<ChannelConfig | null> {
   const [row] = await database.query<ConfigRow>(CHANNEL_BY_ID, [channelId]);
+  return usableChannel(row ?? null, opts);
+}
+
+/** A row read with CONFIG_COLUMNS as `loadChannel` answers it. */
+export function usableChannel(row: ConfigRow | null, opts: { includeDisconnected?: boolean } = {}): ChannelConfig | null {
   if (!row || (row.disconnectedAt && !opts.includeDisconnected)) return null;
   return channelConfig(row);
 }

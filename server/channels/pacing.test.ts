@@ -38,7 +38,7 @@ describe("a channel's pacing (80 a second without a channel row)", () => {
     ]);
     // The next second already holds those 78: its calls may land there.
     const next = await reserveSlots(database, "ch_tail", 10, at(1_050, 1_055));
-    expect(next).toEqual({ granted: 2, nextSecondAt: new Date((S + 2) * 1000), callBy: (S + 2) * 1000 - 100 });
+    expect(next).toEqual({ granted: 2, nextSecondAt: new Date((S + 2) * 1000), callBy: (S + 2) * 1000 - 100, channel: null });
   });
 
   it("takes nothing from the next second for a tail reservation that its full second refused", async () => {
@@ -53,6 +53,7 @@ describe("a channel's pacing (80 a second without a channel row)", () => {
       granted: 5,
       nextSecondAt: new Date((S + 1) * 1000),
       callBy: S * 1000 + 900,
+      channel: null,
     });
     expect(await booked("ch_early")).toEqual([{ second: String(S), count: 5 }]);
   });
@@ -64,6 +65,26 @@ describe("a channel's pacing (80 a second without a channel row)", () => {
     expect(await reserveSlots(database, "ch_late2", 5, at(950, 1_920))).toMatchObject({
       granted: 0,
       nextSecondAt: new Date((S + 2) * 1000),
+    });
+  });
+
+  it("reads the channel with the reservation: its cap, and the row its provider calls need", async () => {
+    await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws_pace', 'Pacing')`);
+    await database.query(
+      `INSERT INTO channels (id, workspace_id, type, name, external_id, settings, secrets, rate_per_second, disconnected_at)
+       VALUES ('ch_row', 'ws_pace', 'whatsapp', 'Main', '100', '{"api_base_url":"http://x"}', 'sealed', 5, '2026-01-02T03:04:05Z')`,
+    );
+    const reservation = await reserveSlots(database, "ch_row", 8, at(200, 205));
+    expect(reservation).toMatchObject({ granted: 5 });
+    expect(reservation.channel).toEqual({
+      id: "ch_row",
+      workspaceId: "ws_pace",
+      type: "whatsapp",
+      externalId: "100",
+      settings: { api_base_url: "http://x" },
+      secrets: "sealed",
+      ratePerSecond: 5,
+      disconnectedAt: new Date("2026-01-02T03:04:05Z"),
     });
   });
 });

@@ -1,16 +1,19 @@
 import type { Database } from "../db/client.ts";
+import { CONFIG_COLUMNS, type ConfigRow } from "./load-channel.ts";
 
 // Per-channel provider throughput (messages per second), shared by every instance: before
 // calling a provider, a worker reserves slots in the channel's current second. The counter
 // only grows, and a reservation is granted what is left under the cap, so the sum granted in
 // one second never exceeds it, however many workers ask at once.
 
-// The channel's cap is read by the same statement, so a claim paces each channel in one round
-// trip. The reservation is booked in second $2; a reservation in a second's tail ($4) books
-// what that second granted in second $2 + 1 as well, where it is granted what is left.
+// The channel is read by the same statement, its cap and what its provider calls need, so a
+// claim paces each channel and reads it in one round trip. The reservation is booked in second
+// $2; a reservation in a second's tail ($4) books what that second granted in second $2 + 1 as
+// well, where it is granted what is left.
 const RESERVE = `
   WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
-  cap AS (SELECT coalesce((SELECT rate_per_second FROM channels WHERE id = $1), $5::int) AS rate),
+  ch AS (SELECT ${CONFIG_COLUMNS} FROM channels WHERE id = $1),
+  cap AS (SELECT coalesce((SELECT "ratePerSecond" FROM ch), $5::int) AS rate),
   this AS (
     INSERT INTO channel_pacing (channel_id, second, count) SELECT $1, $2, $3 FROM relaxed
     ON CONFLICT (channel_id, second) DO UPDATE SET count = channel_pacing.count + EXCLUDED.count
@@ -22,7 +25,11 @@ const RESERVE = `
     ON CONFLICT (channel_id, second) DO UPDATE SET count = channel_pacing.count + EXCLUDED.count
     RETURNING count
   )
-  SELECT granted.n AS granted, (SELECT count FROM next) AS next_count, cap.rate FROM granted, cap`;
+  SELECT granted.n AS granted, (SELECT count FROM next) AS next_count, cap.rate, (SELECT row_to_json(ch) FROM ch) AS channel
+  FROM granted, cap`;
+
+/** A reservation's answer: the calls granted, and the channel's row (null when it is gone). */
+export type Reservation = { granted: number; nextSecondAt: Date; callBy: number; channel: ConfigRow | null };
 
 /** The cap of a channel whose row is gone (disconnected and deleted meanwhile): the default. */
 const DEFAULT_RATE = 80;
@@ -43,18 +50,19 @@ export const SECOND_TAIL_MS = 100;
  * a full second's refused reservations take nothing from the next. An answer that comes back
  * too late for the seconds it booked (a slow database, a busy process) is not used: its jobs go
  * back to `nextSecondAt`. Nor is a granted call started after `callBy` (a busy process again,
- * between the answer and the call): its job goes back too (`dispatchMessage`).
+ * between the answer and the call): its job goes back too (`dispatchMessage`). The channel's
+ * row comes with the answer, for the calls granted.
  */
 export async function reserveSlots(
   database: Database,
   channelId: string,
   wanted: number,
   clock: () => number = Date.now,
-): Promise<{ granted: number; nextSecondAt: Date; callBy: number }> {
+): Promise<Reservation> {
   const nowMs = clock();
   const second = Math.floor(nowMs / 1000);
   const tail = Math.floor((nowMs + SECOND_TAIL_MS) / 1000) > second;
-  const [row] = await database.query<{ granted: number; next_count: number | null; rate: number }>(RESERVE, [
+  const [row] = await database.query<{ granted: number; next_count: number | null; rate: number; channel: ConfigRow | null }>(RESERVE, [
     channelId,
     second,
     wanted,
@@ -66,11 +74,12 @@ export async function reserveSlots(
   const last = tail ? second + 1 : second;
   // A granted call that has not started by then could land after the seconds it booked.
   const callBy = (last + 1) * 1000 - SECOND_TAIL_MS;
-  if (answeredMs >= callBy) return { granted: 0, nextSecondAt, callBy };
+  const channel = row!.channel && { ...row!.channel, disconnectedAt: row!.channel.disconnectedAt && new Date(row!.channel.disconnectedAt) };
+  if (answeredMs >= callBy) return { granted: 0, nextSecondAt, callBy, channel };
   const granted = Number(row!.granted);
-  if (!tail || granted === 0) return { granted, nextSecondAt, callBy };
+  if (!tail || granted === 0) return { granted, nextSecondAt, callBy, channel };
   const beforeNext = Number(row!.next_count) - granted;
-  return { granted: Math.max(0, Math.min(granted, Number(row!.rate) - beforeNext)), nextSecondAt, callBy };
+  return { granted: Math.max(0, Math.min(granted, Number(row!.rate) - beforeNext)), nextSecondAt, callBy, channel };
 }
 
 /** How long a channel told to slow down (Meta's 130429, 131056: D45) sends nothing more. */

@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { openFreshDatabase } from "../../e2e/support/open-database.ts";
 import { startFakeWhatsApp } from "../../e2e/support/fake-whatsapp.ts";
-import { setAdopter } from "../outbox/handoff.ts";
+import { setAdopter, type Adopter } from "../outbox/handoff.ts";
 import { readJob, type StoredJob } from "../outbox/jobs.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
+import type { Database } from "../db/client.ts";
+import { sealSecrets } from "../lib/crypto.ts";
+import { pipelineWorker } from "../pipeline/run-pipeline.ts";
 import { dispatchMessage } from "./dispatch-message.ts";
 import { acceptMessage, type NewMessage } from "./insert-messages.ts";
 
@@ -39,6 +42,7 @@ describe.each(["pglite", "postgres"] as const)("a paced provider call on %s", (e
       const adopted: { job: StoredJob; owner: string }[] = [];
       setAdopter({
         offer: () => ({ owner: "worker#p", leaseMs: 60_000, calls: { "message.dispatch": 15_000 } }),
+        prepare: () => undefined,
         adopt: (jobs, owner) => adopted.push(...jobs.map((job) => ({ job, owner }))),
       });
       const send = (id: string) => {
@@ -69,6 +73,82 @@ describe.each(["pglite", "postgres"] as const)("a paced provider call on %s", (e
 
       expect(await dispatchMessage(database, onTime!.job, onTime!.owner, async () => channel, Date.now() + 60_000)).toBe("sent");
       expect(fake.requests).toHaveLength(1);
+    } finally {
+      await fake.close();
+      await drop();
+    }
+  });
+
+  it("paces a hand-off's call while its message is written, and again when that reservation's deadline passed before the commit", async () => {
+    const { database, drop } = await openFreshDatabase(engine, "handoff_pacing");
+    const fake = await startFakeWhatsApp();
+    try {
+      await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws_hp', 'Paced')`);
+      await database.query(`INSERT INTO contacts (id, workspace_id, phone) VALUES ('ct_hp', 'ws_hp', '+5511900000001')`);
+      await database.query(
+        `INSERT INTO channels (id, workspace_id, type, name, external_id, settings, secrets) VALUES ('ch_hp', 'ws_hp', 'whatsapp', 'P', '100', $1, $2)`,
+        [JSON.stringify({ api_base_url: fake.url }), sealSecrets({ access_token: "t", app_secret: "s", verify_token: "v" })],
+      );
+      // Each statement's start and end, in order.
+      const seen: string[] = [];
+      const name = (text: string) =>
+        text.includes("channel_pacing") ? "pacing" : text.includes("INSERT INTO messages") ? "write" : "other";
+      const spied: Database = {
+        ...database,
+        query: (async (text: string, values?: unknown[]) => {
+          seen.push(`${name(text)} start`);
+          try {
+            return await database.query(text, values);
+          } finally {
+            seen.push(`${name(text)} end`);
+          }
+        }) as Database["query"],
+      };
+      const worker = pipelineWorker(spied);
+      // The prepared reservation's grant and deadline, set here so that neither case depends on
+      // the moment of the second it was made in: its call granted, with a deadline well ahead, or
+      // already passed (as if the write had taken so long that the call could no longer start in time).
+      let stale = false;
+      const adopter: Adopter<ReturnType<typeof worker.prepare>> = {
+        offer: () => worker.offer(),
+        prepare: (jobs) => {
+          const prepared = worker.prepare(jobs);
+          for (const [id, r] of prepared)
+            prepared.set(
+              id,
+              r.then((reservation) => ({ ...reservation, granted: 1, callBy: Date.now() + (stale ? -1 : 60_000) })),
+            );
+          return prepared;
+        },
+        adopt: (jobs, owner, prepared) => worker.adopt(jobs, owner, prepared),
+      };
+      setAdopter(adopter);
+      const send = async (id: string) => {
+        const message: NewMessage = {
+          sender: { workspaceId: "ws_hp", mode: "live" },
+          channel: "whatsapp",
+          channelId: "ch_hp",
+          contactId: "ct_hp",
+          address: "+5511900000001",
+          content: { body: "hi" },
+          source: "api",
+        };
+        seen.length = 0;
+        await acceptMessage(spied, { id, message, at: new Date(), cause: { requestId: null, traceparent: null } });
+        await worker.drained();
+        const [row] = await database.query<{ status: string }>(`SELECT status::text AS status FROM messages WHERE id = $1`, [id]);
+        return { status: row!.status, pacing: seen.filter((s) => s.startsWith("pacing")) };
+      };
+
+      // The reservation (which reads the channel too) goes out before the write has ended, and is the only one.
+      expect(await send("msg_hp_1")).toEqual({ status: "sent", pacing: ["pacing start", "pacing end"] });
+      expect(seen.indexOf("pacing start")).toBeLessThan(seen.indexOf("write end"));
+      expect(fake.requests).toHaveLength(1);
+
+      stale = true;
+      expect(await send("msg_hp_2")).toEqual({ status: "sent", pacing: ["pacing start", "pacing end", "pacing start", "pacing end"] });
+      expect(seen.lastIndexOf("pacing start")).toBeGreaterThan(seen.indexOf("write end"));
+      expect(fake.requests).toHaveLength(2);
     } finally {
       await fake.close();
       await drop();

@@ -20,12 +20,20 @@ describe.each(["pglite", "postgres"] as const)("a live send's hand-off on %s", (
     try {
       await database.query(`INSERT INTO workspaces (id, name, daily_limit) VALUES ('ws_h', 'Hand-off', 3)`);
       await database.query(`INSERT INTO contacts (id, workspace_id, phone) VALUES ('ct_h', 'ws_h', '+5511900000001')`);
-      const adopted: { jobs: StoredJob[]; owner: string }[] = [];
+      const adopted: { jobs: StoredJob[]; owner: string; prepared?: unknown }[] = [];
+      // What the worker begins for the leased jobs while the statement that writes them runs
+      // (before their adoption, which follows its commit).
+      const prepared: { ids: string[]; adoptedBefore: number }[] = [];
       let room = true;
       let offers = 0;
       setAdopter({
         offer: () => (room ? { owner: `worker#${++offers}`, leaseMs: 60_000, calls: { "message.dispatch": 15_000 } } : null),
-        adopt: (jobs, owner) => adopted.push({ jobs, owner }),
+        prepare: (jobs) => {
+          const begun = { ids: jobs.map((j) => j.subject_id), adoptedBefore: adopted.length };
+          prepared.push(begun);
+          return begun;
+        },
+        adopt: (jobs, owner, begun) => adopted.push({ jobs, owner, prepared: begun }),
       });
       let wakes = 0;
       const woke = () => wakes++;
@@ -63,6 +71,9 @@ describe.each(["pglite", "postgres"] as const)("a live send's hand-off on %s", (
       expect(live.lease_s).toBeGreaterThan(95);
       expect(live.lease_s).toBeLessThanOrEqual(105);
       expect(wakes).toBe(0);
+      // Begun before the jobs were adopted, and handed over with them.
+      expect(prepared).toEqual([{ ids: ["msg_h_live"], adoptedBefore: 0 }]);
+      expect(adopted[0]!.prepared).toBe(prepared[0]);
 
       // A test message's job is not handed over: it waits for a claim, and the pipeline is woken.
       await send("msg_h_test", "test");
@@ -82,6 +93,8 @@ describe.each(["pglite", "postgres"] as const)("a live send's hand-off on %s", (
       await send("msg_h_third", "live");
       await expect(send("msg_h_refused", "live")).rejects.toMatchObject({ code: "daily_limit_reached" });
       expect(adopted.map((a) => a.jobs.map((j) => j.subject_id))).toEqual([["msg_h_live"], ["msg_h_third"]]);
+      // Begun for the refused one too, as its statement went out: only not adopted.
+      expect(prepared.map((p) => p.ids)).toEqual([["msg_h_live"], ["msg_h_third"], ["msg_h_refused"]]);
       expect(await database.query(`SELECT id FROM jobs WHERE subject_id = 'msg_h_refused'`)).toEqual([]);
       pipelineWaker().off("wake", woke);
     } finally {
@@ -97,6 +110,7 @@ describe.each(["pglite", "postgres"] as const)("a live send's hand-off on %s", (
       const adopted: StoredJob[] = [];
       setAdopter({
         offer: () => ({ owner: "worker#1", leaseMs: 60_000, calls: { "message.dispatch": 15_000 } }),
+        prepare: () => undefined,
         adopt: (jobs) => adopted.push(...jobs),
       });
       const send = (id: string, contactId: string) => {

@@ -131,6 +131,7 @@ async function insertCounted(sql: Handle, group: readonly Accepted[]): Promise<(
   const { sender, channel } = group[0]!.message;
   const handoff = Handoff.take();
   const params = insertParams(group, handoff); // once: the hand-off holds the jobs it leased
+  handoff?.begin();
   let written: { offered: string[]; kept: string[] } = { offered: [], kept: [] };
   const { refusal } = await countWith(sender.workspaceId, channel, group[0]!.at, group.length, async (args) => {
     const [row] = await sql<CountRow & { offered: string[]; kept: string[] }>(INSERT_COUNTED, [...params, ...args]);

@@ -11,11 +11,16 @@ import type { JobKind } from "./job-kinds.ts";
 // are two module graphs in one process.
 
 /** What a worker that adopts jobs offers: a hand-off while it has room, and the jobs to start. */
-export type Adopter = {
+export type Adopter<P = unknown> = {
   /** A new claim's token and lease, or null when the worker has no room (the jobs then wait for a claim). */
-  offer: () => { owner: string; leaseMs: number; calls: Partial<Record<JobKind, number>> } | null;
-  /** Starts committed jobs that a hand-off wrote. */
-  adopt: (jobs: StoredJob[], owner: string) => void;
+  offer(): { owner: string; leaseMs: number; calls: Partial<Record<JobKind, number>> } | null;
+  /**
+   * Begins what jobs need before they start (their provider calls' pacing) while the
+   * statement that writes them runs, so they start as soon as it commits; for `adopt`.
+   */
+  prepare(jobs: readonly StoredJob[]): P;
+  /** Starts committed jobs that a hand-off wrote, with what `prepare` began for them (if it was called). */
+  adopt(jobs: StoredJob[], owner: string, prepared?: P): void;
 };
 
 const slot = globalThis as typeof globalThis & { __svcAdopter?: Adopter | null };
@@ -33,6 +38,7 @@ export function setAdopter(adopter: Adopter | null): void {
 export class Handoff {
   private readonly held: StoredJob[] = [];
   private readonly cover: { at: number; withinMs: number };
+  private prepared: unknown;
 
   private constructor(
     private readonly owner: string,
@@ -65,10 +71,21 @@ export class Handoff {
     return leased;
   }
 
+  /**
+   * Once the rows are leased, as the statement that writes them goes out: the worker begins
+   * what their jobs need before they start, meanwhile (`Adopter.prepare`). What it begins for
+   * jobs that are not written is lost: a provider call paced for nothing leaves the channel's
+   * second one call short (only a message refused at the same moment, or whose idempotent
+   * request lost its claim).
+   */
+  begin(): void {
+    if (this.held.length) this.prepared = this.adopter.prepare(this.held);
+  }
+
   /** After the commit: the worker starts the leased jobs whose subjects were written; how many. */
   commit(written: (subjectId: string) => boolean): number {
     const jobs = this.held.filter((job) => written(job.subject_id));
-    if (jobs.length) this.adopter.adopt(jobs, this.owner);
+    if (jobs.length) this.adopter.adopt(jobs, this.owner, this.prepared);
     return jobs.length;
   }
 }

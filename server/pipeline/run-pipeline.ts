@@ -30,7 +30,8 @@ import { JobPayloadError, type JobKind } from "../outbox/job-kinds.ts";
 import { sweep } from "./sweep.ts";
 import type { Adopter } from "../outbox/handoff.ts";
 import { templateSyncJob } from "../whatsapp/templates.ts";
-import { reserveSlots } from "../channels/pacing.ts";
+import { reserveSlots, type Reservation } from "../channels/pacing.ts";
+import { usableChannel, type ConfigRow } from "../channels/load-channel.ts";
 import { providerFor } from "../providers/registry.ts";
 
 // The delivery pipeline's worker (ARCHITECTURE "Shape"): claims due jobs in bounded batches
@@ -41,10 +42,14 @@ import { providerFor } from "../providers/registry.ts";
 // waits for the jobs it started.
 
 /**
- * What the jobs of one claim share: channel settings are read (and decrypted) once a claim;
- * `callBy`, for each provider call paced, when it must have started (`reserveSlots`).
+ * What the jobs of one claim share: `channels`, each channel opened (secrets decrypted) once a
+ * claim, from the row its pacing read; `callBy`, for each provider call paced, when it must
+ * have started (`reserveSlots`).
  */
 type PassContext = { channels: (id: string) => Promise<ChannelConfig | null>; callBy: Map<string, number> };
+
+/** A hand-off's pacing, begun while the statement that writes its jobs runs: each channel's reservation. */
+type Prepared = Map<string, Promise<Reservation>>;
 type Handler<K extends JobKind> = (database: Database, job: Job<K>, owner: string, pass: PassContext) => Promise<string>;
 
 /** Each kind's handler, given the job with its payload parsed by the kind's schema. */
@@ -74,7 +79,7 @@ export function workerId(): string {
   return `${hostname()}:${process.pid}:${randomBase62(6)}`;
 }
 
-export type PipelineWorker = Adopter & {
+export type PipelineWorker = Adopter<Prepared> & {
   counts: PipelineCounts;
   /** Jobs running now. */
   busy: () => number;
@@ -113,12 +118,12 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
   let launching = 0; // jobs being paced before they start: they count against the slots too
   const hasRoom = () => running.size + launching <= concurrency / 2;
   /** Starts the jobs of one claim (or hand-off): payloads parsed, providers paced, each in its slot. */
-  const launch = async (jobs: StoredJob[], owner: string) => {
+  const launch = async (jobs: StoredJob[], owner: string, prepared?: Prepared) => {
     if (jobs.length === 0) return;
     counts.claimed += jobs.length;
     launching += jobs.length;
     try {
-      await paceAndStart(jobs, owner);
+      await paceAndStart(jobs, owner, prepared);
     } catch (err) {
       // None of them started (a lost database): they go back unclaimed, their attempt not
       // counted, once the database answers again, instead of waiting for their lease.
@@ -128,19 +133,18 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
       launching -= jobs.length;
     }
   };
-  const paceAndStart = async (jobs: StoredJob[], owner: string) => {
+  const paceAndStart = async (jobs: StoredJob[], owner: string, prepared?: Prepared) => {
     const runnable = await readJobs(database, jobs, owner, counts);
-    const cache = new Map<string, Promise<ChannelConfig | null>>();
+    const rows = new Map<string, ConfigRow | null>(); // read with their pacing
+    const opened = new Map<string, Promise<ChannelConfig | null>>();
     const pass: PassContext = {
       callBy: new Map(),
       channels: (id) => {
-        if (!cache.has(id)) cache.set(id, loadChannel(database, id));
-        return cache.get(id)!;
+        if (!opened.has(id)) opened.set(id, rows.has(id) ? (async () => usableChannel(rows.get(id)!))() : loadChannel(database, id));
+        return opened.get(id)!;
       },
     };
-    // The channels of the claim's sends are read while they are paced.
-    for (const job of runnable) if (job.kind === "message.dispatch" && job.channel_id) pass.channels(job.channel_id).catch(() => {});
-    for (const job of await pace(database, runnable, owner, counts, pass.callBy)) start(job, owner, pass);
+    for (const job of await pace(database, runnable, owner, counts, pass.callBy, rows, prepared)) start(job, owner, pass);
   };
   return {
     counts,
@@ -159,8 +163,20 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
       return jobs.length;
     },
     offer: () => (hasRoom() ? { owner: claimToken(worker), leaseMs, calls: calls() } : null),
-    adopt: (jobs, owner) => {
-      const started = launch(jobs, owner)
+    prepare: (jobs) => {
+      const wanted = new Map<string, number>();
+      for (const job of jobs)
+        if (job.kind === "message.dispatch" && job.channel_id) wanted.set(job.channel_id, (wanted.get(job.channel_id) ?? 0) + 1);
+      const prepared: Prepared = new Map();
+      for (const [channelId, n] of wanted) {
+        const reservation = reserveSlots(database, channelId, n);
+        reservation.catch(() => {}); // its failure is the launch's (`pace`), if the jobs are written
+        prepared.set(channelId, reservation);
+      }
+      return prepared;
+    },
+    adopt: (jobs, owner, prepared) => {
+      const started = launch(jobs, owner, prepared)
         .catch((err: unknown) => log().error({ err }, "pipeline could not start jobs handed over; they wait for their lease"))
         .finally(() => adoptions.delete(started));
       adoptions.add(started);
@@ -272,8 +288,19 @@ function failureCode(err: unknown): string {
 /**
  * Before jobs run: provider jobs over their channel's cap in this second go back to the start
  * of the next one, and webhook jobs over their endpoint's share of slots go back for a moment.
+ * Each channel's row, read by its reservation, goes to `rows`. A hand-off's reservations were
+ * made while its jobs were written (`prepared`): for as many calls as it leased, at least
+ * those written; one whose deadline passed meanwhile is not used, its slots left unused.
  */
-async function pace(database: Database, jobs: Job[], owner: string, counts: PipelineCounts, callBy: Map<string, number>): Promise<Job[]> {
+async function pace(
+  database: Database,
+  jobs: Job[],
+  owner: string,
+  counts: PipelineCounts,
+  callBy: Map<string, number>,
+  rows: Map<string, ConfigRow | null>,
+  prepared?: Prepared,
+): Promise<Job[]> {
   const byChannel = new Map<string, Job[]>();
   const webhooks: Job<"webhook.deliver">[] = [];
   const free: Job[] = [];
@@ -291,7 +318,11 @@ async function pace(database: Database, jobs: Job[], owner: string, counts: Pipe
   await deferJobs(database.query, deferred, owner, new Date(Date.now() + DEFER_MS));
   if (byChannel.size === 0) return free;
   for (const [channelId, list] of byChannel) {
-    const { granted, nextSecondAt, callBy: by } = await reserveSlots(database, channelId, list.length);
+    let reservation = await prepared?.get(channelId);
+    // One whose calls could no longer start in time (the write took long) is made again.
+    if (!reservation || Date.now() >= reservation.callBy) reservation = await reserveSlots(database, channelId, list.length);
+    const { granted, nextSecondAt, callBy: by, channel } = reservation;
+    rows.set(channelId, channel);
     for (const job of list.slice(0, granted)) callBy.set(job.id, by);
     free.push(...list.slice(0, granted));
     const later = list.slice(granted);
