@@ -20,16 +20,33 @@ process.env.ALLOW_PRIVATE_WEBHOOKS = "1";
 
 afterEach(() => setAdopter(null));
 
+/** A workspace `ws_<x>` with a contact `ct_<x>` and a WhatsApp channel `ch_<x>`. */
+async function seed(database: Database, x: string, settings: Record<string, string>, secrets: string): Promise<void> {
+  await database.query(`INSERT INTO workspaces (id, name) VALUES ($1, 'Paced')`, [`ws_${x}`]);
+  await database.query(`INSERT INTO contacts (id, workspace_id, phone) VALUES ($1, $2, '+5511900000001')`, [`ct_${x}`, `ws_${x}`]);
+  await database.query(
+    `INSERT INTO channels (id, workspace_id, type, name, external_id, settings, secrets) VALUES ($1, $2, 'whatsapp', 'P', '100', $3, $4)`,
+    [`ch_${x}`, `ws_${x}`, JSON.stringify(settings), secrets],
+  );
+}
+
+/** A live send of that workspace's contact through its channel. */
+const liveSend = (x: string): NewMessage => ({
+  sender: { workspaceId: `ws_${x}`, mode: "live" },
+  channel: "whatsapp",
+  channelId: `ch_${x}`,
+  contactId: `ct_${x}`,
+  address: "+5511900000001",
+  content: { body: "hi" },
+  source: "api",
+});
+
 describe.each(["pglite", "postgres"] as const)("a paced provider call on %s", (engine) => {
   it("goes back until its booked seconds are over when it starts after its reservation's deadline, and goes out before it", async () => {
     const { database, drop } = await openFreshDatabase(engine, "dispatch_pacing");
     const fake = await startFakeWhatsApp();
     try {
-      await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws_p', 'Paced')`);
-      await database.query(`INSERT INTO contacts (id, workspace_id, phone) VALUES ('ct_p', 'ws_p', '+5511900000001')`);
-      await database.query(
-        `INSERT INTO channels (id, workspace_id, type, name, external_id, secrets) VALUES ('ch_p', 'ws_p', 'whatsapp', 'P', '100', '')`,
-      );
+      await seed(database, "p", {}, "");
       const channel: ChannelConfig = {
         id: "ch_p",
         workspaceId: "ws_p",
@@ -46,15 +63,7 @@ describe.each(["pglite", "postgres"] as const)("a paced provider call on %s", (e
         adopt: (jobs, owner) => adopted.push(...jobs.map((job) => ({ job, owner }))),
       });
       const send = (id: string) => {
-        const message: NewMessage = {
-          sender: { workspaceId: "ws_p", mode: "live" },
-          channel: "whatsapp",
-          channelId: "ch_p",
-          contactId: "ct_p",
-          address: "+5511900000001",
-          content: { body: "hi" },
-          source: "api",
-        };
+        const message = liveSend("p");
         return acceptMessage(database, { id, message, at: new Date(), cause: { requestId: null, traceparent: null } });
       };
       await send("msg_late");
@@ -83,12 +92,7 @@ describe.each(["pglite", "postgres"] as const)("a paced provider call on %s", (e
     const { database, drop } = await openFreshDatabase(engine, "handoff_pacing");
     const fake = await startFakeWhatsApp();
     try {
-      await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws_hp', 'Paced')`);
-      await database.query(`INSERT INTO contacts (id, workspace_id, phone) VALUES ('ct_hp', 'ws_hp', '+5511900000001')`);
-      await database.query(
-        `INSERT INTO channels (id, workspace_id, type, name, external_id, settings, secrets) VALUES ('ch_hp', 'ws_hp', 'whatsapp', 'P', '100', $1, $2)`,
-        [JSON.stringify({ api_base_url: fake.url }), sealSecrets({ access_token: "t", app_secret: "s", verify_token: "v" })],
-      );
+      await seed(database, "hp", { api_base_url: fake.url }, sealSecrets({ access_token: "t", app_secret: "s", verify_token: "v" }));
       // Each statement's start and end, in order.
       const seen: string[] = [];
       const name = (text: string) =>
@@ -124,15 +128,7 @@ describe.each(["pglite", "postgres"] as const)("a paced provider call on %s", (e
       };
       setAdopter(adopter);
       const send = async (id: string) => {
-        const message: NewMessage = {
-          sender: { workspaceId: "ws_hp", mode: "live" },
-          channel: "whatsapp",
-          channelId: "ch_hp",
-          contactId: "ct_hp",
-          address: "+5511900000001",
-          content: { body: "hi" },
-          source: "api",
-        };
+        const message = liveSend("hp");
         seen.length = 0;
         await acceptMessage(spied, { id, message, at: new Date(), cause: { requestId: null, traceparent: null } });
         await worker.drained();
