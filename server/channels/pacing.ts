@@ -62,19 +62,24 @@ export async function reserveSlots(
   const nowMs = clock();
   const second = Math.floor(nowMs / 1000);
   const tail = Math.floor((nowMs + SECOND_TAIL_MS) / 1000) > second;
-  const [row] = await database.query<{ granted: number; next_count: number | null; rate: number; channel: ConfigRow | null }>(RESERVE, [
-    channelId,
-    second,
-    wanted,
-    tail,
-    DEFAULT_RATE,
-  ]);
+  // The channel's row arrives as JSON: its `disconnectedAt` a string.
+  type Row = {
+    granted: number;
+    next_count: number | null;
+    rate: number;
+    channel: (Omit<ConfigRow, "disconnectedAt"> & { disconnectedAt: string | null }) | null;
+  };
+  const [row] = await database.query<Row>(RESERVE, [channelId, second, wanted, tail, DEFAULT_RATE]);
   const answeredMs = clock();
   const nextSecondAt = new Date((Math.floor(answeredMs / 1000) + 1) * 1000);
   const last = tail ? second + 1 : second;
   // A granted call that has not started by then could land after the seconds it booked.
   const callBy = (last + 1) * 1000 - SECOND_TAIL_MS;
-  const channel = row!.channel && { ...row!.channel, disconnectedAt: row!.channel.disconnectedAt && new Date(row!.channel.disconnectedAt) };
+  const json = row!.channel;
+  const channel: ConfigRow | null = json && {
+    ...json,
+    disconnectedAt: json.disconnectedAt === null ? null : new Date(json.disconnectedAt),
+  };
   if (answeredMs >= callBy) return { granted: 0, nextSecondAt, callBy, channel };
   const granted = Number(row!.granted);
   if (!tail || granted === 0) return { granted, nextSecondAt, callBy, channel };

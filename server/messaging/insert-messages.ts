@@ -115,9 +115,10 @@ function insertParams(batch: readonly Accepted[], handoff: Handoff | null): unkn
 /**
  * Writes accepted messages (live ones already counted against the limits, `countedMessage`) in
  * one statement; the ids written: all, but those whose idempotent request lost its claim meanwhile.
+ * Their jobs are written unclaimed: only `insertCounted` hands jobs over.
  */
-export async function insertMessages(sql: Handle, batch: readonly Accepted[], handoff: Handoff | null = null): Promise<Set<string>> {
-  const [row] = await sql<{ kept: string[] }>(INSERT_MESSAGES, insertParams(batch, handoff));
+export async function insertMessages(sql: Handle, batch: readonly Accepted[]): Promise<Set<string>> {
+  const [row] = await sql<{ kept: string[] }>(INSERT_MESSAGES, insertParams(batch, null));
   return new Set(row!.kept);
 }
 
