@@ -100,18 +100,21 @@ export function combined(rs: LoadResult[]): LoadResult {
 }
 
 /**
- * Rounds of two alternatives in turn: a warm-up round of each, then four of each in an order
- * that gives both the same mean position in time (ABBA BAAB). On this machine rounds differ
- * by up to 15% from one minute to the next, so figures taken minutes apart could not tell
- * 0.9x from 1.0x.
+ * Rounds of two alternatives in turn: a warm-up round of each (unless `warmUp` is false), then
+ * four of each in an order that gives both the same mean position in time (ABBA BAAB). On this
+ * machine rounds differ by up to 15% from one minute to the next, so figures taken minutes apart
+ * could not tell 0.9x from 1.0x.
  */
-export async function interleaved(
-  a: () => Promise<LoadResult>,
-  b: () => Promise<LoadResult>,
-): Promise<{ a: LoadResult[]; b: LoadResult[] }> {
-  await a();
-  await b();
-  const rounds = { a: [] as LoadResult[], b: [] as LoadResult[] };
+export async function interleaved<T = LoadResult>(
+  a: () => Promise<T>,
+  b: () => Promise<T>,
+  { warmUp = true } = {},
+): Promise<{ a: T[]; b: T[] }> {
+  if (warmUp) {
+    await a();
+    await b();
+  }
+  const rounds = { a: [] as T[], b: [] as T[] };
   for (const side of ["a", "b", "b", "a", "b", "a", "a", "b"] as const) rounds[side].push(await (side === "a" ? a : b)());
   return rounds;
 }
