@@ -196,6 +196,11 @@ test("an e-mail's page: subject, the HTML in a sandbox, and its contact", async 
   await expect(body.getByRole("heading", { name: "Receipt 1042" })).toBeVisible();
   await expect(body.getByText("Thanks for your order, Ellen.")).toBeVisible();
   await expect(body.locator("#ran")).toHaveCount(0);
+  // Its policy, read by the frame's own parser: no remote images until the reader asks.
+  await expect(body.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute(
+    "content",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:",
+  );
 
   await expect(details(page).getByRole("definition").first()).toHaveText("read", { timeout: 15_000 });
   await expect(timeline(page).filter({ hasText: "Status change" })).toHaveCount(4);

@@ -4,7 +4,7 @@ import { AppError, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import type { Content } from "../messaging/send-message.ts";
-import { escapeHtml } from "../providers/email-html.ts";
+import { escapeHtml } from "../lib/html.ts";
 import { providerFor } from "../providers/registry.ts";
 import type { ProviderDetail } from "../providers/provider.ts";
 import { checkTemplateSend, templateContent } from "../whatsapp/templates.ts";

@@ -1,4 +1,5 @@
 import { invalid } from "../lib/errors.ts";
+import { escapeHtml } from "../lib/html.ts";
 
 // Placeholders (spec "What the service does" 6, D17): `{{name}}`, optional spaces inside the
 // braces. Values come from, in order: the request's `variables`, the contact's custom fields,
@@ -80,8 +81,4 @@ function placeholderValue(name: string, values: Map<string, string>, opts: Rende
 function renderedTooLong(limit: RenderLimit): Error {
   const most = limit.unit === "bytes" ? `${limit.max / 1024} KiB` : `${limit.max} characters`;
   return invalid("rendered_too_long", `${limit.param} is longer than ${most} once its placeholders are filled.`, limit.param);
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }

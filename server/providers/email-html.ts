@@ -1,10 +1,8 @@
+import { escapeHtml } from "../lib/html.ts";
+
 // What the SMTP client adds to an e-mail's HTML (operations.md "Provider endpoints", RFC 8058):
 // a hidden preheader with the preview text, an unsubscribe footer and the open-tracking
 // image; and the plain-text alternative made from the HTML.
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
 
 export type TrackingLinks = { openUrl: string; unsubscribeUrl: string };
 

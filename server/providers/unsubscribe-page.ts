@@ -1,4 +1,4 @@
-import { escapeHtml } from "./email-html.ts";
+import { escapeHtml } from "../lib/html.ts";
 
 // The small page behind an e-mail's unsubscribe link. It has no scripts and posts the
 // RFC 8058 body to its own URL.

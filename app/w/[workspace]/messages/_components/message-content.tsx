@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { z } from "zod";
+import { escapeHtml } from "@/server/lib/html.ts";
 
 // The content as sent (placeholders filled), stored as JSON (server/messaging/send-message.ts
 // `Content`): parsed here where it enters the page.
@@ -58,17 +59,13 @@ function previewPolicy(remoteImages: boolean): string {
   return `default-src 'none'; style-src 'unsafe-inline'; img-src ${images}; font-src data:`;
 }
 
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-}
-
 function EmailContent({ content }: { content: z.infer<typeof ZEmailContent> }) {
   const [remoteImages, setRemoteImages] = useState(false);
   // The author's HTML in a sandbox with no permission at all (`sandbox=""`: no scripts, no
   // forms, a unique origin), with remote images blocked unless the reader asks for them, so
   // opening a message tells no third party anything.
   const srcDoc =
-    `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${escapeAttribute(previewPolicy(remoteImages))}">` +
+    `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${escapeHtml(previewPolicy(remoteImages))}">` +
     `<base target="_blank">` +
     content.html;
   return (
