@@ -271,6 +271,22 @@ describe("enroll (D15, D18, D40)", () => {
     expect(skipped).toEqual(["The contact has no e-mail address.", expect.stringMatching(/No whatsapp channel is connected/)]);
     expect((await contact(res.body.contact_id)).tags).toEqual([nurture]);
   });
+
+  it("skips a send to a contact who opted out of its channel (D38), before looking for a channel, and goes on", async () => {
+    const f = await flow([
+      { type: "send", channel: "whatsapp", whatsapp: { body: "Hi" } },
+      { type: "tag", add: [nurture] },
+    ]);
+    const created = await live.post("/contacts", { phone: phone(), opt_out_whatsapp: true });
+    expect(created.status).toBe(200);
+    const res = await live.post(`/flows/${f}/enroll`, { to: { contact_id: created.body.id } });
+    const run = await finished(res.body.id);
+    expect(run.status).toBe("completed");
+    expect(run.history.filter((h) => h.kind === "skipped").map((h) => h.detail)).toEqual([
+      { type: "send", channel: "whatsapp", reason: "The contact opted out of whatsapp messages.", code: "recipient_opted_out" },
+    ]);
+    expect((await contact(created.body.id)).tags).toEqual([nurture]);
+  });
 });
 
 describe("unenroll (D19)", () => {

@@ -10,7 +10,7 @@ import type { Mode } from "../keys/scopes.ts";
 import { AppError } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import type { SendMessageRequest } from "../messaging/message-schemas.ts";
-import { connectedChannel, pickChannel, renderContent, whatsappContent } from "../messaging/send-message.ts";
+import { connectedChannel, deliveryAddress, pickChannel, renderContent, whatsappContent } from "../messaging/send-message.ts";
 import { countedMessage, insertMessages, type Accepted, type NewMessage } from "../messaging/insert-messages.ts";
 import { currentCause, withCause, type Cause } from "../observability/request-context.ts";
 import { settleJobs, type Job, type Settlement } from "../outbox/jobs.ts";
@@ -196,13 +196,8 @@ function dueAt(step: { duration?: string; until?: string }, now: Date): Date {
  */
 async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep, writes: Writes): Promise<Omit<History, "position">> {
   const skip = (reason: string, code: string) => ({ kind: "skipped", detail: { type: "send", channel: step.channel, reason, code } });
-  const address = step.channel === "whatsapp" ? contact.phone : contact.email;
-  if (!address) {
-    return skip(`The contact has no ${step.channel === "whatsapp" ? "phone number" : "e-mail address"}.`, "recipient_missing_address");
-  }
-  if (step.channel === "whatsapp" ? contact.opt_out_whatsapp : contact.opt_out_email) {
-    return skip(`The contact opted out of ${step.channel} messages.`, "recipient_opted_out");
-  }
+  const { address, refused } = deliveryAddress(contact, step.channel);
+  if (refused) return skip(`The contact ${refused.reason}.`, refused.code);
   const sender = { workspaceId: run.workspace_id, mode: run.mode };
   const request = { ...step, to: { contact_id: contact.id }, variables: run.variables } as SendMessageRequest;
   try {

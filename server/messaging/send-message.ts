@@ -16,6 +16,30 @@ import { acceptMessage, type NewMessage, type Sender } from "./insert-messages.t
 import { currentCause } from "../observability/request-context.ts";
 import { checkTemplateSend, templateContent, lookUpTemplate, type StoredTemplate, type TemplateContent } from "../whatsapp/templates.ts";
 
+/** Why a contact cannot be sent a message on a channel; `reason` ends "The recipient …" or "The contact …". */
+export type Refusal = { code: "recipient_missing_address" | "recipient_opted_out"; reason: string };
+
+/**
+ * The address a message on `channel` goes to (the contact's phone or e-mail), or why it cannot
+ * go: no address for the channel, or the contact opted out of it (D38). One rule for
+ * POST /messages, which answers the refusal as an error, and a flow's send step, which skips.
+ */
+export function deliveryAddress(
+  contact: Pick<Contact, "phone" | "email" | "opt_out_whatsapp" | "opt_out_email">,
+  channel: "whatsapp" | "email",
+): { address: string; refused?: undefined } | { address?: undefined; refused: Refusal } {
+  const address = channel === "whatsapp" ? contact.phone : contact.email;
+  if (!address) {
+    return {
+      refused: { code: "recipient_missing_address", reason: `has no ${channel === "whatsapp" ? "phone number" : "e-mail address"}` },
+    };
+  }
+  if (channel === "whatsapp" ? contact.opt_out_whatsapp : contact.opt_out_email) {
+    return { refused: { code: "recipient_opted_out", reason: `opted out of ${channel} messages` } };
+  }
+  return { address };
+}
+
 /**
  * POST /messages (spec "Send message", D15, D16, D17, D25, D35). Every check runs before
  * anything is written, in D16's order: the channel id, the recipient's address, opt-out, a
@@ -37,18 +61,11 @@ export async function sendMessage(
   template?.catch(() => {}); // observed where the content is checked, or not needed
   const recipient = await resolveRecipient(database, sender, input.to);
   const contact = recipient.contact ?? draftContact(recipient.draft);
-  const address = input.channel === "whatsapp" ? contact.phone : contact.email;
-  if (!address) {
-    const param = input.channel === "whatsapp" ? "to.phone" : "to.email";
-    throw invalid(
-      "recipient_missing_address",
-      `The recipient has no ${input.channel === "whatsapp" ? "phone number" : "e-mail address"}.`,
-      param,
-    );
+  const { address, refused } = deliveryAddress(contact, input.channel);
+  if (refused?.code === "recipient_missing_address") {
+    throw invalid(refused.code, `The recipient ${refused.reason}.`, input.channel === "whatsapp" ? "to.phone" : "to.email");
   }
-  if (input.channel === "whatsapp" ? contact.opt_out_whatsapp : contact.opt_out_email) {
-    throw conflict("recipient_opted_out", `The recipient opted out of ${input.channel} messages.`, "to");
-  }
+  if (refused) throw conflict(refused.code, `The recipient ${refused.reason}.`, "to");
   const live = sender.mode === "live";
   const liveChannel = live
     ? (channelId ?? (await connectedChannel({ database, version: sender.templatesVersion }, sender.workspaceId, input.channel)))
