@@ -410,6 +410,25 @@ describe("flow lifecycle and versions (D6, D37)", () => {
     expect(got).toMatchObject({ version: 2, definition: { name: "Edited" } });
   });
 
+  it("saves an edit and its status move together: a move the lifecycle refuses (D6) saves nothing", async () => {
+    const f = await flow([{ type: "tag", add: [vip] }]);
+    const edit = (status: string) =>
+      mutation("flows.update", {
+        flow_id: f,
+        definition: { name: `Moved to ${status}`, status, steps: [{ type: "tag", add: [nurture] }] },
+      });
+    await expect(edit("draft")).rejects.toThrow(/"code":"invalid_flow_status"/);
+    expect(await query("flows.get", { flow_id: f })).toMatchObject({
+      version: 1,
+      definition: { name: expect.stringMatching(/^Flow /), status: "active", steps: [{ type: "tag", add: [vip] }] },
+    });
+    await edit("paused");
+    expect(await query("flows.get", { flow_id: f })).toMatchObject({
+      version: 2,
+      definition: { name: "Moved to paused", status: "paused", steps: [{ type: "tag", add: [nurture] }] },
+    });
+  });
+
   it("holds runs while paused, continues them on resume, and archiving stops them", async () => {
     const f = await flow([
       { type: "wait", duration: "PT1S" },

@@ -5,9 +5,10 @@ import type { Database } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { wakePipeline } from "../outbox/wake.ts";
 import { checkDefinition } from "./check-definition.ts";
-import type { FlowDefinitionInput } from "./flow-schemas.ts";
-import { setFlowStatus } from "./set-flow-status.ts";
+import type { FlowDefinitionInput, FlowStatus } from "./flow-schemas.ts";
+import { moveFlow } from "./set-flow-status.ts";
 
 /**
  * Creates a flow from a D37 document (dashboard, `svc flow import`): version 1, in the
@@ -47,38 +48,48 @@ export async function createFlow(
 /**
  * Saves an edited document. A draft's steps change in place; once a flow has left draft, new
  * steps make a new version, and runs already started keep theirs (D37). A status in the
- * document moves the flow like `setFlowStatus`. Archived flows are read-only.
+ * document moves the flow like `setFlowStatus`, in the same transaction: a move the lifecycle
+ * refuses leaves the document unsaved. Archived flows are read-only.
  */
 export async function updateFlow(database: Database, workspaceId: string, flowId: string, input: FlowDefinitionInput, actor: Actor) {
   const definition = await checkDefinition(database, workspaceId, input);
-  const saved = await database.prisma.$transaction(async (tx) => {
-    const [flow] = await tx.$queryRaw<{ status: string; version: number }[]>`
-      SELECT status::text AS status, version FROM flows WHERE id = ${flowId} AND workspace_id = ${workspaceId} FOR UPDATE`;
+  const saved = await database.transaction(async (sql) => {
+    const [flow] = await sql<{ status: FlowStatus; version: number }>(
+      `SELECT status::text AS status, version FROM flows WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
+      [flowId, workspaceId],
+    );
     if (!flow) throw notFound("flow", "flow_id");
     if (flow.status === "archived") throw conflict("flow_archived", "An archived flow cannot be changed.", "flow_id");
-    const current = await tx.flowVersion.findUniqueOrThrow({ where: { flowId_version: { flowId, version: flow.version } } });
+    const [current] = await sql<{ steps: unknown }>(`SELECT steps FROM flow_versions WHERE flow_id = $1 AND version = $2`, [
+      flowId,
+      flow.version,
+    ]);
     let version = flow.version;
-    if (!isDeepStrictEqual(current.steps, JSON.parse(JSON.stringify(definition.steps)))) {
-      const steps = definition.steps as Prisma.InputJsonValue;
+    const steps = JSON.stringify(definition.steps);
+    if (!isDeepStrictEqual(current!.steps, JSON.parse(steps))) {
       if (flow.status === "draft") {
-        await tx.flowVersion.update({ where: { flowId_version: { flowId, version } }, data: { steps } });
+        await sql(`UPDATE flow_versions SET steps = $3::jsonb WHERE flow_id = $1 AND version = $2`, [flowId, version, steps]);
       } else {
         version += 1;
-        await tx.flowVersion.create({ data: { flowId, version, steps } });
+        await sql(`INSERT INTO flow_versions (flow_id, version, steps) VALUES ($1, $2, $3::jsonb)`, [flowId, version, steps]);
       }
     }
-    await tx.flow.update({
-      where: { id: flowId },
-      data: { name: definition.name, allowReentry: definition.allow_reentry, version, updatedAt: new Date() },
-    });
-    await recordAudit(tx, actor, {
+    await sql(`UPDATE flows SET name = $2, allow_reentry = $3, version = $4, updated_at = now() WHERE id = $1`, [
+      flowId,
+      definition.name,
+      definition.allow_reentry,
+      version,
+    ]);
+    await recordAudit(sql, actor, {
       workspaceId,
       action: "flow.updated",
       target: { type: "flow", id: flowId },
       detail: { name: definition.name, version, new_version: version !== flow.version },
     });
-    return { version, status: flow.status };
+    const moved = definition.status !== undefined && definition.status !== flow.status;
+    if (moved) await moveFlow(sql, { id: flowId, workspaceId, status: flow.status, name: definition.name }, definition.status!, actor);
+    return { version, moved };
   });
-  if (definition.status && definition.status !== saved.status) await setFlowStatus(database, workspaceId, flowId, definition.status, actor);
+  if (saved.moved) wakePipeline();
   return { flow_id: flowId, version: saved.version };
 }

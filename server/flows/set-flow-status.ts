@@ -1,7 +1,7 @@
 import type { Actor } from "../audit/actor.ts";
 import type { AuditAction } from "../audit/audit-actions.ts";
 import { recordAudit } from "../audit/record-audit.ts";
-import type { Database } from "../db/client.ts";
+import type { Database, Handle } from "../db/client.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import type { FlowStatus } from "./flow-schemas.ts";
@@ -38,26 +38,40 @@ export async function setFlowStatus(database: Database, workspaceId: string, flo
       [flowId, workspaceId],
     );
     if (!flow) throw notFound("flow", "flow_id");
-    if (flow.status === status) return;
-    if (!NEXT[flow.status].includes(status)) {
-      throw conflict("invalid_flow_status", `A ${flow.status} flow cannot become ${status}.`, "status");
-    }
-    await sql(`UPDATE flows SET status = $2::"FlowStatus", updated_at = now() WHERE id = $1`, [flowId, status]);
-    await recordAudit(sql, actor, {
-      workspaceId,
-      action: STATUS_ACTION[status],
-      target: { type: "flow", id: flowId },
-      detail: { name: flow.name, from: flow.status, to: status },
-    });
-    if (status === "archived") await stopRuns(sql, { flowId }, "flow archived");
-    if (status === "active" && flow.status === "paused") {
-      await sql(
-        `UPDATE jobs j SET run_at = greatest(coalesce(r.next_step_at, now()), now())
-         FROM flow_runs r WHERE j.kind = 'flow.step' AND j.subject_id = r.id AND r.flow_id = $1 AND r.status = 'active' AND j.run_at >= $2`,
-        [flowId, PARKED],
-      );
-    }
+    await moveFlow(sql, { id: flowId, workspaceId, ...flow }, status, actor);
   });
   wakePipeline();
   return { flow_id: flowId, status };
+}
+
+/**
+ * `setFlowStatus`'s move inside the caller's transaction, for a flow whose row it has locked
+ * (`FOR UPDATE`) and read as `flow`: nothing when the flow already has `status`, a conflict
+ * when D6's lifecycle forbids the move. The caller wakes the pipeline after its commit.
+ */
+export async function moveFlow(
+  sql: Handle,
+  flow: { id: string; workspaceId: string; status: FlowStatus; name: string },
+  status: FlowStatus,
+  actor: Actor,
+): Promise<void> {
+  if (flow.status === status) return;
+  if (!NEXT[flow.status].includes(status)) {
+    throw conflict("invalid_flow_status", `A ${flow.status} flow cannot become ${status}.`, "status");
+  }
+  await sql(`UPDATE flows SET status = $2::"FlowStatus", updated_at = now() WHERE id = $1`, [flow.id, status]);
+  await recordAudit(sql, actor, {
+    workspaceId: flow.workspaceId,
+    action: STATUS_ACTION[status],
+    target: { type: "flow", id: flow.id },
+    detail: { name: flow.name, from: flow.status, to: status },
+  });
+  if (status === "archived") await stopRuns(sql, { flowId: flow.id }, "flow archived");
+  if (status === "active" && flow.status === "paused") {
+    await sql(
+      `UPDATE jobs j SET run_at = greatest(coalesce(r.next_step_at, now()), now())
+       FROM flow_runs r WHERE j.kind = 'flow.step' AND j.subject_id = r.id AND r.flow_id = $1 AND r.status = 'active' AND j.run_at >= $2`,
+      [flow.id, PARKED],
+    );
+  }
 }
