@@ -63,9 +63,9 @@ export async function sendMessage(
   const contact = recipient.contact ?? draftContact(recipient.draft);
   const { address, refused } = deliveryAddress(contact, input.channel);
   if (refused?.code === "recipient_missing_address") {
-    throw invalid(refused.code, `The recipient ${refused.reason}.`, input.channel === "whatsapp" ? "to.phone" : "to.email");
+    throw invalid("recipient_missing_address", `The recipient ${refused.reason}.`, input.channel === "whatsapp" ? "to.phone" : "to.email");
   }
-  if (refused) throw conflict(refused.code, `The recipient ${refused.reason}.`, "to");
+  if (refused) throw conflict("recipient_opted_out", `The recipient ${refused.reason}.`, "to");
   const live = sender.mode === "live";
   const liveChannel = live
     ? (channelId ?? (await connectedChannel({ database, version: sender.templatesVersion }, sender.workspaceId, input.channel)))
