@@ -17,7 +17,7 @@ import { currentCause } from "../observability/request-context.ts";
 import { checkTemplateSend, templateContent, lookUpTemplate, type StoredTemplate, type TemplateContent } from "../whatsapp/templates.ts";
 
 /** Why a contact cannot be sent a message on a channel; `reason` ends "The recipient …" or "The contact …". */
-export type Refusal = { code: "recipient_missing_address" | "recipient_opted_out"; reason: string };
+type Refusal = { code: "recipient_missing_address" | "recipient_opted_out"; reason: string };
 
 /**
  * The address a message on `channel` goes to (the contact's phone or e-mail), or why it cannot
