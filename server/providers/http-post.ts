@@ -36,7 +36,8 @@ export async function postJson(
   }
   // One deadline for the whole call (connect, answer and body): the pipeline's fence covers
   // the call for this long (D47), so it must never run longer.
-  const signal = AbortSignal.timeout(opts.timeoutMs);
+  const deadline = callDeadline(opts.timeoutMs);
+  const signal = deadline.signal;
   try {
     const res = await request(url, {
       method,
@@ -47,8 +48,10 @@ export async function postJson(
       ...(method === "POST" ? { body } : {}),
       signal,
       dispatcher: opts.allowPrivate ? pools.private : pools.public,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
+      // The deadline alone ends the call: undici's own timers would judge it before the
+      // sockets are read, like a plain timer (`callDeadline`).
+      headersTimeout: 0,
+      bodyTimeout: 0,
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -63,18 +66,68 @@ export async function postJson(
     };
   } catch (err) {
     throw callError(err, signal, opts.timeoutMs);
+  } finally {
+    deadline.clear();
   }
 }
 
+/**
+ * A call's deadline, judged only after the answer that may already be waiting has been read.
+ * When a process is starved of CPU, its event loop runs its due timers before it polls the
+ * sockets, so a plain timer fires first and counts late an answer that came in time (seen: a
+ * 3 s answer judged a 15 s timeout, and the message sent again, D47). The timer only schedules
+ * the abort for the loop's check phase (`setImmediate`), which comes after its poll phase: an
+ * answer that arrived meanwhile is read first, and the abort then finds the call over.
+ */
+export function callDeadline(ms: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  let immediate: NodeJS.Immediate | undefined;
+  const timer = setTimeout(() => {
+    immediate = setImmediate(() => controller.abort());
+  }, ms);
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      if (immediate) clearImmediate(immediate);
+    },
+  };
+}
+
+/**
+ * Whether a failed call proves the server never got the request: the connection was refused
+ * or could not be made (its name did not resolve, its address was unreachable or private, the
+ * connect timed out, TLS refused the certificate before anything was sent). Any other failure
+ * (no answer in time, the connection closed before the answer) leaves the call's outcome
+ * unknown: the request may have been processed (D47).
+ */
+export function requestNotReceived(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return false;
+  return NOT_RECEIVED.has(code) || TLS_REFUSED.test(code);
+}
+
+const NOT_RECEIVED = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+  PRIVATE_ADDRESS_ERROR,
+]);
+const TLS_REFUSED = /^(ERR_TLS|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_SSL)/;
+
 /** undici's errors in the terms callers read (Node's socket codes), however the call ended. */
 function callError(err: unknown, signal: AbortSignal, timeoutMs: number): unknown {
-  if (signal.aborted || err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError) {
+  if (err instanceof errors.ConnectTimeoutError) return Object.assign(new Error(err.message), { code: "UND_ERR_CONNECT_TIMEOUT" });
+  if (signal.aborted) {
     return Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { name: "TimeoutError", code: "ETIMEDOUT" });
   }
   if (err instanceof errors.SocketError || err instanceof errors.ResponseContentLengthMismatchError) {
     return Object.assign(new Error("the connection closed before the answer was complete"), { code: "ECONNRESET" });
   }
-  if (err instanceof errors.ConnectTimeoutError) return Object.assign(new Error(err.message), { code: "ETIMEDOUT" });
   return err;
 }
 

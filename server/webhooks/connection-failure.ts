@@ -16,6 +16,8 @@ export function connectionFailure(err: unknown): string {
       return `The endpoint refused the connection (ECONNREFUSED${where}).`;
     case code === "ENOTFOUND" || code === "EAI_AGAIN":
       return `The endpoint's host name could not be resolved (${code}${typeof e?.hostname === "string" ? ` ${e.hostname}` : ""}).`;
+    case code === "UND_ERR_CONNECT_TIMEOUT":
+      return `The endpoint did not accept the connection in time (${message}).`;
     case code === "ETIMEDOUT":
       return `The endpoint did not answer in time: ${message}.`;
     case code === "ECONNRESET" || code === "EPIPE":
