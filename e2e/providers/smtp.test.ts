@@ -1,3 +1,4 @@
+import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { verifyToken } from "../../server/providers/email-token.ts";
 import type { ChannelConfig, OutboundMessage } from "../../server/providers/provider.ts";
@@ -137,5 +138,70 @@ describe("refused (D39)", () => {
     await closed.close();
     const result = await client.send({ ...channel, id: "ch_email_closed", secrets: { smtp_url: closed.url } }, message());
     expect(result).toMatchObject({ outcome: "temporary", error: expect.stringMatching(/ECONNREFUSED|connection/i) });
+  });
+});
+
+/**
+ * A relay speaking just enough SMTP to take a message, whose connection then dies at `dropAt`:
+ * on the DATA command (the message not yet sent), or once the message's final "." arrived
+ * (it may have been taken, and no reply came). Counts the messages whose end it received.
+ */
+async function dyingRelay(dropAt: "data" | "end"): Promise<{ url: string; ended: () => number; close: () => Promise<void> }> {
+  let ended = 0;
+  const server = createTcpServer((socket) => {
+    let inData = false;
+    let buffer = "";
+    socket.write("220 relay.test ESMTP\r\n");
+    socket.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("latin1");
+      if (inData) {
+        if (!buffer.includes("\r\n.\r\n")) return;
+        ended++;
+        socket.destroy();
+        return;
+      }
+      let line: number;
+      while ((line = buffer.indexOf("\r\n")) >= 0) {
+        const command = buffer.slice(0, line).toUpperCase();
+        buffer = buffer.slice(line + 2);
+        if (command.startsWith("EHLO")) socket.write("250-relay.test\r\n250 8BITMIME\r\n");
+        else if (command === "DATA" && dropAt === "data") return void socket.destroy();
+        else if (command === "DATA") {
+          inData = true;
+          return void socket.write("354 go ahead\r\n");
+        } else if (command === "QUIT") socket.end("221 bye\r\n");
+        else socket.write("250 ok\r\n");
+      }
+    });
+    socket.on("error", () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, ended: () => ended, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe("no reply (D47)", () => {
+  it("a connection lost after the whole message was sent has an unknown outcome, and the message went once", async () => {
+    const relay = await dyingRelay("end");
+    try {
+      const result = await client.send({ ...channel, id: "ch_email_dies_at_end", secrets: { smtp_url: relay.url } }, message());
+      expect(result).toMatchObject({ outcome: "unknown", error: /after the whole message was sent/ });
+      // nodemailer's pool does not send it again on another connection.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(relay.ended()).toBe(1);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it("a connection lost before the message was sent is temporary: the relay cannot have taken it", async () => {
+    const relay = await dyingRelay("data");
+    try {
+      const result = await client.send({ ...channel, id: "ch_email_dies_at_data", secrets: { smtp_url: relay.url } }, message());
+      expect(result).toMatchObject({ outcome: "temporary" });
+      expect(relay.ended()).toBe(0);
+    } finally {
+      await relay.close();
+    }
   });
 });

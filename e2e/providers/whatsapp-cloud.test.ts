@@ -48,6 +48,8 @@ describe("requests", () => {
       to: "5511987654321",
       type: "text",
       text: { body: "Olá Ana", preview_url: false },
+      // Returned by Meta on every status webhook of the message (D47: a lost answer's report still finds it).
+      biz_opaque_callback_data: "msg_0mwq18yo3jJFvnIzUvqf4q",
     });
     if (result.outcome !== "accepted") throw new Error("not accepted");
     expect(result.providerMessageId).toBe(req!.wamid);
@@ -69,6 +71,7 @@ describe("requests", () => {
       to: "5511987654321",
       type,
       [type]: { link: "https://cdn.example.com/file", caption: "See this" },
+      biz_opaque_callback_data: "msg_0mwq18yo3jJFvnIzUvqf4q",
     });
   });
 
@@ -126,9 +129,13 @@ describe("error mapping", () => {
     expect(result).toMatchObject({ outcome: "permanent", error: expect.stringContaining("code 190") });
   });
 
-  it("a dropped connection is temporary", async () => {
+  it("a connection dropped after the request was read has an unknown outcome: never retried (D47)", async () => {
     fake.setMode({ kind: "drop" });
-    expect(await client.send(channel, message({ body: "x" }))).toMatchObject({ outcome: "temporary", error: /Network error/ });
+    expect(await client.send(channel, message({ body: "x" }))).toMatchObject({
+      outcome: "unknown",
+      error: expect.stringContaining("closed the connection before answering"),
+    });
+    expect(fake.requests).toHaveLength(1);
   });
 
   it("a refused connection is temporary", async () => {
@@ -150,11 +157,11 @@ describe("error mapping", () => {
     expect((await client.send(channel, message({ body: "2" }))).outcome).toBe("accepted");
   });
 
-  it("no answer within 15 s is temporary", { timeout: 30_000 }, async () => {
+  it("no answer within 15 s has an unknown outcome: the Cloud API may have taken it (D47)", { timeout: 30_000 }, async () => {
     fake.setMode({ kind: "hang" });
     const started = Date.now();
     const result = await client.send(channel, message({ body: "x" }));
-    expect(result).toMatchObject({ outcome: "temporary", error: expect.stringContaining("15 s") });
+    expect(result).toMatchObject({ outcome: "unknown", error: expect.stringContaining("did not answer within 15 s") });
     expect(Date.now() - started).toBeGreaterThanOrEqual(14_900);
     expect(Date.now() - started).toBeLessThan(20_000);
   });

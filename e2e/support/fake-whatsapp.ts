@@ -237,6 +237,7 @@ function respond(res: ServerResponse, record: FakeWhatsAppRequest, mode: FakeWha
         to?: string;
         type?: string;
         template?: { name?: string; language?: { code?: string }; components?: unknown };
+        biz_opaque_callback_data?: string;
       }
     | undefined;
   if (body?.messaging_product !== "whatsapp" || !body.to || !body.type) {
@@ -279,6 +280,7 @@ function respond(res: ServerResponse, record: FakeWhatsAppRequest, mode: FakeWha
         wamid: record.wamid,
         status: "failed",
         recipient: body.to,
+        ...(body.biz_opaque_callback_data ? { bizOpaqueCallbackData: body.biz_opaque_callback_data } : {}),
         errors: [
           {
             code: 131047,
@@ -322,6 +324,8 @@ export type StatusReport = {
   /** Unix seconds; now by default. */
   timestamp?: number;
   recipient?: string;
+  /** What the send carried as `biz_opaque_callback_data`: Meta returns it on each of the message's reports. */
+  bizOpaqueCallbackData?: string;
   errors?: { code: number; title: string; message?: string; error_data?: { details: string } }[];
 };
 
@@ -354,6 +358,7 @@ export function statusWebhook(phoneNumberId: string, reports: StatusReport[]): R
       status: r.status,
       timestamp: String(r.timestamp ?? Math.floor(Date.now() / 1000)),
       recipient_id: r.recipient ?? "5511987654321",
+      ...(r.bizOpaqueCallbackData !== undefined ? { biz_opaque_callback_data: r.bizOpaqueCallbackData } : {}),
       ...(r.status !== "failed"
         ? {
             conversation: { id: randomBytes(16).toString("hex"), origin: { type: "utility" } },

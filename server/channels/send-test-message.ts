@@ -13,7 +13,7 @@ import { loadChannel } from "./load-channel.ts";
 
 export type SendTestResult = {
   to: string;
-  outcome: "accepted" | "permanent" | "temporary";
+  outcome: "accepted" | "permanent" | "temporary" | "unknown";
   provider_message_id: string | null;
   error: string | null;
   retry_after_ms: number | null;

@@ -19,6 +19,11 @@ const ZEnv = z.object({
   PIPELINE_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   IDEMPOTENCY_CLAIM_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(60).default(10),
+  PROVIDER_SETTLE_SECONDS: z.coerce
+    .number()
+    .min(1)
+    .max(7 * 86_400)
+    .default(900),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "a comma-separated list of seconds")
@@ -53,6 +58,11 @@ export type Env = {
   idempotencyClaimSeconds: number;
   /** A delivery must be answered within this time (D33: 10 s). */
   webhookTimeoutMs: number;
+  /**
+   * D47: how long a message whose provider call got no answer waits for the provider's own
+   * report before it fails as `provider_timeout` (docs/pipeline.md "A call with no answer").
+   */
+  providerSettleMs: number;
   /** The waits before each retry of a delivery (D33: 10 s … 24 h, nine attempts in all). */
   webhookRetryDelaysMs: number[];
   /** Message history and events older than this many days are deleted by the hourly sweep. */
@@ -93,6 +103,7 @@ export function env(): Env {
     pipelineLeaseMs: e.PIPELINE_LEASE_SECONDS * 1000,
     idempotencyClaimSeconds: e.IDEMPOTENCY_CLAIM_SECONDS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+    providerSettleMs: e.PROVIDER_SETTLE_SECONDS * 1000,
     webhookRetryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE.split(",").map((s) => Number(s) * 1000),
     retentionDays: e.RETENTION_DAYS,
     retentionBatchRows: e.RETENTION_BATCH_ROWS,

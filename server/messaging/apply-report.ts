@@ -33,7 +33,9 @@ export type ReportFor = { messageId: string; report: Report; cause?: [string | n
 // The messages are locked in id order, so two batches over the same messages never deadlock.
 const LOCK = `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, status::text AS status, metadata FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`;
 
-// Every report's history entry, the status changes and their events in one statement. A
+// Every report's history entry, the status changes and their events in one statement. Only a
+// failed message keeps an error: any other status clears the one a provider call with no
+// answer left on the queued message (D47: its outcome is now known). A
 // state reached sets its timestamp, floored so that a provider's time (whole seconds for
 // WhatsApp) never puts a state before the previous one; the right-hand sides read the row as
 // it was before this update.
@@ -49,8 +51,9 @@ const CHANGE = `
       ${Object.values(TIMESTAMP)
         .map((column) => `${column} = CASE WHEN '${column}' = ANY(c.reached) THEN coalesce(m.${column}, ${FLOOR}) ELSE m.${column} END`)
         .join(",\n      ")},
-      error = coalesce(c.error, m.error), provider_message_id = coalesce(c.provider_message_id, m.provider_message_id),
-      error_code = coalesce(c.error_code, m.error_code)
+      provider_message_id = coalesce(c.provider_message_id, m.provider_message_id),
+      error = CASE WHEN c.status = 'failed' THEN coalesce(c.error, m.error) END,
+      error_code = CASE WHEN c.status = 'failed' THEN coalesce(c.error_code, m.error_code) END
     FROM jsonb_to_recordset($2::jsonb)
       AS c(id text, at timestamptz, status text, reached text[], error text, provider_message_id text, error_code text)
     WHERE m.id = c.id

@@ -3,7 +3,8 @@ import { messageEventData } from "./message-event-data.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import { isConnectionError, type Database } from "../db/client.ts";
 import { backoffMs } from "../outbox/backoff.ts";
-import { completeJob, deferJobs, fenceJob, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
+import { completeJob, deferJobs, fenceJob, insertJobs, jobRow, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
+import { env } from "../lib/env.ts";
 import type { ChannelConfig, ProviderResult } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
@@ -29,7 +30,10 @@ export const UNREADABLE_CHANNEL =
 /** The message's `error_code` then: a configuration problem, not the provider's refusal. */
 export const UNREADABLE_CHANNEL_CODE = "channel_credentials_unreadable";
 
-export type DispatchResult = "sent" | "failed" | "retry" | "skipped" | "lost" | "paced";
+/** The message's `error_code` when its provider call got no answer and the provider never reported on it (D47). */
+export const PROVIDER_TIMEOUT_CODE = "provider_timeout";
+
+export type DispatchResult = "sent" | "failed" | "retry" | "skipped" | "lost" | "paced" | "unknown";
 
 /** A live message as its dispatch reads it. */
 export type DispatchRow = {
@@ -216,6 +220,10 @@ async function record(
     }
     return "sent";
   }
+  if (result.outcome === "unknown") {
+    await awaitReport(database, job, owner, m, result.error, detail);
+    return "unknown";
+  }
   if (result.outcome === "permanent" || Date.now() - m.created_at.getTime() > RETRY_WINDOW_MS) {
     await finish(database, job, owner, {
       status: "failed",
@@ -236,6 +244,59 @@ async function record(
     ]);
   });
   return "retry";
+}
+
+const INSERT_JOB = insertJobs(1);
+
+/**
+ * D47: the provider call went out and no answer came, so the provider may have taken the
+ * message; calling again could send it twice. The message stays `queued` and says so (its
+ * `error` and `error_code` `provider_timeout`, and its history), and the dispatch job gives way to a `message.settle` job due once the provider has had
+ * `PROVIDER_SETTLE_SECONDS` to report: its report (found by our message id, which a WhatsApp
+ * send carries as `biz_opaque_callback_data`) moves the message meanwhile, or it then fails as
+ * `provider_timeout`.
+ */
+async function awaitReport(
+  database: Database,
+  job: Job,
+  owner: string,
+  m: DispatchRow,
+  error: string,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  const settle = jobRow(
+    "message.settle",
+    { error },
+    { subjectId: m.id, workspaceId: m.workspace_id, runAt: new Date(Date.now() + env().providerSettleMs) },
+  );
+  await database.transaction(async (sql) => {
+    if (!(await completeJob(sql, job, owner))) return;
+    await sql(
+      `WITH h AS (INSERT INTO message_history (message_id, kind, detail) VALUES ($1, 'outcome_unknown', $3::jsonb))
+       UPDATE messages SET error = $2, error_code = '${PROVIDER_TIMEOUT_CODE}' WHERE id = $1 AND status = 'queued'`,
+      [m.id, error, JSON.stringify({ ...detail, error, error_code: PROVIDER_TIMEOUT_CODE, settle_in_ms: env().providerSettleMs })],
+    );
+    await sql(INSERT_JOB, [JSON.stringify([settle])]);
+  });
+}
+
+/**
+ * A `message.settle` job (D47): a message still `queued` when its provider call's report was
+ * due fails as `provider_timeout`; one the provider reported on meanwhile keeps its status.
+ */
+export async function settleMessage(database: Database, job: Job<"message.settle">, owner: string): Promise<"failed" | "settled" | "lost"> {
+  return database.transaction(async (sql) => {
+    if (!(await completeJob(sql, job, owner))) return "lost";
+    const [row] = await sql<{ status: string }>(`SELECT status::text AS status FROM messages WHERE id = $1 FOR UPDATE`, [job.subject_id]);
+    if (row?.status !== "queued") return "settled";
+    await applyReport(sql, job.subject_id, {
+      status: "failed",
+      error: `${job.payload.error} The provider has not reported on it since, so it counts as failed; it may still have reached the recipient.`,
+      errorCode: PROVIDER_TIMEOUT_CODE,
+      kind: "status",
+    });
+    return "failed";
+  });
 }
 
 async function finish(

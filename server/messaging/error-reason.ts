@@ -11,6 +11,8 @@ const OURS: Record<string, string> = {
   whatsapp_window_closed: "The contact's 24-hour WhatsApp window was closed: only a template can be sent then.",
   channel_disconnected: "The channel was disconnected before the message could go out.",
   channel_credentials_unreadable: "The channel's stored credentials could not be read with this server's secret.",
+  provider_timeout:
+    "The provider got the message but never answered, and has not reported on it since: it was not sent again, and may still have reached the recipient.",
 };
 
 export function errorReason(code: string | null | undefined): string | null {

@@ -181,12 +181,17 @@ export const ZMessage = z
     contact_id: z.string().describe("The contact the message went to. Prefix `ct_`."),
     metadata: z.record(z.string(), z.string()).describe("The `metadata` given on send; `{}` when none."),
     provider_message_id: z.string().nullable().describe("Null right after acceptance."),
-    error: z.string().nullable().describe("Why it failed; null otherwise."),
+    error: z
+      .string()
+      .nullable()
+      .describe(
+        "Why it failed, or, while it is `queued` with `error_code` `provider_timeout`, why its outcome is not known yet; null otherwise.",
+      ),
     error_code: z
       .string()
       .nullable()
       .describe(
-        "The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`. Null otherwise.",
+        "The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise.",
       ),
     sent_at: z.string().nullable(),
     delivered_at: z.string().nullable(),

@@ -9,6 +9,7 @@ import { enqueue, jobRow, readJob, type StoredJob } from "./jobs.ts";
 /** What each writer writes today (the events' fan-out trigger writes `webhook.deliver`'s in SQL). */
 const WRITTEN: { [K in JobKind]: unknown[] } = {
   "message.dispatch": [{}],
+  "message.settle": [{ error: "The Cloud API did not answer within 15 s." }],
   "message.simulate": [
     { outcome: "read", step: 0 },
     { outcome: "failed", step: 0 },
@@ -22,6 +23,7 @@ const WRITTEN: { [K in JobKind]: unknown[] } = {
 
 const REFUSED: { [K in JobKind]: unknown[] } = {
   "message.dispatch": [{ outcome: "read" }, null],
+  "message.settle": [{}, { error: "" }],
   "message.simulate": [{}, { outcome: "lost", step: 0 }, { outcome: "read", step: -1 }, { outcome: "read", step: "1" }],
   "webhook.deliver": [{}, { endpoint_id: "" }, { endpoint_id: 7 }],
   "flow.step": [{}, { position: [-1] }, { position: ["maybe"] }, { position: "0" }],

@@ -15,6 +15,11 @@ const ZStepPath = z.array(z.union([z.number().int().nonnegative(), z.enum(["then
 export const JOB_KINDS = {
   /** A live message through its channel's provider; the message is the job's subject. */
   "message.dispatch": z.strictObject({}),
+  /**
+   * A live message (the subject) whose provider call got no answer (D47): unless the provider's
+   * report has moved it meanwhile, it fails as `provider_timeout`, with the call's `error`.
+   */
+  "message.settle": z.strictObject({ error: z.string().min(1) }),
   /** The next step of a test message's simulated life. */
   "message.simulate": z.strictObject({ outcome: z.enum(SIMULATED_OUTCOMES), step: z.number().int().nonnegative() }),
   /** One webhook delivery (the subject) to its endpoint; the endpoint paces the pipeline's slots. */

@@ -6,7 +6,7 @@ import { log } from "../lib/log.ts";
 import { recorder } from "../observability/metrics.ts";
 import { withCause } from "../observability/request-context.ts";
 import { inSpan } from "../observability/tracing.ts";
-import { dispatchMessage } from "../messaging/dispatch-message.ts";
+import { dispatchMessage, settleMessage } from "../messaging/dispatch-message.ts";
 import { simulateStep } from "../messaging/simulate-step.ts";
 import { backoffMs } from "../outbox/backoff.ts";
 import { loadChannel } from "../channels/load-channel.ts";
@@ -55,6 +55,7 @@ type Handler<K extends JobKind> = (database: Database, job: Job<K>, owner: strin
 /** Each kind's handler, given the job with its payload parsed by the kind's schema. */
 const HANDLERS: { [K in JobKind]: Handler<K> } = {
   "message.dispatch": (database, job, owner, pass) => dispatchMessage(database, job, owner, pass.channels, pass.callBy.get(job.id)),
+  "message.settle": settleMessage,
   "message.simulate": simulateStep,
   "webhook.deliver": deliverWebhook,
   "flow.step": advanceRun,

@@ -57,6 +57,7 @@ describe("mapSmtpError (D39)", () => {
       mapSmtpError(
         Object.assign(new Error("Can't send mail"), { code: "EENVELOPE", responseCode: 550, response: "550 5.1.1 No such user" }),
         {},
+        false,
       ),
     ).toEqual({
       outcome: "permanent",
@@ -66,18 +67,25 @@ describe("mapSmtpError (D39)", () => {
     });
   });
 
-  it("4xx, refused connections and timeouts are temporary", () => {
-    expect(mapSmtpError(Object.assign(new Error("x"), { responseCode: 451, response: "451 4.7.1 Greylisted" }), {})).toMatchObject({
-      outcome: "temporary",
-      error: "451 4.7.1 Greylisted",
-    });
-    expect(mapSmtpError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNECTION" }), {})).toMatchObject({
+  it("4xx, and refused connections and timeouts before the whole message was sent, are temporary", () => {
+    const greylisted = Object.assign(new Error("x"), { responseCode: 451, response: "451 4.7.1 Greylisted" });
+    // A 4xx reply refuses the message, after its end too.
+    for (const streamed of [false, true])
+      expect(mapSmtpError(greylisted, {}, streamed)).toMatchObject({ outcome: "temporary", error: "451 4.7.1 Greylisted" });
+    expect(mapSmtpError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNECTION" }), {}, false)).toMatchObject({
       outcome: "temporary",
       error: /connection failed/,
     });
-    expect(mapSmtpError(Object.assign(new Error("Connection timeout"), { code: "ETIMEDOUT" }), {})).toMatchObject({
+    expect(mapSmtpError(Object.assign(new Error("Connection timeout"), { code: "ETIMEDOUT" }), {}, false)).toMatchObject({
       outcome: "temporary",
       error: /timed out/,
+    });
+  });
+
+  it("no reply after the whole message was sent is unknown: the relay may have taken it (D47)", () => {
+    expect(mapSmtpError(Object.assign(new Error("Timeout"), { code: "ETIMEDOUT" }), {}, true)).toMatchObject({
+      outcome: "unknown",
+      error: /timed out after the whole message was sent/,
     });
   });
 });

@@ -1,7 +1,7 @@
 import type { Content } from "../messaging/send-message.ts";
 
 // One small interface per provider (ARCHITECTURE "Shape"): the pipeline hands a message to the
-// client of its channel's type and gets one of three answers back.
+// client of its channel's type and gets one of four answers back.
 
 export type ChannelConfig = {
   id: string;
@@ -32,8 +32,14 @@ export type ProviderResult =
   | { outcome: "accepted"; providerMessageId: string; detail: ProviderDetail }
   /** Will never succeed (invalid number, 4xx other than rate limits, SMTP 5xx): `failed`. */
   | { outcome: "permanent"; error: string; detail: ProviderDetail; errorCode?: string }
-  /** May succeed later (rate limit, 5xx, timeout, SMTP 4xx, refused connection): retried. */
-  | { outcome: "temporary"; error: string; detail: ProviderDetail; retryAfterMs?: number; errorCode?: string };
+  /** May succeed later (rate limit, 5xx, SMTP 4xx, a connection refused before the request was sent): retried. */
+  | { outcome: "temporary"; error: string; detail: ProviderDetail; retryAfterMs?: number; errorCode?: string }
+  /**
+   * The request was sent and no answer came (a timeout, a connection closed before the answer):
+   * the provider may have taken the message. Never retried, since that would be a second call
+   * (D47); the provider's own report settles it, or the message fails as `provider_timeout`.
+   */
+  | { outcome: "unknown"; error: string; detail: ProviderDetail };
 
 export interface ProviderClient {
   /** How long one send may take at most (its timeouts): the pipeline's lease covers it before the call starts (D47). */

@@ -8,7 +8,9 @@ import { signToken } from "./email-token.ts";
 import type { ChannelConfig, OutboundMessage, ProviderClient, ProviderDetail, ProviderResult } from "./provider.ts";
 
 // E-mail over SMTP through nodemailer, to any relay (D39): `sent` when the relay accepts the
-// message, `failed` on a 5xx reply, retried on a 4xx reply, a refused connection or a timeout.
+// message, `failed` on a 5xx reply, retried on a 4xx reply, a refused connection or a timeout
+// before the whole message was sent. Once it was (the final "." written), a relay that never
+// answers may have taken it: the outcome is unknown and the message is never sent again (D47).
 // One pooled transport per channel (and SMTP URL), reused across sends.
 
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000, dnsTimeout: 10_000 };
@@ -69,7 +71,8 @@ async function transportFor(channel: ChannelConfig): Promise<Pooled> {
     host = check.addresses[0]!;
   }
   const secure = url.protocol === "smtps:";
-  const options: SMTPPool.Options = {
+  // `maxRequeues` is nodemailer's (smtp-pool), missing from its type definitions.
+  const options: SMTPPool.Options & { maxRequeues: number } = {
     pool: true,
     host,
     ...(host !== hostname ? { servername: hostname } : {}),
@@ -78,9 +81,24 @@ async function transportFor(channel: ChannelConfig): Promise<Pooled> {
     ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
     maxConnections: 5,
     maxMessages: 100,
+    // A connection that closes while it sends fails the send, instead of nodemailer sending the
+    // message again on another connection: it may have been taken (D47); the pipeline decides.
+    maxRequeues: 0,
     ...TIMEOUTS,
   };
-  const pooled: Pooled = { transport: nodemailer.createTransport(options), inFlight: 0, lastUsed: Date.now() };
+  const transport = nodemailer.createTransport(options);
+  // Marks a send whose whole message has been handed to the connection (see `STREAMED`).
+  transport.use("stream", (mail, done) => {
+    const streamed = (mail.data as Record<string, unknown>)[STREAMED];
+    if (typeof streamed === "function") {
+      mail.message.processFunc((input) => {
+        input.once("end", streamed as () => void);
+        return input;
+      });
+    }
+    done();
+  });
+  const pooled: Pooled = { transport, inFlight: 0, lastUsed: Date.now() };
   // Another send may have created one meanwhile: keep the first, close ours.
   const raced = pools.get(key);
   if (raced) {
@@ -94,6 +112,13 @@ async function transportFor(channel: ChannelConfig): Promise<Pooled> {
   }
   return pooled;
 }
+
+/**
+ * A `sendMail` option this module's stream plugin calls once the message's last byte has gone
+ * to the connection, whose end (the final ".") follows at once: from then on the relay may
+ * take the message whatever happens to its answer.
+ */
+const STREAMED = "svcStreamed";
 
 type EmailContent = Extract<Content, { html: string }>;
 
@@ -129,8 +154,12 @@ export function buildMail(channel: ChannelConfig, message: OutboundMessage, cont
 
 type SmtpError = Error & { code?: string; responseCode?: number; response?: string; command?: string };
 
-/** D39: a 5xx reply is permanent; a 4xx reply, a refused connection, a timeout are temporary. */
-export function mapSmtpError(err: SmtpError, detail: ProviderDetail): ProviderResult {
+/**
+ * D39: a 5xx reply is permanent; a 4xx reply is temporary, and so is a failure without a reply
+ * (a refused connection, a timeout) before the whole message was sent. After it was, with no
+ * reply, the relay may have taken the message: unknown (D47).
+ */
+export function mapSmtpError(err: SmtpError, detail: ProviderDetail, streamed: boolean): ProviderResult {
   const reply = err.response?.trim();
   const withCode = {
     ...detail,
@@ -142,6 +171,13 @@ export function mapSmtpError(err: SmtpError, detail: ProviderDetail): ProviderRe
   if (err.responseCode && err.responseCode >= 400)
     return { outcome: "temporary", error: reply || err.message, detail: withCode, errorCode: `smtp_${err.responseCode}` };
   const what = err.code === "ETIMEDOUT" ? "timed out" : err.code === "ECONNECTION" ? "connection failed" : "failed";
+  if (streamed) {
+    return {
+      outcome: "unknown",
+      error: `SMTP ${what} after the whole message was sent: ${err.message}. Whether the mail server took it is unknown.`,
+      detail: withCode,
+    };
+  }
   return { outcome: "temporary", error: `SMTP ${what}: ${err.message}`, detail: withCode };
 }
 
@@ -161,8 +197,10 @@ export const smtp: ProviderClient = {
     }
     pooled.inFlight++;
     pooled.lastUsed = Date.now();
+    let streamed = false;
     try {
-      const info = await pooled.transport.sendMail(buildMail(channel, message, message.content));
+      const mail = { ...buildMail(channel, message, message.content), [STREAMED]: () => (streamed = true) };
+      const info = await pooled.transport.sendMail(mail);
       const response = info.response?.trim() ?? "";
       const code = Number(/^\d{3}/.exec(response)?.[0] ?? 0);
       const detail: ProviderDetail = {
@@ -176,7 +214,7 @@ export const smtp: ProviderClient = {
       }
       return { outcome: "accepted", providerMessageId: info.messageId, detail };
     } catch (err) {
-      return mapSmtpError(err as SmtpError, { duration_ms: elapsed() });
+      return mapSmtpError(err as SmtpError, { duration_ms: elapsed() }, streamed);
     } finally {
       pooled.inFlight--;
       pooled.lastUsed = Date.now();

@@ -3,14 +3,16 @@ import { z } from "zod";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../channels/channel-schemas.ts";
 import { env } from "../lib/env.ts";
 import type { Content } from "../messaging/send-message.ts";
-import { firstHeader, postJson, retryAfterMs, type HttpAnswer } from "./http-post.ts";
+import { firstHeader, postJson, requestNotReceived, retryAfterMs, type HttpAnswer } from "./http-post.ts";
 import type { ChannelConfig, OutboundMessage, ProviderClient, ProviderDetail, ProviderResult } from "./provider.ts";
 import { META_ERROR_CODES } from "../whatsapp/meta-error-codes.ts";
 import { cloudTemplatePayload, type TemplateContent } from "../whatsapp/templates.ts";
 
 // Meta's WhatsApp Cloud API (operations.md "Provider endpoints"):
 // POST <api_base_url>/<phone_number_id>/messages with the access token as bearer, one message
-// per call. The answer's messages[0].id (a wamid) becomes the provider message id.
+// per call. The answer's messages[0].id (a wamid) becomes the provider message id. Our message
+// id goes along as `biz_opaque_callback_data`, which Meta returns in every status webhook of the
+// message: a report finds its message even when the send's answer (and so the wamid) was lost.
 
 export const WHATSAPP_TIMEOUT_MS = 15_000;
 
@@ -114,7 +116,7 @@ export const whatsappCloud: ProviderClient = {
       answer = await postJson(
         url,
         { authorization: `Bearer ${channel.secrets.access_token ?? ""}`, ...(traceparent ? { traceparent } : {}) },
-        JSON.stringify(built.payload),
+        JSON.stringify({ ...built.payload, biz_opaque_callback_data: message.id }),
         {
           timeoutMs: WHATSAPP_TIMEOUT_MS,
           allowPrivate: env().allowPrivateWebhooks,
@@ -124,9 +126,18 @@ export const whatsappCloud: ProviderClient = {
       const e = err as NodeJS.ErrnoException;
       const detail = { duration_ms: elapsed() };
       if (e.code === "EPRIVATEADDRESS") return { outcome: "permanent", error: `api_base_url: ${e.message}.`, detail };
-      if (e.name === "TimeoutError")
-        return { outcome: "temporary", error: `The Cloud API did not answer within ${WHATSAPP_TIMEOUT_MS / 1000} s.`, detail };
-      return { outcome: "temporary", error: `Network error calling the Cloud API: ${e.code ?? e.message}.`, detail };
+      if (requestNotReceived(e))
+        return { outcome: "temporary", error: `Network error calling the Cloud API: ${e.code ?? e.message}.`, detail };
+      // D47: the request went out and no answer came: the Cloud API may have taken the message.
+      const what =
+        e.name === "TimeoutError"
+          ? `did not answer within ${WHATSAPP_TIMEOUT_MS / 1000} s`
+          : `closed the connection before answering (${e.code ?? e.message})`;
+      return {
+        outcome: "unknown",
+        error: `The Cloud API ${what}; whether it took the message is known only once WhatsApp reports on it.`,
+        detail,
+      };
     }
     const requestId = firstHeader(answer.headers, ["x-fb-trace-id", "x-fb-request-id", "x-request-id"]);
     return mapCloudApiAnswer(answer, {

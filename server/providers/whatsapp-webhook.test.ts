@@ -78,6 +78,8 @@ describe("parseWebhook", () => {
     expect(item!.raw).toMatchObject({ brand_new_field: { x: 1 } });
     expect(statusReport(item!)).toEqual({
       status: "delivered",
+      // D47: a message whose send got no answer learns its wamid from its report.
+      providerMessageId: "wamid.A",
       at: new Date(1763712000 * 1000),
       kind: "provider_report",
       detail: item!.raw,

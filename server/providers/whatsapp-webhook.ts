@@ -61,6 +61,8 @@ const ZStatus = z.looseObject({
   status: z.enum(["sent", "delivered", "read", "failed"]),
   timestamp: z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(Number),
   recipient_id: z.string().optional(),
+  /** Our message id, sent with the message and returned by Meta on each of its status reports. */
+  biz_opaque_callback_data: z.string().optional(),
   errors: z
     .array(
       z.looseObject({
@@ -206,6 +208,8 @@ export function statusReport(item: StatusItem) {
     : undefined;
   return {
     status: item.status,
+    // The wamid: a message whose send got no answer learns it from its first report (D47).
+    providerMessageId: item.id,
     ...(e?.code !== undefined ? { errorCode: String(e.code) } : {}),
     at: new Date(item.timestamp * 1000),
     ...(error ? { error } : item.status === "failed" ? { error: "WhatsApp reported the message as failed." } : {}),
@@ -260,7 +264,7 @@ export async function handleWhatsAppWebhook(database: Database, raw: Buffer | st
   for (const change of changes) {
     const channels = verified.get(change.phoneNumberId)!;
     for (const item of change.statuses) {
-      const messageId = await findMessage(database, channels, item.id);
+      const messageId = await findMessage(database, channels, item);
       if (!messageId) {
         summary.unmatched++;
         continue;
@@ -335,12 +339,23 @@ async function accountChannels(database: Database, wabaId: string): Promise<Cand
   return out;
 }
 
-async function findMessage(database: Database, channels: ChannelConfig[], wamid: string): Promise<string | null> {
+/**
+ * The message a status report is about: by its wamid, or else by our message id that Meta
+ * returns as `biz_opaque_callback_data` (the send's answer, and so the wamid, may have been
+ * lost, D47), among the messages of the channels whose app secret verified the report.
+ */
+async function findMessage(database: Database, channels: ChannelConfig[], item: StatusItem): Promise<string | null> {
   for (const channel of channels) {
-    const found = await findMessageByProviderId(database, channel.id, wamid);
+    const found = await findMessageByProviderId(database, channel.id, item.id);
     if (found) return found.id;
   }
-  return null;
+  const ours = item.biz_opaque_callback_data;
+  if (!ours) return null;
+  const found = await database.prisma.message.findFirst({
+    where: { id: ours, channelId: { in: channels.map((c) => c.id) } },
+    select: { id: true },
+  });
+  return found?.id ?? null;
 }
 
 /**

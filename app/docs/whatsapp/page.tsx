@@ -159,6 +159,13 @@ export default function WhatsAppGuidePage() {
           be opened with the server&apos;s secret, <code>simulated_failure</code>). Permanent codes fail the message at once; temporary ones
           are retried with backoff for up to 24 hours. 130429 and 131056 also make the channel pause briefly before sending more.
         </p>
+        <p>
+          A message is never sent twice. When the Cloud API received a message but never answered (no answer within 15 s, or the connection
+          closed before the answer), nobody knows yet whether WhatsApp took it, so it is not sent again: it stays <code>queued</code> with{" "}
+          <code>error_code</code> <code>provider_timeout</code> until WhatsApp&apos;s status report arrives, which moves it on as usual and
+          clears the code (every send carries the message&apos;s id as <code>biz_opaque_callback_data</code>, so the report finds it).
+          Without a report within 15 minutes it fails with <code>provider_timeout</code>, and may still have reached the recipient.
+        </p>
         <div className="table-wrap">
           <table>
             <thead>

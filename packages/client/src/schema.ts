@@ -634,9 +634,9 @@ export interface components {
       };
       /** @description Null right after acceptance. */
       provider_message_id: string | null;
-      /** @description Why it failed; null otherwise. */
+      /** @description Why it failed, or, while it is `queued` with `error_code` `provider_timeout`, why its outcome is not known yet; null otherwise. */
       error: string | null;
-      /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`. Null otherwise. */
+      /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise. */
       error_code: string | null;
       /** Format: date-time */
       sent_at: string | null;

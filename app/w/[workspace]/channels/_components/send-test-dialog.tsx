@@ -188,6 +188,7 @@ const OUTCOME: Record<SendTestResult["outcome"], string> = {
   accepted: "Accepted by the provider",
   permanent: "Refused by the provider (permanent: a message would fail)",
   temporary: "Not accepted for now (temporary: a message would be retried)",
+  unknown: "No answer (the provider may have taken it: a message would wait for its report, never be sent twice)",
 };
 
 function ProviderAnswer({ result }: { result: SendTestResult }) {

@@ -10,6 +10,7 @@ const KIND_LABEL: Record<string, string> = {
   provider_reply: "Provider reply",
   provider_report: "Provider report",
   retry: "Retry scheduled",
+  outcome_unknown: "No answer",
   note: "Note",
 };
 
@@ -21,6 +22,7 @@ type Detail = {
   status_code?: number;
   duration_ms?: number;
   retry_in_ms?: number;
+  settle_in_ms?: number;
   request_id?: string;
   excerpt?: string;
   inbound?: boolean;
@@ -86,6 +88,8 @@ export function entrySentence(entry: HistoryEntry, channel: "whatsapp" | "email"
       return `The message was handed to ${providerName(channel)}.`;
     case "retry":
       return `${channel === "whatsapp" ? "WhatsApp" : "The mail server"} could not take it now${d.error ? ` (${d.error})` : ""}${answered(d)}; the service tries again in ${msWords(d.retry_in_ms ?? 0)}.`;
+    case "outcome_unknown":
+      return `${channel === "whatsapp" ? "WhatsApp" : "The mail server"} got the message but did not answer${d.error ? ` (${d.error})` : ""}; it is not sent again. The service waits ${msWords(d.settle_in_ms ?? 0)} for ${channel === "whatsapp" ? "WhatsApp's" : "the provider's"} report, then counts it as failed.`;
     case "note":
       return d.message ?? "A note.";
     default:

@@ -1,0 +1,171 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { api } from "../support/client.ts";
+import { freshDatabase, seedFixtures } from "../support/database.ts";
+import { postWebhook, startFakeWhatsApp, statusWebhook, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
+import type { Fixtures } from "../support/fixtures.ts";
+import { startServers, type RunningServer } from "../support/server.ts";
+import { svcJson } from "../support/svc.ts";
+import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
+
+// D47 on a starved CPU: three instances on one PostgreSQL database with CPU-bound processes
+// beside them, sending to a Cloud API that answers in 3 s. An instance whose event loop stalls
+// may come back to an answer that arrived in time after its deadline's timer is due; it reads
+// the answer first. And a call that truly got no answer is never made again: its message waits
+// for WhatsApp's report (matched by the `biz_opaque_callback_data` the send carried), or fails
+// as `provider_timeout`.
+
+const engine = inject("api").engine;
+const MESSAGES = 400;
+const SETTLE_SECONDS = 60;
+
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let fx: Fixtures;
+let answering: FakeWhatsApp;
+let silent: FakeWhatsApp;
+let servers: RunningServer[] = [];
+const hogs: ChildProcess[] = [];
+
+/** One process that keeps a core busy until it is killed. */
+function cpuHog(): ChildProcess {
+  const hog = spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" });
+  hogs.push(hog);
+  return hog;
+}
+
+async function connect(workspace: string, phoneNumberId: string, fake: FakeWhatsApp): Promise<void> {
+  const waba = `${phoneNumberId}0`;
+  fake.templates.set(waba, [HELLO_TEMPLATE]);
+  // prettier-ignore
+  await svcJson({ ...database.env, ALLOW_PRIVATE_WEBHOOKS: "1" },
+    "channel", "connect", "--workspace", workspace, "--type", "whatsapp", "--phone-number-id", phoneNumberId, "--waba-id", waba,
+    "--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url);
+}
+
+/** Sends `count` live template messages to new numbers, spread over the instances, 25 at a time; their ids. */
+async function sendAll(key: string, prefix: string, count: number): Promise<string[]> {
+  const ids: string[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 25 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const res = await api(key, servers[i % servers.length]!.url).post("/messages", {
+          channel: "whatsapp",
+          to: { phone: `+${prefix}${String(i).padStart(5, "0")}` },
+          whatsapp: HELLO,
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(202);
+        ids[i] = res.body.id as string;
+      }
+    }),
+  );
+  return ids;
+}
+
+/** Each message's status once none is `queued` (or the deadline passed). */
+async function settled(key: string, ids: string[], deadlineMs: number): Promise<Map<string, Record<string, any>>> {
+  const client = api(key, servers[0]!.url);
+  const deadline = Date.now() + deadlineMs;
+  const states = new Map<string, Record<string, any>>();
+  for (;;) {
+    const open = ids.filter((id) => (states.get(id)?.status ?? "queued") === "queued");
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let id = open.pop(); id; id = open.pop()) states.set(id, (await client.get(`/messages/${id}`)).body);
+      }),
+    );
+    if ([...states.values()].every((m) => m.status !== "queued") || Date.now() > deadline) return states;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+/** Provider calls per message, from what the fake Cloud API received. */
+const callsPerMessage = (fake: FakeWhatsApp, ids: string[]) => {
+  const calls = new Map<string, number>();
+  for (const r of fake.requests) calls.set(r.body?.biz_opaque_callback_data, (calls.get(r.body?.biz_opaque_callback_data) ?? 0) + 1);
+  return ids.map((id) => calls.get(id) ?? 0);
+};
+
+beforeAll(async () => {
+  if (engine !== "postgres") return;
+  database = await freshDatabase(engine, "starved");
+  fx = seedFixtures({ ...process.env, ...database.env });
+  answering = await startFakeWhatsApp({ latencyMs: 3_000 });
+  silent = await startFakeWhatsApp();
+  await connect(fx.delivery!.id, "5550091", answering);
+  await connect(fx.whatsapp!.id, "5550092", silent);
+  // Only now: connecting lists the channel's templates on it.
+  silent.setMode({ kind: "hang" });
+  servers = await startServers(3, {
+    ...database.env,
+    ALLOW_PRIVATE_WEBHOOKS: "1",
+    PIPELINE: "inline",
+    PROVIDER_SETTLE_SECONDS: String(SETTLE_SECONDS),
+    // Three instances and their pipelines on the shared PostgreSQL beside other test files.
+    DATABASE_POOL_SIZE: "8",
+  });
+  for (let i = 0; i < 3; i++) cpuHog();
+}, 600_000);
+
+afterAll(async () => {
+  for (const hog of hogs) hog.kill("SIGKILL");
+  await Promise.all(servers.map((s) => s.stop()));
+  await answering?.close();
+  await silent?.close();
+  await database?.drop();
+});
+
+describe.runIf(engine === "postgres")("three instances on a starved CPU (D47)", () => {
+  it(`send each of ${MESSAGES} messages to a Cloud API answering in 3 s exactly once, and lose none`, { timeout: 600_000 }, async () => {
+    const loadBefore = loadavg()[0]!;
+    const ids = await sendAll(fx.delivery!.keys.live!, "55119771", MESSAGES);
+    const states = await settled(fx.delivery!.keys.live!, ids, 480_000);
+    const statuses = [...states.values()].map((m) => m.status as string);
+    console.info(
+      `starved CPU, answering in 3 s: load average ${loadBefore.toFixed(1)} -> ${loadavg()[0]!.toFixed(1)}; ` +
+        `${statuses.filter((s) => s === "sent").length} of ${MESSAGES} sent, ${answering.requests.length} provider calls`,
+    );
+    expect(statuses.filter((s) => s !== "sent")).toEqual([]);
+    expect(callsPerMessage(answering, ids).filter((n) => n !== 1)).toEqual([]);
+  });
+
+  it(
+    "never call again a Cloud API that does not answer: each message waits for WhatsApp's report, or fails as provider_timeout",
+    { timeout: 600_000 },
+    async () => {
+      const ids = await sendAll(fx.whatsapp!.keys.live!, "55119772", MESSAGES);
+      while (callsPerMessage(silent, ids).some((n) => n === 0)) await new Promise((resolve) => setTimeout(resolve, 500));
+      // WhatsApp took every other message and reports on it, its report carrying our id (the
+      // send's answer, with the wamid, never came): some reports arrive while the call is still
+      // waiting, others once the message already says its outcome is unknown.
+      const reported = new Map<string, string>();
+      const callback = (i: number) => `${servers[i % servers.length]!.url}/api/providers/whatsapp`;
+      await Promise.all(
+        ids.map(async (id, i) => {
+          if (i % 2 === 1) return;
+          const wamid = `wamid.${randomBytes(18).toString("base64url")}`;
+          reported.set(id, wamid);
+          if (i % 4 === 2) await new Promise((resolve) => setTimeout(resolve, 20_000));
+          for (const status of ["sent", "delivered"] as const) {
+            const report = statusWebhook("5550092", [{ wamid, status, bizOpaqueCallbackData: id }]);
+            expect((await postWebhook(callback(i), report, "s")).status).toBe(200);
+          }
+        }),
+      );
+      const states = await settled(fx.whatsapp!.keys.live!, ids, 480_000);
+      for (const id of ids) {
+        const m = states.get(id)!;
+        if (reported.has(id)) {
+          expect(m, id).toMatchObject({ status: "delivered", provider_message_id: reported.get(id), error: null, error_code: null });
+        } else {
+          expect(m, id).toMatchObject({ status: "failed", error_code: "provider_timeout" });
+          expect(m.error).toMatch(/did not answer within 15 s/);
+        }
+      }
+      expect(callsPerMessage(silent, ids).filter((n) => n !== 1)).toEqual([]);
+    },
+  );
+});
