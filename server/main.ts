@@ -15,7 +15,7 @@ import { AppError } from "./lib/errors.ts";
 import { randomBase62 } from "./lib/ids.ts";
 import { log } from "./lib/log.ts";
 import { cappedRequest, refuseBody } from "./lib/read-body.ts";
-import { securityHeaders } from "./lib/security-headers.ts";
+import { newNonce, NONCE_HEADER, securityHeaders } from "./lib/security-headers.ts";
 import { checkSecret, SecretMismatchError } from "./lib/secret-fingerprint.ts";
 import { recorder, routeLabel } from "./observability/metrics.ts";
 import { opsRoutes } from "./observability/ops-routes.ts";
@@ -88,7 +88,6 @@ const REQUEST_ID = /^[\w.:-]{8,128}$/;
 const AUTH_BODY_BYTES = 16 * 1024;
 const DASHBOARD_BODY_BYTES = 1024 * 1024;
 const bodyCap = (url: string) => (/^\/api\/auth(\/|\?|$)/.test(url) ? AUTH_BODY_BYTES : DASHBOARD_BODY_BYTES);
-const SECURITY_HEADERS = securityHeaders({ appUrl: config.appUrl, dev });
 
 function refuseLargeBody(req: IncomingMessage, res: ServerResponse, max: number): void {
   const err = new AppError("request_too_large", `The request body is larger than ${max / 1024} KiB.`);
@@ -132,11 +131,16 @@ async function serve(req: IncomingMessage, res: ServerResponse, url: string, req
     await handleRest(req, res, { database, appUrl: config.appUrl, requestId, log: logger, facts });
     return;
   }
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  const nonce = newNonce();
+  const headers = securityHeaders({ appUrl: config.appUrl, dev, nonce });
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   const capped = await cappedRequest(req, bodyCap(url));
   if (!capped) return refuseLargeBody(req, res, bodyCap(url));
   capped.headers["request-id"] = requestId; // the dashboard's route handlers log with the same id
   capped.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req); // never the client's own claim
+  // The response's nonce for Next's scripts and the layout's, never one the client sent.
+  capped.headers["content-security-policy"] = headers["Content-Security-Policy"];
+  capped.headers[NONCE_HEADER] = nonce;
   await nextHandler(capped, res);
 }
 

@@ -23,11 +23,6 @@ export function signInPath(callbackUrl?: string): string {
   return callbackUrl ? `/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}` : "/sign-in";
 }
 
-/** Only paths of this site: no scheme, no `//host`, no backslash tricks. */
-export function safeCallbackUrl(value: unknown): string {
-  return typeof value === "string" && /^\/(?![/\\])/.test(value) && !value.includes("\\") ? value : "/";
-}
-
 type Member = UserPrincipal & { workspaceId: string; role: "admin" | "support" };
 
 /**

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { dashboardContext, safeCallbackUrl } from "../_lib/dashboard.ts";
+import { safeCallbackUrl } from "@/server/auth/callback-url.ts";
+import { env } from "@/server/lib/env.ts";
+import { dashboardContext } from "../_lib/dashboard.ts";
 import { signInError } from "./sign-in-error.ts";
 import { SignInForm } from "./sign-in-form.tsx";
 
@@ -10,7 +12,8 @@ type Props = { searchParams: Promise<{ callbackUrl?: string | string[]; error?: 
 
 export default async function SignInPage({ searchParams }: Props) {
   const query = await searchParams;
-  const callbackUrl = safeCallbackUrl(query.callbackUrl);
+  // One checked path serves both: the redirect of a signed-in user and the form's after sign-in.
+  const callbackUrl = safeCallbackUrl(query.callbackUrl, env().appUrl);
   if ((await dashboardContext(null)).principal) redirect(callbackUrl);
   return (
     <main className="centered">

@@ -12,8 +12,8 @@ import { svcJson } from "../support/svc.ts";
 
 // D52: /healthz, /readyz and /metrics of a server and database of this file's own (its counters
 // are exact only if no other test file's requests reach that process); then, on a PostgreSQL
-// cluster of this test's own, /readyz while the database is down, /metrics from another
-// address, and the access log of D54 (no phone number or e-mail address; workspace, key and
+// cluster of this test's own, /readyz while the database is down, /metrics and /readyz from
+// another address, and the access log of D54 (no phone number or e-mail address; workspace, key and
 // error code).
 
 const { engine } = inject("api");
@@ -240,6 +240,22 @@ describe.runIf(engine === "postgres")("on a database of its own", () => {
     expect(sample(await scrape(base, { Authorization: "Bearer metrics-token-for-tests" }), "svc_http_requests_total")).toBeGreaterThan(0);
   });
 
+  it.runIf(nonLoopbackAddress())("/readyz from another address than loopback lists its checks only with the bearer token", async () => {
+    const base = server.url.replace("127.0.0.1", nonLoopbackAddress()!);
+    const bare = await fetch(`${base}/readyz`);
+    expect(bare.status).toBe(200);
+    expect(await bare.text()).toBe('{"ok":true}');
+    const wrong = await fetch(`${base}/readyz`, { headers: { Authorization: "Bearer wrong" } });
+    expect(await wrong.json()).toEqual({ ok: true });
+    const operator = await fetch(`${base}/readyz`, { headers: { Authorization: "Bearer metrics-token-for-tests" } });
+    expect(operator.status).toBe(200);
+    expect(((await operator.json()) as { checks: { name: string }[] }).checks.map((c) => c.name)).toEqual([
+      "database",
+      "migrations",
+      "pipeline",
+    ]);
+  });
+
   it("/readyz is 503 while the database is down, /healthz stays 200, and ready again after", { timeout: 200_000 }, async () => {
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
     stopPg();
@@ -253,6 +269,13 @@ describe.runIf(engine === "postgres")("on a database of its own", () => {
         ["migrations", false],
       ]),
     );
+    // From another address, only the status: not the database's error.
+    const address = nonLoopbackAddress();
+    if (address) {
+      const outside = await fetch(`${server.url.replace("127.0.0.1", address)}/readyz`);
+      expect(outside.status).toBe(503);
+      expect(await outside.json()).toEqual({ ok: false });
+    }
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
     restartPg();

@@ -2,7 +2,7 @@ import { expect, signIn, test } from "./fixtures/test.ts";
 
 // The dashboard's own security in real Chromium (D51): its security headers, a page framed by
 // another site refused, pages (the dashboard, the API reference) still working under the
-// Content-Security-Policy, sign-out ending the session on the server, and sign-in slowed by
+// Content-Security-Policy, inline scripts without the response's nonce refused, sign-out ending the session on the server, and sign-in slowed by
 // wrong passwords without locking the real user out.
 
 const GUARDED = { email: "guarded@example.test", password: "guarded-password-1" };
@@ -19,6 +19,47 @@ test("dashboard and docs responses carry the security headers", async ({ request
     // APP_URL is http here: no Strict-Transport-Security.
     expect(headers["strict-transport-security"], path).toBeUndefined();
   }
+});
+
+test("scripts run only with the response's nonce, a fresh one per response", async ({ page, request }) => {
+  const nonceOf = (csp: string | undefined) => /script-src [^;]*'nonce-([A-Za-z0-9+/=]+)'/.exec(csp ?? "")?.[1];
+  const first = await request.get("/sign-in");
+  const second = await request.get("/sign-in");
+  const nonces = [first, second].map((r) => nonceOf(r.headers()["content-security-policy"]));
+  expect(nonces[0]).toMatch(/^[A-Za-z0-9+/]{24}$/); // 18 random bytes
+  expect(nonces[1]).not.toBe(nonces[0]);
+  expect(/script-src [^;]*/.exec(first.headers()["content-security-policy"] ?? "")?.[0]).not.toContain("'unsafe-inline'");
+  // Every script of the page (Next's and the theme's) carries the response's nonce.
+  const html = await first.text();
+  const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+  expect(scripts.length).toBeGreaterThan(2);
+  for (const tag of scripts) expect(tag).toContain(`nonce="${nonces[0]}"`);
+
+  // What an injection into the page (stored or reflected XSS) would add: an inline script and
+  // an inline event handler, without the nonce, into the real response under its real headers.
+  await page.route("**/sign-in", async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace(
+      "<body>",
+      '<body><script>window.__injected = "script"</script><img src="/none.png" onerror="window.__injected = \'handler\'">',
+    );
+    await route.fulfill({ response, body });
+  });
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { __violations: seen });
+    document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.addInitScript(() => localStorage.setItem("svc-theme", "dark"));
+  await page.goto("/sign-in");
+  // The page's own scripts ran: the theme script (inline, with the nonce) and React, whose
+  // hydration enables the form's button.
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations.length)).toBe(2);
+  const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+  expect(violations.sort()).toEqual(["script-src-attr inline", "script-src-elem inline"]);
+  expect(await page.evaluate(() => (window as unknown as { __injected?: string }).__injected)).toBeUndefined();
 });
 
 test("a dashboard page framed by another site is refused", async ({ page, baseURL }) => {

@@ -43,3 +43,22 @@ test("a workspace the user is not a member of is not found", async ({ page, seed
   const response = await page.goto(`/w/${seed.beta.id}/keys`);
   expect(response?.status()).toBe(404);
 });
+
+test("a callbackUrl to another site is dropped: after the form's sign-in the user stays on this site", async ({ page, seed, baseURL }) => {
+  const offsite: string[] = [];
+  await page.route(
+    (url) => url.hostname === "evil.example",
+    (route) => {
+      offsite.push(route.request().url());
+      return route.abort();
+    },
+  );
+  // "/\t/evil.example/": a browser drops the TAB and reads "//evil.example/", another host.
+  await page.goto("/sign-in?callbackUrl=%2F%09%2Fevil.example%2F");
+  await page.getByLabel("E-mail").fill(seed.admin.email);
+  await page.getByLabel("Password").fill(seed.admin.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // The home page, which sends an admin on to their first workspace.
+  await expect(page).toHaveURL(new RegExp(`^${baseURL}/w/[^/]+(/overview)?$`));
+  expect(offsite).toEqual([]);
+});

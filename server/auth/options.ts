@@ -3,6 +3,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { db, isConnectionError } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { CLIENT_ADDRESS_HEADER } from "../lib/client-address.ts";
+import { safeCallbackUrl } from "./callback-url.ts";
 import { createSession, isSessionActive, revokeSession } from "./dashboard-sessions.ts";
 import { verifyCredentials } from "./verify-credentials.ts";
 
@@ -53,6 +54,8 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
+      // next-auth's own redirects (sign-out, its error page) follow the sign-in page's rule.
+      redirect: ({ url, baseUrl }) => `${baseUrl}${safeCallbackUrl(url, baseUrl)}`,
       // At sign-in the token gets the id of a new server-side session.
       jwt: async ({ token, user }) => (user ? { ...token, sid: await createSession(await db(), user.id, SESSION_MAX_AGE_SECONDS) } : token),
       // The token's `sub` is the user id (next-auth's default); the session exposes it only

@@ -5,8 +5,9 @@ import { env } from "../lib/env.ts";
 import { readinessProbe } from "./health.ts";
 
 // D52: the operator's endpoints, answered by the server before Next: `/healthz` (the process
-// runs; no database call), `/readyz` (its checks) and `/metrics` (Prometheus text, open on
-// loopback, elsewhere with `Authorization: Bearer $METRICS_TOKEN`).
+// runs; no database call), `/readyz` and `/metrics` (Prometheus text). What they tell about the
+// installation (the metrics, the readiness checks and their errors) is for the operator only:
+// callers on loopback, or elsewhere with `Authorization: Bearer $METRICS_TOKEN` (issue 30).
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
@@ -15,7 +16,8 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-function mayScrape(req: IncomingMessage): boolean {
+/** The operator: a caller on loopback, or one with the metrics token. */
+function isOperator(req: IncomingMessage): boolean {
   if (LOOPBACK.has(req.socket.remoteAddress ?? "")) return true;
   const token = env().metricsToken;
   const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
@@ -41,11 +43,12 @@ export async function opsRoutes(opts: {
     }
     if (path === "/readyz") {
       const result = await ready();
-      json(res, result.ok ? 200 : 503, result);
+      // A load balancer elsewhere reads the status; only the operator reads why.
+      json(res, result.ok ? 200 : 503, isOperator(req) ? result : { ok: result.ok });
       return true;
     }
     if (path === "/metrics") {
-      if (!mayScrape(req)) {
+      if (!isOperator(req)) {
         json(res, 401, { error: "GET /metrics from this address needs Authorization: Bearer <METRICS_TOKEN>." });
         return true;
       }

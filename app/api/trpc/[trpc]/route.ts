@@ -1,37 +1,34 @@
+import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "@/server/api/root.ts";
 import { unavailable } from "@/server/api/trpc.ts";
+import { crossSiteRefusal } from "@/server/auth/cross-site.ts";
 import { createDashboardContext, requestIdFrom } from "@/server/auth/session-context.ts";
 import { WORKSPACE_HEADER } from "@/server/auth/workspace-header.ts";
+import { env } from "@/server/lib/env.ts";
 import { AppError } from "@/server/lib/errors.ts";
 import { log } from "@/server/lib/log.ts";
 
 // tRPC for the dashboard, authenticated by the session cookie. Public API keys are never
 // accepted here: the REST facade (/api/v1) is their only door.
 
-/**
- * Cookie-authenticated changes must come from our own pages: the dashboard always posts
- * JSON, which a cross-site form cannot send without a CORS preflight (never granted here).
- * The session cookie is SameSite=Lax as well.
- */
-function isForeignPost(req: Request): boolean {
-  if (req.method !== "POST") return false;
-  const type = req.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
-  return type !== "application/json" || req.headers.get("sec-fetch-site") === "cross-site";
-}
-
 async function handler(req: Request): Promise<Response> {
-  if (isForeignPost(req)) return Response.json({ error: "Cross-site request refused." }, { status: 403 });
+  const refused = crossSiteRefusal(req.method, req.headers, env().appUrl);
   const requestId = requestIdFrom(req.headers);
   return fetchRequestHandler({
     endpoint: "/api/trpc",
-    req,
+    // A refused request is answered by tRPC itself (403 FORBIDDEN in its error shape, batched
+    // or not) from createContext, with a JSON content type so tRPC reaches it; its body is
+    // never read.
+    req: refused ? new Request(req.url, { method: req.method, headers: { "content-type": "application/json" } }) : req,
     router: appRouter,
     // The session and membership checks read the database: one that cannot be reached is a 503.
-    createContext: () =>
-      createDashboardContext(req.headers.get(WORKSPACE_HEADER), requestId).catch((err: unknown) => {
+    createContext: () => {
+      if (refused) throw new TRPCError({ code: "FORBIDDEN", message: refused });
+      return createDashboardContext(req.headers.get(WORKSPACE_HEADER), requestId).catch((err: unknown) => {
         throw unavailable(err) ?? err;
-      }),
+      });
+    },
     onError: ({ error, path }) => {
       if (error.code === "SERVICE_UNAVAILABLE") {
         log().warn({ err: error.cause ?? error, requestId, path }, "database unreachable");
