@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "../db/client.ts";
+import { clientAddress } from "../lib/client-address.ts";
 import { env } from "../lib/env.ts";
 import { readinessProbe } from "./health.ts";
 
@@ -8,7 +9,7 @@ import { readinessProbe } from "./health.ts";
 // runs; no database call), `/readyz` (its checks) and `/metrics` (Prometheus text, open on
 // loopback, elsewhere with `Authorization: Bearer $METRICS_TOKEN`).
 
-const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+const LOOPBACK = new Set(["127.0.0.1", "::1"]);
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
@@ -16,7 +17,9 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 }
 
 function mayScrape(req: IncomingMessage): boolean {
-  if (LOOPBACK.has(req.socket.remoteAddress ?? "")) return true;
+  // The client's address, not the socket's: behind a proxy on this host every request comes
+  // from loopback.
+  if (LOOPBACK.has(clientAddress(req))) return true;
   const token = env().metricsToken;
   const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
   if (!token || !given) return false;
