@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, seedFixtures, type Engine } from "../support/database.ts";
+import { freshDatabase, queryDatabase, seedFixtures, type Engine } from "../support/database.ts";
 import { FIXTURE_ADMIN, FIXTURE_OUTSIDER, FIXTURE_SUPPORT, type Fixtures } from "../support/fixtures.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 
@@ -11,18 +11,24 @@ import { startServer, type RunningServer } from "../support/server.ts";
 //   serves 1 MiB) and refused with 413 before they are read; the public API's at 256 KiB (D26);
 // - D50: text PostgreSQL cannot store and JSON nested too deep are 400s, not 500s;
 // - D51: failed sign-ins slow down per e-mail and per client address without locking the real
-//   user out, and a refused attempt costs as long as a checked one.
+//   user out, and an attempt for an unknown e-mail costs as long as one for a real user. The
+//   server trusts 127.0.0.1 as its proxy (TRUST_PROXY): requests from there are told apart
+//   by X-Forwarded-For, requests from 127.0.0.2 and up stand for clients, or for a balancer
+//   the server was not told to trust.
 
 const engine = (process.env.SVC_ENGINE ?? "pglite") as Engine;
 let server: RunningServer;
 let fixtures: Fixtures;
 let drop: () => Promise<void>;
+let databaseEnv: Record<string, string | undefined>;
+const PROXY = "127.0.0.1";
 
 beforeAll(async () => {
   const database = await freshDatabase(engine, `edge_${engine}`, { migrated: true });
   drop = database.drop;
+  databaseEnv = database.env;
   fixtures = seedFixtures(database.env);
-  server = await startServer({ ...database.env, PIPELINE: "off", LOG_LEVEL: "error" });
+  server = await startServer({ ...database.env, PIPELINE: "off", LOG_LEVEL: "error", TRUST_PROXY: PROXY });
 }, 180_000);
 
 afterAll(async () => {
@@ -82,15 +88,24 @@ function serverMemory(): { rssMb: number; peakMb: number } {
 
 const errorOf = (res: Sent) => (JSON.parse(res.text) as { error: { type: string; code: string; param: string | null } }).error;
 
-/** next-auth's credentials sign-in from client address `from`; the session cookie or null. */
-async function signIn(email: string, password: string, from?: string, chunked = false): Promise<{ cookie: string | null; ms: number }> {
-  const csrf = await send("/api/auth/csrf", { method: "GET", from });
+/**
+ * next-auth's credentials sign-in from socket address `from` (127.0.0.1 unless given), with
+ * `forwardedFor` as the X-Forwarded-For a proxy there would send; the session cookie or null.
+ */
+async function signIn(
+  email: string,
+  password: string,
+  from?: string,
+  { chunked = false, forwardedFor }: { chunked?: boolean; forwardedFor?: string } = {},
+): Promise<{ cookie: string | null; ms: number }> {
+  const forwarded: Record<string, string> = forwardedFor ? { "X-Forwarded-For": forwardedFor } : {};
+  const csrf = await send("/api/auth/csrf", { method: "GET", from, headers: forwarded });
   const cookies = [csrf.headers["set-cookie"] ?? []].flat().map((c) => c.split(";")[0]);
   const { csrfToken } = JSON.parse(csrf.text) as { csrfToken: string };
   const res = await send("/api/auth/callback/credentials", {
     from,
     chunked,
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookies.join("; ") },
+    headers: { ...forwarded, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookies.join("; ") },
     body: new URLSearchParams({ csrfToken, email, password, json: "true" }).toString(),
   });
   const session = [res.headers["set-cookie"] ?? []].flat().find((c) => c.includes("session-token="));
@@ -141,7 +156,7 @@ describe("request bodies are capped before they are read (D51, D26)", () => {
     expect((await send("/api/trpc/tags.create", { bytes: 1024 * 1024 + 1, headers: json })).status).toBe(413);
     expect((await send("/api/trpc/tags.create", { bytes: 1024 * 1024 + 1, chunked: true, headers: json })).status).toBe(413);
     // Within the caps the body reaches next-auth and tRPC whole, chunked too.
-    const chunkedSignIn = await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password, undefined, true);
+    const chunkedSignIn = await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password, undefined, { chunked: true });
     expect(chunkedSignIn.cookie).toMatch(/session-token=/);
     const created = await send("/api/trpc/tags.create", {
       chunked: true,
@@ -220,36 +235,79 @@ describe("text the database cannot store and JSON nested too deep (D50)", () => 
   });
 });
 
-describe("dashboard sign-in is slowed, not locked (D51)", () => {
-  it("one address trying many e-mails is refused after 30 failures; another address and the real user still get in", async () => {
-    const attacker = "127.0.0.2";
-    for (let batch = 0; batch < 4; batch++) {
-      await Promise.all(Array.from({ length: 10 }, (_, i) => signIn(`nobody-${batch}-${i}@example.test`, "wrong-password", attacker)));
-    }
-    // Past the address's limit even the right password is not checked from there…
-    expect((await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password, attacker)).cookie).toBeNull();
-    // …while the real user, from their own address, signs in.
-    expect((await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password, "127.0.0.3")).cookie).toMatch(/session-token=/);
+/** The sign-in failures counted per client address in the current and previous minute (sign-in-throttle.ts). */
+async function failuresByAddress(): Promise<Map<string, number>> {
+  const rows = await queryDatabase(
+    databaseEnv,
+    "SELECT key_hash, sum(count)::int AS n FROM rate_limit_counters WHERE key_hash LIKE 'sign-in-failures:address:%' GROUP BY key_hash",
+  );
+  return new Map(rows.map((r) => [String(r.key_hash).slice("sign-in-failures:address:".length), Number(r.n)]));
+}
+
+/** `count` wrong passwords for distinct unknown e-mails, ten at a time, as `signIn` options say. */
+async function failMany(count: number, tag: string, from: string | undefined, forwardedFor: (i: number) => string | undefined) {
+  for (let batch = 0; batch < count; batch += 10) {
+    await Promise.all(
+      Array.from({ length: Math.min(10, count - batch) }, (_, j) =>
+        signIn(`nobody-${tag}-${batch + j}@example.test`, "wrong-password", from, { forwardedFor: forwardedFor(batch + j) }),
+      ),
+    );
+  }
+}
+
+describe("dashboard sign-in is slowed, never locked (D51)", () => {
+  it("everyone behind one address: 40 failures there for other e-mails slow the real user down, who still signs in", async () => {
+    // 127.0.0.2 stands for a load balancer the server was not told to trust: every client
+    // behind it shares its address.
+    const balancer = "127.0.0.2";
+    await failMany(40, "shared", balancer, () => undefined);
+    const victim = await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password, balancer);
+    console.log(`sign-in: the real user behind an address with 40 failures signed in after ${victim.ms.toFixed(0)} ms`);
+    expect(victim.cookie).toMatch(/session-token=/);
+    expect(victim.ms).toBeGreaterThan(4_000); // slowed: 5 s at most (sign-in-throttle.ts)
   });
 
-  it("ten wrong passwords slow the next attempt for that e-mail down, and the right password still signs in", async () => {
-    await Promise.all(Array.from({ length: 10 }, () => signIn(FIXTURE_ADMIN.email, "wrong-password", "127.0.0.4")));
-    const real = await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password, "127.0.0.5");
-    expect(real.cookie).toMatch(/session-token=/);
-    expect(real.ms).toBeGreaterThan(4_000); // 5 s at most (sign-in-throttle.ts)
+  it("behind a trusted proxy, clients are told apart by X-Forwarded-For: an attacker's failures are not the victim's", async () => {
+    // Through the proxy: 20 failures from one client, 20 from as many claimed ones; each
+    // client's own X-Forwarded-For prefix is its claim, the proxy's last entry is the truth.
+    await failMany(20, "one", PROXY, () => "198.51.100.7");
+    await failMany(20, "many", PROXY, (i) => `10.9.9.9, 198.51.100.${100 + i}`);
+    const victim = await signIn(FIXTURE_ADMIN.email, FIXTURE_ADMIN.password, PROXY, { forwardedFor: "203.0.113.5" });
+    console.log(`sign-in: the real user behind the attacker's proxy signed in after ${victim.ms.toFixed(0)} ms`);
+    expect(victim.cookie).toMatch(/session-token=/);
+    const counted = await failuresByAddress();
+    expect(counted.get("198.51.100.7")).toBe(20);
+    for (let i = 0; i < 20; i++) expect(counted.get(`198.51.100.${100 + i}`)).toBe(1);
+    expect(counted.has("10.9.9.9")).toBe(false);
+    expect(counted.has(PROXY)).toBe(false);
+    expect(counted.has("203.0.113.5")).toBe(false);
   });
 
-  it("a refused attempt takes as long as a checked one", async () => {
-    // 127.0.0.2 is refused (first test); from 127.0.0.6 a real user's wrong password is
-    // checked (five failures: not yet slowed). Alternated, so both see the same load.
-    const refused: number[] = [];
+  it("an X-Forwarded-For from a peer that is not a trusted proxy is ignored: its failures count on its own address", async () => {
+    const peer = "127.0.0.9";
+    await failMany(12, "spoof", peer, (i) => `192.0.2.${i + 1}`);
+    const counted = await failuresByAddress();
+    expect(counted.get(peer)).toBe(12);
+    for (let i = 0; i < 12; i++) expect(counted.has(`192.0.2.${i + 1}`)).toBe(false);
+  });
+
+  it("an attempt for an unknown e-mail takes as long as a wrong password for a real user", async () => {
+    // Both from fresh addresses with few failures: neither is slowed. Alternated, so both see the same load.
+    const unknown: number[] = [];
     const checked: number[] = [];
     for (let i = 0; i < 5; i++) {
-      refused.push((await signIn(FIXTURE_SUPPORT.email, "wrong-password", "127.0.0.2")).ms);
+      unknown.push((await signIn(`nobody-timing-${i}@example.test`, "wrong-password", "127.0.0.10")).ms);
       checked.push((await signIn(FIXTURE_OUTSIDER.email, "wrong-password", "127.0.0.6")).ms);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    console.log(`sign-in: refused median ${median(refused).toFixed(0)} ms, checked median ${median(checked).toFixed(0)} ms`);
-    expect(median(refused)).toBeGreaterThan(median(checked) * 0.6);
+    console.log(`sign-in: unknown e-mail median ${median(unknown).toFixed(0)} ms, real user median ${median(checked).toFixed(0)} ms`);
+    expect(median(unknown)).toBeGreaterThan(median(checked) * 0.6);
+  });
+
+  it("ten wrong passwords slow the next attempt for that e-mail down, and the right password still signs in", async () => {
+    await Promise.all(Array.from({ length: 10 }, () => signIn(FIXTURE_SUPPORT.email, "wrong-password", "127.0.0.4")));
+    const real = await signIn(FIXTURE_SUPPORT.email, FIXTURE_SUPPORT.password, "127.0.0.5");
+    expect(real.cookie).toMatch(/session-token=/);
+    expect(real.ms).toBeGreaterThan(4_000); // 5 s at most (sign-in-throttle.ts)
   });
 });

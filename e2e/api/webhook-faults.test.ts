@@ -6,12 +6,16 @@ import { api } from "../support/client.ts";
 import { freshDatabase, seedFixtures, queryDatabase } from "../support/database.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, START_BUDGET_MS, startServer, type RunningServer } from "../support/server.ts";
+import { MAX_IN_FLIGHT_PER_ENDPOINT } from "../../server/webhooks/deliver-webhook.ts";
+import { until } from "../support/until.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 
 // Webhooks under faults (issue "Signed webhooks", Done means), on each engine with its own
 // database and servers: D34's check at delivery time (a server without ALLOW_PRIVATE_WEBHOOKS
 // refuses an endpoint on loopback when it connects), and a receiver that is down while the
-// server is killed with SIGKILL and started again: every event still arrives at least once.
+// server is killed with SIGKILL and started again: every event still arrives at least once;
+// and a receiver that holds its requests open gets at most 10 at once from the server (D49's
+// MAX_IN_FLIGHT_PER_ENDPOINT), while another endpoint's deliveries go on arriving.
 const engine = inject("api").engine;
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let fx: Fixtures;
@@ -152,4 +156,61 @@ describe("webhook faults", () => {
     },
     2 * START_BUDGET_MS + 90_000,
   ); // two servers, then up to 60 s for the deliveries
+
+  it(
+    "sends one endpoint at most 10 deliveries at once; the rest wait without an attempt, and another endpoint's arrive meanwhile (D49)",
+    async () => {
+      // One server: the cap is per process. Its timeout outlasts the requests the receiver holds.
+      const server = await start({ ALLOW_PRIVATE_WEBHOOKS: "1", WEBHOOK_TIMEOUT_SECONDS: "60" });
+      const [slow, quick] = [await startReceiver(), await startReceiver()];
+      receivers.push(slow, quick);
+      const setUp = (name: string, url: string) => {
+        const { workspace } = svc(["workspace", "create", "--name", name, "--plan", "pro", "--rate-limit", "100000"]);
+        const endpoint = svc(["webhook", "create", "--workspace", workspace!, "--url", url]).id!;
+        return { endpoint, key: svc(["key", "create", "--workspace", workspace!, "--mode", "live"]).key! };
+      };
+      const [a, b] = [setUp("in-flight slow", slow.url), setUp("in-flight quick", quick.url)];
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      slow.respond(() => ({ status: 200, until: held })); // every request held open until released
+
+      const contacts = await newContacts(server.url, a.key, 40, "inflight");
+      await slow.waitFor(() => true, MAX_IN_FLIGHT_PER_ENDPOINT, 60_000);
+      // While those are held, another workspace's endpoint gets its deliveries.
+      const started = Date.now();
+      const others = await newContacts(server.url, b.key, 5, "beside");
+      await quick.waitFor((r) => others.includes(r.body?.data?.id), others.length, 60_000);
+      console.log(`webhooks: another endpoint's 5 deliveries arrived ${Date.now() - started} ms after their events, beside 10 held`);
+      // Still exactly the first 10 at the slow endpoint; the other 30 wait, no attempt counted.
+      expect(slow.received).toHaveLength(MAX_IN_FLIGHT_PER_ENDPOINT);
+      expect(slow.open()).toBe(MAX_IN_FLIGHT_PER_ENDPOINT);
+      const waiting = await query(
+        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND attempts = 0`,
+        [a.endpoint],
+      );
+      expect(waiting[0]!.n).toBe(40);
+
+      // Let them go; the rest are answered after a moment each, and still come 10 at a time.
+      slow.respond(() => ({ status: 200, delayMs: 200 }));
+      release();
+      await slow.waitFor((r) => contacts.includes(r.body?.data?.id), 40, 120_000);
+      console.log(`webhooks: most requests held open at once by the slow endpoint: ${slow.maxOpen()} (of 40)`);
+      expect(slow.maxOpen()).toBe(MAX_IN_FLIGHT_PER_ENDPOINT);
+      expect(new Set(slow.received.map((r) => r.body?.data?.id)).size).toBe(40);
+      await until(
+        () => query(`SELECT status FROM webhook_deliveries WHERE endpoint_id = $1`, [a.endpoint]),
+        (rows) => rows.length === 40 && rows.every((r) => r.status === "succeeded"),
+        30_000,
+      );
+      // Each delivered once, on its first attempt: waiting for a slot was never an attempt.
+      const attempts = await query(
+        `SELECT d.attempts, count(a.id)::int AS logged FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id
+         WHERE d.endpoint_id = $1 GROUP BY d.id, d.attempts`,
+        [a.endpoint],
+      );
+      expect(attempts.every((r) => r.attempts === 1 && r.logged === 1)).toBe(true);
+      await server.stop();
+    },
+    START_BUDGET_MS + 240_000,
+  );
 });

@@ -3,15 +3,19 @@ import type { AddressInfo, Socket } from "node:net";
 
 // A client's webhook endpoint on loopback: records every POST with its raw body and headers,
 // and answers as the test says (`respond`): a status, after an optional delay (to exceed the
-// service's timeout), or a redirect.
+// service's timeout) or once a promise settles (requests held open until the test lets them
+// go), or a redirect. It counts the requests it holds open, and the most it held at once.
 
 export type Received = { at: number; path: string; headers: IncomingHttpHeaders; raw: string; body: any };
-export type Answer = { status: number; delayMs?: number; headers?: Record<string, string>; body?: string };
+export type Answer = { status: number; delayMs?: number; until?: Promise<unknown>; headers?: Record<string, string>; body?: string };
 
 export type Receiver = {
   url: string;
   port: number;
   received: Received[];
+  /** Requests received and not yet answered, and the most there were at once. */
+  open: () => number;
+  maxOpen: () => number;
   /** How to answer the n-th request (0-based) of the receiver; 200 by default. */
   respond: (fn: (request: Received, n: number) => Answer) => void;
   /** Resolves with the requests matching `match` once there are at least `count` of them. */
@@ -23,7 +27,11 @@ export async function startReceiver(opts: { port?: number } = {}): Promise<Recei
   const received: Received[] = [];
   let answer: (request: Received, n: number) => Answer = () => ({ status: 200 });
   const sockets = new Set<Socket>();
+  let open = 0;
+  let maxOpen = 0;
   const server = createServer((req, res) => {
+    maxOpen = Math.max(maxOpen, ++open);
+    res.once("close", () => open--);
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -43,7 +51,8 @@ export async function startReceiver(opts: { port?: number } = {}): Promise<Recei
         res.writeHead(a.status, { "content-type": "text/plain", ...a.headers });
         res.end(a.body ?? (a.status < 300 ? "ok" : `answer ${a.status}`));
       };
-      if (a.delayMs) setTimeout(send, a.delayMs).unref();
+      if (a.until) void a.until.then(send, send);
+      else if (a.delayMs) setTimeout(send, a.delayMs).unref();
       else send();
     });
   });
@@ -57,6 +66,8 @@ export async function startReceiver(opts: { port?: number } = {}): Promise<Recei
     url: `http://127.0.0.1:${port}/hooks`,
     port,
     received,
+    open: () => open,
+    maxOpen: () => maxOpen,
     respond: (fn) => (answer = fn),
     waitFor: async (match, count = 1, timeoutMs = 20_000) => {
       const deadline = Date.now() + timeoutMs;

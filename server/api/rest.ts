@@ -15,6 +15,7 @@ import {
   type IdempotencyScope,
 } from "../idempotency/idempotency.ts";
 import { canonicalJson } from "../lib/canonical-json.ts";
+import { clientAddress } from "../lib/client-address.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { errorDocUrl } from "../lib/error-catalog.ts";
 import { dropRest, readNodeBody } from "../lib/read-body.ts";
@@ -165,7 +166,7 @@ async function authenticate(
     return { principal, rate };
   } catch (err) {
     if (!(err instanceof AppError) || err.type !== "authentication") throw err;
-    const rate = await consumeAnonymous(deps.database, req.socket.remoteAddress ?? "unknown");
+    const rate = await consumeAnonymous(deps.database, clientAddress(req));
     const outcome = rate.allowed ? errorOutcome(err, deps.appUrl) : errorOutcome(rateLimited(rate), deps.appUrl);
     return { principal: null, rate, outcome };
   }

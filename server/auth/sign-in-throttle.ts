@@ -2,23 +2,23 @@ import type { Database } from "../db/client.ts";
 import { estimate, WINDOW_MS, windowStart } from "../ratelimit/sliding-window.ts";
 
 // Failed dashboard sign-ins slow the next attempts down (D51), counted in the rolling minute
-// of the rate limiter (rate_limit_counters), per e-mail address and per client address:
-// - per e-mail: the first few failures cost nothing; after them every attempt for that e-mail
-//   waits before it is checked, longer with each failure, but it is still checked, so the real
-//   user's right password works whatever others try (nobody is locked out by someone else);
-// - per client address: past a number of failures in the minute, attempts from that address
-//   are refused without being checked (one address cannot try many e-mails).
-// A refused attempt runs the same password hash as a checked one, so it takes as long.
+// of the rate limiter (rate_limit_counters), per e-mail address and per client address
+// (lib/client-address.ts). Past a few free failures, every attempt for that e-mail, or from
+// that address, waits before it is checked, longer with each failure up to a cap; but it is
+// always checked, so the real user's right password works whatever others try. An attempt
+// is never refused unchecked: every client behind one load balancer may share one address
+// (TRUST_PROXY unset), and one attacker there must not lock all of them out. The wait is
+// the longer of the two; the check that follows it runs the same password hash whether or
+// not the user exists (verify-credentials.ts).
 
-/** Failures per e-mail in the rolling minute before attempts for it are slowed. */
+/** Failures per e-mail in the rolling minute before attempts for it are slowed, and the added wait per failure past them. */
 export const FREE_FAILURES_PER_EMAIL = 5;
-/** Added wait per failure past the free ones, and the longest wait. */
-export const DELAY_PER_FAILURE_MS = 1_000;
+export const DELAY_PER_EMAIL_FAILURE_MS = 1_000;
+/** The same per client address: more free failures (people share addresses), a gentler slope. */
+export const FREE_FAILURES_PER_ADDRESS = 10;
+export const DELAY_PER_ADDRESS_FAILURE_MS = 250;
+/** The longest wait, whatever the failures. */
 export const MAX_DELAY_MS = 5_000;
-/** Failures per client address in the rolling minute after which its attempts are refused. */
-export const FAILURES_PER_ADDRESS = 30;
-
-export type Throttle = { delayMs: number; refused: boolean };
 
 const emailBucket = (email: string) => `sign-in-failures:email:${email}`;
 const addressBucket = (address: string) => `sign-in-failures:address:${address}`;
@@ -29,8 +29,14 @@ const RECORD = `
   INSERT INTO rate_limit_counters (key_hash, window_start, count) VALUES ($1, $3, 1), ($2, $3, 1)
   ON CONFLICT (key_hash, window_start) DO UPDATE SET count = rate_limit_counters.count + 1`;
 
-/** How this attempt is treated, from the failures counted so far. */
-export async function signInThrottle(database: Database, email: string, address: string): Promise<Throttle> {
+/** The wait for `failures` in the minute: none for the free ones, then growing, capped. */
+function delayFor(failures: number, free: number, perFailureMs: number): number {
+  const excess = Math.floor(failures) - free;
+  return excess < 0 ? 0 : Math.min((excess + 1) * perFailureMs, MAX_DELAY_MS);
+}
+
+/** How long this attempt waits before it is checked, from the failures counted so far. */
+export async function signInDelayMs(database: Database, email: string, address: string): Promise<number> {
   const now = Date.now();
   const start = windowStart(now);
   const rows = await database.query<{ key_hash: string; window_start: string | number; count: number }>(COUNTS, [
@@ -42,11 +48,10 @@ export async function signInThrottle(database: Database, email: string, address:
     const of = (at: number) => Number(rows.find((r) => r.key_hash === bucket && Number(r.window_start) === at)?.count ?? 0);
     return estimate({ current: of(start), previous: of(start - WINDOW_MS) }, now);
   };
-  const excess = Math.floor(failures(emailBucket(email))) - FREE_FAILURES_PER_EMAIL;
-  return {
-    delayMs: excess < 0 ? 0 : Math.min((excess + 1) * DELAY_PER_FAILURE_MS, MAX_DELAY_MS),
-    refused: failures(addressBucket(address)) >= FAILURES_PER_ADDRESS,
-  };
+  return Math.max(
+    delayFor(failures(emailBucket(email)), FREE_FAILURES_PER_EMAIL, DELAY_PER_EMAIL_FAILURE_MS),
+    delayFor(failures(addressBucket(address)), FREE_FAILURES_PER_ADDRESS, DELAY_PER_ADDRESS_FAILURE_MS),
+  );
 }
 
 export async function recordSignInFailure(database: Database, email: string, address: string): Promise<void> {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { hashPassword, verifyPassword } from "../lib/crypto.ts";
-import { recordSignInFailure, signInThrottle } from "./sign-in-throttle.ts";
+import { recordSignInFailure, signInDelayMs } from "./sign-in-throttle.ts";
 
 // Dashboard sign-in: e-mail and password checked against the scrypt hash of the user, slowed
 // after failures (sign-in-throttle.ts, D51).
@@ -19,9 +19,9 @@ let decoyHash: Promise<string> | undefined;
 const decoy = () => (decoyHash ??= hashPassword("decoy password, never matches"));
 
 /**
- * The user for these credentials, or null when the e-mail is unknown, the password wrong or
- * the client address refused for its failures: the caller cannot tell which, by answer or by
- * timing (every attempt runs one password hash).
+ * The user for these credentials, or null when the e-mail is unknown or the password wrong:
+ * the caller cannot tell which, by answer or by timing (every attempt runs one password hash).
+ * Every attempt is checked, after the wait its failures so far impose (D51).
  */
 export async function verifyCredentials(database: Database, input: unknown, clientAddress: string): Promise<SignedInUser | null> {
   const parsed = ZCredentials.safeParse(input);
@@ -30,11 +30,12 @@ export async function verifyCredentials(database: Database, input: unknown, clie
     return null;
   }
   const { email, password } = parsed.data;
-  const throttle = await signInThrottle(database, email, clientAddress);
-  if (throttle.delayMs > 0) await sleep(throttle.delayMs);
-  const user = throttle.refused
-    ? null
-    : await database.prisma.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } });
+  const delayMs = await signInDelayMs(database, email, clientAddress);
+  if (delayMs > 0) await sleep(delayMs);
+  const user = await database.prisma.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, passwordHash: true },
+  });
   const matches = await verifyPassword(password, user?.passwordHash ?? (await decoy()));
   if (user && matches) return { id: user.id, email: user.email, name: user.name };
   await recordSignInFailure(database, email, clientAddress);

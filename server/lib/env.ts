@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
 // The environment is read and validated once, here (operations.md "Configuration").
@@ -32,6 +33,15 @@ const ZEnv = z.object({
   RETENTION_DAYS: z.coerce.number().int().min(3).max(36500).default(90),
   RETENTION_BATCH_ROWS: z.coerce.number().int().min(1).max(100_000).default(5_000),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const trust = trustedProxies(value);
+      if (trust) return trust;
+      ctx.addIssue({ code: "custom", message: "a number of proxy hops, or a comma-separated list of addresses and CIDR ranges" });
+      return z.NEVER;
+    }),
 });
 
 export type Env = {
@@ -75,6 +85,11 @@ export type Env = {
    * server's `max_connections` (100 by default).
    */
   databasePoolSize: number;
+  /**
+   * Whether the peer at `hop` (0: the socket's, then X-Forwarded-For from the right) is a
+   * proxy of ours whose claim of the client's address is believed (lib/client-address.ts).
+   */
+  trustProxy: (address: string, hop: number) => boolean;
 };
 
 let cached: Env | undefined;
@@ -108,6 +123,7 @@ export function env(): Env {
     retentionDays: e.RETENTION_DAYS,
     retentionBatchRows: e.RETENTION_BATCH_ROWS,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    trustProxy: e.TRUST_PROXY,
   };
   return cached;
 }
@@ -117,6 +133,26 @@ export function setListeningPort(port: number): void {
   const e = env();
   if (!process.env.APP_URL) e.appUrl = `http://localhost:${port}`;
   e.port = port;
+}
+
+/**
+ * TRUST_PROXY: unset trusts no proxy; a number trusts that many hops in front of the server;
+ * otherwise a list of addresses or CIDR ranges (proxy-addr also knows `loopback`,
+ * `linklocal`, `uniquelocal`). Null when the value is none of these.
+ */
+function trustedProxies(value: string | undefined): ((address: string, hop: number) => boolean) | null {
+  if (value === undefined) return () => false;
+  if (/^\d+$/.test(value.trim())) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  const list = value.split(",").map((s) => s.trim());
+  if (list.some((s) => s === "")) return null;
+  try {
+    return proxyaddr.compile(list);
+  } catch {
+    return null;
+  }
 }
 
 function emptyToUndefined(source: NodeJS.ProcessEnv): Record<string, string | undefined> {

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "../db/client.ts";
+import { clientAddress } from "../lib/client-address.ts";
 import { env } from "../lib/env.ts";
 import { readinessProbe } from "./health.ts";
 
@@ -9,16 +10,19 @@ import { readinessProbe } from "./health.ts";
 // installation (the metrics, the readiness checks and their errors) is for the operator only:
 // callers on loopback, or elsewhere with `Authorization: Bearer $METRICS_TOKEN` (issue 30).
 
-const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+const LOOPBACK = new Set(["127.0.0.1", "::1"]);
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
   res.end(JSON.stringify(body));
 }
 
-/** The operator: a caller on loopback, or one with the metrics token. */
+/**
+ * The operator: a caller on loopback, or one with the metrics token. The client's address, not
+ * the socket's: behind a proxy on this host every request comes from loopback.
+ */
 function isOperator(req: IncomingMessage): boolean {
-  if (LOOPBACK.has(req.socket.remoteAddress ?? "")) return true;
+  if (LOOPBACK.has(clientAddress(req))) return true;
   const token = env().metricsToken;
   const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
   if (!token || !given) return false;

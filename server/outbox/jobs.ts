@@ -70,6 +70,7 @@ const CLAIM = `
   WHERE id IN (
     SELECT id FROM jobs
     WHERE run_at <= now() AND (lease_until IS NULL OR lease_until < now())
+      AND NOT (kind = $5 AND payload ->> $6 = ANY($7::text[]))
     ORDER BY run_at
     LIMIT $2
     FOR UPDATE SKIP LOCKED
@@ -77,8 +78,16 @@ const CLAIM = `
   RETURNING id, kind, subject_id, workspace_id, channel_id, payload, run_at, attempts, created_at, request_id, traceparent`;
 
 /**
- * Claims up to `limit` due jobs for `leaseMs`; a job of a kind in `calls` is leased longer so
- * that the claim covers its usual call (`ClaimCover`) and the call needs no fence of its own.
+ * Jobs a claim leaves where they are: those of `kind` whose payload's `key` is one of
+ * `values` (a webhook endpoint with all its deliveries in flight), so they wait unclaimed,
+ * untouched, instead of being claimed and put back again and again.
+ */
+export type ClaimSkip = { kind: JobKind; key: string; values: string[] };
+
+/**
+ * Claims up to `limit` due jobs for `leaseMs`, but none that `skip` names; a job of a kind in
+ * `calls` is leased longer so that the claim covers its usual call (`ClaimCover`) and the
+ * call needs no fence of its own.
  */
 export async function claimJobs(
   database: Database,
@@ -86,10 +95,19 @@ export async function claimJobs(
   limit: number,
   leaseMs: number,
   calls: Partial<Record<JobKind, number>> = {},
+  skip: ClaimSkip | null = null,
 ): Promise<StoredJob[]> {
   const at = performance.now();
   const extra = Object.fromEntries(Object.entries(calls).map(([kind, ms]) => [kind, coveringLeaseMs(leaseMs, ms) - leaseMs]));
-  const jobs = await database.query<StoredJob>(CLAIM, [owner, limit, leaseMs, JSON.stringify(extra)]);
+  const jobs = await database.query<StoredJob>(CLAIM, [
+    owner,
+    limit,
+    leaseMs,
+    JSON.stringify(extra),
+    skip?.kind ?? "",
+    skip?.key ?? "",
+    skip?.values ?? [],
+  ]);
   for (const job of jobs) {
     const callMs = calls[job.kind as JobKind];
     if (callMs !== undefined) job.cover = { at, callMs, withinMs: leaseMs / 2 };

@@ -12,7 +12,7 @@ import { backoffMs } from "../outbox/backoff.ts";
 import { loadChannel } from "../channels/load-channel.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { advanceRun } from "../flows/advance-run.ts";
-import { admitDeliveries, DEFER_MS, deliverWebhook } from "../webhooks/deliver-webhook.ts";
+import { deliverWebhook, endpointSlots } from "../webhooks/deliver-webhook.ts";
 import {
   claimJobs,
   claimToken,
@@ -100,20 +100,32 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
   const leaseMs = opts.leaseMs ?? env().pipelineLeaseMs;
   const counts: PipelineCounts = { claimed: 0, completed: 0, paced: 0, errors: 0 };
   const running = new Map<Promise<void>, { id: string; owner: string }>();
+  // D49: a webhook delivery starts within its endpoint's slots, or waits for one, still leased.
+  const webhookSlots = endpointSlots<{ job: Job<"webhook.deliver">; owner: string; pass: PassContext }>();
   // Jobs held but not finished have their leases renewed a few times a lease, so a job that
   // waits (a busy CPU, a slow database) is not claimed again; correctness does not depend on
   // it (the fence does), only how much work a busy machine repeats.
   let renewal: NodeJS.Timeout | undefined;
   const renew = () => {
-    renewLeases(database, [...running.values()], leaseMs).catch((err: unknown) => log().warn({ err }, "lease renewal failed"));
+    const held = [...running.values(), ...webhookSlots.waiting().map(({ job, owner }) => ({ id: job.id, owner }))];
+    renewLeases(database, held, leaseMs).catch((err: unknown) => log().warn({ err }, "lease renewal failed"));
   };
-  const start = (job: Job, owner: string, pass: PassContext) => {
-    const run: Promise<void> = runJob(database, job, owner, pass, counts).finally(() => {
-      running.delete(run);
+  const run = (job: Job, owner: string, pass: PassContext) => {
+    const started: Promise<void> = runJob(database, job, owner, pass, counts).finally(() => {
+      running.delete(started);
+      const next = job.kind === "webhook.deliver" ? webhookSlots.release(job.payload.endpoint_id) : undefined;
+      if (next) run(next.job, next.owner, next.pass);
       if (running.size === 0 && renewal) renewal = void clearInterval(renewal);
     });
-    running.set(run, { id: job.id, owner });
+    running.set(started, { id: job.id, owner });
     renewal ??= setInterval(renew, Math.max(250, leaseMs / 3)).unref();
+  };
+  const start = (job: Job, owner: string, pass: PassContext) => {
+    if (job.kind === "webhook.deliver" && !webhookSlots.admit(job.payload.endpoint_id, { job, owner, pass })) {
+      counts.paced++;
+      return;
+    }
+    run(job, owner, pass);
   };
   const adoptions = new Set<Promise<void>>(); // hand-offs being started
   let launching = 0; // jobs being paced before they start: they count against the slots too
@@ -159,6 +171,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
         Math.min(opts.batchSize ?? 200, concurrency - running.size - launching),
         leaseMs,
         calls(),
+        webhookSlots.skip(),
       );
       await launch(jobs, owner);
       return jobs.length;
@@ -185,7 +198,14 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     slotFreed: () => (running.size ? Promise.race(running.keys()) : Promise.resolve()),
     drained: async () => {
       await Promise.all(adoptions);
-      await Promise.all(running.keys());
+      // Deliveries still waiting for a slot go back to the outbox unstarted, their attempt not
+      // counted: the worker stops after the requests in flight, not after a slow endpoint's backlog.
+      const waiting = webhookSlots.withdraw();
+      for (const owner of new Set(waiting.map((w) => w.owner))) {
+        const jobs = waiting.filter((w) => w.owner === owner).map((w) => w.job);
+        await recordOutcome(() => deferJobs(database.query, jobs, owner, new Date())).catch(() => {});
+      }
+      while (running.size) await Promise.all(running.keys());
     },
   };
 }
@@ -288,7 +308,7 @@ function failureCode(err: unknown): string {
 
 /**
  * Before jobs run: provider jobs over their channel's cap in this second go back to the start
- * of the next one, and webhook jobs over their endpoint's share of slots go back for a moment.
+ * of the next one (webhook jobs are held to their endpoint's slots when they start).
  * Each channel's row, read by its reservation, goes to `rows`. A hand-off's reservations were
  * made while its jobs were written (`prepared`): for as many calls as it leased, at least
  * those written; one whose deadline passed meanwhile is not used, its slots left unused.
@@ -303,20 +323,14 @@ async function pace(
   prepared?: Prepared,
 ): Promise<Job[]> {
   const byChannel = new Map<string, Job[]>();
-  const webhooks: Job<"webhook.deliver">[] = [];
   const free: Job[] = [];
   for (const job of jobs) {
     if (job.channel_id && job.kind === "message.dispatch") {
       const list = byChannel.get(job.channel_id) ?? [];
       list.push(job);
       byChannel.set(job.channel_id, list);
-    } else if (job.kind === "webhook.deliver") webhooks.push(job);
-    else free.push(job);
+    } else free.push(job);
   }
-  const { admitted, deferred } = admitDeliveries(webhooks);
-  free.push(...admitted);
-  counts.paced += deferred.length;
-  await deferJobs(database.query, deferred, owner, new Date(Date.now() + DEFER_MS));
   if (byChannel.size === 0) return free;
   for (const [channelId, list] of byChannel) {
     let reservation = await prepared?.get(channelId);

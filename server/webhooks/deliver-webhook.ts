@@ -4,7 +4,7 @@ import { groupCommitEach } from "../lib/group-commit.ts";
 import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { env } from "../lib/env.ts";
 import { inSpan } from "../observability/tracing.ts";
-import { completeJob, fenceJob, recordOutcome, rescheduleJob, WORKER_SLOTS, type Job } from "../outbox/jobs.ts";
+import { completeJob, fenceJob, recordOutcome, rescheduleJob, type ClaimSkip, type Job } from "../outbox/jobs.ts";
 import { postJson } from "../providers/http-post.ts";
 import { openSecret } from "./endpoint-secret.ts";
 import { eventBody } from "./event-body.ts";
@@ -19,12 +19,14 @@ import { jsonRows } from "../db/json-rows.ts";
 export type DeliveryResult = "delivered" | "retry" | "failed" | "skipped" | "lost";
 
 /**
- * Requests in flight to one endpoint from this process: a slow or failing endpoint holds at
- * most half of the pipeline's slots, so other endpoints and messages always have the rest.
+ * Requests in flight to one endpoint from one pipeline worker (D49): a receiver is never sent
+ * more than this many at once by an instance (a probe saw 82 at once to one slow endpoint),
+ * and a slow or failing endpoint holds at most this many of the worker's slots (WORKER_SLOTS),
+ * so other endpoints and messages always have the rest. Per worker, and so per process (the
+ * inline loop is its one worker), not across instances: N instances may have N times this
+ * many in flight to one endpoint (docs/webhooks.md).
  */
-export const MAX_IN_FLIGHT_PER_ENDPOINT = WORKER_SLOTS / 2;
-/** A job over that cap goes back to the outbox for this long, without counting an attempt. */
-export const DEFER_MS = 100;
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 10;
 /** An endpoint with deliveries failing for this long is disabled (D33). */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60_000;
 const EXCERPT_CHARS = 1_000;
@@ -34,8 +36,6 @@ export const UNREADABLE_ENDPOINT =
   "Start the service with the secret it was stored with, or register the endpoint again.";
 /** The Request-Id of the API request that caused the delivered event. */
 export const REQUEST_ID_HEADER = "x-svc-request-id";
-
-const inFlight = new Map<string, number>();
 
 type Row = {
   id: string;
@@ -111,38 +111,56 @@ const recordSuccess = groupCommitEach(
 );
 
 /**
- * Admits the webhook jobs of one claim within each endpoint's share of slots, counting them
- * in flight at once; the rest wait (the caller puts them back in the outbox together).
+ * One worker's deliveries per endpoint: at most MAX_IN_FLIGHT_PER_ENDPOINT in flight; those
+ * claimed past the cap wait here, in order, still leased by their claim (the worker renews
+ * them), and each slot that frees goes to the next at once. A claim leaves alone the
+ * deliveries of every endpoint at its cap or with deliveries waiting (`skip`), so they stay
+ * in the outbox untouched until there is room, and no delivery ever counts an attempt for
+ * waiting. `T` is what the worker needs to start one.
  */
-export function admitDeliveries(jobs: Job<"webhook.deliver">[]): { admitted: Job[]; deferred: Job[] } {
-  const admitted: Job[] = [];
-  const deferred: Job[] = [];
-  for (const job of jobs) {
-    const endpointId = job.payload.endpoint_id;
-    const busy = inFlight.get(endpointId) ?? 0;
-    if (busy >= MAX_IN_FLIGHT_PER_ENDPOINT) {
-      deferred.push(job);
-      continue;
-    }
-    inFlight.set(endpointId, busy + 1);
-    admitted.push(job);
-  }
-  return { admitted, deferred };
+export function endpointSlots<T>() {
+  const inFlight = new Map<string, number>();
+  const waiting = new Map<string, T[]>();
+  return {
+    /** True: start it now, counted in flight; false: it waits for a slot (`release`). */
+    admit(endpointId: string, entry: T): boolean {
+      const busy = inFlight.get(endpointId) ?? 0;
+      if (busy < MAX_IN_FLIGHT_PER_ENDPOINT && !waiting.has(endpointId)) {
+        inFlight.set(endpointId, busy + 1);
+        return true;
+      }
+      waiting.set(endpointId, [...(waiting.get(endpointId) ?? []), entry]);
+      return false;
+    },
+    /** A delivery to the endpoint ended: the waiting entry its slot passes to, if any. */
+    release(endpointId: string): T | undefined {
+      const queue = waiting.get(endpointId);
+      const next = queue?.shift();
+      if (queue?.length === 0) waiting.delete(endpointId);
+      if (next !== undefined) return next;
+      const left = (inFlight.get(endpointId) ?? 1) - 1;
+      if (left > 0) inFlight.set(endpointId, left);
+      else inFlight.delete(endpointId);
+      return undefined;
+    },
+    /** Every entry waiting now. */
+    waiting: (): T[] => [...waiting.values()].flat(),
+    /** Takes every waiting entry out (the worker stops: they go back to the outbox). */
+    withdraw(): T[] {
+      const all = [...waiting.values()].flat();
+      waiting.clear();
+      return all;
+    },
+    /** What the worker's next claim leaves alone. */
+    skip(): ClaimSkip {
+      const values = [...inFlight].filter(([id, n]) => n >= MAX_IN_FLIGHT_PER_ENDPOINT || waiting.has(id)).map(([id]) => id);
+      return { kind: "webhook.deliver", key: "endpoint_id", values };
+    },
+  };
 }
 
-/** The pipeline's handler for a job that `admitDeliveries` admitted. */
+/** The pipeline's handler for `webhook.deliver` jobs, started within their endpoint's slots (`endpointSlots`). */
 export async function deliverWebhook(database: Database, job: Job<"webhook.deliver">, owner: string): Promise<DeliveryResult> {
-  const endpointId = job.payload.endpoint_id;
-  try {
-    return await deliver(database, job, owner);
-  } finally {
-    const left = (inFlight.get(endpointId) ?? 1) - 1;
-    if (left > 0) inFlight.set(endpointId, left);
-    else inFlight.delete(endpointId);
-  }
-}
-
-async function deliver(database: Database, job: Job, owner: string): Promise<DeliveryResult> {
   const row = await loadDelivery(database, job.subject_id);
   // Gone with its endpoint, or already settled (a replay raced a retry): nothing to send.
   if (!row || row.status !== "pending" || !row.endpoint_id || !row.url) {
