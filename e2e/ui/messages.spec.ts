@@ -210,7 +210,7 @@ test("an e-mail's page: subject, the HTML in a sandbox, and its contact", async 
   await expect(page.getByRole("heading", { level: 1, name: "Ellen Inspect" })).toBeVisible();
 });
 
-test("support staff inspect a live message that keeps retrying, and a failed one", async ({ page, seed, signIn }) => {
+test("support staff inspect a live message that keeps retrying, one whose provider never answered, and a failed one", async ({ page, seed, signIn }) => {
   const m = seed.messages;
   await signIn(m.support);
   await openMessages(page);
@@ -235,6 +235,18 @@ test("support staff inspect a live message that keeps retrying, and a failed one
   await expect(details(page).getByRole("definition").first()).toHaveText("failed", { timeout: 15_000 });
   await expect(details(page)).toContainText("simulated failure");
   await expect(timeline(page).last()).toContainText("failed");
+
+  // A live message the Cloud API read and never answered (D47): not sent again, it waits for
+  // WhatsApp's report, and says so.
+  await page.goto(`/w/${m.silentId}/messages/${m.liveUnanswered}`);
+  const unknown = timeline(page).filter({ hasText: "No answer" });
+  await expect(unknown).toBeVisible({ timeout: 60_000 });
+  await expect(unknown).toContainText("WhatsApp got the message but did not answer (The Cloud API did not answer within 15 s");
+  await expect(unknown).toContainText("it is not sent again. The service waits 15 minutes for WhatsApp's report");
+  await expect(details(page).getByRole("definition").first()).toHaveText("queued");
+  await expect(details(page)).toContainText("provider_timeout");
+  await expect(timeline(page).filter({ hasText: "Retry scheduled" })).toHaveCount(0);
+  await page.screenshot({ path: "test-results/message-outcome-unknown.png", fullPage: true });
 
   // Another workspace's (or no) message is a 404 page.
   const missing = await page.goto(`/w/${m.id}/messages/${seed.messages.failedTest}x`);

@@ -12,7 +12,7 @@ const OURS: Record<string, string> = {
   channel_disconnected: "The channel was disconnected before the message could go out.",
   channel_credentials_unreadable: "The channel's stored credentials could not be read with this server's secret.",
   provider_timeout:
-    "The provider got the message but never answered, and has not reported on it since: it was not sent again, and may still have reached the recipient.",
+    "The provider got the message but never answered. It is not sent again: the provider's report settles it, and without one it counts as failed, though it may have reached the recipient.",
 };
 
 export function errorReason(code: string | null | undefined): string | null {
