@@ -327,6 +327,8 @@ describe("template sends (D42)", () => {
           },
         ],
       },
+      // Our id, which Meta returns on each status report of the message (D47).
+      biz_opaque_callback_data: res.body.id,
     });
     // Named parameters carry their names.
     const otp = await live.post("/messages", {

@@ -89,7 +89,7 @@ export function entrySentence(entry: HistoryEntry, channel: "whatsapp" | "email"
     case "retry":
       return `${channel === "whatsapp" ? "WhatsApp" : "The mail server"} could not take it now${d.error ? ` (${d.error})` : ""}${answered(d)}; the service tries again in ${msWords(d.retry_in_ms ?? 0)}.`;
     case "outcome_unknown":
-      return `${channel === "whatsapp" ? "WhatsApp" : "The mail server"} got the message but did not answer${d.error ? ` (${d.error})` : ""}; it is not sent again. The service waits ${msWords(d.settle_in_ms ?? 0)} for ${channel === "whatsapp" ? "WhatsApp's" : "the provider's"} report, then counts it as failed.`;
+      return `${channel === "whatsapp" ? "WhatsApp" : "The mail server"} got the message but did not answer${d.error ? ` (${d.error.replace(/[.!?]\s*$/, "")})` : ""}; it is not sent again. The service waits ${msWords(d.settle_in_ms ?? 0)} for ${channel === "whatsapp" ? "WhatsApp's" : "the provider's"} report, then counts it as failed.`;
     case "note":
       return d.message ?? "A note.";
     default:
