@@ -13,6 +13,7 @@ import { loadChannel } from "../channels/load-channel.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { advanceRun } from "../flows/advance-run.ts";
 import { deliverWebhook, endpointSlots } from "../webhooks/deliver-webhook.ts";
+import { wakePipeline } from "../outbox/wake.ts";
 import {
   claimJobs,
   claimToken,
@@ -46,7 +47,12 @@ import { providerFor } from "../providers/registry.ts";
  * claim, from the row its pacing read; `callBy`, for each provider call paced, when it must
  * have started (`reserveSlots`).
  */
-type PassContext = { channels: (id: string) => Promise<ChannelConfig | null>; callBy: Map<string, number> };
+type PassContext = {
+  channels: (id: string) => Promise<ChannelConfig | null>;
+  callBy: Map<string, number>;
+  /** A webhook delivery's request is over: its endpoint's slot goes to the next (`endpointSlots`). */
+  requestEnded: (jobId: string) => void;
+};
 
 /** A hand-off's pacing, begun while the statement that writes its jobs runs: each channel's reservation. */
 type Prepared = Map<string, Promise<Reservation>>;
@@ -57,7 +63,7 @@ const HANDLERS: { [K in JobKind]: Handler<K> } = {
   "message.dispatch": (database, job, owner, pass) => dispatchMessage(database, job, owner, pass.channels, pass.callBy.get(job.id)),
   "message.settle": settleMessage,
   "message.simulate": simulateStep,
-  "webhook.deliver": deliverWebhook,
+  "webhook.deliver": (database, job, owner, pass) => deliverWebhook(database, job, owner, () => pass.requestEnded(job.id)),
   "flow.step": advanceRun,
   "maintenance.sweep": sweep,
   "whatsapp.templates_sync": templateSyncJob,
@@ -101,7 +107,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
   const counts: PipelineCounts = { claimed: 0, completed: 0, paced: 0, errors: 0 };
   const running = new Map<Promise<void>, { id: string; owner: string }>();
   // D49: a webhook delivery starts within its endpoint's slots, or waits for one, still leased.
-  const webhookSlots = endpointSlots<{ job: Job<"webhook.deliver">; owner: string; pass: PassContext }>();
+  const webhookSlots = endpointSlots<{ job: Job<"webhook.deliver">; owner: string; pass: PassContext }>(wakePipeline);
   // Jobs held but not finished have their leases renewed a few times a lease, so a job that
   // waits (a busy CPU, a slow database) is not claimed again; correctness does not depend on
   // it (the fence does), only how much work a busy machine repeats.
@@ -110,11 +116,21 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     const held = [...running.values(), ...webhookSlots.waiting().map(({ job, owner }) => ({ id: job.id, owner }))];
     renewLeases(database, held, leaseMs).catch((err: unknown) => log().warn({ err }, "lease renewal failed"));
   };
+  // The deliveries whose request holds their endpoint's slot, by job: the slot is freed once,
+  // when the request is over (the handler says so) or else when the job ends.
+  const inRequest = new Map<string, string>();
+  const endRequest = (jobId: string) => {
+    const endpointId = inRequest.get(jobId);
+    if (endpointId === undefined) return;
+    inRequest.delete(jobId);
+    const next = webhookSlots.release(endpointId);
+    if (next) run(next.job, next.owner, next.pass);
+  };
   const run = (job: Job, owner: string, pass: PassContext) => {
+    if (job.kind === "webhook.deliver") inRequest.set(job.id, job.payload.endpoint_id);
     const started: Promise<void> = runJob(database, job, owner, pass, counts).finally(() => {
       running.delete(started);
-      const next = job.kind === "webhook.deliver" ? webhookSlots.release(job.payload.endpoint_id) : undefined;
-      if (next) run(next.job, next.owner, next.pass);
+      endRequest(job.id);
       if (running.size === 0 && renewal) renewal = void clearInterval(renewal);
     });
     running.set(started, { id: job.id, owner });
@@ -152,6 +168,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     const opened = new Map<string, Promise<ChannelConfig | null>>();
     const pass: PassContext = {
       callBy: new Map(),
+      requestEnded: endRequest,
       channels: (id) => {
         if (!opened.has(id)) opened.set(id, rows.has(id) ? (async () => usableChannel(rows.get(id)!))() : loadChannel(database, id));
         return opened.get(id)!;
