@@ -210,7 +210,11 @@ test("an e-mail's page: subject, the HTML in a sandbox, and its contact", async 
   await expect(page.getByRole("heading", { level: 1, name: "Ellen Inspect" })).toBeVisible();
 });
 
-test("support staff inspect a live message that keeps retrying, one whose provider never answered, and a failed one", async ({ page, seed, signIn }) => {
+test("support staff inspect a live message that keeps retrying, one whose provider never answered, and a failed one", async ({
+  page,
+  seed,
+  signIn,
+}) => {
   const m = seed.messages;
   await signIn(m.support);
   await openMessages(page);
