@@ -6,7 +6,6 @@ import type { Database } from "../db/client.ts";
 import { hmacSha256Hex, safeEqual } from "../lib/crypto.ts";
 import { log } from "../lib/log.ts";
 import { applyReport } from "../messaging/apply-report.ts";
-import { findMessageByProviderId } from "../messaging/find-message.ts";
 import type { ChannelConfig } from "./provider.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { recordInbound, type InboundItem } from "../whatsapp/inbound.ts";
@@ -345,14 +344,12 @@ async function accountChannels(database: Database, wabaId: string): Promise<Cand
  * lost, D47), among the messages of the channels whose app secret verified the report.
  */
 async function findMessage(database: Database, channels: ChannelConfig[], item: StatusItem): Promise<string | null> {
-  for (const channel of channels) {
-    const found = await findMessageByProviderId(database, channel.id, item.id);
-    if (found) return found.id;
-  }
   const ours = item.biz_opaque_callback_data;
-  if (!ours) return null;
   const found = await database.prisma.message.findFirst({
-    where: { id: ours, channelId: { in: channels.map((c) => c.id) } },
+    where: {
+      channelId: { in: channels.map((c) => c.id) },
+      OR: [{ providerMessageId: item.id }, ...(ours ? [{ id: ours }] : [])],
+    },
     select: { id: true },
   });
   return found?.id ?? null;
