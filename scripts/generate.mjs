@@ -3,7 +3,7 @@
 // a placeholder file skips that download (ARCHITECTURE.md "Databases").
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { tmpdir } from "node:os";
 
 const placeholder = join(tmpdir(), "svc-prisma-schema-engine-placeholder");
@@ -15,6 +15,8 @@ execFileSync(process.execPath, ["node_modules/prisma/build/index.js", "generate"
   stdio: process.argv.includes("--quiet") ? "ignore" : "inherit",
   env: {
     ...process.env,
+    // The row-type generator (prisma-kysely) is found by name on the PATH, as under `npm run`.
+    PATH: `${join(process.cwd(), "node_modules", ".bin")}${delimiter}${process.env.PATH}`,
     PRISMA_SCHEMA_ENGINE_BINARY: placeholder,
     PRISMA_HIDE_UPDATE_MESSAGE: "1",
     CHECKPOINT_DISABLE: "1",
