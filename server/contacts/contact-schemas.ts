@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Prisma } from "../generated/prisma/client.ts";
 
 /** A custom-field value: its field's type decides which (D14, checked in field-values.ts). */
 const ZFieldValue = z.union([z.string(), z.number(), z.boolean()]).describe("Text, a number, `true`/`false`, or a date `YYYY-MM-DD`.");
@@ -56,19 +57,7 @@ export const ZContact = z
 
 export type Contact = z.infer<typeof ZContact>;
 
-export type ContactRow = {
-  id: string;
-  phone: string | null;
-  email: string | null;
-  name: string | null;
-  fields: unknown;
-  optOutWhatsapp: boolean;
-  optOutEmail: boolean;
-  whatsappWindowExpiresAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-  tags: { tagId: string }[];
-};
+export type ContactRow = Prisma.ContactGetPayload<{ select: typeof CONTACT_SELECT }>;
 
 export const CONTACT_SELECT = {
   id: true,

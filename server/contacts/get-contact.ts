@@ -1,23 +1,15 @@
 import type { Database, Handle } from "../db/client.ts";
+import type { Columns } from "../db/rows.ts";
 import { invalid, notFound } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import type { Contact } from "./contact-schemas.ts";
 
-type Row = {
-  id: string;
-  phone: string | null;
-  email: string | null;
-  name: string | null;
-  fields: Contact["fields"];
-  opt_out_whatsapp: boolean;
-  opt_out_email: boolean;
-  whatsapp_window_expires_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  tags: string[];
-};
+type Row = Columns<
+  "contacts",
+  "id" | "phone" | "email" | "name" | "opt_out_whatsapp" | "opt_out_email" | "whatsapp_window_expires_at" | "created_at" | "updated_at"
+> & { fields: Contact["fields"]; tags: string[] };
 
 // One statement, straight to the driver: the contact and its tag ids. Sending a message looks
 // its recipient up this way on every call (docs/architecture.md, hot paths).

@@ -4,6 +4,7 @@ import type { Contact } from "../contacts/contact-schemas.ts";
 import { lockContacts, touchContacts } from "../contacts/get-contact.ts";
 import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import { jsonRows } from "../db/json-rows.ts";
+import type { Columns } from "../db/rows.ts";
 import { insertEvents, type NewEvent } from "../events/record-event.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { Mode } from "../keys/scopes.ts";
@@ -34,17 +35,10 @@ export type AdvanceResult = "waiting" | "completed" | "parked" | "failed" | "ski
 /** A run that walks more steps than this in one go is certainly broken (there are no loops). */
 const MAX_STEPS_PER_JOB = 1_000;
 
-type RunRow = {
-  id: string;
-  workspace_id: string;
-  flow_id: string;
-  version: number;
-  contact_id: string;
-  mode: "test" | "live";
-  status: string;
+type RunRow = Columns<"flow_runs", "id" | "workspace_id" | "flow_id" | "version" | "contact_id" | "mode" | "status"> & {
   position: Path | null;
   variables: Record<string, Scalar>;
-  flow_status: string;
+  flow_status: Columns<"flows", "status">["status"];
 };
 
 const versions = new Map<string, Step[]>();
@@ -54,7 +48,10 @@ async function versionSteps(sql: Handle, flowId: string, version: number): Promi
   const key = `${flowId}:${version}`;
   const cached = versions.get(key);
   if (cached) return cached;
-  const [row] = await sql<{ steps: Step[] }>(`SELECT steps FROM flow_versions WHERE flow_id = $1 AND version = $2`, [flowId, version]);
+  const [row] = await sql<Columns<"flow_versions", "steps"> & { steps: Step[] }>(
+    `SELECT steps FROM flow_versions WHERE flow_id = $1 AND version = $2`,
+    [flowId, version],
+  );
   if (!row) return null;
   if (versions.size > 5_000) versions.clear();
   versions.set(key, row.steps);

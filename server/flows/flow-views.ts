@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { FlowDefinition, FlowStatus, RunStatus, Step } from "./flow-schemas.ts";
+import type { Flow, FlowRun } from "../generated/prisma/client.ts";
+import type { FlowDefinition, Step } from "./flow-schemas.ts";
 
 // What flows and runs look like to callers: the spec's Flow and Flow run objects (API), and
 // the D37 document (export, editor).
@@ -23,8 +24,8 @@ export const ZFlowRun = z
   })
   .meta({ id: "FlowRun" });
 
-export type FlowRow = { id: string; name: string; status: FlowStatus; createdAt: Date };
-export type RunRow = { id: string; flowId: string; contactId: string; status: RunStatus; createdAt: Date };
+export type FlowRow = Pick<Flow, "id" | "name" | "status" | "createdAt">;
+export type RunRow = Pick<FlowRun, "id" | "flowId" | "contactId" | "status" | "createdAt">;
 
 export const flowView = (f: FlowRow): z.infer<typeof ZFlow> => ({
   id: f.id,
@@ -42,6 +43,6 @@ export const runView = (r: RunRow): z.infer<typeof ZFlowRun> => ({
 });
 
 /** The D37 document of a flow's current version (export, editor). */
-export function flowDocument(f: { name: string; status: FlowStatus; allowReentry: boolean }, steps: unknown): FlowDefinition {
+export function flowDocument(f: Pick<Flow, "name" | "status" | "allowReentry">, steps: unknown): FlowDefinition {
   return { name: f.name, status: f.status, allow_reentry: f.allowReentry, steps: steps as Step[] };
 }

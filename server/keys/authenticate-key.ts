@@ -1,5 +1,5 @@
 import type { Database } from "../db/client.ts";
-import type { Plan } from "../generated/prisma/enums.ts";
+import type { Columns } from "../db/rows.ts";
 import { AppError } from "../lib/errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { decide, windowStart, WINDOW_MS, type RateDecision } from "../ratelimit/sliding-window.ts";
@@ -21,19 +21,15 @@ export type KeyPrincipal = {
 
 const KEY_FORMAT = /^svc_(test|live)_[0-9A-Za-z]{32,}$/;
 
-type Row = {
-  id: string;
-  workspace_id: string;
-  mode: Mode;
-  scopes: string[];
-  revoked: boolean;
-  plan: Plan;
-  rate_limit: number | null;
-  default_country: string | null;
-  templates_version: string;
-  current: number | null;
-  previous: number | null;
-};
+// The key's and its workspace's columns, typed from the schema; the enums are read as text,
+// and the counts come from the rate-limit rows.
+type Row = Columns<"api_keys", "id" | "workspace_id" | "mode" | "scopes"> &
+  Columns<"workspaces", "plan" | "rate_limit" | "default_country"> & {
+    revoked: boolean;
+    templates_version: string;
+    current: number | null;
+    previous: number | null;
+  };
 
 // Every request of a key increments the same counter row, so concurrent requests queue on its
 // row lock, and with a synchronous commit each holds it through a WAL flush (about 1,000
