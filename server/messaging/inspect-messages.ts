@@ -1,4 +1,6 @@
 import type { Database } from "../db/client.ts";
+import type { Columns } from "../db/rows.ts";
+import type { Message as MessageModel } from "../generated/prisma/client.ts";
 import { listPage, type Cursor, type PageQuery } from "../lib/pagination.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import { errorReason } from "./error-reason.ts";
@@ -43,21 +45,17 @@ async function searchCondition(database: Database, workspaceId: string, q: strin
   return { sql: `(id = $Q OR provider_message_id = $Q)`, value: q };
 }
 
-type Row = MessageRow & {
-  mode: "test" | "live";
-  contactId: string;
-  source: string;
-  contactName: string | null;
-  contactPhone: string | null;
-  contactEmail: string | null;
-  apiKeyId: string | null;
-  apiKeyName: string | null;
-  runId: string | null;
-  flowId: string | null;
-  flowName: string | null;
-  summaryKind: "text" | "template" | "subject" | "media" | null;
-  summary: string | null;
-};
+type Row = MessageRow &
+  Pick<MessageModel, "mode" | "source" | "apiKeyId" | "runId"> & {
+    contactName: string | null;
+    contactPhone: string | null;
+    contactEmail: string | null;
+    apiKeyName: string | null;
+    flowId: string | null;
+    flowName: string | null;
+    summaryKind: "text" | "template" | "subject" | "media" | null;
+    summary: string | null;
+  };
 
 /** How long a row's content snippet is (the page and the export cut it there). */
 const SNIPPET = 140;
@@ -220,18 +218,10 @@ export async function messageDetail(database: Database, workspaceId: string, id:
   };
 }
 
-type DeliveryRow = {
-  id: string;
-  endpoint_id: string;
-  endpoint_url: string;
-  event_name: string;
-  status: string;
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: Date;
-  updated_at: Date;
-};
+type DeliveryRow = Columns<
+  "webhook_deliveries",
+  "id" | "endpoint_id" | "event_name" | "status" | "attempts" | "last_status_code" | "last_error" | "created_at" | "updated_at"
+> & { endpoint_url: string };
 
 /** The webhook deliveries of a message's events (the index on its `mensagem.*` events by message id), oldest first. */
 async function messageDeliveries(database: Database, workspaceId: string, messageId: string) {

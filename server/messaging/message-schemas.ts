@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Message as MessageModel } from "../generated/prisma/client.ts";
 
 export const CHANNELS = ["whatsapp", "email"] as const;
 export const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
@@ -202,22 +203,11 @@ export const ZMessage = z
 
 export type Message = z.infer<typeof ZMessage>;
 
-export type MessageRow = {
-  id: string;
-  status: Message["status"];
-  channel: Message["channel"];
-  direction?: string;
-  to: string | null;
-  contactId: string;
-  metadata: unknown;
-  providerMessageId: string | null;
-  error: string | null;
-  errorCode?: string | null;
-  sentAt: Date | null;
-  deliveredAt: Date | null;
-  readAt: Date | null;
-  createdAt: Date;
-};
+export type MessageRow = Pick<
+  MessageModel,
+  "id" | "status" | "channel" | "to" | "contactId" | "providerMessageId" | "error" | "sentAt" | "deliveredAt" | "readAt" | "createdAt"
+> &
+  Partial<Pick<MessageModel, "direction" | "errorCode">> & { metadata: unknown };
 
 /** The columns of `messageView` as SQL, read from `messages m` (`MessageRow`'s names). */
 export const MESSAGE_VIEW_COLUMNS = `m.id, m.status::text AS status, m.channel::text AS channel, m.direction, m."to",

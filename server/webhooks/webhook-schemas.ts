@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Prisma } from "../generated/prisma/client.ts";
 import { EVENT_NAMES } from "../events/event-names.ts";
 
 // Inputs and views of webhook endpoints and their deliveries (D30 to D33). Dashboard and CLI
@@ -53,18 +54,7 @@ export const ENDPOINT_SELECT = {
   secrets: { select: { createdAt: true, expiresAt: true }, orderBy: { id: "desc" } },
 } as const;
 
-export type EndpointRow = {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  enabled: boolean;
-  disabledReason: string | null;
-  disabledAt: Date | null;
-  failingSince: Date | null;
-  createdAt: Date;
-  secrets: { createdAt: Date; expiresAt: Date | null }[];
-};
+export type EndpointRow = Prisma.WebhookEndpointGetPayload<{ select: typeof ENDPOINT_SELECT }>;
 
 /** What the dashboard shows of an endpoint: never a secret, only when each became valid or expires. */
 export function endpointView(row: EndpointRow, now = new Date()) {
