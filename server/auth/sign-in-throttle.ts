@@ -1,4 +1,5 @@
 import type { Database } from "../db/client.ts";
+import type { Columns } from "../db/rows.ts";
 import { estimate, WINDOW_MS, windowStart } from "../ratelimit/sliding-window.ts";
 
 // Failed dashboard sign-ins slow the next attempts down (D51), counted in the rolling minute
@@ -39,7 +40,8 @@ function delayFor(failures: number, free: number, perFailureMs: number): number 
 export async function signInDelayMs(database: Database, email: string, address: string): Promise<number> {
   const now = Date.now();
   const start = windowStart(now);
-  const rows = await database.query<{ key_hash: string; window_start: string | number; count: number }>(COUNTS, [
+  // window_start is a bigint: text through pg, a number through PGlite.
+  const rows = await database.query<Columns<"rate_limit_counters", "key_hash" | "count"> & { window_start: string | number }>(COUNTS, [
     emailBucket(email),
     addressBucket(address),
     start - WINDOW_MS,

@@ -1,17 +1,11 @@
 import type { Database } from "../db/client.ts";
+import type { Columns } from "../db/rows.ts";
 
 /** A contact's flow runs for its page, newest first, with their flows' names (one statement, by the contact's index). */
 export async function contactRuns(database: Database, workspaceId: string, contactId: string) {
-  const rows = await database.query<{
-    id: string;
-    flow_id: string;
-    flow_name: string;
-    status: string;
-    mode: string;
-    reason: string | null;
-    created_at: Date;
-    ended_at: Date | null;
-  }>(
+  const rows = await database.query<
+    Columns<"flow_runs", "id" | "flow_id" | "status" | "mode" | "reason" | "created_at" | "ended_at"> & { flow_name: string }
+  >(
     `SELECT r.id, r.flow_id, f.name AS flow_name, r.status::text AS status, r.mode::text AS mode, r.reason, r.created_at, r.ended_at
      FROM flow_runs r JOIN flows f ON f.id = r.flow_id
      WHERE r.contact_id = $1 AND r.workspace_id = $2

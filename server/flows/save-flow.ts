@@ -2,12 +2,13 @@ import { isDeepStrictEqual } from "node:util";
 import type { Actor } from "../audit/actor.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
+import type { Columns } from "../db/rows.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { checkDefinition } from "./check-definition.ts";
-import type { FlowDefinitionInput, FlowStatus } from "./flow-schemas.ts";
+import type { FlowDefinitionInput } from "./flow-schemas.ts";
 import { moveFlow } from "./set-flow-status.ts";
 
 /**
@@ -54,13 +55,13 @@ export async function createFlow(
 export async function updateFlow(database: Database, workspaceId: string, flowId: string, input: FlowDefinitionInput, actor: Actor) {
   const definition = await checkDefinition(database, workspaceId, input);
   const saved = await database.transaction(async (sql) => {
-    const [flow] = await sql<{ status: FlowStatus; version: number }>(
+    const [flow] = await sql<Columns<"flows", "status" | "version">>(
       `SELECT status::text AS status, version FROM flows WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
       [flowId, workspaceId],
     );
     if (!flow) throw notFound("flow", "flow_id");
     if (flow.status === "archived") throw conflict("flow_archived", "An archived flow cannot be changed.", "flow_id");
-    const [current] = await sql<{ steps: unknown }>(`SELECT steps FROM flow_versions WHERE flow_id = $1 AND version = $2`, [
+    const [current] = await sql<Columns<"flow_versions", "steps">>(`SELECT steps FROM flow_versions WHERE flow_id = $1 AND version = $2`, [
       flowId,
       flow.version,
     ]);

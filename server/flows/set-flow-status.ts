@@ -2,6 +2,7 @@ import type { Actor } from "../audit/actor.ts";
 import type { AuditAction } from "../audit/audit-actions.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database, Handle } from "../db/client.ts";
+import type { Columns } from "../db/rows.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import type { FlowStatus } from "./flow-schemas.ts";
@@ -33,7 +34,7 @@ export const PARKED = new Date("9999-12-31T00:00:00Z");
  */
 export async function setFlowStatus(database: Database, workspaceId: string, flowId: string, status: FlowStatus, actor: Actor) {
   await database.transaction(async (sql) => {
-    const [flow] = await sql<{ status: FlowStatus; name: string }>(
+    const [flow] = await sql<Columns<"flows", "status" | "name">>(
       `SELECT status::text AS status, name FROM flows WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
       [flowId, workspaceId],
     );

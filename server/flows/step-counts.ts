@@ -1,4 +1,5 @@
 import type { Database } from "../db/client.ts";
+import type { Columns } from "../db/rows.ts";
 import { notFound } from "../lib/errors.ts";
 
 // Where the runs of a flow's current version are, step by step: how many passed each step,
@@ -9,7 +10,7 @@ import { notFound } from "../lib/errors.ts";
 type Count = { position: (number | string)[]; passed: number; waiting: number; left: number };
 
 export async function stepCounts(database: Database, workspaceId: string, flowId: string) {
-  const [flow] = await database.query<{ version: number }>(`SELECT version FROM flows WHERE id = $1 AND workspace_id = $2`, [
+  const [flow] = await database.query<Columns<"flows", "version">>(`SELECT version FROM flows WHERE id = $1 AND workspace_id = $2`, [
     flowId,
     workspaceId,
   ]);
@@ -29,7 +30,9 @@ export async function stepCounts(database: Database, workspaceId: string, flowId
       [flowId, flow.version],
     ),
     // Where each run that is not done stands (active) or stood when it left (stopped, failed).
-    database.query<{ status: string; kind: string; position: (number | string)[] | null; runs: number }>(
+    database.query<
+      Columns<"flow_runs", "status"> & Columns<"flow_run_history", "kind"> & { position: (number | string)[] | null; runs: number }
+    >(
       `SELECT r.status::text AS status, last.kind,
               CASE WHEN last.kind = 'waiting' THEN last.position WHEN last.kind = 'enrolled' THEN '[0]'::jsonb ELSE r.position END AS position,
               count(*)::int AS runs

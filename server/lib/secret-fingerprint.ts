@@ -1,4 +1,5 @@
 import type { Database } from "../db/client.ts";
+import type { Columns } from "../db/rows.ts";
 import { deriveKey } from "./crypto.ts";
 import { env } from "./env.ts";
 
@@ -26,7 +27,7 @@ export function secretFingerprint(secret: string): string {
 export async function checkSecret(database: Database): Promise<void> {
   const { authSecret, dataDir } = env();
   const mine = secretFingerprint(authSecret);
-  const [row] = await database.query<{ value: string }>(
+  const [row] = await database.query<Columns<"service_settings", "value">>(
     `WITH ins AS (
        INSERT INTO service_settings (name, value) VALUES ('secret_fingerprint', $1) ON CONFLICT (name) DO NOTHING RETURNING value
      )

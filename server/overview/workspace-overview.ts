@@ -1,4 +1,5 @@
 import type { Database } from "../db/client.ts";
+import type { Columns } from "../db/rows.ts";
 import { listFlows } from "../flows/list-flows.ts";
 import { getUsage } from "../usage/get-usage.ts";
 import type { DailyUsage } from "../usage/usage-report.ts";
@@ -19,7 +20,6 @@ export const OVERVIEW_DAYS = 30;
 export const RECENT_SAMPLE = 10_000;
 
 type Channel = "whatsapp" | "email";
-type Mode = "live" | "test";
 
 const STATUSES = ["queued", "sent", "delivered", "read", "failed"] as const;
 type Status = (typeof STATUSES)[number];
@@ -33,19 +33,19 @@ export async function workspaceOverview(database: Database, workspaceId: string,
   const since = new Date(now.getTime() - OVERVIEW_DAYS * 24 * 60 * 60_000);
 
   const [counters, recent, reasons, usage, endpoints, flows, key, channel, liveMessage] = await Promise.all([
-    database.query<{ day: string; channel: Channel; mode: Mode; count: string }>(
+    database.query<Columns<"messages", "channel" | "mode"> & { day: string; count: string }>(
       `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, channel::text AS channel, mode::text AS mode, count(*) AS count
        FROM messages WHERE workspace_id = $1 AND created_at >= $2 GROUP BY 1, 2, 3`,
       [workspaceId, first],
     ),
-    database.query<{ channel: Channel; status: Status; count: string }>(
+    database.query<Columns<"messages", "channel" | "status"> & { count: string }>(
       `SELECT channel::text AS channel, status::text AS status, count(*) AS count FROM (
          SELECT channel, status FROM messages WHERE workspace_id = $1 AND created_at >= $2
          ORDER BY created_at DESC, id DESC LIMIT $3
        ) recent GROUP BY 1, 2`,
       [workspaceId, since, RECENT_SAMPLE],
     ),
-    database.query<{ error: string | null; count: string }>(
+    database.query<Columns<"messages", "error"> & { count: string }>(
       `SELECT error, count(*) AS count FROM (
          SELECT status, error FROM messages WHERE workspace_id = $1 AND created_at >= $2
          ORDER BY created_at DESC, id DESC LIMIT $3
@@ -77,7 +77,8 @@ export async function workspaceOverview(database: Database, workspaceId: string,
   const today = days[days.length - 1]!;
 
   const byStatus = Object.fromEntries(STATUSES.map((s) => [s, { whatsapp: 0, email: 0 }])) as Record<Status, Record<Channel, number>>;
-  for (const r of recent) if (byStatus[r.status]) byStatus[r.status][r.channel] += Number(r.count);
+  // Inbound messages (`received`) are not part of the sent mix.
+  for (const r of recent) if (r.status !== "received") byStatus[r.status][r.channel] += Number(r.count);
   const total = (s: Status) => byStatus[s].whatsapp + byStatus[s].email;
   const sampled = STATUSES.reduce((sum, s) => sum + total(s), 0);
   const delivered = total("delivered") + total("read");

@@ -1,4 +1,5 @@
 import type { Database } from "../db/client.ts";
+import type { Columns } from "../db/rows.ts";
 import { getUsage } from "./get-usage.ts";
 
 export type DailyUsage = { day: string; whatsapp_live: number; email_live: number; whatsapp_test: number; email_test: number };
@@ -39,7 +40,7 @@ export async function usageReport(database: Database, workspaceId: string, now =
   const [usage, months] = await Promise.all([getUsage(database, workspaceId, now), monthlyUsage(database, workspaceId, now)]);
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  const rows = await database.query<{ day: string; channel: "whatsapp" | "email"; mode: "test" | "live"; count: string }>(
+  const rows = await database.query<Columns<"messages", "channel" | "mode"> & { day: string; count: string }>(
     `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, channel::text AS channel, mode::text AS mode, count(*) AS count
      FROM messages WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3
      GROUP BY 1, 2, 3`,
