@@ -2,7 +2,7 @@
 // included, since a type import ties two files as much as a value import for a reader
 // (docs/architecture.md "Layers"). An import through `await import()` is left out: it loads a
 // file on purpose only when it is needed (db/client.ts loads PGlite only for the embedded engine).
-export default {
+const config = {
   forbidden: [
     {
       name: "no-circular",
@@ -19,3 +19,5 @@ export default {
     tsConfig: { fileName: "tsconfig.json" },
   },
 };
+
+export default config;
