@@ -4,8 +4,8 @@ import nextTs from "eslint-config-next/typescript";
 
 // Domain services, and the layers below them (see docs/architecture.md): every folder of
 // server/ that is not listed below is a domain, so a new one is covered.
-// Not domains: the edges (api, pipeline, cli, auth, demo), observability (used by all) and generated code.
-const NOT_DOMAINS = ["api", "pipeline", "cli", "auth", "demo", "observability", "generated"];
+// Not domains: the edges (api, pipeline, cli, inbound, auth, demo), observability (used by all) and generated code.
+const NOT_DOMAINS = ["api", "pipeline", "cli", "inbound", "auth", "demo", "observability", "generated"];
 const BELOW_SERVICES = ["outbox", "db", "lib"];
 const SERVICES = readdirSync(new URL("./server", import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory() && !NOT_DOMAINS.includes(d.name) && !BELOW_SERVICES.includes(d.name))
@@ -14,11 +14,40 @@ const SERVICES = readdirSync(new URL("./server", import.meta.url), { withFileTyp
 /** What no service (nor anything below them) may import: an edge, or Next. */
 const NO_EDGES = [
   {
-    group: ["**/api/*", "**/pipeline/*", "**/cli/*", "@/app/*", "**/app/*"],
-    message: "Services never import an edge (api, pipeline, cli, app).",
+    group: ["**/api/*", "**/pipeline/*", "**/cli/*", "**/inbound/*", "@/app/*", "**/app/*"],
+    message: "Services never import an edge (api, pipeline, cli, inbound, app).",
   },
   { group: ["next", "next/*", "next-auth", "next-auth/*"], message: "Services never import Next: keep it at the edges." },
 ];
+
+// The send path's folders, lowest first: each imports only the ones before it, so no two of them
+// import each other (docs/architecture.md "Layers"). Providers sit lowest and import no domain
+// at all: only lib, db, observability and themselves.
+const SEND_LAYERS = ["providers", "whatsapp", "channels", "messaging"];
+
+/** A send-path folder's rule: the edges, and every folder above it in SEND_LAYERS. */
+const sendLayer = (name, index) => ({
+  files: [`server/${name}/**/*.ts`],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          ...NO_EDGES,
+          name === "providers"
+            ? {
+                group: ["../*", "!../lib", "!../lib/*", "!../db", "!../db/*", "!../observability", "!../observability/*", "@/*"],
+                message: "Providers import only server/lib, server/db, server/observability and each other.",
+              }
+            : {
+                group: SEND_LAYERS.slice(index + 1).flatMap((above) => [`../${above}/*`, `@/server/${above}/*`]),
+                message: `The send path's folders import downward only (${SEND_LAYERS.join(" < ")}): ${name} imports none of ${SEND_LAYERS.slice(index + 1).join(", ")}.`,
+              },
+        ],
+      },
+    ],
+  },
+});
 
 const config = [
   ...nextVitals,
@@ -66,6 +95,9 @@ const config = [
       ],
     },
   },
+  // After the services' rule, which they replace for these folders (it is kept in NO_EDGES).
+  // Tests too: a test that imports upward would tie two folders both ways as well.
+  ...SEND_LAYERS.slice(0, -1).map(sendLayer), // the top one, messaging, may import all three
   {
     // Test clients read untyped JSON bodies; Playwright fixtures call `use`, which is no React hook.
     files: ["e2e/**/*.ts", "bench/**/*.ts"],

@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { ZWhatsAppTemplate } from "../messaging/message-schemas.ts";
+import { DEFAULT_GRAPH_API_BASE_URL } from "../providers/provider.ts";
+import { ZWhatsAppTemplate } from "../whatsapp/template-schemas.ts";
 
 // A workspace's provider connections (operations.md "Provider endpoints"). What is stored:
 // `external_id` is the WhatsApp phone number id or the e-mail from address; `settings` the
 // non-secret settings; the secrets are sealed (server/lib/crypto.ts) and never returned.
-
-export const DEFAULT_GRAPH_API_BASE_URL = "https://graph.facebook.com/v21.0";
 
 /** Meta's default throughput for a WhatsApp business number; a modest default for SMTP relays. */
 export const DEFAULT_RATE_PER_SECOND = { whatsapp: 80, email: 10 } as const;
@@ -133,12 +132,6 @@ export const CHANNEL_SELECT = {
   disconnectedAt: true,
   templatesSyncedAt: true,
 } as const;
-
-/** Stored settings as strings (the JSON column is written only by connectChannel). */
-export function settingsOf(value: unknown): Record<string, string> {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"));
-}
 
 export function callbackUrl(type: "whatsapp" | "email", appUrl: string): string {
   return type === "whatsapp" ? `${appUrl}/api/providers/whatsapp` : `${appUrl}/api/providers/email/events`;

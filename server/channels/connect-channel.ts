@@ -7,9 +7,9 @@ import { invalid } from "../lib/errors.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import { assertAllowedHost } from "../lib/private-address.ts";
 import { enqueue } from "../outbox/jobs.ts";
+import { DEFAULT_GRAPH_API_BASE_URL } from "../providers/provider.ts";
 import {
   CHANNEL_SELECT,
-  DEFAULT_GRAPH_API_BASE_URL,
   DEFAULT_RATE_PER_SECOND,
   ZConnectChannelRequest,
   type ConnectChannelRequest,
@@ -17,7 +17,7 @@ import {
 } from "./channel-schemas.ts";
 import { channelView } from "./list-channels.ts";
 import { log } from "../lib/log.ts";
-import { syncTemplates, TEMPLATE_SYNC_EVERY_MS } from "../whatsapp/templates.ts";
+import { syncTemplates, TEMPLATE_SYNC_EVERY_MS } from "../whatsapp/sync-templates.ts";
 
 /**
  * Connects a WhatsApp Cloud API number or an SMTP relay to a workspace (operations.md

@@ -1,7 +1,8 @@
 import type { Database } from "../db/client.ts";
 import { openSecrets } from "../lib/crypto.ts";
 import { env } from "../lib/env.ts";
-import { CHANNEL_SELECT, callbackUrl, SECRET_NAMES, settingsOf, type Channel, type ChannelRow } from "./channel-schemas.ts";
+import { settingsOf } from "../providers/load-channel.ts";
+import { CHANNEL_SELECT, callbackUrl, SECRET_NAMES, type Channel, type ChannelRow } from "./channel-schemas.ts";
 
 /** The workspace's channels, oldest first; secrets are never returned, only which are set. */
 export async function listChannels(

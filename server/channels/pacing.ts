@@ -1,5 +1,5 @@
 import type { Database } from "../db/client.ts";
-import { CONFIG_COLUMNS, type ConfigRow } from "./load-channel.ts";
+import { CONFIG_COLUMNS, type ConfigRow } from "../providers/load-channel.ts";
 
 // Per-channel provider throughput (messages per second), shared by every instance: before
 // calling a provider, a worker reserves slots in the channel's current second. The counter

@@ -3,13 +3,12 @@ import { normalizeEmail } from "../lib/email.ts";
 import { AppError, invalid, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { normalizePhone } from "../lib/phone.ts";
-import type { Content } from "../messaging/send-message.ts";
 import { escapeHtml } from "../lib/html.ts";
 import { providerFor } from "../providers/registry.ts";
-import type { ProviderDetail } from "../providers/provider.ts";
-import { checkTemplateSend, templateContent } from "../whatsapp/templates.ts";
+import type { Content, ProviderDetail } from "../providers/provider.ts";
+import { checkTemplateSend, templateContent } from "../whatsapp/check-template-send.ts";
 import type { SendTestRequest } from "./channel-schemas.ts";
-import { loadChannel } from "./load-channel.ts";
+import { loadChannel } from "../providers/load-channel.ts";
 
 export type SendTestResult = {
   to: string;

@@ -1,7 +1,7 @@
 import type { Database } from "../db/client.ts";
 import { checkFieldValue } from "../fields/field-values.ts";
 import { AppError, fromZodError, invalid } from "../lib/errors.ts";
-import { checkTemplateSend, type TemplateRequest } from "../whatsapp/templates.ts";
+import { checkTemplateSend, type TemplateRequest } from "../whatsapp/check-template-send.ts";
 import { ZFlowDefinition, type FlowDefinition, type FlowDefinitionInput, type Step } from "./flow-schemas.ts";
 
 /**

@@ -1,11 +1,11 @@
 import { causeParams } from "../observability/request-context.ts";
 import { messageEventData } from "./message-event-data.ts";
-import { loadChannel } from "../channels/load-channel.ts";
+import { loadChannel } from "../providers/load-channel.ts";
 import { isConnectionError, type Database } from "../db/client.ts";
 import { backoffMs } from "../outbox/backoff.ts";
 import { completeJob, deferJobs, fenceJob, insertJobs, jobRow, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { env } from "../lib/env.ts";
-import type { ChannelConfig, ProviderResult } from "../providers/provider.ts";
+import type { ChannelConfig, Content, ProviderResult } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
@@ -15,8 +15,7 @@ import { recorder } from "../observability/metrics.ts";
 import { inSpan } from "../observability/tracing.ts";
 import { applyReport } from "./apply-report.ts";
 import { SECOND_TAIL_MS, slowChannel } from "../channels/pacing.ts";
-import { slowsChannel } from "../whatsapp/meta-error-codes.ts";
-import type { Content } from "./send-message.ts";
+import { slowsChannel } from "../providers/meta-error-codes.ts";
 import { jsonRows } from "../db/json-rows.ts";
 
 /** Temporary failures are retried for this long after acceptance, then the message fails (D39). */

@@ -1,4 +1,4 @@
-import { metaErrorCode } from "../whatsapp/meta-error-codes.ts";
+import { metaErrorCode } from "../providers/meta-error-codes.ts";
 
 // What a message's `error_code` (D45) means, in a sentence for the people who read the
 // dashboard and its export. Null when the code is unknown: the provider's own `error` text

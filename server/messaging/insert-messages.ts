@@ -11,7 +11,7 @@ import type { Mode } from "../keys/scopes.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { currentCause, type Cause } from "../observability/request-context.ts";
 import { simulatedOutcome } from "./test-mode.ts";
-import type { Content } from "./send-message.ts";
+import type { Content } from "../providers/provider.ts";
 
 export type Sender = WorkspaceRef & { workspaceId: string; mode: Mode };
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Message as MessageModel } from "../generated/prisma/client.ts";
+import { ZWhatsAppTemplate } from "../whatsapp/template-schemas.ts";
 
 export const CHANNELS = ["whatsapp", "email"] as const;
 export const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
@@ -47,22 +48,6 @@ export const ZRecipient = z
 export const ZSingleRecipient = ZRecipient;
 
 const ZVariableValue = z.union([z.string().max(1000, "must be at most 1000 characters"), z.number(), z.boolean()]);
-
-/** D42: an approved template of the channel, its parameters filled (placeholders allowed). */
-export const ZWhatsAppTemplate = z
-  .strictObject({
-    name: z.string().min(1).max(512),
-    language: z.string().min(1).max(32).describe("The template's language code, such as `en_US`."),
-    parameters: z
-      .record(z.string().max(64), z.string().max(1024, "must be at most 1024 characters"))
-      .optional()
-      .describe("A text for each of the template's parameters, by name; texts accept `{{variable}}` placeholders."),
-  })
-  .describe("Send an approved message template instead of `body` or `media_url`: required outside the contact's 24-hour window.")
-  .meta({
-    id: "WhatsAppTemplateSend",
-    example: { name: "order_shipped", language: "en_US", parameters: { "1": "{{name}}", "2": "#1042" } },
-  });
 
 // D16, D56: what `checkContent` requires of each channel's content, stated in the document.
 export const ZWhatsAppContent = z

@@ -14,7 +14,8 @@ import { resolveRecipient } from "./resolve-recipient.ts";
 import { WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
 import { acceptMessage, type NewMessage, type Sender } from "./insert-messages.ts";
 import { currentCause } from "../observability/request-context.ts";
-import { checkTemplateSend, templateContent, lookUpTemplate, type StoredTemplate, type TemplateContent } from "../whatsapp/templates.ts";
+import type { Content } from "../providers/provider.ts";
+import { checkTemplateSend, templateContent, lookUpTemplate, type StoredTemplate } from "../whatsapp/check-template-send.ts";
 
 /** Why a contact cannot be sent a message on a channel; `reason` ends "The recipient …" or "The contact …". */
 type Refusal = { code: "recipient_missing_address" | "recipient_opted_out"; reason: string };
@@ -189,11 +190,6 @@ function draftContact(draft: { phone?: string; email?: string; name?: string }):
     updated_at: "",
   };
 }
-
-export type Content =
-  | { body?: string; media_url?: string; media_type?: string }
-  | TemplateContent
-  | { subject: string; html: string; reply_to?: string; preview_text?: string };
 
 /** D43: whether the contact's 24-hour window is open now (test keys: always, but for the reserved recipient). */
 export function windowOpen(mode: Mode, contact: Contact, address: string, now: Date = new Date()): boolean {

@@ -9,7 +9,7 @@ import { inSpan } from "../observability/tracing.ts";
 import { dispatchMessage, settleMessage } from "../messaging/dispatch-message.ts";
 import { simulateStep } from "../messaging/simulate-step.ts";
 import { backoffMs } from "../outbox/backoff.ts";
-import { loadChannel } from "../channels/load-channel.ts";
+import { loadChannel } from "../providers/load-channel.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { advanceRun } from "../flows/advance-run.ts";
 import { deliverWebhook, endpointSlots } from "../webhooks/deliver-webhook.ts";
@@ -30,9 +30,9 @@ import {
 import { JobPayloadError, type JobKind } from "../outbox/job-kinds.ts";
 import { sweep } from "./sweep.ts";
 import type { Adopter } from "../outbox/handoff.ts";
-import { templateSyncJob } from "../whatsapp/templates.ts";
+import { templateSyncJob } from "../whatsapp/sync-templates.ts";
 import { reserveSlots, type Reservation } from "../channels/pacing.ts";
-import { usableChannel, type ConfigRow } from "../channels/load-channel.ts";
+import { usableChannel, type ConfigRow } from "../providers/load-channel.ts";
 import { providerFor } from "../providers/registry.ts";
 
 // The delivery pipeline's worker (ARCHITECTURE "Shape"): claims due jobs in bounded batches

@@ -1,7 +1,16 @@
-import type { Content } from "../messaging/send-message.ts";
+import type { TemplateContent } from "./whatsapp-template.ts";
 
 // One small interface per provider (ARCHITECTURE "Shape"): the pipeline hands a message to the
 // client of its channel's type and gets one of four answers back.
+
+/** The Graph API base a WhatsApp channel calls unless it names another (`api_base_url`). */
+export const DEFAULT_GRAPH_API_BASE_URL = "https://graph.facebook.com/v21.0";
+
+/** A message's content as stored and sent: WhatsApp free-form, a WhatsApp template, or an e-mail. */
+export type Content =
+  | { body?: string; media_url?: string; media_type?: string }
+  | TemplateContent
+  | { subject: string; html: string; reply_to?: string; preview_text?: string };
 
 export type ChannelConfig = {
   id: string;

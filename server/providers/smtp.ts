@@ -2,10 +2,9 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import { env } from "../lib/env.ts";
 import { checkHost } from "../lib/private-address.ts";
-import type { Content } from "../messaging/send-message.ts";
 import { decorateHtml, htmlToText } from "./email-html.ts";
 import { signToken } from "./email-token.ts";
-import type { ChannelConfig, OutboundMessage, ProviderClient, ProviderDetail, ProviderResult } from "./provider.ts";
+import type { ChannelConfig, Content, OutboundMessage, ProviderClient, ProviderDetail, ProviderResult } from "./provider.ts";
 
 // E-mail over SMTP through nodemailer, to any relay (D39): `sent` when the relay accepts the
 // message, `failed` on a 5xx reply, retried on a 4xx reply, a refused connection or a timeout

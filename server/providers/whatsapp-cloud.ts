@@ -1,12 +1,18 @@
 import { activeTraceparent } from "../observability/tracing.ts";
 import { z } from "zod";
-import { DEFAULT_GRAPH_API_BASE_URL } from "../channels/channel-schemas.ts";
 import { env } from "../lib/env.ts";
-import type { Content } from "../messaging/send-message.ts";
 import { firstHeader, postJson, requestNotReceived, retryAfterMs, type HttpAnswer } from "./http-post.ts";
-import type { ChannelConfig, OutboundMessage, ProviderClient, ProviderDetail, ProviderResult } from "./provider.ts";
-import { META_ERROR_CODES } from "../whatsapp/meta-error-codes.ts";
-import { cloudTemplatePayload, type TemplateContent } from "../whatsapp/templates.ts";
+import {
+  DEFAULT_GRAPH_API_BASE_URL,
+  type ChannelConfig,
+  type Content,
+  type OutboundMessage,
+  type ProviderClient,
+  type ProviderDetail,
+  type ProviderResult,
+} from "./provider.ts";
+import { META_ERROR_CODES } from "./meta-error-codes.ts";
+import { cloudTemplatePayload, type TemplateContent } from "./whatsapp-template.ts";
 
 // Meta's WhatsApp Cloud API (operations.md "Provider endpoints"):
 // POST <api_base_url>/<phone_number_id>/messages with the access token as bearer, one message

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openFreshDatabase } from "../../e2e/support/open-database.ts";
-import { lookUpTemplate, templateForSend, type TemplateChannel, type TemplateRequest } from "./templates.ts";
+import { lookUpTemplate, templateForSend, type TemplateChannel, type TemplateRequest } from "./check-template-send.ts";
 
 // Issue 12: template reads that arrive together share one statement; each gets what
 // `templateForSend` answers alone (D42's errors included), on its own channel or on the

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { META_ERROR_CODES } from "@/server/whatsapp/meta-error-codes.ts";
+import { META_ERROR_CODES } from "@/server/providers/meta-error-codes.ts";
 
 export const metadata: Metadata = {
   title: "WhatsApp templates and the 24-hour window",

@@ -1,4 +1,5 @@
-import { callbackUrl, DEFAULT_GRAPH_API_BASE_URL, type ConnectChannelRequest } from "../../channels/channel-schemas.ts";
+import { callbackUrl, type ConnectChannelRequest } from "../../channels/channel-schemas.ts";
+import { DEFAULT_GRAPH_API_BASE_URL } from "../../providers/provider.ts";
 import { connectChannel } from "../../channels/connect-channel.ts";
 import { env } from "../../lib/env.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";

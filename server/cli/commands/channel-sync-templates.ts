@@ -1,5 +1,5 @@
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
-import { syncWorkspaceTemplates } from "../../whatsapp/templates.ts";
+import { syncWorkspaceTemplates } from "../../whatsapp/sync-templates.ts";
 import { requiredString, withDatabase, type Command } from "../command.ts";
 
 /** D41: `svc channel sync-templates --workspace W --channel ID`: the templates synced now. */

@@ -1,11 +1,11 @@
 import { db } from "@/server/db/client.ts";
 import { log } from "@/server/lib/log.ts";
 import { readRequestBody } from "@/server/lib/read-body.ts";
-import { handleWhatsAppWebhook, verifyHandshake } from "@/server/providers/whatsapp-webhook.ts";
+import { handleWhatsAppWebhook, verifyHandshake } from "@/server/inbound/whatsapp-webhook.ts";
 
 // The WhatsApp Cloud API's webhook (operations.md "Provider endpoints"): GET is Meta's
 // subscription handshake, POST carries status reports and inbound messages signed with the
-// app secret. The logic is in server/providers/whatsapp-webhook.ts.
+// app secret. The logic is in server/inbound/whatsapp-webhook.ts.
 
 const MAX_BODY = 1024 * 1024;
 

@@ -1,4 +1,4 @@
-import { listTemplates as list } from "../../../whatsapp/templates.ts";
+import { listTemplates as list } from "../../../whatsapp/list-templates.ts";
 import { requestUrl } from "../../request-url.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 import { listTemplatesMeta, ZListTemplatesRequest, ZListTemplatesResponse } from "./list-templates.types.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZPageQuery } from "../../../lib/pagination.ts";
-import { TEMPLATE_STATUSES, ZTemplate } from "../../../whatsapp/templates.ts";
+import { TEMPLATE_STATUSES, ZTemplate } from "../../../whatsapp/template-schemas.ts";
 import type { Meta } from "../../trpc.ts";
 
 export const listTemplatesMeta: Meta = {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { syncWorkspaceTemplates } from "../../../whatsapp/templates.ts";
+import { syncWorkspaceTemplates } from "../../../whatsapp/sync-templates.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 
 /** The dashboard's "Sync templates" button (D41): admins only. */

@@ -1,5 +1,5 @@
 import { db } from "@/server/db/client.ts";
-import { handleEmailEvent } from "@/server/providers/email-callbacks.ts";
+import { handleEmailEvent } from "@/server/inbound/email-callbacks.ts";
 import { readRequestBody } from "@/server/lib/read-body.ts";
 
 // The e-mail events endpoint of D39 (docs/providers.md): a relay's delivery or bounce report

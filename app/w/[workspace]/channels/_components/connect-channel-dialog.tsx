@@ -7,12 +7,8 @@ import { FieldError } from "@/app/_components/form-feedback.tsx";
 import { Modal } from "@/app/_components/modal.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
-import {
-  DEFAULT_GRAPH_API_BASE_URL,
-  DEFAULT_RATE_PER_SECOND,
-  type Channel,
-  type ConnectChannelRequest,
-} from "@/server/channels/channel-schemas.ts";
+import { DEFAULT_RATE_PER_SECOND, type Channel, type ConnectChannelRequest } from "@/server/channels/channel-schemas.ts";
+import { DEFAULT_GRAPH_API_BASE_URL } from "@/server/providers/provider.ts";
 import { TYPE_LABEL, type ChannelType } from "./channel-labels.ts";
 
 /** A channel just connected; an e-mail channel's events token is in this answer only. */

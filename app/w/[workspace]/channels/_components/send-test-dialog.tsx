@@ -9,7 +9,7 @@ import { useTRPC } from "@/app/_components/trpc.ts";
 import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
 import type { Channel } from "@/server/channels/channel-schemas.ts";
 import type { SendTestResult } from "@/server/channels/send-test-message.ts";
-import type { Template } from "@/server/whatsapp/templates.ts";
+import type { Template } from "@/server/whatsapp/template-schemas.ts";
 import "@/app/styles/whatsapp.css";
 
 /**

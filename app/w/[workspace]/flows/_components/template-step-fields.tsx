@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { SendStep } from "@/server/flows/flow-schemas.ts";
-import type { Template } from "@/server/whatsapp/templates.ts";
+import type { Template } from "@/server/whatsapp/template-schemas.ts";
 import { controlA11y } from "./editor-context.ts";
 import "@/app/styles/whatsapp.css";
 import type { StepFieldsProps } from "./step-fields.tsx";

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { z } from "zod";
 import { escapeHtml } from "@/server/lib/html.ts";
 
-// The content as sent (placeholders filled), stored as JSON (server/messaging/send-message.ts
+// The content as sent (placeholders filled), stored as JSON (server/providers/provider.ts
 // `Content`): parsed here where it enters the page.
 
 const ZWhatsAppContent = z.object({

@@ -1,6 +1,6 @@
 import { db } from "@/server/db/client.ts";
 import { log } from "@/server/lib/log.ts";
-import { recordEmailOpen } from "@/server/providers/email-callbacks.ts";
+import { recordEmailOpen } from "@/server/inbound/email-callbacks.ts";
 
 // The open-tracking image of every e-mail (D39): fetching it makes the message `read`. The
 // answer is always the same 1×1 transparent GIF, for a bad token too, and is never cached so

@@ -1,7 +1,7 @@
 import { db } from "@/server/db/client.ts";
-import { unsubscribeByToken, unsubscribeTarget } from "@/server/providers/email-callbacks.ts";
+import { unsubscribeByToken, unsubscribeTarget } from "@/server/inbound/email-callbacks.ts";
 import { readRequestBody } from "@/server/lib/read-body.ts";
-import { unsubscribePage } from "@/server/providers/unsubscribe-page.ts";
+import { unsubscribePage } from "@/server/inbound/unsubscribe-page.ts";
 
 // One-click unsubscribe (RFC 8058, operations.md "Provider endpoints"). A POST whose body is
 // `List-Unsubscribe=One-Click` sets the contact's opt_out_email. A GET (a person following

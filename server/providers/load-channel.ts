@@ -1,7 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { openSecrets } from "../lib/crypto.ts";
-import type { ChannelConfig } from "../providers/provider.ts";
-import { settingsOf, type ChannelRow } from "./channel-schemas.ts";
+import type { ChannelConfig } from "./provider.ts";
 
 /** A channel's columns as a provider call needs them (`ConfigRow`), for every statement that reads them. */
 export const CONFIG_COLUMNS = `id, workspace_id AS "workspaceId", type::text AS type, external_id AS "externalId", settings, secrets,
@@ -12,8 +11,15 @@ export const CONFIG_COLUMNS = `id, workspace_id AS "workspaceId", type::text AS 
 const CHANNEL_BY_ID = `SELECT ${CONFIG_COLUMNS} FROM channels WHERE id = $1`;
 
 /** What a provider call needs of a channel's row. */
-export type ConfigRow = Pick<ChannelRow, "id" | "type" | "externalId" | "settings" | "secrets" | "ratePerSecond" | "disconnectedAt"> & {
+export type ConfigRow = {
+  id: string;
   workspaceId: string;
+  type: "whatsapp" | "email";
+  externalId: string;
+  settings: unknown;
+  secrets: string;
+  ratePerSecond: number;
+  disconnectedAt: Date | null;
 };
 
 /**
@@ -46,4 +52,10 @@ export function channelConfig(row: ConfigRow): ChannelConfig {
     secrets: openSecrets(row.secrets),
     ratePerSecond: row.ratePerSecond,
   };
+}
+
+/** Stored settings as strings (the JSON column is written only by connectChannel). */
+export function settingsOf(value: unknown): Record<string, string> {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"));
 }

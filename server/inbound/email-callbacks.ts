@@ -5,8 +5,8 @@ import { safeEqual } from "../lib/crypto.ts";
 import { AppError } from "../lib/errors.ts";
 import { applyReport } from "../messaging/apply-report.ts";
 import { findMessageByProviderId } from "../messaging/find-message.ts";
-import { loadChannel } from "../channels/load-channel.ts";
-import { verifyToken } from "./email-token.ts";
+import { loadChannel } from "../providers/load-channel.ts";
+import { verifyToken } from "../providers/email-token.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 
 // What the e-mail callbacks do (D39, operations.md "Provider endpoints"); the routes under

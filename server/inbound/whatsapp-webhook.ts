@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { channelConfig } from "../channels/load-channel.ts";
+import { channelConfig } from "../providers/load-channel.ts";
 import { CHANNEL_SELECT } from "../channels/channel-schemas.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database } from "../db/client.ts";
 import { hmacSha256Hex, safeEqual } from "../lib/crypto.ts";
 import { log } from "../lib/log.ts";
 import { applyReport } from "../messaging/apply-report.ts";
-import type { ChannelConfig } from "./provider.ts";
+import type { ChannelConfig } from "../providers/provider.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { recordInbound, type InboundItem } from "../whatsapp/inbound.ts";
-import { applyTemplateStatus } from "../whatsapp/templates.ts";
+import { applyTemplateStatus } from "../whatsapp/sync-templates.ts";
 
 // The Cloud API's webhook (operations.md "Provider endpoints"): status reports and inbound
 // messages, POSTed to /api/providers/whatsapp and signed with the app secret. The route is a
