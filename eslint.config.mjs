@@ -22,7 +22,7 @@ const NO_EDGES = [
 
 // The send path's folders, lowest first: each imports only the ones before it, so no two of them
 // import each other (docs/architecture.md "Layers"). Providers sit lowest and import no domain
-// at all: only lib, db, observability and themselves.
+// at all: only lib, db (with the schema's generated types), observability and themselves.
 const SEND_LAYERS = ["providers", "whatsapp", "channels", "messaging"];
 
 /** A send-path folder's rule: the edges, and every folder above it in SEND_LAYERS. */
@@ -36,8 +36,20 @@ const sendLayer = (name, index) => ({
           ...NO_EDGES,
           name === "providers"
             ? {
-                group: ["../*", "!../lib", "!../lib/*", "!../db", "!../db/*", "!../observability", "!../observability/*", "@/*"],
-                message: "Providers import only server/lib, server/db, server/observability and each other.",
+                group: [
+                  "../*",
+                  "!../lib",
+                  "!../lib/*",
+                  "!../db",
+                  "!../db/*",
+                  "!../generated",
+                  "!../generated/**",
+                  "!../observability",
+                  "!../observability/*",
+                  "@/*",
+                ],
+                message:
+                  "Providers import only server/lib, server/db (and the schema's generated types), server/observability and each other.",
               }
             : {
                 group: SEND_LAYERS.slice(index + 1).flatMap((above) => [`../${above}/*`, `@/server/${above}/*`]),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../providers/provider.ts";
 import { ZWhatsAppTemplate } from "../whatsapp/template-schemas.ts";
+import type { Channel as ChannelModel } from "../generated/prisma/client.ts";
 
 // A workspace's provider connections (operations.md "Provider endpoints"). What is stored:
 // `external_id` is the WhatsApp phone number id or the e-mail from address; `settings` the
@@ -107,18 +108,11 @@ export const ZSendTestRequest = z
 
 export type SendTestRequest = z.infer<typeof ZSendTestRequest>;
 
-export type ChannelRow = {
-  id: string;
-  type: "whatsapp" | "email";
-  name: string;
-  externalId: string;
-  settings: unknown;
-  secrets: string;
-  ratePerSecond: number;
-  createdAt: Date;
-  disconnectedAt: Date | null;
-  templatesSyncedAt?: Date | null;
-};
+export type ChannelRow = Pick<
+  ChannelModel,
+  "id" | "type" | "name" | "externalId" | "settings" | "secrets" | "ratePerSecond" | "createdAt" | "disconnectedAt"
+> &
+  Partial<Pick<ChannelModel, "templatesSyncedAt">>;
 
 export const CHANNEL_SELECT = {
   id: true,

@@ -1,6 +1,7 @@
 import type { Database } from "../db/client.ts";
 import { openSecrets } from "../lib/crypto.ts";
 import type { ChannelConfig } from "./provider.ts";
+import type { Channel as ChannelModel } from "../generated/prisma/client.ts";
 
 /** A channel's columns as a provider call needs them (`ConfigRow`), for every statement that reads them. */
 export const CONFIG_COLUMNS = `id, workspace_id AS "workspaceId", type::text AS type, external_id AS "externalId", settings, secrets,
@@ -11,16 +12,10 @@ export const CONFIG_COLUMNS = `id, workspace_id AS "workspaceId", type::text AS 
 const CHANNEL_BY_ID = `SELECT ${CONFIG_COLUMNS} FROM channels WHERE id = $1`;
 
 /** What a provider call needs of a channel's row. */
-export type ConfigRow = {
-  id: string;
-  workspaceId: string;
-  type: "whatsapp" | "email";
-  externalId: string;
-  settings: unknown;
-  secrets: string;
-  ratePerSecond: number;
-  disconnectedAt: Date | null;
-};
+export type ConfigRow = Pick<
+  ChannelModel,
+  "id" | "workspaceId" | "type" | "externalId" | "settings" | "secrets" | "ratePerSecond" | "disconnectedAt"
+>;
 
 /**
  * A channel with its secrets decrypted, for a provider call. Null when it does not exist or

@@ -1,18 +1,12 @@
 import type { Database } from "../db/client.ts";
 import { listPage, PAGE_ORDER, type PageQuery } from "../lib/pagination.ts";
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type Template, type TemplateStatus } from "./template-schemas.ts";
+import type { WhatsAppTemplate } from "../generated/prisma/client.ts";
 
-type TemplateRow = {
-  id: string;
-  channelId: string;
-  name: string;
-  language: string;
-  category: string;
-  status: string;
-  parameters: unknown;
-  body: string;
-  updatedAt: Date;
-};
+type TemplateRow = Pick<
+  WhatsAppTemplate,
+  "id" | "channelId" | "name" | "language" | "category" | "status" | "parameters" | "body" | "updatedAt"
+>;
 
 export function templateView(row: TemplateRow): Template {
   return {
