@@ -7,6 +7,7 @@ import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { env } from "../lib/env.ts";
 import { log } from "../lib/log.ts";
+import { runtime } from "../lib/runtime.ts";
 import { lockOwner, lockStore } from "./store-lock.ts";
 import { STORE_SOCKET_PORT, storeSocketPath } from "./store-server.ts";
 
@@ -119,19 +120,21 @@ export type Database = {
   close(): Promise<void>;
 };
 
-// One database handle per process. Next's bundled route handlers and the server's own
-// modules are two module graphs in one process; they share the handle through globalThis so
-// the embedded store is opened once (PGlite allows one opener per directory).
-const slot = globalThis as typeof globalThis & { __svcDb?: Promise<Database> };
-
+/**
+ * The process's one database handle (server/lib/runtime.ts), opened on first use: the
+ * dashboard's route handlers and the server share it, so the embedded store is opened once
+ * (PGlite allows one opener per directory).
+ */
 export function db(): Promise<Database> {
-  slot.__svcDb ??= open();
-  return slot.__svcDb;
+  const shared = runtime();
+  shared.database ??= open();
+  return shared.database;
 }
 
 export async function closeDb(): Promise<void> {
-  const pending = slot.__svcDb;
-  slot.__svcDb = undefined;
+  const shared = runtime();
+  const pending = shared.database;
+  shared.database = undefined;
   if (pending) await (await pending).close();
 }
 
