@@ -12,9 +12,10 @@ import { messageView, type Message, type SendMessageRequest } from "./message-sc
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient } from "./resolve-recipient.ts";
 import { WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
-import { acceptMessage, type NewMessage, type Sender } from "./insert-messages.ts";
+import { acceptMessage, type NewMessage } from "./insert-messages.ts";
 import { currentCause } from "../observability/request-context.ts";
 import { checkTemplateSend, templateContent, lookUpTemplate, type StoredTemplate, type TemplateContent } from "../whatsapp/templates.ts";
+import type { CallerInWorkspace } from "../lib/caller.ts";
 
 /** Why a contact cannot be sent a message on a channel; `reason` ends "The recipient …" or "The contact …". */
 type Refusal = { code: "recipient_missing_address" | "recipient_opted_out"; reason: string };
@@ -47,7 +48,7 @@ export function deliveryAddress(
  */
 export async function sendMessage(
   database: Database,
-  sender: Sender,
+  sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">,
   input: SendMessageRequest,
   opts: { source?: "api" | "flow"; apiKeyId?: string | null; idempotency?: IdempotentEffect } = {},
 ): Promise<Message> {
@@ -121,7 +122,7 @@ export async function sendMessage(
  */
 export async function pickChannel(
   sql: Handle,
-  sender: Sender,
+  sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">,
   input: Pick<SendMessageRequest, "channel" | "channel_id">,
 ): Promise<string | null> {
   if (input.channel_id === undefined) return null;
@@ -210,7 +211,7 @@ export function windowOpen(mode: Mode, contact: Contact, address: string, now: D
  */
 export async function whatsappContent(
   sql: Handle,
-  sender: Sender,
+  sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">,
   input: SendMessageRequest,
   contact: Contact,
   channelId: string | null,
