@@ -24,8 +24,8 @@ type Row = {
 };
 
 // Every request of a key increments the same counter row, so concurrent requests queue on its
-// row lock, and with a synchronous commit each holds it through a WAL flush (about 1,000
-// requests/s per key on this machine). The counters are ephemeral, so these statements commit
+// row lock, and with a synchronous commit each holds it through a WAL flush (what that caps:
+// docs/api-platform.md, "Rate limit"). The counters are ephemeral, so these statements commit
 // asynchronously (`synchronous_commit` off for their own transaction only): the lock is held
 // for microseconds, and a database crash forgets at most the last fraction of a second of
 // counts (docs/api-platform.md).
