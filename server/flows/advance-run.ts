@@ -199,7 +199,7 @@ async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep, 
   const skip = (reason: string, code: string) => ({ kind: "skipped", detail: { type: "send", channel: step.channel, reason, code } });
   const { address, refused } = deliveryAddress(contact, step.channel);
   if (refused) return skip(`The contact ${refused.reason}.`, refused.code);
-  const sender: Caller = { kind: "pipeline", workspaceId: run.workspace_id, mode: run.mode };
+  const sender = { kind: "pipeline", workspaceId: run.workspace_id, mode: run.mode } satisfies Caller;
   const request = { ...step, to: { contact_id: contact.id }, variables: run.variables } as SendMessageRequest;
   try {
     const chosen = await pickChannel(sql, sender, request);
