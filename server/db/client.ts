@@ -120,6 +120,13 @@ export type Database = {
   close(): Promise<void>;
 };
 
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** The one database handle, opened on first use (PGlite allows one opener per directory). */
+    database?: Promise<Database>;
+  }
+}
+
 /**
  * The process's one database handle (server/lib/runtime.ts), opened on first use: the
  * dashboard's route handlers and the server share it, so the embedded store is opened once

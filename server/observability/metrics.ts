@@ -12,6 +12,13 @@ export type Recorder = {
   statusChange(status: string): void;
 };
 
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** Set by the server's registry; none in the CLI. */
+    metrics?: Recorder;
+  }
+}
+
 export function setRecorder(recorder: Recorder): void {
   runtime().metrics = recorder;
 }

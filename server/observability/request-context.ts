@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { runtime } from "../lib/runtime.ts";
 
 // What caused the work in progress (D54): the API request (its Request-Id) and the W3C
@@ -8,13 +9,26 @@ import { runtime } from "../lib/runtime.ts";
 
 export type Cause = { requestId: string | null; traceparent: string | null };
 
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** The request or job that causes the work in progress. */
+    causes?: AsyncLocalStorage<Cause>;
+  }
+}
+
+function causes(): AsyncLocalStorage<Cause> {
+  const shared = runtime();
+  shared.causes ??= new AsyncLocalStorage<Cause>();
+  return shared.causes;
+}
+
 export function withCause<T>(cause: Cause, fn: () => T): T {
-  return runtime().causes.run(cause, fn);
+  return causes().run(cause, fn);
 }
 
 /** The cause of the current work; nulls outside a request or job (a CLI command, a sweep). */
 export function currentCause(): Cause {
-  return runtime().causes.getStore() ?? { requestId: null, traceparent: null };
+  return causes().getStore() ?? { requestId: null, traceparent: null };
 }
 
 /** D54: the request (and span) that caused a row, for an event's or a job's columns. */

@@ -18,6 +18,13 @@ export type ActiveSpan = {
   fail: (message: string) => void;
 };
 
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** Set when OTEL_EXPORTER_OTLP_ENDPOINT is. */
+    tracing?: Tracing;
+  }
+}
+
 const NONE: ActiveSpan = { traceparent: null, set: () => {}, fail: () => {} };
 
 export function tracingEnabled(): boolean {

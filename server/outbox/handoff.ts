@@ -24,6 +24,13 @@ export type Adopter<P = unknown> = {
   adopt(jobs: StoredJob[], owner: string, prepared?: P): void;
 };
 
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** The pipeline worker that starts jobs this process writes, while it runs. */
+    adopter?: Adopter | null;
+  }
+}
+
 /** The inline loop registers its worker while it runs; null when it stops. */
 export function setAdopter(adopter: Adopter | null): void {
   runtime().adopter = adopter;

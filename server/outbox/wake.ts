@@ -1,4 +1,4 @@
-import type { EventEmitter } from "node:events";
+import { EventEmitter } from "node:events";
 import pg from "pg";
 import { log } from "../lib/log.ts";
 import { runtime } from "../lib/runtime.ts";
@@ -12,8 +12,17 @@ import { runtime } from "../lib/runtime.ts";
 
 export const JOBS_CHANNEL = "svc_jobs";
 
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** New outbox work wakes this process's pipeline loop. */
+    wake?: EventEmitter;
+  }
+}
+
 export function pipelineWaker(): EventEmitter {
-  return runtime().wake;
+  const shared = runtime();
+  shared.wake ??= new EventEmitter();
+  return shared.wake;
 }
 
 export function wakePipeline(): void {
