@@ -9,7 +9,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { CompiledQuery, Kysely, PostgresDialect, sql as k, type Transaction } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
-import { OPERATOR } from "../server/audit/actor.ts";
+import { OPERATOR } from "../server/lib/caller.ts";
 import { closeDb, db, type Database, type Handle } from "../server/db/client.ts";
 import { pgliteDatabase } from "../server/db/pglite-database.ts";
 import { createKey } from "../server/keys/create-key.ts";

@@ -5,7 +5,7 @@ import { createKey } from "../server/keys/create-key.ts";
 import { createUser } from "../server/users/create-user.ts";
 import { createWorkspace } from "../server/workspaces/create-workspace.ts";
 import { BENCH_ADMIN } from "./support.ts";
-import { OPERATOR } from "../server/audit/actor.ts";
+import { OPERATOR } from "../server/lib/caller.ts";
 
 const database = await db();
 await applyMigrations(database.adapter);

@@ -34,10 +34,10 @@ const config = env();
 const logger = log();
 await startTracing(); // D54: only when OTEL_EXPORTER_OTLP_ENDPOINT is set
 
-// Pending migrations run in a child process: the WebAssembly schema engine (about 40 MB)
-// never stays in the server's memory, and the embedded store is closed here meanwhile (one
-// process at a time). A database that has every migration of this build (a restart) starts
-// without the child: measured 8.6 s -> 5.3 s for a restart on the embedded store.
+// Pending migrations run in a child process: the WebAssembly schema engine never stays in the
+// server's memory, and the embedded store is closed here meanwhile (one process at a time). A
+// database that has every migration of this build (a restart) starts without the child, which
+// makes a restart faster (both figures: docs/architecture.md, "One process, two front doors").
 const progress = (text: string) => process.stdout.write(`svc: ${text}…\n`); // first run: say what happens
 async function openMigrated(): Promise<Database> {
   const opening = config.databaseUrl ? "connecting to PostgreSQL" : `opening the embedded store in ${config.dataDir}`;

@@ -19,7 +19,7 @@ import { createWorkspace } from "../../server/workspaces/create-workspace.ts";
 import { inboundTextWebhook, signWebhook, startFakeWhatsApp, statusWebhook, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
 import { memoryDatabase } from "./memory-database.ts";
-import { OPERATOR } from "../../server/audit/actor.ts";
+import { OPERATOR } from "../../server/lib/caller.ts";
 
 // Channels and the provider callbacks against a real database (an in-memory PGlite with the
 // migrations): connecting, the WhatsApp webhook (handshake, signature, status reports, stop

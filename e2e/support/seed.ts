@@ -10,7 +10,7 @@ import type { Scope } from "../../server/keys/scopes.ts";
 import { createUser } from "../../server/users/create-user.ts";
 import { createWorkspace, type CreateWorkspaceRequest } from "../../server/workspaces/create-workspace.ts";
 import { FIXTURE_ADMIN, FIXTURE_OUTSIDER, FIXTURE_SUPPORT, FIXTURES, type Fixtures, type WorkspaceSpec } from "./fixtures.ts";
-import { OPERATOR } from "../../server/audit/actor.ts";
+import { OPERATOR } from "../../server/lib/caller.ts";
 
 const database = await db();
 if (!database.shared) await applyMigrations(database.adapter); // a sharing server applied them (D53)

@@ -4,7 +4,8 @@ import { TRPCError } from "@trpc/server";
 import { createOpenApiNodeHttpHandler, forEachOpenApiProcedure, getPathRegExp, normalizePath } from "trpc-to-openapi";
 import type { Logger } from "pino";
 import { isConnectionError, type Database } from "../db/client.ts";
-import { authenticateKey, consumeAnonymous, type KeyPrincipal } from "../keys/authenticate-key.ts";
+import { authenticateKey, consumeAnonymous } from "../keys/authenticate-key.ts";
+import type { Caller } from "../lib/caller.ts";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -133,11 +134,11 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, deps
   try {
     const authenticated = await authenticate(req, deps);
     rate = authenticated.rate;
-    if (authenticated.principal && deps.facts) {
-      deps.facts.workspace = authenticated.principal.workspaceId;
-      deps.facts.key_id = authenticated.principal.keyId;
+    if (authenticated.key && deps.facts) {
+      deps.facts.workspace = authenticated.key.caller.workspaceId;
+      deps.facts.key_id = authenticated.key.caller.keyId;
     }
-    outcome = authenticated.principal ? await afterAuthentication(req, res, deps, authenticated.principal, rate) : authenticated.outcome!;
+    outcome = authenticated.key ? await afterAuthentication(req, res, deps, authenticated.key, rate) : authenticated.outcome!;
   } catch (err) {
     outcome = errorOutcome(toAppError(err, deps), deps.appUrl);
   }
@@ -153,22 +154,23 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, deps
   res.writeHead(outcome.status).end(outcome.body);
 }
 
+/** A valid key: the caller it makes, and whether its workspace's plan includes the API. */
+type AuthenticatedKey = { caller: Extract<Caller, { kind: "key" }>; apiAccess: boolean };
+
 async function authenticate(
   req: IncomingMessage,
   deps: RestDeps,
-): Promise<
-  { principal: KeyPrincipal; rate: RateDecision; outcome?: undefined } | { principal: null; rate: RateDecision; outcome: Outcome }
-> {
+): Promise<{ key: AuthenticatedKey; rate: RateDecision; outcome?: undefined } | { key: null; rate: RateDecision; outcome: Outcome }> {
   const header = req.headers.authorization ?? "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   try {
-    const { principal, rate } = await authenticateKey(deps.database, match?.[1]);
-    return { principal, rate };
+    const { caller, apiAccess, rate } = await authenticateKey(deps.database, match?.[1]);
+    return { key: { caller, apiAccess }, rate };
   } catch (err) {
     if (!(err instanceof AppError) || err.type !== "authentication") throw err;
     const rate = await consumeAnonymous(deps.database, clientAddress(req));
     const outcome = rate.allowed ? errorOutcome(err, deps.appUrl) : errorOutcome(rateLimited(rate), deps.appUrl);
-    return { principal: null, rate, outcome };
+    return { key: null, rate, outcome };
   }
 }
 
@@ -176,13 +178,13 @@ async function afterAuthentication(
   req: RestRequest,
   res: ServerResponse,
   deps: RestDeps,
-  principal: KeyPrincipal,
+  { caller, apiAccess }: AuthenticatedKey,
   rate: RateDecision,
 ): Promise<Outcome> {
-  if (!principal.apiAccess) {
+  if (!apiAccess) {
     throw new AppError("plan_without_api_access", "This workspace's plan does not include API access. Upgrade the plan to use the API.");
   }
-  if (principal.mode === "live" && req.headers.origin !== undefined) {
+  if (caller.mode === "live" && req.headers.origin !== undefined) {
     throw new AppError(
       "live_key_in_browser",
       "Live keys are refused from browsers (the request has an Origin header). Call the API from your backend, or use a test key.",
@@ -204,7 +206,7 @@ async function afterAuthentication(
 
   const idempotencyKey = req.headers["idempotency-key"];
   if (!route.meta.idempotent || idempotencyKey === undefined) {
-    return dispatch(req, res, deps, principal, route, `${path}${url.search}`);
+    return dispatch(req, res, deps, caller, route, `${path}${url.search}`);
   }
   const key = Array.isArray(idempotencyKey) ? idempotencyKey[0]! : idempotencyKey;
   if (key.length < 1 || key.length > 255) {
@@ -212,7 +214,7 @@ async function afterAuthentication(
       param: "Idempotency-Key",
     });
   }
-  const scope: IdempotencyScope = { workspaceId: principal.workspaceId, mode: principal.mode, method, path, key };
+  const scope: IdempotencyScope = { workspaceId: caller.workspaceId, mode: caller.mode, method, path, key };
   const claim = await claimIdempotencyKey(deps.database, scope, sha256Hex(canonicalJson(body ?? null)));
   if (claim.kind === "mismatch") {
     throw new AppError(
@@ -230,7 +232,7 @@ async function afterAuthentication(
   const effect = new IdempotentEffect(claim.held, route.meta.successStatus ?? 200);
   let outcome: Outcome | undefined;
   try {
-    outcome = await dispatch(req, res, deps, principal, route, `${path}${url.search}`, effect);
+    outcome = await dispatch(req, res, deps, caller, route, `${path}${url.search}`, effect);
     return outcome;
   } finally {
     if (!outcome || !isStorable(outcome.status)) await releaseIdempotencyKey(deps.database.query, claim.held);
@@ -253,14 +255,14 @@ async function dispatch(
   req: RestRequest,
   res: ServerResponse,
   deps: RestDeps,
-  principal: KeyPrincipal,
+  caller: Caller,
   route: Route,
   relativeUrl: string,
   idempotency?: IdempotentEffect,
 ): Promise<Outcome> {
   const context: Context = {
     db: deps.database,
-    principal: { kind: "key", ...principal },
+    principal: caller,
     requestId: deps.requestId,
     appUrl: deps.appUrl,
     responseHeaders: {},

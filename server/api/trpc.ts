@@ -1,30 +1,25 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import type { Actor } from "../audit/actor.ts";
 import { isConnectionError, type Database } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
-import type { KeyPrincipal } from "../keys/authenticate-key.ts";
-import type { Mode, Scope } from "../keys/scopes.ts";
+import type { Scope } from "../keys/scopes.ts";
+import type { Caller } from "../lib/caller.ts";
 import type { ErrorCode } from "../lib/error-catalog.ts";
 import { AppError, fromZodError } from "../lib/errors.ts";
 import { assertStorable } from "../lib/storable-input.ts";
 
 // Procedures, context and the middleware every router shares (STYLE.md "Three layers").
 
-export type UserPrincipal = {
-  kind: "user";
-  userId: string;
-  email: string;
-  /** The workspace the dashboard is looking at, checked against the user's memberships. */
-  workspaceId: string | null;
-  role: "admin" | "support" | null;
-};
-
-export type Principal = ({ kind: "key" } & KeyPrincipal) | UserPrincipal;
+/**
+ * A signed-in dashboard user who acts in no workspace: none was asked for, or they are not a
+ * member of it. Only `userProcedure`s serve them; a member is a `Caller` of kind `user`.
+ */
+export type NonMember = Pick<Extract<Caller, { kind: "user" }>, "kind" | "userId" | "email"> & { workspaceId: null; role: null };
 
 export type Context = {
   db: Database;
-  principal: Principal | null;
+  /** Who authenticated: an API key or a member of the workspace asked for (a `Caller`), a non-member, or nobody. */
+  principal: Caller | NonMember | null;
   requestId: string;
   /** The service origin, for links in responses. */
   appUrl: string;
@@ -115,21 +110,6 @@ const procedure = t.procedure.use(async ({ next }) => {
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * The caller acting inside one workspace (`ctx.actor`): the workspace and mode the domain
- * services work in, and the principal, which is the `Actor` (server/audit/actor.ts) that
- * writing services record in the audit log.
- */
-export type WorkspaceCaller = {
-  workspaceId: string;
-  mode: Mode;
-  principal: Principal & Actor;
-  /** The workspace's default phone country when the caller already knows it (API keys). */
-  defaultCountry?: string | null;
-  /** The workspace's templates_version when the caller already read it (API keys). */
-  templatesVersion?: string;
-};
-
-/**
  * Every procedure's raw input, before its schema: text the database cannot store and JSON
  * nested too deep are refused with 400 (D50), whichever door the input came through.
  */
@@ -150,26 +130,16 @@ export const workspaceProcedure = procedure
       if (meta?.scope && !principal.scopes.includes(meta.scope)) {
         throw new AppError("missing_scope", `This API key lacks the scope \`${meta.scope}\` that this endpoint needs.`);
       }
-      return next({
-        ctx: {
-          actor: {
-            workspaceId: principal.workspaceId,
-            mode: principal.mode,
-            principal,
-            defaultCountry: principal.defaultCountry,
-            templatesVersion: principal.templatesVersion,
-          } satisfies WorkspaceCaller,
-        },
-      });
+      return next({ ctx: { caller: principal } });
     }
-    if (!principal.workspaceId || !principal.role) {
+    if (principal.kind !== "user" || principal.workspaceId === null) {
       throw new TRPCError({ code: "FORBIDDEN", message: "Choose a workspace you are a member of." });
     }
     const roles = meta?.roles ?? (type === "mutation" ? ["admin"] : ["admin", "support"]);
     if (!roles.includes(principal.role)) {
       throw new AppError("role_required", `This action needs the ${roles.join(" or ")} role.`);
     }
-    return next({ ctx: { actor: { workspaceId: principal.workspaceId, mode: "live", principal } satisfies WorkspaceCaller } });
+    return next({ ctx: { caller: principal } });
   })
   .use(storableInput);
 

@@ -1,7 +1,7 @@
 import type { Handle } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { newId } from "../lib/ids.ts";
-import type { Actor } from "./actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import type { AuditAction, AuditTargetType } from "./audit-actions.ts";
 
 // The audit log's one write. Each change of keys, webhooks, channels, flows, team membership
@@ -22,7 +22,7 @@ type Writer = Prisma.TransactionClient | Handle;
 const INSERT = `INSERT INTO audit_events (id, workspace_id, actor_type, actor_id, actor_label, action, target_type, target_id, detail)
   VALUES ($1, $2, $3::"AuditActorType", $4, $5, $6, $7, $8, $9::jsonb)`;
 
-export async function recordAudit(writer: Writer, actor: Actor, entry: AuditEntry): Promise<void> {
+export async function recordAudit(writer: Writer, actor: Caller, entry: AuditEntry): Promise<void> {
   const [actorType, actorId, actorLabel] =
     actor.kind === "user"
       ? ["user", actor.userId, actor.email]

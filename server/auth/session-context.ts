@@ -1,7 +1,8 @@
 import { getServerSession } from "next-auth";
 import { z } from "zod";
-import type { Context, UserPrincipal } from "../api/trpc.ts";
+import type { Context, NonMember } from "../api/trpc.ts";
 import { DatabaseUnreachableError, db, type Database } from "../db/client.ts";
+import type { Caller } from "../lib/caller.ts";
 import { env } from "../lib/env.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { authOptions } from "./options.ts";
@@ -23,10 +24,14 @@ export async function sessionUserId(): Promise<string | null> {
 }
 
 /**
- * The user as a principal, with their role in `workspaceId` when they are a member of it
- * (otherwise workspaceId and role are null). Null when the user no longer exists.
+ * The user as a caller acting in `workspaceId` with their role there (in `live` mode: D31)
+ * when they are a member of it, otherwise as a non-member. Null when the user no longer exists.
  */
-export async function userPrincipal(database: Database, userId: string, workspaceId: string | null): Promise<UserPrincipal | null> {
+export async function userCaller(
+  database: Database,
+  userId: string,
+  workspaceId: string | null,
+): Promise<Extract<Caller, { kind: "user" }> | NonMember | null> {
   const user = await database.prisma.user.findUnique({
     where: { id: userId },
     select: {
@@ -36,8 +41,9 @@ export async function userPrincipal(database: Database, userId: string, workspac
     },
   });
   if (!user) return null;
-  const role = user.memberships[0]?.role ?? null;
-  return { kind: "user", userId, email: user.email, workspaceId: role ? workspaceId : null, role };
+  const role = user.memberships[0]?.role;
+  if (!role || !workspaceId) return { kind: "user", userId, email: user.email, workspaceId: null, role: null };
+  return { kind: "user", userId, email: user.email, workspaceId, mode: "live", role };
 }
 
 /** The request id the server gave this request (server/main.ts), or a new one. */
@@ -51,6 +57,6 @@ export async function createDashboardContext(workspace: string | null, requestId
   const database = await db();
   const userId = await sessionUserId();
   const parsed = ZWorkspaceId.safeParse(workspace);
-  const principal = userId ? await userPrincipal(database, userId, parsed.success ? parsed.data : null) : null;
+  const principal = userId ? await userCaller(database, userId, parsed.success ? parsed.data : null) : null;
   return { db: database, principal, requestId, appUrl: env().appUrl, responseHeaders: {} };
 }

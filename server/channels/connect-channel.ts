@@ -1,4 +1,4 @@
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { sealSecrets } from "../lib/crypto.ts";
@@ -30,7 +30,7 @@ export async function connectChannel(
   database: Database,
   workspaceId: string,
   input: ConnectChannelRequest,
-  actor: Actor,
+  actor: Caller,
 ): Promise<ConnectChannelResponse> {
   const request = ZConnectChannelRequest.parse(input);
   const id = newId("channel");

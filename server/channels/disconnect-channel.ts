@@ -1,4 +1,4 @@
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
@@ -12,7 +12,7 @@ export async function disconnectChannel(
   database: Database,
   workspaceId: string,
   channelId: string,
-  actor: Actor,
+  actor: Caller,
 ): Promise<{ disconnected: true }> {
   await database.prisma.$transaction(async (tx) => {
     const [channel] = await tx.channel.updateManyAndReturn({

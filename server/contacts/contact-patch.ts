@@ -4,7 +4,8 @@ import { normalizeEmail } from "../lib/email.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import { checkFieldValue } from "../fields/field-values.ts";
 import type { UpsertContactRequest } from "./contact-schemas.ts";
-import { defaultCountry, type WorkspaceRef } from "./get-contact.ts";
+import { defaultCountry } from "./get-contact.ts";
+import type { CallerInWorkspace } from "../lib/caller.ts";
 
 /** A contact change with every value normalized and checked (D1, D2, D14), before any write. */
 export type ContactPatch = {
@@ -18,7 +19,11 @@ export type ContactPatch = {
   optOutEmail?: boolean;
 };
 
-export async function checkContactPatch(database: Database, ref: WorkspaceRef, input: UpsertContactRequest): Promise<ContactPatch> {
+export async function checkContactPatch(
+  database: Database,
+  ref: Pick<CallerInWorkspace, "workspaceId" | "defaultCountry">,
+  input: UpsertContactRequest,
+): Promise<ContactPatch> {
   const workspaceId = ref.workspaceId;
   const patch: ContactPatch = {};
   if (input.phone !== undefined) patch.phone = normalizePhone(input.phone, await defaultCountry(database, ref), "phone");

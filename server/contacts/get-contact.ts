@@ -5,6 +5,7 @@ import { groupCommitEach } from "../lib/group-commit.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import type { Contact } from "./contact-schemas.ts";
+import type { CallerInWorkspace } from "../lib/caller.ts";
 
 type Row = Columns<
   "contacts",
@@ -128,7 +129,11 @@ export async function getContactOrThrow(database: Database, workspaceId: string,
 }
 
 /** GET /contacts: by phone when given (also when both are given), else by e-mail (D13). */
-export async function findContact(database: Database, actor: WorkspaceRef, query: { phone?: string; email?: string }): Promise<Contact> {
+export async function findContact(
+  database: Database,
+  actor: Pick<CallerInWorkspace, "workspaceId" | "defaultCountry">,
+  query: { phone?: string; email?: string },
+): Promise<Contact> {
   const workspaceId = actor.workspaceId;
   if (query.phone === undefined && query.email === undefined) {
     throw invalid("parameter_missing", "Give `phone` or `email` to find a contact.", "phone");
@@ -142,15 +147,10 @@ export async function findContact(database: Database, actor: WorkspaceRef, query
   return contact;
 }
 
-/** A workspace, and what the key check already read of it: its default phone country and templates_version. */
-export type WorkspaceRef = {
-  workspaceId: string;
-  defaultCountry?: string | null;
-  /** The workspace's templates_version as the key check read it (`lookUpTemplate`). */
-  templatesVersion?: string;
-};
-
-export async function defaultCountry(database: Database, ref: WorkspaceRef): Promise<string | null> {
+export async function defaultCountry(
+  database: Database,
+  ref: Pick<CallerInWorkspace, "workspaceId" | "defaultCountry">,
+): Promise<string | null> {
   if (ref.defaultCountry !== undefined) return ref.defaultCountry;
   const ws = await database.prisma.workspace.findUnique({ where: { id: ref.workspaceId }, select: { defaultCountry: true } });
   return ws?.defaultCountry ?? null;

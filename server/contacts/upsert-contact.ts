@@ -3,7 +3,6 @@ import { isConnectionError, type Database } from "../db/client.ts";
 import { jsonRows } from "../db/json-rows.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record-event.ts";
-import type { Mode } from "../keys/scopes.ts";
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
@@ -12,8 +11,8 @@ import { CONTACT_MATCH } from "./get-contact.ts";
 import { CONTACT_SELECT, contactView, type Contact, type UpsertContactRequest } from "./contact-schemas.ts";
 import { checkContactPatch, type ContactPatch } from "./contact-patch.ts";
 import { wakePipeline } from "../outbox/wake.ts";
+import type { CallerInWorkspace } from "../lib/caller.ts";
 
-type Actor = { workspaceId: string; mode: Mode; defaultCountry?: string | null };
 type Tx = Prisma.TransactionClient;
 type By = { phone: string } | { email: string } | { id: string };
 
@@ -27,7 +26,11 @@ type By = { phone: string } | { email: string } | { id: string };
  * transaction that locks the matched contact. Two concurrent upserts of one new contact: one
  * inserts, the other finds it and updates it; both answer with the same id.
  */
-export async function upsertContact(database: Database, actor: Actor, input: UpsertContactRequest): Promise<Contact> {
+export async function upsertContact(
+  database: Database,
+  actor: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry">,
+  input: UpsertContactRequest,
+): Promise<Contact> {
   if (input.phone === undefined && input.email === undefined) {
     throw invalid("parameter_missing", "Give at least `phone` or `email`.", "phone");
   }
@@ -50,7 +53,12 @@ export async function upsertContact(database: Database, actor: Actor, input: Ups
 }
 
 /** Dashboard edits of one contact by id, through the same rules. */
-export async function updateContact(database: Database, actor: Actor, id: string, input: UpsertContactRequest): Promise<Contact> {
+export async function updateContact(
+  database: Database,
+  actor: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry">,
+  id: string,
+  input: UpsertContactRequest,
+): Promise<Contact> {
   const patch = await checkContactPatch(database, actor, input);
   const updated = await withConflictMapping(() =>
     database.prisma.$transaction(async (tx) => {
@@ -86,7 +94,12 @@ const CREATE_CONTACTS = `
   )
   SELECT id FROM ins`;
 
-type NewContact = { contact: Contact; actor: Actor; at: Date; cause: [string | null, string | null] };
+type NewContact = {
+  contact: Contact;
+  actor: Pick<CallerInWorkspace, "workspaceId" | "mode">;
+  at: Date;
+  cause: [string | null, string | null];
+};
 
 /**
  * Writes a new contact (`createContact`): concurrent creations of this process share one
@@ -119,7 +132,11 @@ const insertContact = groupCommitEach(
 );
 
 /** Inserts the contact with its tags and event; null when its phone or e-mail exists. */
-async function createContact(database: Database, actor: Actor, patch: ContactPatch): Promise<Contact | null> {
+async function createContact(
+  database: Database,
+  actor: Pick<CallerInWorkspace, "workspaceId" | "mode">,
+  patch: ContactPatch,
+): Promise<Contact | null> {
   const at = new Date();
   const contact: Contact = {
     id: newId("contact"),
@@ -149,7 +166,12 @@ async function lockContact(tx: Tx, workspaceId: string, by: By): Promise<Contact
   return row ? contactView(row) : null;
 }
 
-async function applyPatch(tx: Tx, actor: Actor, before: Contact, patch: ContactPatch): Promise<Contact> {
+async function applyPatch(
+  tx: Tx,
+  actor: Pick<CallerInWorkspace, "workspaceId" | "mode">,
+  before: Contact,
+  patch: ContactPatch,
+): Promise<Contact> {
   if (
     patch.phone !== undefined &&
     patch.phone !== before.phone &&

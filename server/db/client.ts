@@ -7,6 +7,7 @@ import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { env } from "../lib/env.ts";
 import { log } from "../lib/log.ts";
+import { runtime } from "../lib/runtime.ts";
 import { lockOwner, lockStore } from "./store-lock.ts";
 import { STORE_SOCKET_PORT, storeSocketPath } from "./store-server.ts";
 
@@ -68,8 +69,8 @@ export class DatabaseUnreachableError extends Error {
  * stays unnamed, planned at each execution: the planner counts such a set as 100 rows
  * whatever it holds, so the plan a connection would keep is the one for the tables' size when
  * it was prepared. Prepared on a new database, that is a sequential scan and a hash join, and
- * each execution then read the whole table as it grew (POST /messages fell from 2,200/s to
- * 1,400/s within 40 s of a fresh start); a new plan follows the table.
+ * each execution then read the whole table as it grew (what that cost POST /messages:
+ * docs/architecture.md, "Database"); a new plan follows the table.
  */
 const names = new Map<string, string | undefined>();
 const ROWS_FROM_PARAMETER = /\b(json_to_recordset|json_populate_recordset|unnest)\s*\(/i;
@@ -107,8 +108,8 @@ export type Database = {
   adapter: SqlMigrationAwareDriverAdapterFactory;
   /**
    * One parameterized statement straight to the driver, bypassing Prisma's client. Only for
-   * the hot path that every API call runs (key check and rate limit): measured there, the
-   * client's per-query cost was a third of the request (docs/api-platform.md).
+   * the hot path that every API call runs (key check and rate limit), where the client's
+   * per-query cost was a large share of the request (docs/architecture.md, "Database").
    */
   query: Handle;
   /**
@@ -119,19 +120,28 @@ export type Database = {
   close(): Promise<void>;
 };
 
-// One database handle per process. Next's bundled route handlers and the server's own
-// modules are two module graphs in one process; they share the handle through globalThis so
-// the embedded store is opened once (PGlite allows one opener per directory).
-const slot = globalThis as typeof globalThis & { __svcDb?: Promise<Database> };
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** The one database handle, opened on first use (PGlite allows one opener per directory). */
+    database?: Promise<Database>;
+  }
+}
 
+/**
+ * The process's one database handle (server/lib/runtime.ts), opened on first use: the
+ * dashboard's route handlers and the server share it, so the embedded store is opened once
+ * (PGlite allows one opener per directory).
+ */
 export function db(): Promise<Database> {
-  slot.__svcDb ??= open();
-  return slot.__svcDb;
+  const shared = runtime();
+  shared.database ??= open();
+  return shared.database;
 }
 
 export async function closeDb(): Promise<void> {
-  const pending = slot.__svcDb;
-  slot.__svcDb = undefined;
+  const shared = runtime();
+  const pending = shared.database;
+  shared.database = undefined;
   if (pending) await (await pending).close();
 }
 
@@ -149,7 +159,8 @@ async function open(): Promise<Database> {
   const dir = join(dataDir, "pglite");
   mkdirSync(dir, { recursive: true });
   const releaseLock = lockStore(dataDir);
-  // Loaded only for the embedded store: PGlite alone is about 45 MB of a PostgreSQL server's memory.
+  // Loaded only for the embedded store: PGlite would weigh on a PostgreSQL server's memory
+  // (docs/architecture.md, "One process, two front doors").
   const { PGlite } = await import("@electric-sql/pglite");
   const { pgliteDatabase } = await import("./pglite-database.ts");
   return pgliteDatabase(await PGlite.create(dir), releaseLock, dataDir);

@@ -4,7 +4,7 @@ import { createUser } from "../users/create-user.ts";
 import { resetPassword } from "../users/reset-password.ts";
 import { randomBase62 } from "../lib/ids.ts";
 import { createWorkspace } from "../workspaces/create-workspace.ts";
-import { OPERATOR } from "../audit/actor.ts";
+import { OPERATOR } from "../lib/caller.ts";
 
 export const DEMO_WORKSPACE_NAME = "Demo";
 export const DEMO_ADMIN_EMAIL = "admin@demo.local";

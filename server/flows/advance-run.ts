@@ -19,6 +19,7 @@ import type { Scalar } from "../messaging/render.ts";
 import type { SendStep, Step } from "./flow-schemas.ts";
 import { PARKED } from "./set-flow-status.ts";
 import { enterBranch, holds, nextPath, stepAt, type Path } from "./step-path.ts";
+import type { Caller } from "../lib/caller.ts";
 
 // The run engine: the pipeline's handler for `flow.step` jobs. A job walks a run from its
 // position through every step that is due now: `tag`, `set_field` and `exit` act on the
@@ -195,7 +196,7 @@ async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep, 
   const skip = (reason: string, code: string) => ({ kind: "skipped", detail: { type: "send", channel: step.channel, reason, code } });
   const { address, refused } = deliveryAddress(contact, step.channel);
   if (refused) return skip(`The contact ${refused.reason}.`, refused.code);
-  const sender = { workspaceId: run.workspace_id, mode: run.mode };
+  const sender = { kind: "pipeline", workspaceId: run.workspace_id, mode: run.mode } satisfies Caller;
   const request = { ...step, to: { contact_id: contact.id }, variables: run.variables } as SendMessageRequest;
   try {
     const chosen = await pickChannel(sql, sender, request);

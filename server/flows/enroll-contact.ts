@@ -2,7 +2,6 @@ import { upsertContact } from "../contacts/upsert-contact.ts";
 import { isConnectionError, type Database } from "../db/client.ts";
 import { jsonRows } from "../db/json-rows.ts";
 import { completeClaimsOf, keyInUse, type IdempotentEffect } from "../idempotency/idempotency.ts";
-import type { Sender as Actor } from "../messaging/insert-messages.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
@@ -13,6 +12,7 @@ import { wakePipeline } from "../outbox/wake.ts";
 import type { ZEnrollRequest } from "./flow-schemas.ts";
 import { runView } from "./flow-views.ts";
 import type { z } from "zod";
+import type { CallerInWorkspace } from "../lib/caller.ts";
 
 // One statement writes the runs of a batch, their first history entries and their first
 // steps' jobs (the transactional outbox), leaving out each run whose contact has an active run
@@ -48,7 +48,7 @@ const LOCK_RUNS = `
 /** An enrollment whose checks have passed, ready to write with the others of its batch. */
 type NewRun = {
   id: string;
-  actor: Actor;
+  actor: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">;
   flowId: string;
   contactId: string;
   variables: Record<string, unknown>;
@@ -68,7 +68,7 @@ type NewRun = {
  */
 export async function enrollContact(
   database: Database,
-  actor: Actor,
+  actor: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">,
   flowId: string,
   input: z.output<typeof ZEnrollRequest>,
   idempotency?: IdempotentEffect,

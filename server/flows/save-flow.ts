@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import type { Columns } from "../db/rows.ts";
@@ -19,7 +19,7 @@ export async function createFlow(
   database: Database,
   workspaceId: string,
   input: FlowDefinitionInput,
-  actor: Actor,
+  actor: Caller,
 ): Promise<{ flow_id: string }> {
   const definition = await checkDefinition(database, workspaceId, input);
   if (definition.status === "archived") throw conflict("invalid_flow_status", "A new flow cannot be archived.", "status");
@@ -52,7 +52,7 @@ export async function createFlow(
  * document moves the flow like `setFlowStatus`, in the same transaction: a move the lifecycle
  * refuses leaves the document unsaved. Archived flows are read-only.
  */
-export async function updateFlow(database: Database, workspaceId: string, flowId: string, input: FlowDefinitionInput, actor: Actor) {
+export async function updateFlow(database: Database, workspaceId: string, flowId: string, input: FlowDefinitionInput, actor: Caller) {
   const definition = await checkDefinition(database, workspaceId, input);
   const saved = await database.transaction(async (sql) => {
     const [flow] = await sql<Columns<"flows", "status" | "version">>(

@@ -1,4 +1,4 @@
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import type { AuditAction } from "../audit/audit-actions.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database, Handle } from "../db/client.ts";
@@ -32,7 +32,7 @@ export const PARKED = new Date("9999-12-31T00:00:00Z");
  * due); resuming puts every held step back at its due time, or now if that has passed;
  * archiving stops the active runs with reason `flow archived` (`fluxo.parado` each).
  */
-export async function setFlowStatus(database: Database, workspaceId: string, flowId: string, status: FlowStatus, actor: Actor) {
+export async function setFlowStatus(database: Database, workspaceId: string, flowId: string, status: FlowStatus, actor: Caller) {
   await database.transaction(async (sql) => {
     const [flow] = await sql<Columns<"flows", "status" | "name">>(
       `SELECT status::text AS status, name FROM flows WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
@@ -54,7 +54,7 @@ export async function moveFlow(
   sql: Handle,
   flow: { id: string; workspaceId: string; status: FlowStatus; name: string },
   status: FlowStatus,
-  actor: Actor,
+  actor: Caller,
 ): Promise<void> {
   if (flow.status === status) return;
   if (!NEXT[flow.status].includes(status)) {

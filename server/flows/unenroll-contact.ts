@@ -1,10 +1,10 @@
 import type { Database } from "../db/client.ts";
-import type { Sender as Actor } from "../messaging/insert-messages.ts";
 import { notFound } from "../lib/errors.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";
 import type { ZUnenrollRequest } from "./flow-schemas.ts";
 import { stopRuns } from "./stop-runs.ts";
 import type { z } from "zod";
+import type { CallerInWorkspace } from "../lib/caller.ts";
 
 /**
  * POST /flows/{flow_id}/unenroll (D19, D40): stops the contact's active runs of the key's
@@ -12,7 +12,12 @@ import type { z } from "zod";
  * a recipient that matches no contact: 404 on the `to` field used (no contact is created). A
  * contact in no journey: 200 with `unenrolled` 0.
  */
-export async function unenrollContact(database: Database, actor: Actor, flowId: string, input: z.output<typeof ZUnenrollRequest>) {
+export async function unenrollContact(
+  database: Database,
+  actor: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">,
+  flowId: string,
+  input: z.output<typeof ZUnenrollRequest>,
+) {
   if (flowId !== "all") {
     const flow = await database.prisma.flow.findFirst({ where: { id: flowId, workspaceId: actor.workspaceId }, select: { id: true } });
     if (!flow) throw notFound("flow", "flow_id");

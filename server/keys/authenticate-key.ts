@@ -4,20 +4,7 @@ import { AppError } from "../lib/errors.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { decide, windowStart, WINDOW_MS, type RateDecision } from "../ratelimit/sliding-window.ts";
 import { effectiveLimits } from "../workspaces/plans.ts";
-import type { Mode, Scope } from "./scopes.ts";
-
-export type KeyPrincipal = {
-  keyId: string;
-  keyHash: string;
-  workspaceId: string;
-  mode: Mode;
-  scopes: Scope[];
-  apiAccess: boolean;
-  /** The workspace's default phone country (D1), read by the same statement. */
-  defaultCountry: string | null;
-  /** The workspace's templates_version, read by the same statement (`lookUpTemplate`). */
-  templatesVersion: string;
-};
+import type { Caller } from "../lib/caller.ts";
 
 const KEY_FORMAT = /^svc_(test|live)_[0-9A-Za-z]{32,}$/;
 
@@ -32,8 +19,8 @@ type Row = Columns<"api_keys", "id" | "workspace_id" | "mode" | "scopes"> &
   };
 
 // Every request of a key increments the same counter row, so concurrent requests queue on its
-// row lock, and with a synchronous commit each holds it through a WAL flush (about 1,000
-// requests/s per key on this machine). The counters are ephemeral, so these statements commit
+// row lock, and with a synchronous commit each holds it through a WAL flush (what that caps:
+// docs/api-platform.md, "Rate limit"). The counters are ephemeral, so these statements commit
 // asynchronously (`synchronous_commit` off for their own transaction only): the lock is held
 // for microseconds, and a database crash forgets at most the last fraction of a second of
 // counts (docs/api-platform.md).
@@ -120,7 +107,7 @@ async function flush(database: Database, hash: string): Promise<void> {
 export async function authenticateKey(
   database: Database,
   bearer: string | undefined,
-): Promise<{ principal: KeyPrincipal; rate: RateDecision }> {
+): Promise<{ caller: Extract<Caller, { kind: "key" }>; apiAccess: boolean; rate: RateDecision }> {
   if (!bearer) {
     throw new AppError("missing_api_key", "No API key provided. Send it as `Authorization: Bearer svc_live_…`.");
   }
@@ -138,16 +125,17 @@ export async function authenticateKey(
   const rate = decide({ current, previous: Number(row.previous ?? 0) }, limits.rateLimit, now);
   if (!rate.allowed) await database.query(GIVE_BACK, [hash, start, 1]);
   return {
-    principal: {
+    // The workspace's default phone country (D1) and templates_version (`lookUpTemplate`) come with the key.
+    caller: {
+      kind: "key",
       keyId: row.id,
-      keyHash: hash,
       workspaceId: row.workspace_id,
       mode: row.mode,
-      scopes: row.scopes as Scope[],
-      apiAccess: limits.apiAccess,
+      scopes: row.scopes,
       defaultCountry: row.default_country,
       templatesVersion: row.templates_version,
     },
+    apiAccess: limits.apiAccess,
     rate,
   };
 }

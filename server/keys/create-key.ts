@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { sha256Hex } from "../lib/crypto.ts";
@@ -24,7 +24,7 @@ export function generateKey(mode: "test" | "live") {
   return { key, prefix, hash: sha256Hex(key), lastFour: key.slice(-4) };
 }
 
-export async function createKey(database: Database, workspaceId: string, request: CreateKeyRequest, actor: Actor) {
+export async function createKey(database: Database, workspaceId: string, request: CreateKeyRequest, actor: Caller) {
   const input = ZCreateKeyRequest.parse(request);
   const material = generateKey(input.mode);
   const scopes = [...new Set(input.scopes)];

@@ -1,10 +1,10 @@
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 
 /** Revocation is a row update, so it takes effect at once on every instance (D21). */
-export async function revokeKey(database: Database, workspaceId: string, id: string, actor: Actor): Promise<{ revoked: true }> {
+export async function revokeKey(database: Database, workspaceId: string, id: string, actor: Caller): Promise<{ revoked: true }> {
   await database.prisma.$transaction(async (tx) => {
     const [revoked] = await tx.apiKey.updateManyAndReturn({
       where: { id, workspaceId, revokedAt: null },

@@ -27,7 +27,7 @@ const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 // Random bytes are drawn from the CSPRNG 4 KiB at a time, as Node's randomUUID does: an id
 // takes about 17 of them, and a call to the generator for each id cost more than the rest of
-// making it (2.4% of the server's time at 200 sends a second, in a CPU profile).
+// making it (its share of a CPU profile: docs/architecture.md, "Database").
 const pool = Buffer.alloc(4096);
 let drawn = pool.length;
 

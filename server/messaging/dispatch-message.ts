@@ -96,8 +96,8 @@ type Sent = { job_id: string; owner: string; at: Date; provider_message_id: stri
 /**
  * Records an accepted send: the provider calls of one process that end while writes are in
  * flight are recorded together by the next (`groupCommit`), in one statement. Up to four in
- * flight: with one, a slow statement held every completion behind it (queued -> sent p95 at
- * 200 live sends/s: 343 ms with one, 183-185 ms with four).
+ * flight: with one, a slow statement held every completion behind it (docs/architecture.md,
+ * "Database").
  */
 const markSent = groupCommitEach(
   async (database: Database, batch: readonly Sent[]): Promise<{ job: boolean; sent: boolean }[]> => {

@@ -7,16 +7,13 @@ import { Handoff } from "../outbox/handoff.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import type { DispatchRow } from "./dispatch-message.ts";
 import { countArgs, countLiveMessage, countWith, usagePeriod, type CountRow } from "../usage/quota.ts";
-import type { Mode } from "../keys/scopes.ts";
-import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { currentCause, type Cause } from "../observability/request-context.ts";
 import { simulatedOutcome } from "./test-mode.ts";
 import type { Content } from "../providers/provider.ts";
-
-export type Sender = WorkspaceRef & { workspaceId: string; mode: Mode };
+import type { CallerInWorkspace } from "../lib/caller.ts";
 
 export type NewMessage = {
-  sender: Sender;
+  sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">;
   channel: "whatsapp" | "email";
   /** The channel a live message goes through; null for test messages (D35). */
   channelId: string | null;

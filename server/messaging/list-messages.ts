@@ -1,7 +1,7 @@
 import type { Database } from "../db/client.ts";
-import type { Mode } from "../keys/scopes.ts";
 import { listPage, type Cursor, type PageQuery } from "../lib/pagination.ts";
 import { MESSAGE_VIEW_COLUMNS, messageView, type Message, type MessageRow } from "./message-schemas.ts";
+import type { CallerInWorkspace } from "../lib/caller.ts";
 
 export type MessageFilter = {
   status?: Message["status"];
@@ -12,8 +12,6 @@ export type MessageFilter = {
   created_before?: Date;
 };
 
-type Actor = { workspaceId: string; mode: Mode };
-
 /**
  * GET /messages (D57): the key's mode's messages (D40), newest first, filtered, in D10's pages.
  * The index on (workspace_id, mode, created_at DESC, id DESC) serves the order and the cursor.
@@ -21,7 +19,7 @@ type Actor = { workspaceId: string; mode: Mode };
  */
 export async function listMessages(
   database: Database,
-  actor: Actor,
+  actor: Pick<CallerInWorkspace, "workspaceId" | "mode">,
   filter: MessageFilter,
   query: PageQuery,
   url: string,
@@ -42,7 +40,13 @@ export async function listMessages(
   return { items: items.map(messageView), link };
 }
 
-function selectPage(database: Database, actor: Actor, filter: MessageFilter, take: number, cursor: Cursor | null) {
+function selectPage(
+  database: Database,
+  actor: Pick<CallerInWorkspace, "workspaceId" | "mode">,
+  filter: MessageFilter,
+  take: number,
+  cursor: Cursor | null,
+) {
   const values: unknown[] = [actor.workspaceId, actor.mode];
   const param = (value: unknown) => `$${values.push(value)}`;
   const where = [`m.workspace_id = $1`, `m.mode = $2::"KeyMode"`];

@@ -1,9 +1,10 @@
 import type { Contact } from "../contacts/contact-schemas.ts";
-import { defaultCountry, lookUpContact, type WorkspaceRef } from "../contacts/get-contact.ts";
+import { defaultCountry, lookUpContact } from "../contacts/get-contact.ts";
 import type { Database } from "../db/client.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { notFound } from "../lib/errors.ts";
 import { normalizePhone } from "../lib/phone.ts";
+import type { CallerInWorkspace } from "../lib/caller.ts";
 
 export type Recipient = { phone?: string; email?: string; contact_id?: string; name?: string };
 
@@ -14,7 +15,7 @@ export type Recipient = { phone?: string; email?: string; contact_id?: string; n
  */
 export async function resolveRecipient(
   database: Database,
-  ref: WorkspaceRef,
+  ref: Pick<CallerInWorkspace, "workspaceId" | "defaultCountry">,
   to: Recipient,
 ): Promise<
   { contact: Contact; exists: true } | { contact: null; exists: false; draft: { phone?: string; email?: string; name?: string } }

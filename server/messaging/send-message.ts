@@ -12,10 +12,11 @@ import { messageView, type Message, type SendMessageRequest } from "./message-sc
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient } from "./resolve-recipient.ts";
 import { WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
-import { acceptMessage, type NewMessage, type Sender } from "./insert-messages.ts";
+import { acceptMessage, type NewMessage } from "./insert-messages.ts";
 import { currentCause } from "../observability/request-context.ts";
 import type { Content } from "../providers/provider.ts";
 import { checkTemplateSend, templateContent, lookUpTemplate, type StoredTemplate } from "../whatsapp/check-template-send.ts";
+import type { CallerInWorkspace } from "../lib/caller.ts";
 
 /** Why a contact cannot be sent a message on a channel; `reason` ends "The recipient …" or "The contact …". */
 type Refusal = { code: "recipient_missing_address" | "recipient_opted_out"; reason: string };
@@ -48,7 +49,7 @@ export function deliveryAddress(
  */
 export async function sendMessage(
   database: Database,
-  sender: Sender,
+  sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">,
   input: SendMessageRequest,
   opts: { source?: "api" | "flow"; apiKeyId?: string | null; idempotency?: IdempotentEffect } = {},
 ): Promise<Message> {
@@ -122,7 +123,7 @@ export async function sendMessage(
  */
 export async function pickChannel(
   sql: Handle,
-  sender: Sender,
+  sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">,
   input: Pick<SendMessageRequest, "channel" | "channel_id">,
 ): Promise<string | null> {
   if (input.channel_id === undefined) return null;
@@ -206,7 +207,7 @@ export function windowOpen(mode: Mode, contact: Contact, address: string, now: D
  */
 export async function whatsappContent(
   sql: Handle,
-  sender: Sender,
+  sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">,
   input: SendMessageRequest,
   contact: Contact,
   channelId: string | null,

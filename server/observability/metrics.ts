@@ -1,8 +1,9 @@
+import { runtime } from "../lib/runtime.ts";
+
 // D52: the counters the pipeline and the HTTP server move, and what `/metrics` serves. This
 // module holds only the hooks; prom-client is loaded by the server (metrics-registry.ts), so
 // the CLI and Next's bundles never load it, and a hook of a process without it does nothing.
-// The server's own modules and Next's bundled route handlers are two module graphs in one
-// process: they share the registry through globalThis, like the database handle.
+// One recorder per process (server/lib/runtime.ts), which Next's route handlers move too.
 
 export type Recorder = {
   request(route: string, method: string, status: number, seconds: number): void;
@@ -11,14 +12,19 @@ export type Recorder = {
   statusChange(status: string): void;
 };
 
-const slot = globalThis as typeof globalThis & { __svcMetrics?: Recorder };
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** Set by the server's registry; none in the CLI. */
+    metrics?: Recorder;
+  }
+}
 
 export function setRecorder(recorder: Recorder): void {
-  slot.__svcMetrics = recorder;
+  runtime().metrics = recorder;
 }
 
 export function recorder(): Recorder | undefined {
-  return slot.__svcMetrics;
+  return runtime().metrics;
 }
 
 /**

@@ -1,24 +1,34 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { runtime } from "../lib/runtime.ts";
 
 // What caused the work in progress (D54): the API request (its Request-Id) and the W3C
 // traceparent of the span doing it. Set for each request (server/main.ts) and for each job the
 // pipeline runs (from the columns the job was stored with); read where events and jobs are
 // written, so webhook deliveries and provider calls carry the request on. One store per
-// process, shared with the dashboard's bundled copy of this module (hence the global key).
+// process (server/lib/runtime.ts), which the dashboard's route handlers read too.
 
 export type Cause = { requestId: string | null; traceparent: string | null };
 
-const KEY = Symbol.for("svc.request-context");
-const holder = globalThis as { [KEY]?: AsyncLocalStorage<Cause> };
-const storage: AsyncLocalStorage<Cause> = (holder[KEY] ??= new AsyncLocalStorage<Cause>());
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** The request or job that causes the work in progress. */
+    causes?: AsyncLocalStorage<Cause>;
+  }
+}
+
+function causes(): AsyncLocalStorage<Cause> {
+  const shared = runtime();
+  shared.causes ??= new AsyncLocalStorage<Cause>();
+  return shared.causes;
+}
 
 export function withCause<T>(cause: Cause, fn: () => T): T {
-  return storage.run(cause, fn);
+  return causes().run(cause, fn);
 }
 
 /** The cause of the current work; nulls outside a request or job (a CLI command, a sweep). */
 export function currentCause(): Cause {
-  return storage.getStore() ?? { requestId: null, traceparent: null };
+  return causes().getStore() ?? { requestId: null, traceparent: null };
 }
 
 /** D54: the request (and span) that caused a row, for an event's or a job's columns. */

@@ -1,14 +1,15 @@
 import type * as OtelApi from "@opentelemetry/api";
 import { log } from "../lib/log.ts";
+import { runtime } from "../lib/runtime.ts";
 
 // OpenTelemetry traces (D54), exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set.
 // Unset, nothing is loaded and every helper here only runs its function. Spans: one per
 // request (continuing an incoming `traceparent`), one per pipeline job (continuing the
 // traceparent stored with the job by the request or job that created it), and one per
-// provider or webhook call, whose traceparent goes out on the HTTP request. The state is kept
-// under a global key so the dashboard's bundled copy of this module sees the same tracer.
+// provider or webhook call, whose traceparent goes out on the HTTP request. One tracer per
+// process (server/lib/runtime.ts), which the dashboard's route handlers use too.
 
-type Tracing = { api: typeof OtelApi; tracer: OtelApi.Tracer; shutdown: () => Promise<void> };
+export type Tracing = { api: typeof OtelApi; tracer: OtelApi.Tracer; shutdown: () => Promise<void> };
 export type SpanKind = "server" | "client" | "consumer" | "internal";
 export type ActiveSpan = {
   /** The span's own W3C traceparent (null when tracing is off). */
@@ -17,17 +18,22 @@ export type ActiveSpan = {
   fail: (message: string) => void;
 };
 
-const KEY = Symbol.for("svc.tracing");
-const holder = globalThis as { [KEY]?: Tracing };
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** Set when OTEL_EXPORTER_OTLP_ENDPOINT is. */
+    tracing?: Tracing;
+  }
+}
+
 const NONE: ActiveSpan = { traceparent: null, set: () => {}, fail: () => {} };
 
 export function tracingEnabled(): boolean {
-  return holder[KEY] !== undefined;
+  return runtime().tracing !== undefined;
 }
 
 /** Starts the SDK when OTEL_EXPORTER_OTLP_ENDPOINT is set (loads its modules only then). */
 export async function startTracing(serviceName = "svc"): Promise<void> {
-  if (holder[KEY] || !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) return;
+  if (runtime().tracing || !process.env.OTEL_EXPORTER_OTLP_ENDPOINT) return;
   const [api, { NodeSDK }, { OTLPTraceExporter }] = await Promise.all([
     import("@opentelemetry/api"),
     import("@opentelemetry/sdk-node"),
@@ -41,15 +47,15 @@ export async function startTracing(serviceName = "svc"): Promise<void> {
     instrumentations: [],
   });
   sdk.start();
-  holder[KEY] = { api, tracer: api.trace.getTracer("svc"), shutdown: () => sdk.shutdown() };
+  runtime().tracing = { api, tracer: api.trace.getTracer("svc"), shutdown: () => sdk.shutdown() };
   log().info({ endpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT }, "tracing: exporting spans over OTLP/HTTP");
 }
 
 /** Flushes spans not yet exported (at shutdown). */
 export async function stopTracing(): Promise<void> {
-  const t = holder[KEY];
+  const t = runtime().tracing;
   if (!t) return;
-  delete holder[KEY];
+  runtime().tracing = undefined;
   await t.shutdown().catch((err: unknown) => log().warn({ err }, "tracing: could not flush spans"));
 }
 
@@ -62,7 +68,7 @@ export async function inSpan<T>(
   opts: { kind: SpanKind; parent?: string | null; attributes?: Record<string, string | number | boolean | undefined> },
   fn: (span: ActiveSpan) => Promise<T>,
 ): Promise<T> {
-  const t = holder[KEY];
+  const t = runtime().tracing;
   if (!t) return fn(NONE);
   const { api } = t;
   const parentContext = opts.parent ? api.propagation.extract(api.ROOT_CONTEXT, { traceparent: opts.parent }) : api.context.active();
@@ -93,7 +99,7 @@ export async function inSpan<T>(
 
 /** The traceparent of the active span, for an outgoing HTTP call; null when tracing is off. */
 export function activeTraceparent(): string | null {
-  const t = holder[KEY];
+  const t = runtime().tracing;
   if (!t) return null;
   const carrier: Record<string, string> = {};
   t.api.propagation.inject(t.api.context.active(), carrier);

@@ -1,3 +1,4 @@
+import { runtime } from "../lib/runtime.ts";
 import { coveringLeaseMs, type ClaimCover, type JobRow, type StoredJob } from "./jobs.ts";
 import type { JobKind } from "./job-kinds.ts";
 
@@ -7,8 +8,8 @@ import type { JobKind } from "./job-kinds.ts";
 // call is covered, no fence needed), and once the transaction commits the worker starts it at
 // once, with the row its handler would read first. No claim statement, no read, no wait for
 // the loop's next pass. If the process dies before the job ends, its lease expires and any
-// worker claims it, as after a claim. Shared through globalThis: Next's bundle and the server
-// are two module graphs in one process.
+// worker claims it, as after a claim. One worker per process (server/lib/runtime.ts), which
+// the dashboard's route handlers hand off to as well.
 
 /** What a worker that adopts jobs offers: a hand-off while it has room, and the jobs to start. */
 export type Adopter<P = unknown> = {
@@ -23,11 +24,16 @@ export type Adopter<P = unknown> = {
   adopt(jobs: StoredJob[], owner: string, prepared?: P): void;
 };
 
-const slot = globalThis as typeof globalThis & { __svcAdopter?: Adopter | null };
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** The pipeline worker that starts jobs this process writes, while it runs. */
+    adopter?: Adopter | null;
+  }
+}
 
 /** The inline loop registers its worker while it runs; null when it stops. */
 export function setAdopter(adopter: Adopter | null): void {
-  slot.__svcAdopter = adopter;
+  runtime().adopter = adopter;
 }
 
 /**
@@ -52,7 +58,7 @@ export class Handoff {
 
   /** A hand-off to this process's worker, or null when none runs here or it has no room. */
   static take(): Handoff | null {
-    const adopter = slot.__svcAdopter;
+    const adopter = runtime().adopter;
     const offer = adopter?.offer();
     return adopter && offer ? new Handoff(offer.owner, offer.leaseMs, offer.calls, adopter) : null;
   }

@@ -51,13 +51,8 @@ export function readJob(stored: StoredJob): Job {
 
 /**
  * Jobs one worker runs at once. Slots wait on providers, endpoints and the database, not on
- * the CPU: with 100, a draining worker was idle half of the time; measured on 2 cores, 100 ->
- * 200 -> 300 -> 400 slots drained 877-983 -> 1,195-1,206 -> 1,307 -> 1,270 dispatches/s and
- * 862-869 -> 1,134-1,153 -> 1,460 -> 1,300 webhook deliveries/s (one endpoint: half the slots).
- * Once a claim's reads, fences and completions were each one statement, a job's life became
- * mostly waiting (20 ms provider replies took 44 ms, p50), and the slots the limit: 300 ->
- * 400 -> 600 -> 800 slots drained 1,824-2,087 -> 2,055 -> 2,456-2,671 -> 2,518 dispatches/s
- * and 1,805-2,111 -> 2,228 -> 2,271-2,546 -> 3,214 webhook deliveries/s, back to back.
+ * the CPU: a job's life is mostly waiting, so the slots limit how fast a worker drains, up to
+ * the point where more no longer helped (the measurements: docs/architecture.md, "Database").
  */
 export const WORKER_SLOTS = 600;
 

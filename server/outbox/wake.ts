@@ -1,20 +1,28 @@
 import { EventEmitter } from "node:events";
 import pg from "pg";
 import { log } from "../lib/log.ts";
+import { runtime } from "../lib/runtime.ts";
 
 // New outbox work wakes a pipeline loop at once instead of at its next poll:
-// - in this process, through an emitter (shared through globalThis: Next's bundle and the
-//   server are two module graphs);
+// - in this process, through its one emitter (server/lib/runtime.ts), which the dashboard's
+//   route handlers emit on too;
 // - on PostgreSQL, across instances too: a statement inserting jobs that are due fires one
 //   NOTIFY on `JOBS_CHANNEL` (trigger `jobs_notify`), delivered at commit and only if the
 //   transaction commits, which every instance's loop LISTENs for (`listenForWork`).
-const slot = globalThis as typeof globalThis & { __svcWake?: EventEmitter };
 
 export const JOBS_CHANNEL = "svc_jobs";
 
+declare module "../lib/runtime.ts" {
+  interface Runtime {
+    /** New outbox work wakes this process's pipeline loop. */
+    wake?: EventEmitter;
+  }
+}
+
 export function pipelineWaker(): EventEmitter {
-  slot.__svcWake ??= new EventEmitter();
-  return slot.__svcWake;
+  const shared = runtime();
+  shared.wake ??= new EventEmitter();
+  return shared.wake;
 }
 
 export function wakePipeline(): void {

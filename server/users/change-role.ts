@@ -1,4 +1,4 @@
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
@@ -6,7 +6,7 @@ import type { Role } from "./create-user.ts";
 import { assertAdminRemains } from "./last-admin.ts";
 
 /** Gives a member another role; the last admin cannot be demoted. */
-export async function changeRole(database: Database, workspaceId: string, userId: string, role: Role, actor: Actor) {
+export async function changeRole(database: Database, workspaceId: string, userId: string, role: Role, actor: Caller) {
   await database.prisma.$transaction(async (tx) => {
     const membership = await tx.membership.findUnique({
       where: { userId_workspaceId: { userId, workspaceId } },

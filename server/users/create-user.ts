@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { hashPassword } from "../lib/crypto.ts";
@@ -32,7 +32,7 @@ export async function createUser(
   database: Database,
   workspaceId: string,
   request: z.input<typeof ZCreateUserRequest>,
-  actor: Actor,
+  actor: Caller,
   opts: { ifMember?: "update_role" | "refuse" } = {},
 ): Promise<{ id: string; created: boolean; password: string | null }> {
   const input = ZCreateUserRequest.parse(request);

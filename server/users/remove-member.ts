@@ -1,4 +1,4 @@
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
@@ -8,7 +8,7 @@ import { assertAdminRemains } from "./last-admin.ts";
  * Takes a member out of the workspace; the last admin cannot leave. The account stays (it may
  * belong to other workspaces); its next request to this workspace is refused.
  */
-export async function removeMember(database: Database, workspaceId: string, userId: string, actor: Actor) {
+export async function removeMember(database: Database, workspaceId: string, userId: string, actor: Caller) {
   await database.prisma.$transaction(async (tx) => {
     const membership = await tx.membership.findUnique({
       where: { userId_workspaceId: { userId, workspaceId } },

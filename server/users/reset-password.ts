@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { hashPassword } from "../lib/crypto.ts";
@@ -20,7 +20,7 @@ export async function resetPassword(
   database: Database,
   workspaceId: string,
   request: z.input<typeof ZResetPasswordRequest>,
-  actor: Actor,
+  actor: Caller,
 ): Promise<{ id: string; password: string; generated: boolean }> {
   const input = ZResetPasswordRequest.parse(request);
   const password = input.password ?? generatePassword();

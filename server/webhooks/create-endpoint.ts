@@ -1,4 +1,4 @@
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit, urlForAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { newId } from "../lib/ids.ts";
@@ -7,7 +7,7 @@ import { generateSecret, sealSecret } from "./endpoint-secret.ts";
 import { ENDPOINT_SELECT, endpointView, ZCreateEndpointRequest, type CreateEndpointRequest } from "./webhook-schemas.ts";
 
 /** Registers an endpoint (D30). The secret is in this answer and nowhere else, ever. */
-export async function createEndpoint(database: Database, workspaceId: string, request: CreateEndpointRequest, actor: Actor) {
+export async function createEndpoint(database: Database, workspaceId: string, request: CreateEndpointRequest, actor: Caller) {
   const input = ZCreateEndpointRequest.parse(request);
   const url = await checkEndpointUrl(input.url);
   const secret = generateSecret();

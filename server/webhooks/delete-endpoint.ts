@@ -1,4 +1,4 @@
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit, urlForAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
@@ -11,7 +11,7 @@ export async function deleteEndpoint(
   database: Database,
   workspaceId: string,
   endpointId: string,
-  actor: Actor,
+  actor: Caller,
 ): Promise<{ deleted: true }> {
   await database.prisma.$transaction(async (tx) => {
     const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, workspaceId }, select: { url: true } });

@@ -30,8 +30,8 @@ export const MAX_IN_FLIGHT_PER_ENDPOINT = 10;
 /**
  * Deliveries of one endpoint waiting in a worker for a slot, past which its claims leave the
  * endpoint's deliveries in the outbox: enough that a freed slot never waits for a claim (a
- * claim only once the queue was empty drained one endpoint's backlog at 469-625/s, against
- * 1,815/s before the bound), few enough that a slow endpoint's backlog stays in the outbox.
+ * claim only once the queue was empty drained a backlog far slower: docs/webhooks.md), few
+ * enough that a slow endpoint's backlog stays in the outbox.
  */
 export const WAITING_PER_ENDPOINT = 4 * MAX_IN_FLIGHT_PER_ENDPOINT;
 /** An endpoint with deliveries failing for this long is disabled (D33). */

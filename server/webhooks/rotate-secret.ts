@@ -1,4 +1,4 @@
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit, urlForAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
@@ -9,7 +9,7 @@ import { generateSecret, ROTATION_OVERLAP_MS, sealSecret } from "./endpoint-secr
  * then deliveries carry one `v1=` per valid secret. Secrets already rotated out keep their
  * own expiry. The new secret is in this answer and nowhere else.
  */
-export async function rotateSecret(database: Database, workspaceId: string, endpointId: string, actor: Actor) {
+export async function rotateSecret(database: Database, workspaceId: string, endpointId: string, actor: Caller) {
   const secret = generateSecret();
   const now = new Date();
   await database.prisma.$transaction(async (tx) => {

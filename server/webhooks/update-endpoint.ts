@@ -1,4 +1,4 @@
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit, urlForAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
@@ -10,7 +10,7 @@ import { ENDPOINT_SELECT, endpointView, ZUpdateEndpointRequest, type UpdateEndpo
  * at once: no new ones are created, and pending ones end as `failed` without a request.
  * Enabling clears the failure streak that may have disabled it (D33).
  */
-export async function updateEndpoint(database: Database, workspaceId: string, request: UpdateEndpointRequest, actor: Actor) {
+export async function updateEndpoint(database: Database, workspaceId: string, request: UpdateEndpointRequest, actor: Caller) {
   const input = ZUpdateEndpointRequest.parse(request);
   const url = input.url === undefined ? undefined : await checkEndpointUrl(input.url);
   const events = input.events ? [...new Set(input.events)] : undefined;

@@ -1,6 +1,6 @@
 import { getCountries, type CountryCode } from "libphonenumber-js";
 import { z } from "zod";
-import type { Actor } from "../audit/actor.ts";
+import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database } from "../db/client.ts";
 import { invalid } from "../lib/errors.ts";
@@ -36,7 +36,7 @@ export function workspaceIdentifier(name: string): string {
   return `${slug || "ws"}-${randomBase62(6).toLowerCase()}`;
 }
 
-export async function createWorkspace(database: Database, request: CreateWorkspaceRequest, actor: Actor): Promise<{ id: string }> {
+export async function createWorkspace(database: Database, request: CreateWorkspaceRequest, actor: Caller): Promise<{ id: string }> {
   const parsed = ZCreateWorkspaceRequest.safeParse(request);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

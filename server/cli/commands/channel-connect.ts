@@ -4,7 +4,7 @@ import { connectChannel } from "../../channels/connect-channel.ts";
 import { env } from "../../lib/env.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { oneOf, optionalString, requiredString, UsageError, wholeNumber, withDatabase, type Command, type Values } from "../command.ts";
-import { OPERATOR } from "../../audit/actor.ts";
+import { OPERATOR } from "../../lib/caller.ts";
 
 const TYPES = ["whatsapp", "email"] as const;
 

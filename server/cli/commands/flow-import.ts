@@ -3,7 +3,7 @@ import { createFlow } from "../../flows/save-flow.ts";
 import type { FlowDefinitionInput } from "../../flows/flow-schemas.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { oneOf, requiredString, UsageError, withDatabase, type Command } from "../command.ts";
-import { OPERATOR } from "../../audit/actor.ts";
+import { OPERATOR } from "../../lib/caller.ts";
 
 const STATUSES = ["draft", "active", "paused"] as const;
 

@@ -2,7 +2,7 @@ import { createKey } from "../../keys/create-key.ts";
 import { isScope, MODES, SCOPES, type Scope } from "../../keys/scopes.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { oneOf, optionalString, requiredString, UsageError, withDatabase, type Command } from "../command.ts";
-import { OPERATOR } from "../../audit/actor.ts";
+import { OPERATOR } from "../../lib/caller.ts";
 
 export const keyCreate: Command = {
   name: "key create",

@@ -1,7 +1,7 @@
 import { revokeKey } from "../../keys/revoke-key.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { requiredString, withDatabase, type Command } from "../command.ts";
-import { OPERATOR } from "../../audit/actor.ts";
+import { OPERATOR } from "../../lib/caller.ts";
 
 export const keyRevoke: Command = {
   name: "key revoke",

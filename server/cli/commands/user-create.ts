@@ -1,7 +1,7 @@
 import { createUser } from "../../users/create-user.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { oneOf, requiredString, UsageError, withDatabase, type Command } from "../command.ts";
-import { OPERATOR } from "../../audit/actor.ts";
+import { OPERATOR } from "../../lib/caller.ts";
 
 const ROLES = ["admin", "support"] as const;
 

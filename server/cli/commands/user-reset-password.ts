@@ -1,7 +1,7 @@
 import { resetPassword } from "../../users/reset-password.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { optionalString, requiredString, withDatabase, type Command } from "../command.ts";
-import { OPERATOR } from "../../audit/actor.ts";
+import { OPERATOR } from "../../lib/caller.ts";
 
 export const userResetPassword: Command = {
   name: "user reset-password",

@@ -3,7 +3,7 @@ import { createEndpoint } from "../../webhooks/create-endpoint.ts";
 import type { CreateEndpointRequest } from "../../webhooks/webhook-schemas.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { optionalString, requiredString, withDatabase, type Command } from "../command.ts";
-import { OPERATOR } from "../../audit/actor.ts";
+import { OPERATOR } from "../../lib/caller.ts";
 
 export const webhookCreate: Command = {
   name: "webhook create",

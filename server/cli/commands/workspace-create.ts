@@ -1,7 +1,7 @@
 import { createWorkspace } from "../../workspaces/create-workspace.ts";
 import { PLAN_NAMES, PLANS } from "../../workspaces/plans.ts";
 import { oneOf, optionalString, requiredString, wholeNumber, withDatabase, type Command } from "../command.ts";
-import { OPERATOR } from "../../audit/actor.ts";
+import { OPERATOR } from "../../lib/caller.ts";
 
 const limit = (n: number | null) => (n === null ? "none" : n.toLocaleString("en-US"));
 

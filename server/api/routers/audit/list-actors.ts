@@ -6,4 +6,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const listActors = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.void())
-  .query(({ ctx }) => listAuditActors(ctx.db, ctx.actor.workspaceId));
+  .query(({ ctx }) => listAuditActors(ctx.db, ctx.caller.workspaceId));

@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const listEvents = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(ZListAuditEventsRequest)
-  .query(({ ctx, input }) => listAuditEvents(ctx.db, ctx.actor.workspaceId, input));
+  .query(({ ctx, input }) => listAuditEvents(ctx.db, ctx.caller.workspaceId, input));

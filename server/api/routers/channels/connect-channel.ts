@@ -6,4 +6,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const connectChannel = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(ZConnectChannelRequest)
-  .mutation(({ ctx, input }) => connect(ctx.db, ctx.actor.workspaceId, input, ctx.actor.principal));
+  .mutation(({ ctx, input }) => connect(ctx.db, ctx.caller.workspaceId, input, ctx.caller));

@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const disconnectChannel = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ channel_id: z.string().min(1).max(64) }))
-  .mutation(({ ctx, input }) => disconnect(ctx.db, ctx.actor.workspaceId, input.channel_id, ctx.actor.principal));
+  .mutation(({ ctx, input }) => disconnect(ctx.db, ctx.caller.workspaceId, input.channel_id, ctx.caller));

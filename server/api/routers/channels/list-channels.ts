@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 // Dashboard only (no `meta.openapi`): channels carry provider credentials, never shown here.
 export const listChannels = workspaceProcedure
   .input(z.object({ include_disconnected: z.boolean().optional() }).optional())
-  .query(({ ctx, input }) => list(ctx.db, ctx.actor.workspaceId, { includeDisconnected: input?.include_disconnected }));
+  .query(({ ctx, input }) => list(ctx.db, ctx.caller.workspaceId, { includeDisconnected: input?.include_disconnected }));

@@ -6,4 +6,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const sendTest = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(ZSendTestRequest)
-  .mutation(({ ctx, input }) => sendTestMessage(ctx.db, ctx.actor.workspaceId, input));
+  .mutation(({ ctx, input }) => sendTestMessage(ctx.db, ctx.caller.workspaceId, input));

@@ -5,6 +5,6 @@ import { workspaceProcedure } from "../../trpc.ts";
 
 /** Dashboard only: the events recorded about one contact (D31 bodies), newest first. */
 export const contactHistory = workspaceProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
-  await getContactOrThrow(ctx.db, ctx.actor.workspaceId, input.id);
-  return history(ctx.db, ctx.actor.workspaceId, input.id);
+  await getContactOrThrow(ctx.db, ctx.caller.workspaceId, input.id);
+  return history(ctx.db, ctx.caller.workspaceId, input.id);
 });

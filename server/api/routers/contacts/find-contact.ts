@@ -6,4 +6,4 @@ export const findContact = workspaceProcedure
   .meta(findContactMeta)
   .input(ZFindContactRequest)
   .output(ZFindContactResponse)
-  .query(({ ctx, input }) => find(ctx.db, ctx.actor, input));
+  .query(({ ctx, input }) => find(ctx.db, ctx.caller, input));

@@ -6,4 +6,4 @@ export const getContact = workspaceProcedure
   .meta(getContactMeta)
   .input(ZGetContactRequest)
   .output(ZGetContactResponse)
-  .query(({ ctx, input }) => getContactOrThrow(ctx.db, ctx.actor.workspaceId, input.id));
+  .query(({ ctx, input }) => getContactOrThrow(ctx.db, ctx.caller.workspaceId, input.id));

@@ -6,4 +6,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 /** Dashboard only: search by phone, e-mail or name. */
 export const searchContacts = workspaceProcedure
   .input(ZPageQuery.extend({ q: z.string().max(200).default(""), limit: z.number().int().min(1).max(100).default(25) }))
-  .query(({ ctx, input }) => search(ctx.db, ctx.actor.workspaceId, input.q, input));
+  .query(({ ctx, input }) => search(ctx.db, ctx.caller.workspaceId, input.q, input));

@@ -9,5 +9,5 @@ export const updateContact = workspaceProcedure
   .input(ZUpsertContactRequest.extend({ id: z.string() }))
   .mutation(({ ctx, input }) => {
     const { id, ...patch } = input;
-    return update(ctx.db, ctx.actor, id, patch);
+    return update(ctx.db, ctx.caller, id, patch);
   });

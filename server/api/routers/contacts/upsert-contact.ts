@@ -6,4 +6,4 @@ export const upsertContact = workspaceProcedure
   .meta(upsertContactMeta)
   .input(ZUpsertContactRequest)
   .output(ZUpsertContactResponse)
-  .mutation(({ ctx, input }) => upsert(ctx.db, ctx.actor, input));
+  .mutation(({ ctx, input }) => upsert(ctx.db, ctx.caller, input));

@@ -6,4 +6,4 @@ export const createField = workspaceProcedure
   .meta(createFieldMeta)
   .input(ZCreateFieldRequest)
   .output(ZCreateFieldResponse)
-  .mutation(({ ctx, input }) => create(ctx.db, ctx.actor.workspaceId, input));
+  .mutation(({ ctx, input }) => create(ctx.db, ctx.caller.workspaceId, input));

@@ -8,7 +8,7 @@ export const listFields = workspaceProcedure
   .input(ZListFieldsRequest)
   .output(ZListFieldsResponse)
   .query(async ({ ctx, input }) => {
-    const { items, link } = await list(ctx.db, ctx.actor.workspaceId, input, requestUrl(ctx, "/custom-fields"));
+    const { items, link } = await list(ctx.db, ctx.caller.workspaceId, input, requestUrl(ctx, "/custom-fields"));
     if (link) ctx.responseHeaders.Link = link;
     return items;
   });

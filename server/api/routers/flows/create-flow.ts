@@ -7,4 +7,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const createFlow = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ definition: z.unknown() }))
-  .mutation(({ ctx, input }) => create(ctx.db, ctx.actor.workspaceId, input.definition as FlowDefinitionInput, ctx.actor.principal));
+  .mutation(({ ctx, input }) => create(ctx.db, ctx.caller.workspaceId, input.definition as FlowDefinitionInput, ctx.caller));

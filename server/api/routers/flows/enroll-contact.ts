@@ -6,4 +6,4 @@ export const enrollContact = workspaceProcedure
   .meta(enrollContactMeta)
   .input(ZEnrollContactRequest)
   .output(ZEnrollContactResponse)
-  .mutation(({ ctx, input }) => enroll(ctx.db, ctx.actor, input.flow_id, input, ctx.idempotency));
+  .mutation(({ ctx, input }) => enroll(ctx.db, ctx.caller, input.flow_id, input, ctx.idempotency));

@@ -4,4 +4,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 
 export const getRun = workspaceProcedure
   .input(z.object({ run_id: z.string().min(1).max(64) }))
-  .query(({ ctx, input }) => get(ctx.db, ctx.actor.workspaceId, input.run_id));
+  .query(({ ctx, input }) => get(ctx.db, ctx.caller.workspaceId, input.run_id));

@@ -8,7 +8,7 @@ export const listFlows = workspaceProcedure
   .input(ZListFlowsRequest)
   .output(ZListFlowsResponse)
   .query(async ({ ctx, input }) => {
-    const { items, link } = await listActiveFlows(ctx.db, ctx.actor.workspaceId, input, requestUrl(ctx, "/flows"));
+    const { items, link } = await listActiveFlows(ctx.db, ctx.caller.workspaceId, input, requestUrl(ctx, "/flows"));
     if (link) ctx.responseHeaders.Link = link;
     return items;
   });

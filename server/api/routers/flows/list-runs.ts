@@ -12,4 +12,4 @@ export const listRuns = workspaceProcedure
       after: z.string().min(1).max(64).optional(),
     }),
   )
-  .query(({ ctx, input }) => list(ctx.db, ctx.actor.workspaceId, input));
+  .query(({ ctx, input }) => list(ctx.db, ctx.caller.workspaceId, input));

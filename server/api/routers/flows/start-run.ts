@@ -18,7 +18,7 @@ export const startRun = workspaceProcedure
     }),
   )
   .mutation(({ ctx, input }) =>
-    enrollContact(ctx.db, { ...ctx.actor, mode: input.mode }, input.flow_id, {
+    enrollContact(ctx.db, { ...ctx.caller, mode: input.mode }, input.flow_id, {
       to: { contact_id: input.contact_id },
       ...(input.variables ? { variables: input.variables } : {}),
     }),

@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 /** Dashboard only: per step of a flow's current version, the runs that passed, wait there, or left there. */
 export const stepCounts = workspaceProcedure
   .input(z.object({ flow_id: z.string().min(1).max(64) }))
-  .query(({ ctx, input }) => counts(ctx.db, ctx.actor.workspaceId, input.flow_id));
+  .query(({ ctx, input }) => counts(ctx.db, ctx.caller.workspaceId, input.flow_id));

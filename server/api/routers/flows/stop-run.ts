@@ -6,4 +6,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const stopRun = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ run_id: z.string().min(1).max(64), reason: z.string().trim().max(500).optional() }))
-  .mutation(({ ctx, input }) => stop(ctx.db, ctx.actor.workspaceId, input.run_id, input.reason));
+  .mutation(({ ctx, input }) => stop(ctx.db, ctx.caller.workspaceId, input.run_id, input.reason));

@@ -6,4 +6,4 @@ export const unenrollContact = workspaceProcedure
   .meta(unenrollContactMeta)
   .input(ZUnenrollContactRequest)
   .output(ZUnenrollContactResponse)
-  .mutation(({ ctx, input }) => unenroll(ctx.db, ctx.actor, input.flow_id, input));
+  .mutation(({ ctx, input }) => unenroll(ctx.db, ctx.caller, input.flow_id, input));

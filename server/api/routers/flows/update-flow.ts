@@ -7,6 +7,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const updateFlow = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ flow_id: z.string().min(1).max(64), definition: z.unknown() }))
-  .mutation(({ ctx, input }) =>
-    update(ctx.db, ctx.actor.workspaceId, input.flow_id, input.definition as FlowDefinitionInput, ctx.actor.principal),
-  );
+  .mutation(({ ctx, input }) => update(ctx.db, ctx.caller.workspaceId, input.flow_id, input.definition as FlowDefinitionInput, ctx.caller));

@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const createKey = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(ZCreateKeyRequest)
-  .mutation(({ ctx, input }) => create(ctx.db, ctx.actor.workspaceId, input, ctx.actor.principal));
+  .mutation(({ ctx, input }) => create(ctx.db, ctx.caller.workspaceId, input, ctx.caller));

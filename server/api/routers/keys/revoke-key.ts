@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const revokeKey = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ id: z.string().min(1) }))
-  .mutation(({ ctx, input }) => revoke(ctx.db, ctx.actor.workspaceId, input.id, ctx.actor.principal));
+  .mutation(({ ctx, input }) => revoke(ctx.db, ctx.caller.workspaceId, input.id, ctx.caller));

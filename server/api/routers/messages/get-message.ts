@@ -6,4 +6,4 @@ export const getMessage = workspaceProcedure
   .meta(getMessageMeta)
   .input(ZGetMessageRequest)
   .output(ZGetMessageResponse)
-  .query(({ ctx, input }) => getMessageOrThrow(ctx.db, ctx.actor, input.id));
+  .query(({ ctx, input }) => getMessageOrThrow(ctx.db, ctx.caller, input.id));

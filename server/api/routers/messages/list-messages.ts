@@ -15,7 +15,7 @@ export const listMessages = workspaceProcedure
       if (value !== undefined) given.set(name, value instanceof Date ? value.toISOString() : String(value));
     }
     const query = given.size ? `?${given.toString()}` : "";
-    const { items, link } = await list(ctx.db, ctx.actor, filter, { limit, after }, requestUrl(ctx, `/messages${query}`));
+    const { items, link } = await list(ctx.db, ctx.caller, filter, { limit, after }, requestUrl(ctx, `/messages${query}`));
     if (link) ctx.responseHeaders.Link = link;
     return items;
   });

@@ -5,7 +5,7 @@ import { workspaceProcedure } from "../../trpc.ts";
 
 /** Dashboard only: a message's timeline (every state change, provider reply and report). */
 export const messageDetail = workspaceProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
-  const found = await detail(ctx.db, ctx.actor.workspaceId, input.id);
+  const found = await detail(ctx.db, ctx.caller.workspaceId, input.id);
   if (!found) throw notFound("message", "id");
   return found;
 });

@@ -9,5 +9,5 @@ export const searchMessages = workspaceProcedure
   .input(ZPageQuery.extend({ limit: z.number().int().min(1).max(100).default(25) }).extend(ZMessageSearch.shape))
   .query(({ ctx, input }) => {
     const { limit, after, ...filter } = input;
-    return search(ctx.db, ctx.actor.workspaceId, filter, { limit, after });
+    return search(ctx.db, ctx.caller.workspaceId, filter, { limit, after });
   });

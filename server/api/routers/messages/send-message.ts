@@ -7,8 +7,8 @@ export const sendMessage = workspaceProcedure
   .input(ZSendMessageRequest)
   .output(ZSendMessageResponse)
   .mutation(({ ctx, input }) =>
-    send(ctx.db, ctx.actor, input, {
+    send(ctx.db, ctx.caller, input, {
       idempotency: ctx.idempotency,
-      apiKeyId: ctx.actor.principal.kind === "key" ? ctx.actor.principal.keyId : null,
+      apiKeyId: ctx.caller.kind === "key" ? ctx.caller.keyId : null,
     }),
   );

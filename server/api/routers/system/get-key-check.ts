@@ -6,4 +6,4 @@ export const getKeyCheck = workspaceProcedure
   .meta(getKeyCheckMeta)
   .input(z.void())
   .output(ZGetKeyCheckResponse)
-  .query(({ ctx }) => ({ ok: true as const, version: API_VERSION, workspace: ctx.actor.workspaceId, mode: ctx.actor.mode }));
+  .query(({ ctx }) => ({ ok: true as const, version: API_VERSION, workspace: ctx.caller.workspaceId, mode: ctx.caller.mode }));

@@ -6,4 +6,4 @@ export const createTag = workspaceProcedure
   .meta(createTagMeta)
   .input(ZCreateTagRequest)
   .output(ZCreateTagResponse)
-  .mutation(({ ctx, input }) => create(ctx.db, ctx.actor.workspaceId, input));
+  .mutation(({ ctx, input }) => create(ctx.db, ctx.caller.workspaceId, input));

@@ -8,7 +8,7 @@ export const listTags = workspaceProcedure
   .input(ZListTagsRequest)
   .output(ZListTagsResponse)
   .query(async ({ ctx, input }) => {
-    const { items, link } = await list(ctx.db, ctx.actor.workspaceId, input, requestUrl(ctx, "/tags"));
+    const { items, link } = await list(ctx.db, ctx.caller.workspaceId, input, requestUrl(ctx, "/tags"));
     if (link) ctx.responseHeaders.Link = link;
     return items;
   });

@@ -9,4 +9,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const addMember = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ email: z.string().max(320), role: z.enum(ROLES), name: z.string().max(100).optional() }))
-  .mutation(({ ctx, input }) => createUser(ctx.db, ctx.actor.workspaceId, input, ctx.actor.principal, { ifMember: "refuse" }));
+  .mutation(({ ctx, input }) => createUser(ctx.db, ctx.caller.workspaceId, input, ctx.caller, { ifMember: "refuse" }));

@@ -6,4 +6,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const changeRole = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ user_id: z.string().min(1).max(64), role: z.enum(ROLES) }))
-  .mutation(({ ctx, input }) => change(ctx.db, ctx.actor.workspaceId, input.user_id, input.role, ctx.actor.principal));
+  .mutation(({ ctx, input }) => change(ctx.db, ctx.caller.workspaceId, input.user_id, input.role, ctx.caller));

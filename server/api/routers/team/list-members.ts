@@ -6,4 +6,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const listMembers = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.void())
-  .query(({ ctx }) => list(ctx.db, ctx.actor.workspaceId));
+  .query(({ ctx }) => list(ctx.db, ctx.caller.workspaceId));

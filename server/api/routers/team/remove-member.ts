@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const removeMember = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ user_id: z.string().min(1).max(64) }))
-  .mutation(({ ctx, input }) => remove(ctx.db, ctx.actor.workspaceId, input.user_id, ctx.actor.principal));
+  .mutation(({ ctx, input }) => remove(ctx.db, ctx.caller.workspaceId, input.user_id, ctx.caller));

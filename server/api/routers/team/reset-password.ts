@@ -7,6 +7,6 @@ export const resetPassword = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ email: z.string().max(320) }))
   .mutation(async ({ ctx, input }) => {
-    const { id, password } = await reset(ctx.db, ctx.actor.workspaceId, { email: input.email }, ctx.actor.principal);
+    const { id, password } = await reset(ctx.db, ctx.caller.workspaceId, { email: input.email }, ctx.caller);
     return { user_id: id, password };
   });

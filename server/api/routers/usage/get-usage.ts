@@ -17,4 +17,4 @@ export const getUsage = workspaceProcedure
   .meta(getUsageMeta)
   .input(z.void())
   .output(ZUsage)
-  .query(({ ctx }) => usage(ctx.db, ctx.actor.workspaceId));
+  .query(({ ctx }) => usage(ctx.db, ctx.caller.workspaceId));

@@ -6,4 +6,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const createEndpoint = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(ZCreateEndpointRequest)
-  .mutation(({ ctx, input }) => create(ctx.db, ctx.actor.workspaceId, input, ctx.actor.principal));
+  .mutation(({ ctx, input }) => create(ctx.db, ctx.caller.workspaceId, input, ctx.caller));

@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const deleteEndpoint = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(ZEndpointId)
-  .mutation(({ ctx, input }) => remove(ctx.db, ctx.actor.workspaceId, input.endpoint_id, ctx.actor.principal));
+  .mutation(({ ctx, input }) => remove(ctx.db, ctx.caller.workspaceId, input.endpoint_id, ctx.caller));

@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 /** Admins and support staff (read-only for support). */
 export const listDeliveries = workspaceProcedure
   .input(ZListDeliveriesRequest)
-  .query(({ ctx, input }) => list(ctx.db, ctx.actor.workspaceId, input));
+  .query(({ ctx, input }) => list(ctx.db, ctx.caller.workspaceId, input));

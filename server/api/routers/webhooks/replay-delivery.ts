@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const replayDelivery = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(ZDeliveryId)
-  .mutation(({ ctx, input }) => replay(ctx.db, ctx.actor.workspaceId, input));
+  .mutation(({ ctx, input }) => replay(ctx.db, ctx.caller.workspaceId, input));

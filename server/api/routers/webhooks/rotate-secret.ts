@@ -6,4 +6,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const rotateSecret = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(ZEndpointId)
-  .mutation(({ ctx, input }) => rotate(ctx.db, ctx.actor.workspaceId, input.endpoint_id, ctx.actor.principal));
+  .mutation(({ ctx, input }) => rotate(ctx.db, ctx.caller.workspaceId, input.endpoint_id, ctx.caller));

@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const sendTestEvent = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(ZSendTestEventRequest)
-  .mutation(({ ctx, input }) => send(ctx.db, ctx.actor.workspaceId, input));
+  .mutation(({ ctx, input }) => send(ctx.db, ctx.caller.workspaceId, input));

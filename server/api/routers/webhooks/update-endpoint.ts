@@ -5,4 +5,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const updateEndpoint = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(ZUpdateEndpointRequest)
-  .mutation(({ ctx, input }) => update(ctx.db, ctx.actor.workspaceId, input, ctx.actor.principal));
+  .mutation(({ ctx, input }) => update(ctx.db, ctx.caller.workspaceId, input, ctx.caller));

@@ -14,7 +14,7 @@ export const listTemplates = workspaceProcedure
     const query = given.size ? `?${given.toString()}` : "";
     const { items, link } = await list(
       ctx.db,
-      ctx.actor.workspaceId,
+      ctx.caller.workspaceId,
       filter,
       { limit, after },
       requestUrl(ctx, `/whatsapp/templates${query}`),

@@ -6,4 +6,4 @@ import { workspaceProcedure } from "../../trpc.ts";
 export const syncTemplates = workspaceProcedure
   .meta({ roles: ["admin"] })
   .input(z.object({ channel_id: z.string().min(1).max(64) }))
-  .mutation(({ ctx, input }) => syncWorkspaceTemplates(ctx.db, ctx.actor.workspaceId, input.channel_id));
+  .mutation(({ ctx, input }) => syncWorkspaceTemplates(ctx.db, ctx.caller.workspaceId, input.channel_id));
