@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { ROOT } from "../e2e/support/server.ts";
 import { prepare } from "../scripts/lib/prepare.mjs";
 import { baseline, contactUpserts, keyCheck, messageAcceptance } from "./sections/api.ts";
+import { cliCommands } from "./sections/cli.ts";
 import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
 import { enrollments, runSteps } from "./sections/flows.ts";
 import { growth } from "./sections/growth.ts";
@@ -33,6 +34,7 @@ const sections: Record<string, () => Promise<void>> = {
   enroll: enrollments,
   "flow-steps": runSteps,
   growth,
+  cli: () => cliCommands(),
 };
 
 const only = process.argv.slice(2);

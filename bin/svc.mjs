@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npx svc <command>`: the operator CLI (operations.md). It runs a bundle of the TypeScript
 // sources (scripts/lib/bundle.mjs), rebuilt when a source changed, so paths are resolved from
-// this package, whatever the working directory.
+// this package, whatever the working directory. The bundle is split: the entry holds the
+// argument parsing and the help, and each command is a chunk loaded only when it runs; the
+// packages made of many small ES modules or wrapped in CommonJS are bundled in (bundle.mjs).
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { bundled } from "../scripts/lib/bundle.mjs";
@@ -14,7 +16,10 @@ if (!process.env.DATA_DIR) process.env.DATA_DIR = join(root, ".data");
 
 let entry;
 try {
-  entry = await bundled(root, "server/cli/svc.ts", "svc");
+  entry = await bundled(root, "server/cli/svc.ts", "svc", {
+    split: true,
+    inline: ["zod", "libphonenumber-js", "@prisma/client", "@prisma/client-runtime-utils"],
+  });
 } catch {
   // No place to write the bundle (a read-only install): compile the sources as they load.
   const { register } = await import("tsx/esm/api");

@@ -1,7 +1,6 @@
+import { resolve } from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import { closeDb, db, type Database } from "../db/client.ts";
-import { applyMigrations } from "../db/migrate.ts";
-import { checkSecret } from "../lib/secret-fingerprint.ts";
+import type { Database } from "../db/client.ts";
 
 // What every `svc` command shares: its shape, flag parsing helpers, the failure it throws for
 // bad usage, and the database it opens (operations.md "Operating the service").
@@ -67,9 +66,11 @@ export function wholeNumber(values: Values, flag: string, min: number): number |
 /**
  * Opens the configured database (DATABASE_URL, or the embedded store under DATA_DIR, itself
  * or through the server that holds it), applies pending migrations, runs `fn` and closes the
- * database again.
+ * database again. The database modules are loaded here, when a command runs, not when `svc`
+ * starts (registry.ts).
  */
 export async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
+  const { closeDb, db } = await import("../db/client.ts");
   let database: Database;
   try {
     database = await db();
@@ -78,10 +79,23 @@ export async function withDatabase<T>(fn: (database: Database) => Promise<T>): P
     throw err;
   }
   try {
-    if (!database.shared) await applyMigrations(database.adapter); // a sharing server applied them (D53)
+    if (!database.shared) await migrateIfPending(database); // a sharing server applied them (D53)
+    const { checkSecret } = await import("../lib/secret-fingerprint.ts");
     await checkSecret(database);
     return await fn(database);
   } finally {
     await closeDb();
   }
+}
+
+/**
+ * Applies pending migrations, if any. One query on `_prisma_migrations` tells: Prisma's
+ * WebAssembly schema engine (5 MB to compile, half a second or more) is loaded only when a
+ * migration of this build is not applied yet.
+ */
+async function migrateIfPending(database: Database): Promise<void> {
+  const { pendingMigrations } = await import("../db/migrations.ts");
+  if ((await pendingMigrations(database, resolve(process.env.SVC_ROOT ?? process.cwd()))).length === 0) return;
+  const { applyMigrations } = await import("../db/migrate.ts");
+  await applyMigrations(database.adapter);
 }

@@ -1,18 +1,6 @@
 import { parseArgs } from "node:util";
-import { ZodError } from "zod";
-import { AppError } from "../lib/errors.ts";
 import { UsageError, type Command, type Values } from "./command.ts";
-import { channelConnect } from "./commands/channel-connect.ts";
-import { channelSyncTemplates } from "./commands/channel-sync-templates.ts";
-import { demo } from "./commands/demo.ts";
-import { flowImport } from "./commands/flow-import.ts";
-import { keyCreate } from "./commands/key-create.ts";
-import { keyRevoke } from "./commands/key-revoke.ts";
-import { tick } from "./commands/tick.ts";
-import { userCreate } from "./commands/user-create.ts";
-import { userResetPassword } from "./commands/user-reset-password.ts";
-import { webhookCreate } from "./commands/webhook-create.ts";
-import { workspaceCreate } from "./commands/workspace-create.ts";
+import { COMMANDS } from "./registry.ts";
 
 // `svc <command> [options] [--json]`: the operator CLI of operations.md. An edge like the REST
 // facade: it parses flags, calls the domain services and prints their result, as text or as
@@ -20,20 +8,9 @@ import { workspaceCreate } from "./commands/workspace-create.ts";
 // prints one object on stdout, `{"error":{"code","message"}}`, so a script reading stdout
 // always gets JSON. The exit status is 0 on success, 1 when the command failed and 2 on bad
 // usage.
-
-const COMMANDS: Command[] = [
-  workspaceCreate,
-  keyCreate,
-  keyRevoke,
-  userCreate,
-  userResetPassword,
-  channelConnect,
-  channelSyncTemplates,
-  webhookCreate,
-  flowImport,
-  demo,
-  tick,
-];
+//
+// It answers fast (docs/architecture.md "Operator CLI"): the help comes from the registry
+// alone, and only the command that runs is loaded (registry.ts), with the services it calls.
 
 const GLOBAL = {
   json: { type: "boolean" },
@@ -87,13 +64,21 @@ function splitCommand(args: string[]): { words: string[]; rest: string[]; leadin
   return { words, rest: args.slice(i), leading };
 }
 
-function findCommand(words: string[]): { command: Command; consumed: number } | null {
+function findCommand(words: string[]): { entry: (typeof COMMANDS)[number]; consumed: number } | null {
   for (let n = Math.min(words.length, 2); n > 0; n--) {
     const name = words.slice(0, n).join(" ");
-    const command = COMMANDS.find((c) => c.name === name);
-    if (command) return { command, consumed: n };
+    const entry = COMMANDS.find((c) => c.name === name);
+    if (entry) return { entry, consumed: n };
   }
   return null;
+}
+
+// The error classes a failure is described by: loaded only once something failed (errors.ts
+// and zod are half of what a command loads; the command that threw has loaded them already).
+type Failures = { AppError: typeof import("../lib/errors.ts").AppError; ZodError: typeof import("zod").ZodError };
+async function failureClasses(): Promise<Failures> {
+  const [{ AppError }, { ZodError }] = await Promise.all([import("../lib/errors.ts"), import("zod")]);
+  return { AppError, ZodError };
 }
 
 function parseFlags(command: Command, args: string[]): Values {
@@ -114,7 +99,7 @@ function parseFlags(command: Command, args: string[]): Values {
 }
 
 /** A failure as one clear line; a service parameter is named by the flag that carried it. */
-function describeFailure(err: unknown, command: Command, values: Values): string {
+function describeFailure({ AppError, ZodError }: Failures, err: unknown, command: Command, values: Values): string {
   const flagFor = (param: string | null | undefined) => (param ? command.flags?.[param.split(".")[0]!] : undefined);
   if (err instanceof ZodError) {
     const issue = err.issues[0];
@@ -138,9 +123,15 @@ function describeFailure(err: unknown, command: Command, values: Values): string
  * (server/lib/error-catalog.ts), `usage` for bad usage, `invalid_input` for an invalid value
  * and `failed` for anything else.
  */
-function failureJson(err: unknown, message: string): string {
+function failureJson(err: unknown, message: string, { AppError, ZodError }: Partial<Failures> = {}): string {
   const code =
-    err instanceof UsageError ? "usage" : err instanceof AppError ? err.code : err instanceof ZodError ? "invalid_input" : "failed";
+    err instanceof UsageError
+      ? "usage"
+      : AppError && err instanceof AppError
+        ? err.code
+        : ZodError && err instanceof ZodError
+          ? "invalid_input"
+          : "failed";
   return `${JSON.stringify({ error: { code, message } })}\n`;
 }
 
@@ -165,10 +156,11 @@ export async function main(args: string[]): Promise<number> {
     }
     const group = COMMANDS.filter((c) => c.name.split(" ")[0] === words[0]);
     if (group.length > 0 && words.length === 1) {
+      const commands = await Promise.all(group.map((c) => c.load()));
       const text = [
         `Usage: svc ${words[0]} <${group.map((c) => c.name.split(" ")[1]).join("|")}> [options]`,
         "",
-        ...group.map((c) => `  svc ${c.usage}`),
+        ...commands.map((c) => `  svc ${c.usage}`),
       ].join("\n");
       if (wantsHelp) {
         process.stdout.write(`${text}\n`);
@@ -180,9 +172,10 @@ export async function main(args: string[]): Promise<number> {
     return usageFailure(`svc: ${message}\n`, message);
   }
 
-  const { command, consumed } = found;
+  const { entry, consumed } = found;
   const extra = words.slice(consumed);
   let values: Values = {};
+  const command = await entry.load();
   try {
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}".`);
     if (wantsHelp) {
@@ -196,9 +189,10 @@ export async function main(args: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError)
       return usageFailure(`svc ${command.name}: ${err.message}\nRun svc ${command.name} --help for usage.\n`, err.message);
-    const message = describeFailure(err, command, values);
+    const classes = await failureClasses();
+    const message = describeFailure(classes, err, command, values);
     process.stderr.write(`svc ${command.name}: ${message}\n`);
-    if (json) process.stdout.write(failureJson(err, message));
+    if (json) process.stdout.write(failureJson(err, message, classes));
     return EXIT_FAILED;
   }
 }

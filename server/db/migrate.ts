@@ -1,12 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import * as glue from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 
 // Migrations through Prisma's WebAssembly schema engine, so no native engine binary is
 // needed (ARCHITECTURE.md "Databases"). The files under prisma/migrations are Prisma's own
@@ -137,6 +135,8 @@ export async function applyMigrations(adapter: SqlMigrationAwareDriverAdapterFac
  * they agree (the drift test asserts that).
  */
 export async function pendingSchemaChange(): Promise<string> {
+  // Loaded here only: applying migrations (the server's child, the CLI) needs neither.
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const scratch = await PGlite.create();
   const adapter = new PrismaPGlite(scratch) as unknown as SqlMigrationAwareDriverAdapterFactory;
   try {
