@@ -3,7 +3,7 @@ import { openFreshDatabase } from "../../e2e/support/open-database.ts";
 import type { Database } from "../db/client.ts";
 import { reserveSlots } from "./pacing.ts";
 
-// D45's per-channel throughput: no second at the provider gets more calls than the channel's
+// The per-channel throughput cap (docs/pipeline.md "Pacing"): no second at the provider gets more calls than the channel's
 // cap, and calls go out at once at any moment of a second. A call may land up to 100 ms after
 // its reservation, so one made in a second's last 100 ms counts in that second and the next.
 

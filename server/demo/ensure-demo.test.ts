@@ -3,7 +3,7 @@ import { freshDatabase } from "../../e2e/support/database.ts";
 import { pgDatabase, type Database } from "../db/client.ts";
 import { DEMO_ADMIN_EMAIL, ensureDemo } from "./ensure-demo.ts";
 
-// Several servers started at once on one PostgreSQL database (D53) each create the demo on
+// Several servers started at once on one PostgreSQL database (docs/deploy.md "One process or many") each create the demo on
 // first start. Each process has its own pool: here, three handles on one fresh database.
 let fresh: Awaited<ReturnType<typeof freshDatabase>>;
 let handles: Database[] = [];

@@ -26,7 +26,7 @@ export type DemoCredentials = {
  * password, returned so the demo can always be signed in to (only hashes are kept).
  */
 export async function ensureDemo(database: Database, opts: { renewPassword?: boolean } = {}): Promise<DemoCredentials> {
-  // Several servers started at once on one PostgreSQL database (D53, docs/deploy.md) would
+  // Several servers started at once on one PostgreSQL database (docs/deploy.md "One process or many") would
   // each find no demo and each create one; the loser's user insert then failed and its server
   // exited. A transaction-scoped advisory lock makes the others wait and then find the demo.
   // The embedded store is held by one process, which creates the demo before anyone else can.

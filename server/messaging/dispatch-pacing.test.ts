@@ -10,7 +10,7 @@ import { pipelineWorker } from "../pipeline/run-pipeline.ts";
 import { dispatchMessage } from "./dispatch-message.ts";
 import { acceptMessage, type NewMessage } from "./insert-messages.ts";
 
-// D45: a provider call granted by the channel's pacing for its current second must start in
+// The pacing (docs/pipeline.md "Pacing"): a provider call granted by the channel's pacing for its current second must start in
 // time to land in it. A call that a busy process starts later (past `callBy`) would land in a
 // second that did not grant it, over that second's cap: its job goes back until those seconds are over,
 // its attempt not counted, and the provider is not called.
