@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Actor } from "../audit/actor.ts";
 import { recordAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { conflict, notFound } from "../lib/errors.ts";
@@ -35,7 +36,7 @@ export async function createFlow(
         versions: { create: { version: 1, steps: definition.steps as Prisma.InputJsonValue } },
       },
     });
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "flow.created",
       target: { type: "flow", id },

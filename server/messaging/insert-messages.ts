@@ -11,6 +11,7 @@ import type { Mode } from "../keys/scopes.ts";
 import type { WorkspaceRef } from "../contacts/get-contact.ts";
 import { currentCause, type Cause } from "../observability/request-context.ts";
 import { simulatedOutcome } from "./test-mode.ts";
+import { insertHistory } from "./message-history.ts";
 import type { Content } from "./send-message.ts";
 
 export type Sender = WorkspaceRef & { workspaceId: string; mode: Mode };
@@ -47,10 +48,7 @@ const MESSAGE_COLUMNS = `id, workspace_id, mode, channel, channel_id, contact_id
 // left out, with its job, and `kept` names the messages written.
 const WRITE_KEPT = `
   m AS (INSERT INTO messages (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_COLUMNS} FROM kept),
-  h AS (
-    INSERT INTO message_history (message_id, at, kind, status, detail)
-    SELECT id, created_at, 'status', 'queued', jsonb_build_object('source', source) FROM kept
-  ),
+  h AS (${insertHistory(`SELECT id, created_at, 'status', 'queued', jsonb_build_object('source', source) FROM kept`)}),
   j AS (${insertJobs(3, "subject_id IN (SELECT id FROM kept)")})`;
 
 // A message of `$2` that no request's claim (`$1`) names, or whose claim is in `claims` (a CTE

@@ -4,7 +4,8 @@ import { closeDb, db, type Database } from "../db/client.ts";
 import { withCause } from "../observability/request-context.ts";
 import { simulateStep } from "../messaging/simulate-step.ts";
 import { SIMULATED_FAILURE, simulatedOutcome } from "../messaging/test-mode.ts";
-import { claimJobs, DEAD_LETTER, enqueue, fenceJob, insertJobs, jobRow, readJob, type Job } from "../outbox/jobs.ts";
+import { claimJobs, DEAD_LETTER, fenceJob, insertJob, insertJobs, jobRow, readJob, type Job } from "../outbox/jobs.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import { pipelineWorker, runPipeline } from "./run-pipeline.ts";
 import { DatabaseUnreachableError } from "../db/client.ts";
 
@@ -35,7 +36,9 @@ describe("the outbox's write path", () => {
     const cause = { requestId: "req_outbox", traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" };
     const target = (subjectId: string) => ({ subjectId, workspaceId: "ws_outbox", channelId: "ch_1", runAt: LATER, at: LATER });
     await withCause(cause, async () => {
-      await database.prisma.$transaction((tx) => enqueue(tx, "webhook.deliver", { endpoint_id: "wh_1" }, target("whd_prisma")));
+      await database.prisma.$transaction((tx) =>
+        insertJob(prismaHandle(tx), "webhook.deliver", { endpoint_id: "wh_1" }, target("whd_prisma")),
+      );
       const row = jobRow("webhook.deliver", { endpoint_id: "wh_1" }, target("whd_driver"));
       await database.query(insertJobs(1), [JSON.stringify([row])]);
     });
@@ -48,7 +51,9 @@ describe("the outbox's write path", () => {
   it("writes nothing for a payload its kind's schema refuses", async () => {
     const bad = { outcome: "lost", step: 0 } as unknown as { outcome: "read"; step: number };
     await expect(
-      database.prisma.$transaction((tx) => enqueue(tx, "message.simulate", bad, { subjectId: "msg_refused", workspaceId: "ws_outbox" })),
+      database.prisma.$transaction((tx) =>
+        insertJob(prismaHandle(tx), "message.simulate", bad, { subjectId: "msg_refused", workspaceId: "ws_outbox" }),
+      ),
     ).rejects.toThrow(/message.simulate payload/);
     expect(await database.query(`SELECT id FROM jobs WHERE subject_id = 'msg_refused'`)).toEqual([]);
   });
