@@ -36,10 +36,9 @@ export type ReportFor = { messageId: string; report: Report; cause?: [string | n
 const LOCK = `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, status::text AS status, metadata FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`;
 
 // Every report's history entry, the status changes and their events (with their webhook
-// deliveries) in one statement. Only a
-// failed message keeps an error: any other status clears the one a provider call with no
-// answer left on the queued message (D47: its outcome is now known). A
-// state reached sets its timestamp, floored so that a provider's time (whole seconds for
+// deliveries) in one statement. Only a failed message keeps an error: any other status clears
+// the one a provider call with no answer left on the queued message (D47: its outcome is now
+// known). A state reached sets its timestamp, floored so that a provider's time (whole seconds for
 // WhatsApp) never puts a state before the previous one; the right-hand sides read the row as
 // it was before this update.
 const FLOOR = "greatest(c.at, m.created_at, coalesce(m.sent_at, m.created_at), coalesce(m.delivered_at, m.created_at))";

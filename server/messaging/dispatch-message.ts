@@ -59,9 +59,9 @@ export const loadMessage = batchedRows<DispatchRow>(
 
 // The common outcome, for the messages of many jobs in one statement: each job is completed
 // (while its lease is held) and its still-queued message becomes `sent`, with its history entry
-// and `mensagem.enviada` (and its webhook deliveries). The messages are locked in id order first, like `applyReports`, so two
-// statements over the same messages never deadlock. A message that moved meanwhile (a provider
-// report overtook this commit) is left to the general path.
+// and `mensagem.enviada` (with its webhook deliveries). The messages are locked in id order
+// first, like `applyReports`, so two statements over the same messages never deadlock. A
+// message that moved meanwhile (a provider report overtook this commit) is left to the general path.
 const MARK_SENT = `
   WITH s AS (
     SELECT * FROM ${jsonRows(
