@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { startFakeWhatsApp } from "../../e2e/support/fake-whatsapp.ts";
 import { ROOT, startServer } from "../../e2e/support/server.ts";
 import { startReceiver, type Receiver } from "../../e2e/support/webhook-receiver.ts";
+import { insertEventsFrom } from "../../server/events/record-event.ts";
 import type { Arrival } from "../load.ts";
 import { percentile, record, withServer, type Bench } from "../support.ts";
 import { ARRIVALS, connect, offerSends } from "./pipeline.ts";
@@ -28,19 +29,16 @@ function register(bench: Bench, receiver: Receiver, events?: string): void {
   );
 }
 
-/** A backlog of events (fanned out to deliveries by the database, as in production), drained by one inline server. */
+/** A backlog of events (fanned out to deliveries by the events' one INSERT, as in production), drained by one inline server. */
 export async function webhookDeliveries(): Promise<void> {
   const count = 10_000;
   const receiver = await startReceiver();
   try {
     await withServer("postgres", { PIPELINE: "off", ALLOW_PRIVATE_WEBHOOKS: "1" }, async (bench) => {
       register(bench, receiver);
-      await bench.sql(
-        `INSERT INTO events (id, workspace_id, name, mode, data, created_at)
-         SELECT 'evt_bench' || g, $1, 'contato.criado', 'live', jsonb_build_object('id', 'ct_bench' || g), now()
-         FROM generate_series(1, $2::int) g`,
-        [bench.keys.workspace, count],
-      );
+      const events = `SELECT 'evt_bench' || g, $1, 'contato.criado', 'live'::"KeyMode", jsonb_build_object('id', 'ct_bench' || g),
+         NULL, now(), NULL, NULL FROM generate_series(1, $2::int) g`;
+      await bench.sql(`WITH ${insertEventsFrom("e", events)} SELECT count(*) FROM e`, [bench.keys.workspace, count]);
       const worker = await startServer({ ...bench.env, PIPELINE: "inline" });
       try {
         await receiver.waitFor(() => true, count, 120_000);

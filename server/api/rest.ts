@@ -236,7 +236,7 @@ async function afterAuthentication(
     return outcome;
   } finally {
     if (!outcome || !isStorable(outcome.status)) await releaseIdempotencyKey(deps.database.query, claim.held);
-    else if (!effect.recorded) await completeIdempotencyKey(deps.database.query, claim.held, outcome);
+    else if (!effect.storedWithEffect) await completeIdempotencyKey(deps.database.query, claim.held, outcome);
   }
 }
 

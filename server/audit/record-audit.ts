@@ -6,7 +6,8 @@ import type { AuditAction, AuditTargetType } from "./audit-actions.ts";
 
 // The audit log's one write. Each change of keys, webhooks, channels, flows, team membership
 // or workspace settings calls it once, inside the transaction that makes the change, so the
-// entry and the change commit (or roll back) together.
+// entry and the change commit (or roll back) together: the `Handle` of `Database.transaction`,
+// or of a Prisma interactive transaction (`prismaHandle`).
 
 export type AuditEntry = {
   workspaceId: string;
@@ -16,20 +17,17 @@ export type AuditEntry = {
   detail?: Prisma.InputJsonObject;
 };
 
-/** A Prisma interactive transaction, or a transaction's statement function (Database.transaction). */
-type Writer = Prisma.TransactionClient | Handle;
-
 const INSERT = `INSERT INTO audit_events (id, workspace_id, actor_type, actor_id, actor_label, action, target_type, target_id, detail)
   VALUES ($1, $2, $3::"AuditActorType", $4, $5, $6, $7, $8, $9::jsonb)`;
 
-export async function recordAudit(writer: Writer, actor: Caller, entry: AuditEntry): Promise<void> {
+export async function recordAudit(sql: Handle, actor: Caller, entry: AuditEntry): Promise<void> {
   const [actorType, actorId, actorLabel] =
     actor.kind === "user"
       ? ["user", actor.userId, actor.email]
       : actor.kind === "key"
         ? ["api_key", actor.keyId, null]
         : ["cli", null, null];
-  const values = [
+  await sql(INSERT, [
     newId("audit"),
     entry.workspaceId,
     actorType,
@@ -39,9 +37,7 @@ export async function recordAudit(writer: Writer, actor: Caller, entry: AuditEnt
     entry.target.type,
     entry.target.id,
     JSON.stringify(entry.detail ?? {}),
-  ];
-  if (typeof writer === "function") await writer(INSERT, values);
-  else await writer.$executeRawUnsafe(INSERT, ...values);
+  ]);
 }
 
 /** A URL for the log: without user, password, query or fragment, where tokens are often carried. */

@@ -1,12 +1,13 @@
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { sealSecrets } from "../lib/crypto.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { invalid } from "../lib/errors.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import { assertAllowedHost } from "../lib/private-address.ts";
-import { enqueue } from "../outbox/jobs.ts";
+import { insertJob } from "../outbox/jobs.ts";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../providers/provider.ts";
 import {
   CHANNEL_SELECT,
@@ -82,15 +83,15 @@ export async function connectChannel(
     });
     if (syncsTemplates) {
       // D41: the templates are synced every 15 minutes by the pipeline (and once just below).
-      await enqueue(
-        tx,
+      await insertJob(
+        prismaHandle(tx),
         "whatsapp.templates_sync",
         {},
         { subjectId: id, workspaceId, channelId: id, runAt: new Date(Date.now() + TEMPLATE_SYNC_EVERY_MS) },
       );
     }
     // The settings name the channel (number id, sender, relay host); the secrets stay out.
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "channel.connected",
       target: { type: "channel", id },

@@ -1,5 +1,6 @@
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 
@@ -21,7 +22,7 @@ export async function disconnectChannel(
       select: { type: true, name: true, externalId: true },
     });
     if (channel) {
-      await recordAudit(tx, actor, {
+      await recordAudit(prismaHandle(tx), actor, {
         workspaceId,
         action: "channel.disconnected",
         target: { type: "channel", id: channelId },

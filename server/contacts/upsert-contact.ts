@@ -2,7 +2,8 @@ import { causeParams } from "../observability/request-context.ts";
 import { isConnectionError, type Database } from "../db/client.ts";
 import { jsonRows } from "../db/json-rows.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { recordEvent } from "../events/record-event.ts";
+import { insertEvent, insertEventsFrom } from "../events/record-event.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { conflict, invalid, isUniqueViolation, notFound } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
@@ -71,9 +72,9 @@ export async function updateContact(
   return updated;
 }
 
-// One statement writes a batch of new contacts with their tags and `contato.criado` events;
-// the `id`s written. A contact whose phone or e-mail exists by then (an earlier one of the same
-// batch included) is left out, with its tags and event.
+// One statement writes a batch of new contacts with their tags and `contato.criado` events
+// (and the events' webhook deliveries); the `id`s written. A contact whose phone or e-mail
+// exists by then (an earlier one of the same batch included) is left out, with its tags and event.
 const CREATE_CONTACTS = `
   WITH x AS (
     SELECT * FROM ${jsonRows(
@@ -88,10 +89,10 @@ const CREATE_CONTACTS = `
     RETURNING id
   ), tagged AS (
     INSERT INTO contact_tags (contact_id, tag_id) SELECT x.id, t FROM x JOIN ins USING (id), jsonb_array_elements_text(x.tags) AS t
-  ), logged AS (
-    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
-    SELECT x.event_id, x.workspace_id, 'contato.criado', x.mode, x.data, x.id, x.at, x.request_id, x.traceparent FROM x JOIN ins USING (id)
-  )
+  ), ${insertEventsFrom(
+    "logged",
+    `SELECT x.event_id, x.workspace_id, 'contato.criado', x.mode, x.data, x.id, x.at, x.request_id, x.traceparent FROM x JOIN ins USING (id)`,
+  )}
   SELECT id FROM ins`;
 
 type NewContact = {
@@ -221,7 +222,7 @@ async function applyPatch(
     await tx.contactTag.deleteMany({ where: { contactId: before.id } });
     if (after.tags.length) await tx.contactTag.createMany({ data: after.tags.map((tagId) => ({ contactId: before.id, tagId })) });
   }
-  await recordEvent(tx, {
+  await insertEvent(prismaHandle(tx), {
     workspaceId: actor.workspaceId,
     mode: actor.mode,
     name: "contato.atualizado",

@@ -73,7 +73,7 @@ type PgInternals = { client: { query(text: string): Promise<unknown> }; onError(
 
 /**
  * @prisma/adapter-pg runs a migration script by splitting it on every `;`, which breaks
- * PL/pgSQL bodies (our webhook fan-out trigger). PostgreSQL's simple query protocol runs a
+ * PL/pgSQL bodies (our functions and triggers). PostgreSQL's simple query protocol runs a
  * whole multi-statement script itself, as one implicit transaction; PGlite's adapter already
  * does the equivalent.
  */

@@ -4,9 +4,12 @@ import type { Mode } from "../keys/scopes.ts";
 import { newId } from "../lib/ids.ts";
 import type { EventName } from "./event-names.ts";
 import { currentCause, type Cause } from "../observability/request-context.ts";
+import { fanOut } from "../webhooks/deliveries.ts";
 
 // The event log (D31): one row per event, written by the caller's transaction together with
-// the change that causes it. Webhook delivery reads these rows.
+// the change that causes it. This module holds the table's one INSERT, and every statement
+// that records events also writes their webhook deliveries and jobs (`fanOut`, D30), so an
+// event and its deliveries commit together. Webhook delivery reads these rows.
 
 export type NewEvent = {
   workspaceId: string;
@@ -17,13 +20,33 @@ export type NewEvent = {
   at?: Date;
 };
 
-/** An event in a Prisma transaction (the same row and statement as `insertEvents`); its id. */
-export async function recordEvent(tx: Prisma.TransactionClient, event: NewEvent): Promise<string> {
-  const [id] = await insertEvents((text, values = []) => tx.$queryRawUnsafe(text, ...values), [{ ...event, cause: currentCause() }]);
-  return id!;
+/**
+ * The CTE `name` of a larger statement that inserts the events `select` gives, its columns in
+ * this order: `id, workspace_id, name, mode ("KeyMode"), data, contact_id, created_at,
+ * request_id, traceparent`; followed by the CTEs of their webhook fan-out. Ids made in SQL
+ * come from `newIdSql("event")`. The statement's other parts may read `name` (`id`,
+ * `workspace_id`, `name`, `request_id`, `traceparent`).
+ */
+export function insertEventsFrom(name: string, select: string): string {
+  return `${name} AS (
+    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
+    ${select}
+    RETURNING id, workspace_id, name, request_id, traceparent
+  ),
+  ${fanOut(name)}`;
 }
 
-/** The same row through the driver, for transactions written in SQL (the pipeline's, flow runs'). */
+// Events passed as one JSON array (`insertEvents`), each with its cause.
+const INSERT_EVENTS = `
+  WITH ${insertEventsFrom(
+    "e",
+    `SELECT id, workspace_id, name, mode::"KeyMode", data, contact_id, created_at, request_id, traceparent
+     FROM json_to_recordset($1::json) AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text,
+       created_at timestamptz, request_id text, traceparent text)`,
+  )}
+  SELECT count(*) FROM e`;
+
+/** An event in the caller's transaction (a Prisma one through `prismaHandle`), with the current cause; its id. */
 export async function insertEvent(sql: Handle, event: NewEvent): Promise<string> {
   const [id] = await insertEvents(sql, [{ ...event, cause: currentCause() }]);
   return id!;
@@ -46,12 +69,6 @@ export async function insertEvents(sql: Handle, events: readonly (NewEvent & { c
     request_id: e.cause.requestId,
     traceparent: e.cause.traceparent,
   }));
-  await sql(
-    `INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
-     SELECT id, workspace_id, name, mode::"KeyMode", data, contact_id, created_at, request_id, traceparent
-     FROM json_to_recordset($1::json) AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text,
-       created_at timestamptz, request_id text, traceparent text)`,
-    [JSON.stringify(rows)],
-  );
+  await sql(INSERT_EVENTS, [JSON.stringify(rows)]);
   return rows.map((r) => r.id);
 }

@@ -85,7 +85,7 @@ export async function enrollContact(
   const at = new Date();
   const id = newId("run");
   const view = runView({ id, flowId, contactId, status: "active", createdAt: at });
-  await writeRun(database, {
+  const responseStored = await writeRun(database, {
     id,
     actor,
     flowId,
@@ -96,6 +96,7 @@ export async function enrollContact(
     idempotency,
     cause: currentCause(),
   });
+  if (responseStored) idempotency!.stored();
   wakePipeline();
   return view;
 }
@@ -121,10 +122,11 @@ const flowStatus = groupCommitEach(async (database: Database, keys: readonly { w
  * histories and jobs, and one commit. Each is refused as if alone: a flow no longer active, or
  * an active run of its contact (one written earlier in the batch included). A batch that fails
  * as a whole (but for an unreachable database) is written again enrollment by enrollment.
+ * Resolves to whether it stored the enrollment's idempotent response with the run.
  */
 const writeRun = groupCommitEach(writeRuns, { alone: (err) => !isConnectionError(err) });
 
-async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<(undefined | Error)[]> {
+async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<(boolean | Error)[]> {
   const results = await database.transaction(async (sql) => {
     const [locked] = await sql<{ flows: { id: string; status: string; version: number; allow_reentry: boolean }[] }>(LOCK_RUNS, [
       [...new Set(batch.map((n) => n.flowId))],
@@ -177,10 +179,8 @@ async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<
     }
     return results;
   });
-  batch.forEach((n, i) => {
-    if (n.idempotency && results[i] === undefined) n.idempotency.recorded = true;
-  });
-  return results;
+  // A run written is written with its stored response, if it came with one.
+  return results.map((err, i) => err ?? batch[i]!.idempotency !== undefined);
 }
 
 const alreadyEnrolled = () =>

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import type { Columns } from "../db/rows.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -36,7 +37,7 @@ export async function createFlow(
         versions: { create: { version: 1, steps: definition.steps as Prisma.InputJsonValue } },
       },
     });
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "flow.created",
       target: { type: "flow", id },

@@ -1,5 +1,7 @@
 import type { Handle } from "../db/client.ts";
 import { causeParams } from "../observability/request-context.ts";
+import { insertEventsFrom } from "../events/record-event.ts";
+import { newIdSql } from "../lib/ids.ts";
 
 export type StoppedRun = { id: string; flow_id: string; status: "stopped"; reason: string | null };
 
@@ -8,7 +10,8 @@ export type StoppedRun = { id: string; flow_id: string; status: "stopped"; reaso
 // `reason` in the event only when one was given). Used by unenroll and by archiving a flow.
 // The runs are locked in id order first, as the run engine locks the runs it advances
 // together, so the two never wait on each other in a circle. The events carry the cause of the
-// request (or job) that stopped the runs, `$2` and `$3` (D54); the runs to stop are `$4` on.
+// request (or job) that stopped the runs, `$2` and `$3` (D54), and fan out to webhook deliveries
+// with them; the runs to stop are `$4` on.
 const STOP = `
   WITH l AS (SELECT id FROM flow_runs WHERE status = 'active' AND %WHERE% ORDER BY id FOR UPDATE),
   s AS (
@@ -21,14 +24,14 @@ const STOP = `
     INSERT INTO flow_run_history (run_id, kind, detail)
     SELECT id, 'stopped', CASE WHEN $1::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('reason', $1::text) END FROM s
   ),
-  e AS (
-    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
-    SELECT svc_new_id('evt'), workspace_id, 'fluxo.parado', mode,
+  ${insertEventsFrom(
+    "e",
+    `SELECT ${newIdSql("event")}, workspace_id, 'fluxo.parado', mode,
       jsonb_build_object('id', id, 'flow_id', flow_id, 'contact', contact_id, 'status', 'stopped')
         || CASE WHEN $1::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('reason', $1::text) END,
       contact_id, now(), $2, $3
-    FROM s
-  )
+    FROM s`,
+  )}
   SELECT id, flow_id FROM s ORDER BY id`;
 
 export async function stopRuns(

@@ -183,11 +183,13 @@ export const keyInUse = () =>
  * What a service that writes an effect (a message, a run) receives from the REST edge: it
  * stores `completion(ref, response)` in the transaction that writes the effect (with
  * `completeClaims` or `completeClaimsOf`), so the stored response and the effect commit
- * together (D46), and sets `recorded` once they have. A claim taken over meanwhile (this
- * request outlived IDEMPOTENCY_CLAIM_SECONDS) is not stored, and the effect is not written.
+ * together (D46). Its writer returns whether it stored the response, and the service passes
+ * that on with `stored()`; the edge stores (or releases) any other outcome itself. A claim
+ * taken over meanwhile (this request outlived IDEMPOTENCY_CLAIM_SECONDS) is not stored, and the
+ * effect is not written.
  */
 export class IdempotentEffect {
-  recorded = false;
+  #stored = false;
   constructor(
     private readonly held: HeldClaim,
     private readonly status: number,
@@ -196,6 +198,16 @@ export class IdempotentEffect {
   /** The response to store, named `ref` in what `completeClaims` returns. */
   completion(ref: string, body: unknown): Completion {
     return completion(this.held, this.response(body), ref);
+  }
+
+  /** The service's word that the response of `completion` committed with its effect. */
+  stored(): void {
+    this.#stored = true;
+  }
+
+  /** Whether the service stored the response with its effect (`stored`): then the edge stores nothing. */
+  get storedWithEffect(): boolean {
+    return this.#stored;
   }
 
   private response(body: unknown): StoredResponse {

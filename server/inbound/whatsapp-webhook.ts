@@ -8,7 +8,7 @@ import { log } from "../lib/log.ts";
 import { applyReport } from "../messaging/apply-report.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { wakePipeline } from "../outbox/wake.ts";
-import { recordInbound, type InboundItem } from "../whatsapp/inbound.ts";
+import { recordInbound, type InboundItem } from "../messaging/record-inbound.ts";
 import { applyTemplateStatus } from "../whatsapp/sync-templates.ts";
 
 // The Cloud API's webhook (operations.md "Provider endpoints"): status reports and inbound

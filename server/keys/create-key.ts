@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
@@ -43,7 +44,7 @@ export async function createKey(database: Database, workspaceId: string, request
       },
       select: { id: true },
     });
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "api_key.created",
       target: { type: "api_key", id },

@@ -1,5 +1,6 @@
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 
@@ -12,7 +13,12 @@ export async function revokeKey(database: Database, workspaceId: string, id: str
       select: { name: true, mode: true },
     });
     if (revoked) {
-      await recordAudit(tx, actor, { workspaceId, action: "api_key.revoked", target: { type: "api_key", id }, detail: revoked });
+      await recordAudit(prismaHandle(tx), actor, {
+        workspaceId,
+        action: "api_key.revoked",
+        target: { type: "api_key", id },
+        detail: revoked,
+      });
     } else if (!(await tx.apiKey.count({ where: { id, workspaceId } }))) {
       throw notFound("API key", "id");
     }

@@ -54,3 +54,12 @@ export function newId(kind: IdKind): string {
 export function hasPrefix(id: string, kind: IdKind): boolean {
   return id.startsWith(`${PREFIXES[kind]}_`);
 }
+
+/**
+ * The SQL expression that makes an id of `kind` inside a statement, for rows a statement
+ * derives itself (a webhook delivery per event and endpoint): the database's `svc_new_id`,
+ * which gives the shape of `newId` (prefix, 9 base36 characters of time, 16 base62).
+ */
+export function newIdSql(kind: IdKind): string {
+  return `svc_new_id('${PREFIXES[kind]}')`;
+}

@@ -2,8 +2,9 @@
  * Answers read at a version, kept in this process's memory per owner (a database) and key, and
  * given again to a caller that read the same version: for what a workspace's templates_version
  * covers (its templates and its connected channels), which every API request's key check reads
- * and a trigger changes with any change to them, on any instance. At most `limit` keys per
- * owner; the oldest go first.
+ * and a trigger changes with any change to them, on any instance (a trigger, since no one writer
+ * sees every change: a sync, the dashboard, a cascade). At most `limit` keys per owner; the
+ * oldest go first.
  */
 export function versionedCache<V>(limit: number) {
   const caches = new WeakMap<object, Map<string, { version: string; value: V }>>();

@@ -5,6 +5,8 @@ import { recorder } from "../observability/metrics.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { newId } from "../lib/ids.ts";
 import { EVENT_OF, transitionPath, type Status } from "./transitions.ts";
+import { insertEventsFrom } from "../events/record-event.ts";
+import { insertHistory } from "./message-history.ts";
 
 export type Report = {
   status: Exclude<Status, "queued">;
@@ -33,18 +35,17 @@ export type ReportFor = { messageId: string; report: Report; cause?: [string | n
 // The messages are locked in id order, so two batches over the same messages never deadlock.
 const LOCK = `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, status::text AS status, metadata FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`;
 
-// Every report's history entry, the status changes and their events in one statement. Only a
-// failed message keeps an error: any other status clears the one a provider call with no
-// answer left on the queued message (D47: its outcome is now known). A
-// state reached sets its timestamp, floored so that a provider's time (whole seconds for
+// Every report's history entry, the status changes and their events (with their webhook
+// deliveries) in one statement. Only a failed message keeps an error: any other status clears
+// the one a provider call with no answer left on the queued message (D47: its outcome is now
+// known). A state reached sets its timestamp, floored so that a provider's time (whole seconds for
 // WhatsApp) never puts a state before the previous one; the right-hand sides read the row as
 // it was before this update.
 const FLOOR = "greatest(c.at, m.created_at, coalesce(m.sent_at, m.created_at), coalesce(m.delivered_at, m.created_at))";
 const CHANGE = `
   WITH h AS (
-    INSERT INTO message_history (message_id, at, kind, status, detail)
-    SELECT h.message_id, h.at, h.kind, h.status::"MessageStatus", h.detail
-    FROM jsonb_to_recordset($1::jsonb) AS h(message_id text, at timestamptz, kind text, status text, detail jsonb)
+    ${insertHistory(`SELECT h.message_id, h.at, h.kind, h.status::"MessageStatus", h.detail
+    FROM jsonb_to_recordset($1::jsonb) AS h(message_id text, at timestamptz, kind text, status text, detail jsonb)`)}
   ),
   u AS (
     UPDATE messages m SET status = c.status::"MessageStatus",
@@ -57,11 +58,14 @@ const CHANGE = `
     FROM jsonb_to_recordset($2::jsonb)
       AS c(id text, at timestamptz, status text, reached text[], error text, provider_message_id text, error_code text)
     WHERE m.id = c.id
-  )
-  INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
-  SELECT e.id, e.workspace_id, e.name, e.mode::"KeyMode", e.data, e.contact_id, e.created_at, e.request_id, e.traceparent
-  FROM jsonb_to_recordset($3::jsonb)
-    AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text, created_at timestamptz, request_id text, traceparent text)`;
+  ),
+  ${insertEventsFrom(
+    "e",
+    `SELECT e.id, e.workspace_id, e.name, e.mode::"KeyMode", e.data, e.contact_id, e.created_at, e.request_id, e.traceparent
+    FROM jsonb_to_recordset($3::jsonb)
+      AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text, created_at timestamptz, request_id text, traceparent text)`,
+  )}
+  SELECT count(*) FROM e`;
 
 /**
  * Applies a status change or provider report to a message in the caller's transaction (D8):

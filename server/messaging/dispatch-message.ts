@@ -3,7 +3,7 @@ import { messageEventData } from "./message-event-data.ts";
 import { loadChannel } from "../providers/load-channel.ts";
 import { isConnectionError, type Database } from "../db/client.ts";
 import { backoffMs } from "../outbox/backoff.ts";
-import { completeJob, deferJobs, fenceJob, insertJobs, jobRow, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
+import { completeJob, deferJobs, fenceJob, insertJobRows, jobRow, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { env } from "../lib/env.ts";
 import type { ChannelConfig, Content, ProviderResult } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
@@ -17,6 +17,8 @@ import { applyReport } from "./apply-report.ts";
 import { SECOND_TAIL_MS, slowChannel } from "../channels/pacing.ts";
 import { slowsChannel } from "../providers/meta-error-codes.ts";
 import { jsonRows } from "../db/json-rows.ts";
+import { insertEventsFrom } from "../events/record-event.ts";
+import { insertHistory } from "./message-history.ts";
 
 /** Temporary failures are retried for this long after acceptance, then the message fails (D39). */
 export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
@@ -56,9 +58,9 @@ export const loadMessage = batchedRows<DispatchRow>(
 
 // The common outcome, for the messages of many jobs in one statement: each job is completed
 // (while its lease is held) and its still-queued message becomes `sent`, with its history entry
-// and `mensagem.enviada`. The messages are locked in id order first, like `applyReports`, so two
-// statements over the same messages never deadlock. A message that moved meanwhile (a provider
-// report overtook this commit) is left to the general path.
+// and `mensagem.enviada` (with its webhook deliveries). The messages are locked in id order
+// first, like `applyReports`, so two statements over the same messages never deadlock. A
+// message that moved meanwhile (a provider report overtook this commit) is left to the general path.
 const MARK_SENT = `
   WITH s AS (
     SELECT * FROM ${jsonRows(
@@ -77,15 +79,12 @@ const MARK_SENT = `
     FROM s WHERE m.id = s.message_id AND m.id IN (SELECT id FROM l)
     RETURNING m.id
   ),
-  h AS (
-    INSERT INTO message_history (message_id, at, kind, status, detail)
-    SELECT s.message_id, s.at, 'status', 'sent', s.detail FROM s WHERE s.message_id IN (SELECT id FROM u)
-  ),
-  e AS (
-    INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
-    SELECT s.event_id, s.workspace_id, 'mensagem.enviada', s.mode, s.data, s.contact_id, s.at, s.request_id, s.traceparent
-    FROM s WHERE s.message_id IN (SELECT id FROM u)
-  )
+  h AS (${insertHistory(`SELECT s.message_id, s.at, 'status', 'sent', s.detail FROM s WHERE s.message_id IN (SELECT id FROM u)`)}),
+  ${insertEventsFrom(
+    "e",
+    `SELECT s.event_id, s.workspace_id, 'mensagem.enviada', s.mode, s.data, s.contact_id, s.at, s.request_id, s.traceparent
+    FROM s WHERE s.message_id IN (SELECT id FROM u)`,
+  )}
   SELECT s.job_id, s.job_id IN (SELECT id FROM j) AS job, s.message_id IN (SELECT id FROM u) AS sent FROM s`;
 
 type Sent = { job_id: string; owner: string; at: Date; provider_message_id: string | undefined; message_id: string } & Record<
@@ -237,15 +236,13 @@ async function record(
   const wait = Math.max(result.retryAfterMs ?? 0, backoffMs(job.attempts));
   await database.transaction(async (sql) => {
     if (!(await rescheduleJob(sql, job, owner, new Date(Date.now() + wait), { error: result.error }))) return;
-    await sql(`INSERT INTO message_history (message_id, kind, detail) VALUES ($1, 'retry', $2::jsonb)`, [
+    await sql(insertHistory(`VALUES ($1, now(), 'retry', NULL, $2::jsonb)`), [
       m.id,
       JSON.stringify({ ...detail, error: result.error, retry_in_ms: wait }),
     ]);
   });
   return "retry";
 }
-
-const INSERT_JOB = insertJobs(1);
 
 /**
  * D47: the provider call went out and no answer came, so the provider may have taken the
@@ -271,11 +268,11 @@ async function awaitReport(
   await database.transaction(async (sql) => {
     if (!(await completeJob(sql, job, owner))) return;
     await sql(
-      `WITH h AS (INSERT INTO message_history (message_id, kind, detail) VALUES ($1, 'outcome_unknown', $3::jsonb))
+      `WITH h AS (${insertHistory(`VALUES ($1, now(), 'outcome_unknown', NULL, $3::jsonb)`)})
        UPDATE messages SET error = $2, error_code = '${PROVIDER_TIMEOUT_CODE}' WHERE id = $1 AND status = 'queued'`,
       [m.id, error, JSON.stringify({ ...detail, error, error_code: PROVIDER_TIMEOUT_CODE, settle_in_ms: env().providerSettleMs })],
     );
-    await sql(INSERT_JOB, [JSON.stringify([settle])]);
+    await insertJobRows(sql, [settle]);
   });
 }
 

@@ -11,6 +11,7 @@ import { currentCause, type Cause } from "../observability/request-context.ts";
 import { simulatedOutcome } from "./test-mode.ts";
 import type { Content } from "../providers/provider.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
+import { insertHistory } from "./message-history.ts";
 
 export type NewMessage = {
   sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">;
@@ -41,13 +42,16 @@ const MESSAGE_COLUMNS = `id, workspace_id, mode, channel, channel_id, contact_id
 // One statement writes accepted messages, their first history entries, their outbox jobs
 // (ARCHITECTURE "Shape": transactional outbox; rows built by the outbox's `jobRow`) and the
 // responses idempotent requests store (D46): a message whose claim was taken over meanwhile is
-// left out, with its job, and `kept` names the messages written.
+// left out, with its job, and `kept` names the messages written. Each table's part comes from
+// the module that writes that table, assembled here into the one statement that group commit
+// needs: the messages (here), their history (`insertHistory`), their jobs (the outbox's
+// `insertJobs`), the stored responses and the claims still held (idempotency's
+// `completeClaims`, `heldClaims`), and the count against the limits (usage's `countArgs`).
+// Parameters: `$1` the responses (`Completion`s), `$2` the messages, `$3` their jobs, then the
+// count's.
 const WRITE_KEPT = `
   m AS (INSERT INTO messages (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_COLUMNS} FROM kept),
-  h AS (
-    INSERT INTO message_history (message_id, at, kind, status, detail)
-    SELECT id, created_at, 'status', 'queued', jsonb_build_object('source', source) FROM kept
-  ),
+  h AS (${insertHistory(`SELECT id, created_at, 'status', 'queued', jsonb_build_object('source', source) FROM kept`)}),
   j AS (${insertJobs(3, "subject_id IN (SELECT id FROM kept)")})`;
 
 // A message of `$2` that no request's claim (`$1`) names, or whose claim is in `claims` (a CTE
@@ -169,10 +173,11 @@ const alone = (err: unknown) => !isConnectionError(err);
  * for each workspace, channel and day, which counts them against the limits, each as if alone
  * and in order (D25), and writes those that fit. A part of a batch that fails (but for an
  * unreachable database) is written again message by message, so a fault stays with its message.
+ * Resolves to whether it stored the message's idempotent response (`Accepted.response`) with it.
  */
 export const acceptMessage = groupCommitEach(writeBatch, { alone });
 
-async function writeBatch(database: Database, batch: readonly Accepted[]): Promise<(undefined | Error)[]> {
+async function writeBatch(database: Database, batch: readonly Accepted[]): Promise<(boolean | Error)[]> {
   const test = batch.filter((a) => a.message.sender.mode !== "live");
   const byWorkspace = new Map<string, Map<string, Accepted[]>>();
   for (const a of batch) {
@@ -200,12 +205,9 @@ async function writeBatch(database: Database, batch: readonly Accepted[]): Promi
     }),
   ]);
   const results = batch.map((a) => outcome.get(a));
-  const written = new Set(batch.filter((_, i) => results[i] === undefined).map((a) => a.id));
-  batch.forEach((a) => {
-    if (a.response && written.has(a.id)) a.response.effect.recorded = true;
-  });
-  if (test.some((a) => written.has(a.id))) wakePipeline();
-  return results;
+  if (test.some((a) => outcome.get(a) === undefined)) wakePipeline();
+  // A message written is written with its stored response, if it came with one.
+  return results.map((err, i) => err ?? batch[i]!.response !== undefined);
 }
 
 /** A live message's row as its dispatch reads it, handed over with its job. */

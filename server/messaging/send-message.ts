@@ -107,13 +107,14 @@ export async function sendMessage(
   });
   // The message, its quota count (live) and the stored idempotent response commit together
   // (D46), in a statement shared with this process's concurrent sends.
-  await acceptMessage(database, {
+  const responseStored = await acceptMessage(database, {
     id,
     message,
     at: now,
     cause: currentCause(),
     ...(opts.idempotency ? { response: { effect: opts.idempotency, body: view } } : {}),
   });
+  if (responseStored) opts.idempotency!.stored();
   return view;
 }
 

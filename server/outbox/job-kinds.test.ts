@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { withCause } from "../observability/request-context.ts";
 import { JOB_KINDS, JobPayloadError, parsePayload, type JobKind } from "./job-kinds.ts";
-import { enqueue, jobRow, readJob, type StoredJob } from "./jobs.ts";
+import type { Handle } from "../db/client.ts";
+import { insertJob, jobRow, readJob, type StoredJob } from "./jobs.ts";
 
 // Issue 11: one schema per job kind; every write of a payload is checked against it, and the
 // pipeline parses it again before a handler reads it.
 
-/** What each writer writes today (the events' fan-out trigger writes `webhook.deliver`'s in SQL). */
+/** What each writer writes today (the events' webhook fan-out, `fanOut`, writes `webhook.deliver`'s in SQL). */
 const WRITTEN: { [K in JobKind]: unknown[] } = {
   "message.dispatch": [{}],
   "message.settle": [{ error: "The Cloud API did not answer within 15 s." }],
@@ -44,12 +45,12 @@ describe("job kinds", () => {
 
   it("refuse a bad payload at enqueue, before anything is written", async () => {
     let written = 0;
-    const tx = { $executeRawUnsafe: async () => ++written } as unknown as Parameters<typeof enqueue>[0];
+    const sql = (async () => [++written]) as unknown as Handle;
     const bad = { outcome: "lost", step: 0 } as unknown as { outcome: "read"; step: number };
-    await expect(enqueue(tx, "message.simulate", bad, target)).rejects.toThrow(/message.simulate payload: .*outcome/);
+    await expect(insertJob(sql, "message.simulate", bad, target)).rejects.toThrow(/message.simulate payload: .*outcome/);
     expect(() => jobRow("webhook.deliver", {} as { endpoint_id: string }, target)).toThrow(JobPayloadError);
     expect(written).toBe(0);
-    await enqueue(tx, "message.simulate", { outcome: "read", step: 0 }, target);
+    await insertJob(sql, "message.simulate", { outcome: "read", step: 0 }, target);
     expect(written).toBe(1);
   });
 

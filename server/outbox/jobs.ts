@@ -1,8 +1,7 @@
 import DataLoader from "dataloader";
 import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import { env } from "../lib/env.ts";
-import { newId } from "../lib/ids.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import { newId, newIdSql } from "../lib/ids.ts";
 import { causeColumns, type Cause } from "../observability/request-context.ts";
 import { parsePayload, type JobKind, type JobPayload } from "./job-kinds.ts";
 
@@ -340,31 +339,53 @@ export function jobRow<K extends JobKind>(kind: K, payload: JobPayload<K>, targe
   };
 }
 
+// The jobs table's one INSERT, for every path that writes jobs: rows built by `jobRow` (passed
+// as one JSON array) or rows a statement derives itself (`insertJobsOf`). A job written already
+// claimed (`lease_owner`, `Handoff`) counts its attempt and starts its lease at the statement's
+// `now()`. The database's `jobs_notify` trigger stays: it wakes every instance's pipeline at
+// commit for whatever statement inserts due work, once per transaction (server/outbox/wake.ts).
+const insertInto = (select: string) => `INSERT INTO jobs (${COLUMNS}, lease_owner, lease_until, attempts)
+    ${select}`;
+
 /**
  * The statement (or the last part of a larger one: the message or the run and its job in one
  * statement) that inserts `jobRow`s passed as one JSON array, parameter `param`. `when`, a
  * condition, inserts them only if it holds (say, the run a CTE inserted exists).
  */
 export function insertJobs(param: number, when = "true"): string {
-  return `INSERT INTO jobs (${COLUMNS}, lease_owner, lease_until, attempts)
-    SELECT ${COLUMNS}, lease_owner, now() + make_interval(secs => lease_ms / 1000), CASE WHEN lease_owner IS NULL THEN 0 ELSE 1 END
-    FROM json_to_recordset($${param}::json) AS r(${ROW_TYPES}) WHERE ${when}`;
+  return insertInto(`SELECT ${COLUMNS}, lease_owner, now() + make_interval(secs => lease_ms / 1000), CASE WHEN lease_owner IS NULL THEN 0 ELSE 1 END
+    FROM json_to_recordset($${param}::json) AS r(${ROW_TYPES}) WHERE ${when}`);
+}
+
+/** SQL expressions, over the rows of `insertJobsOf`'s `from`, for the columns of a job a statement derives. */
+export type DerivedJob = { subjectId: string; workspaceId: string; payload: string; requestId: string; traceparent: string };
+
+/**
+ * The part of a statement that inserts one job of `kind`, due now and unclaimed, for each row
+ * of `from` (a table expression of the statement: the webhook deliveries its events fan out
+ * to), for rows this process never holds, so that `jobRow` cannot build them; `job` gives
+ * each column as an SQL expression over those rows. Ids have the shape of `newId("job")`.
+ */
+export function insertJobsOf(kind: JobKind, from: string, job: DerivedJob): string {
+  return insertInto(`SELECT ${newIdSql("job")}, '${kind}', ${job.subjectId}, ${job.workspaceId}, NULL, ${job.payload}, now(), now(),
+      ${job.requestId}, ${job.traceparent}, NULL, NULL, 0
+    FROM ${from}`);
 }
 
 const ROW_TYPES = `id text, kind text, subject_id text, workspace_id text, channel_id text, payload jsonb, run_at timestamptz,
   created_at timestamptz, request_id text, traceparent text, lease_owner text, lease_ms double precision`;
 
 const COLUMNS = "id, kind, subject_id, workspace_id, channel_id, payload, run_at, created_at, request_id, traceparent";
-const INSERT_ONE = insertJobs(1);
+const INSERT_ROWS = insertJobs(1);
 
-/** Enqueues one job in a Prisma transaction (the same row and statement as the driver's paths); its id. */
-export async function enqueue<K extends JobKind>(
-  tx: Prisma.TransactionClient,
-  kind: K,
-  payload: JobPayload<K>,
-  target: JobTarget,
-): Promise<string> {
+/** Inserts `jobRow`s in one statement, in the caller's transaction (or alone, through `Database.query`). */
+export async function insertJobRows(sql: Handle, rows: readonly JobRow[]): Promise<void> {
+  if (rows.length > 0) await sql(INSERT_ROWS, [JSON.stringify(rows)]);
+}
+
+/** Enqueues one job in the caller's transaction (a Prisma one through `prismaHandle`); its id. */
+export async function insertJob<K extends JobKind>(sql: Handle, kind: K, payload: JobPayload<K>, target: JobTarget): Promise<string> {
   const row = jobRow(kind, payload, target);
-  await tx.$executeRawUnsafe(INSERT_ONE, JSON.stringify([row]));
+  await insertJobRows(sql, [row]);
   return row.id;
 }

@@ -4,7 +4,9 @@ import { closeDb, db, type Database } from "../db/client.ts";
 import { withCause } from "../observability/request-context.ts";
 import { simulateStep } from "../messaging/simulate-step.ts";
 import { SIMULATED_FAILURE, simulatedOutcome } from "../messaging/test-mode.ts";
-import { claimJobs, DEAD_LETTER, enqueue, fenceJob, insertJobs, jobRow, readJob, type Job } from "../outbox/jobs.ts";
+import { claimJobs, DEAD_LETTER, fenceJob, insertJob, insertJobs, jobRow, readJob, type Job } from "../outbox/jobs.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
+import { insertEvent } from "../events/record-event.ts";
 import { pipelineWorker, runPipeline } from "./run-pipeline.ts";
 import { DatabaseUnreachableError } from "../db/client.ts";
 
@@ -35,7 +37,9 @@ describe("the outbox's write path", () => {
     const cause = { requestId: "req_outbox", traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" };
     const target = (subjectId: string) => ({ subjectId, workspaceId: "ws_outbox", channelId: "ch_1", runAt: LATER, at: LATER });
     await withCause(cause, async () => {
-      await database.prisma.$transaction((tx) => enqueue(tx, "webhook.deliver", { endpoint_id: "wh_1" }, target("whd_prisma")));
+      await database.prisma.$transaction((tx) =>
+        insertJob(prismaHandle(tx), "webhook.deliver", { endpoint_id: "wh_1" }, target("whd_prisma")),
+      );
       const row = jobRow("webhook.deliver", { endpoint_id: "wh_1" }, target("whd_driver"));
       await database.query(insertJobs(1), [JSON.stringify([row])]);
     });
@@ -48,7 +52,9 @@ describe("the outbox's write path", () => {
   it("writes nothing for a payload its kind's schema refuses", async () => {
     const bad = { outcome: "lost", step: 0 } as unknown as { outcome: "read"; step: number };
     await expect(
-      database.prisma.$transaction((tx) => enqueue(tx, "message.simulate", bad, { subjectId: "msg_refused", workspaceId: "ws_outbox" })),
+      database.prisma.$transaction((tx) =>
+        insertJob(prismaHandle(tx), "message.simulate", bad, { subjectId: "msg_refused", workspaceId: "ws_outbox" }),
+      ),
     ).rejects.toThrow(/message.simulate payload/);
     expect(await database.query(`SELECT id FROM jobs WHERE subject_id = 'msg_refused'`)).toEqual([]);
   });
@@ -161,6 +167,57 @@ describe("a lost database", () => {
       last_error: expect.stringContaining("unreachable"),
     });
     await database.query(`DELETE FROM jobs WHERE workspace_id = 'ws_lost'`);
+  });
+});
+
+describe("the events' one writer", () => {
+  it("fans each event out to a delivery and a job per enabled, subscribed endpoint, in its statement, through Prisma too", async () => {
+    const ws = "ws_fanout";
+    await database.query(`INSERT INTO workspaces (id, name) VALUES ($1, 'Fan-out')`, [ws]);
+    await database.query(
+      `INSERT INTO webhook_endpoints (id, workspace_id, url, events, enabled) VALUES
+         ('wh_all', $1, 'https://example.com/a', '{}', true), ('wh_sub', $1, 'https://example.com/b', '{contato.criado}', true),
+         ('wh_other', $1, 'https://example.com/c', '{mensagem.lida}', true), ('wh_off', $1, 'https://example.com/d', '{}', false)`,
+      [ws],
+    );
+    const event = (name: "contato.criado" | "contato.atualizado") => ({
+      workspaceId: ws,
+      mode: "live" as const,
+      name,
+      data: { id: "ct_1" },
+    });
+    const cause = { requestId: "req_fanout", traceparent: null };
+    const [created, updated] = await withCause(cause, async () => [
+      await database.transaction((sql) => insertEvent(sql, event("contato.criado"))),
+      await database.prisma.$transaction((tx) => insertEvent(prismaHandle(tx), event("contato.atualizado"))),
+    ]);
+    const rows = await database.query<Record<string, unknown>>(
+      `SELECT d.id, d.event_id, d.endpoint_id, d.event_name, d.status, j.id AS job_id, j.kind, j.payload, j.request_id, j.attempts,
+              j.lease_owner, j.run_at <= now() AS due
+       FROM webhook_deliveries d JOIN jobs j ON j.subject_id = d.id WHERE d.workspace_id = $1 ORDER BY d.event_name, d.endpoint_id`,
+      [ws],
+    );
+    const fannedOut = (eventId: string, endpoint: string, name: string) => ({
+      id: expect.stringMatching(/^whd_[0-9a-z]{9}[0-9A-Za-z]{16}$/),
+      event_id: eventId,
+      endpoint_id: endpoint,
+      event_name: name,
+      status: "pending",
+      job_id: expect.stringMatching(/^job_[0-9a-z]{9}[0-9A-Za-z]{16}$/),
+      kind: "webhook.deliver",
+      payload: { endpoint_id: endpoint },
+      request_id: "req_fanout",
+      attempts: 0,
+      lease_owner: null,
+      due: true,
+    });
+    expect(rows).toEqual([
+      fannedOut(updated!, "wh_all", "contato.atualizado"),
+      fannedOut(created!, "wh_all", "contato.criado"),
+      fannedOut(created!, "wh_sub", "contato.criado"),
+    ]);
+    await database.query(`DELETE FROM jobs WHERE workspace_id = $1`, [ws]);
+    await database.query(`DELETE FROM workspaces WHERE id = $1`, [ws]);
   });
 });
 

@@ -37,6 +37,10 @@ export async function countLiveMessages(sql: Handle, workspaceId: string, channe
   });
 }
 
+// `count_live_messages` stays a function in the database because its lock needs it: each of
+// its statements reads after the workspace's row lock is held, where the parts of one statement
+// share the snapshot taken before the lock was waited for and would miss a count committed meanwhile.
+
 /**
  * `count_live_messages`'s arguments, the statement's parameters from `$first` on (the values
  * `countWith` passes); `n` may wrap the number asked for in an expression of the statement's.

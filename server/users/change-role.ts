@@ -1,5 +1,6 @@
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 import type { Role } from "./create-user.ts";
@@ -16,7 +17,7 @@ export async function changeRole(database: Database, workspaceId: string, userId
     if (membership.role === role) return;
     if (role !== "admin") await assertAdminRemains(tx, workspaceId, userId, "role");
     await tx.membership.update({ where: { userId_workspaceId: { userId, workspaceId } }, data: { role } });
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "team.role_changed",
       target: { type: "user", id: userId },

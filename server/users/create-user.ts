@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { hashPassword } from "../lib/crypto.ts";
 import { conflict } from "../lib/errors.ts";
@@ -55,7 +56,7 @@ export async function createUser(
     }
     if (!membership) {
       await tx.membership.create({ data: { userId: user.id, workspaceId, role: input.role } });
-      await recordAudit(tx, actor, {
+      await recordAudit(prismaHandle(tx), actor, {
         workspaceId,
         action: "team.member_added",
         target,
@@ -64,7 +65,7 @@ export async function createUser(
     } else if (membership.role !== input.role) {
       if (input.role !== "admin") await assertAdminRemains(tx, workspaceId, user.id, "role");
       await tx.membership.update({ where: { userId_workspaceId: { userId: user.id, workspaceId } }, data: { role: input.role } });
-      await recordAudit(tx, actor, {
+      await recordAudit(prismaHandle(tx), actor, {
         workspaceId,
         action: "team.role_changed",
         target,

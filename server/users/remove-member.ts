@@ -1,5 +1,6 @@
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 import { assertAdminRemains } from "./last-admin.ts";
@@ -17,7 +18,7 @@ export async function removeMember(database: Database, workspaceId: string, user
     if (!membership) throw notFound("member of this workspace", "user_id");
     await assertAdminRemains(tx, workspaceId, userId, "user_id");
     await tx.membership.delete({ where: { userId_workspaceId: { userId, workspaceId } } });
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "team.member_removed",
       target: { type: "user", id: userId },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { hashPassword } from "../lib/crypto.ts";
 import { notFound } from "../lib/errors.ts";
@@ -33,7 +34,7 @@ export async function resetPassword(
     if (!user) throw notFound("user with this e-mail in the workspace", "email");
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     await tx.dashboardSession.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "team.password_reset",
       target: { type: "user", id: user.id },

@@ -1,5 +1,6 @@
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit, urlForAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { newId } from "../lib/ids.ts";
 import { checkEndpointUrl } from "./endpoint-url.ts";
@@ -24,7 +25,7 @@ export async function createEndpoint(database: Database, workspaceId: string, re
       },
       select: ENDPOINT_SELECT,
     });
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "webhook.created",
       target: { type: "webhook", id: created.id },

@@ -1,5 +1,6 @@
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit, urlForAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 
@@ -17,7 +18,7 @@ export async function deleteEndpoint(
     const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, workspaceId }, select: { url: true } });
     if (!endpoint) throw notFound("webhook endpoint", "endpoint_id");
     await tx.webhookEndpoint.delete({ where: { id: endpointId } });
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "webhook.deleted",
       target: { type: "webhook", id: endpointId },

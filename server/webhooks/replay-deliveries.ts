@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { conflict, invalid, notFound } from "../lib/errors.ts";
-import { insertJobs, jobRow } from "../outbox/jobs.ts";
+import { insertJobRows, jobRow } from "../outbox/jobs.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { ZDeliveryId, ZReplayRangeRequest } from "./webhook-schemas.ts";
 import type { z } from "zod";
@@ -13,14 +13,13 @@ const REPLAY = `
   FROM webhook_endpoints ep
   WHERE ep.id = d.endpoint_id AND ep.enabled AND d.workspace_id = $1 AND d.status <> 'pending' AND %WHERE%
   RETURNING d.id, d.endpoint_id`;
-const INSERT_JOBS = insertJobs(1);
 
 /** Puts the matching deliveries back to pending and enqueues a job for each, in one transaction; how many. */
 async function replay(database: Database, workspaceId: string, where: string, params: unknown[]): Promise<number> {
   const replayed = await database.transaction(async (sql) => {
     const rows = await sql<{ id: string; endpoint_id: string }>(REPLAY.replace("%WHERE%", where), [workspaceId, ...params]);
     const jobs = rows.map((d) => jobRow("webhook.deliver", { endpoint_id: d.endpoint_id }, { subjectId: d.id, workspaceId }));
-    if (jobs.length > 0) await sql(INSERT_JOBS, [JSON.stringify(jobs)]);
+    await insertJobRows(sql, jobs);
     return jobs.length;
   });
   if (replayed > 0) wakePipeline();

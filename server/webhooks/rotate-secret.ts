@@ -1,5 +1,6 @@
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit, urlForAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 import { generateSecret, ROTATION_OVERLAP_MS, sealSecret } from "./endpoint-secret.ts";
@@ -21,7 +22,7 @@ export async function rotateSecret(database: Database, workspaceId: string, endp
     });
     await tx.webhookSecret.deleteMany({ where: { endpointId, expiresAt: { lte: now } } });
     await tx.webhookSecret.create({ data: { endpointId, secret: sealSecret(secret), createdAt: now } });
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "webhook.secret_rotated",
       target: { type: "webhook", id: endpointId },

@@ -4,8 +4,9 @@ import type { EventName } from "../events/event-names.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { EVENT_OF } from "../messaging/transitions.ts";
-import { enqueue } from "../outbox/jobs.ts";
+import { insertJob } from "../outbox/jobs.ts";
 import { wakePipeline } from "../outbox/wake.ts";
+import { insertTestDelivery } from "./deliveries.ts";
 import { eventBody } from "./event-body.ts";
 import { ZSendTestEventRequest } from "./webhook-schemas.ts";
 import type { z } from "zod";
@@ -33,11 +34,9 @@ export async function sendTestEvent(database: Database, workspaceId: string, req
     data: sampleData(input.event),
     created_at: new Date(),
   });
-  await database.prisma.$transaction(async (tx) => {
-    await tx.webhookDelivery.create({
-      data: { id: deliveryId, workspaceId, endpointId: endpoint.id, eventId, eventName: input.event, body, nextAttemptAt: new Date() },
-    });
-    await enqueue(tx, "webhook.deliver", { endpoint_id: endpoint.id }, { subjectId: deliveryId, workspaceId });
+  await database.transaction(async (sql) => {
+    await insertTestDelivery(sql, { id: deliveryId, workspaceId, endpointId: endpoint.id, eventId, eventName: input.event, body });
+    await insertJob(sql, "webhook.deliver", { endpoint_id: endpoint.id }, { subjectId: deliveryId, workspaceId });
   });
   wakePipeline();
   return { delivery_id: deliveryId, event_id: eventId };

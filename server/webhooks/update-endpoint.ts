@@ -1,5 +1,6 @@
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit, urlForAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 import { checkEndpointUrl } from "./endpoint-url.ts";
@@ -37,7 +38,7 @@ export async function updateEndpoint(database: Database, workspaceId: string, re
       ...(description !== undefined ? { description } : {}),
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
     };
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "webhook.updated",
       target: { type: "webhook", id: input.endpoint_id },

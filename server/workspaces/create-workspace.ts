@@ -2,6 +2,7 @@ import { getCountries, type CountryCode } from "libphonenumber-js";
 import { z } from "zod";
 import type { Caller } from "../lib/caller.ts";
 import { recordAudit } from "../audit/record-audit.ts";
+import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { invalid } from "../lib/errors.ts";
 import { randomBase62 } from "../lib/ids.ts";
@@ -54,7 +55,7 @@ export async function createWorkspace(database: Database, request: CreateWorkspa
   };
   return database.prisma.$transaction(async (tx) => {
     const workspace = await tx.workspace.create({ data: { id: workspaceIdentifier(input.name), ...settings }, select: { id: true } });
-    await recordAudit(tx, actor, {
+    await recordAudit(prismaHandle(tx), actor, {
       workspaceId: workspace.id,
       action: "workspace.created",
       target: { type: "workspace", id: workspace.id },

@@ -3,6 +3,7 @@ import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database } from "../db/client.ts";
 import { insertEvent } from "../events/record-event.ts";
 import { newId } from "../lib/ids.ts";
+import { insertHistory } from "./message-history.ts";
 
 // Inbound WhatsApp messages (D44): the Cloud API's `messages[]` webhook items, stored as
 // Messages with `direction: "inbound"` and status `received`, the sender matched to a contact
@@ -34,7 +35,7 @@ const INSERT_INBOUND = `
     VALUES ($1, $2, 'live', 'whatsapp', $3, $4, NULL, 'received', $5::jsonb, 'inbound', 'inbound', $6, $7)
     RETURNING id
   ), h AS (
-    INSERT INTO message_history (message_id, at, kind, status, detail) SELECT id, $7, 'provider_report', 'received', $8::jsonb FROM m
+    ${insertHistory("SELECT id, $7, 'provider_report', 'received', $8::jsonb FROM m")}
   ), w AS (
     UPDATE contacts SET whatsapp_window_expires_at = greatest(coalesce(whatsapp_window_expires_at, $9), $9) WHERE id = $4
   )
