@@ -8,3 +8,6 @@ import type { DB } from "../generated/kysely/types.ts";
  * knows its shape narrows it with an intersection (`Columns<"flow_versions", "steps"> & { steps: Step[] }`).
  */
 export type Columns<T extends keyof DB, K extends keyof Selectable<DB[T]>> = Pick<Selectable<DB[T]>, K>;
+
+/** The same columns where a left join may find no row. */
+export type Nullable<T> = { [K in keyof T]: T[K] | null };

@@ -4,6 +4,7 @@ import { conflict } from "../lib/errors.ts";
 import { env } from "../lib/env.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { jsonRows } from "../db/json-rows.ts";
+import type { Columns } from "../db/rows.ts";
 
 // Idempotency records (D27, D28, D46). A record is claimed before the request runs, so a second
 // request with the same key waits for nothing: it sees `in_progress` and gets 409 at once.
@@ -26,14 +27,11 @@ export type HeldClaim = { scope: IdempotencyScope; claimedAt: Date };
 export type Claim =
   { kind: "claimed"; held: HeldClaim } | { kind: "replay"; response: StoredResponse } | { kind: "in_progress" } | { kind: "mismatch" };
 
-type Row = {
+type Row = Columns<
+  "idempotency_records",
+  "created_at" | "body_hash" | "status" | "response_status" | "response_body" | "response_headers"
+> & {
   claimed: boolean;
-  created_at: Date;
-  body_hash: string;
-  status: string;
-  response_status: number | null;
-  response_body: string | null;
-  response_headers: unknown;
 };
 
 // The claims of many requests in one statement (each answered by its `i`), in key order so

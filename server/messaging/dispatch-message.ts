@@ -19,6 +19,7 @@ import { slowsChannel } from "../providers/meta-error-codes.ts";
 import { jsonRows } from "../db/json-rows.ts";
 import { insertEventsFrom } from "../events/record-event.ts";
 import { insertHistory } from "./message-history.ts";
+import type { Columns } from "../db/rows.ts";
 
 /** Temporary failures are retried for this long after acceptance, then the message fails (D39). */
 export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
@@ -37,17 +38,12 @@ export const PROVIDER_TIMEOUT_CODE = "provider_timeout";
 export type DispatchResult = "sent" | "failed" | "retry" | "skipped" | "lost" | "paced" | "unknown";
 
 /** A live message as its dispatch reads it. */
-export type DispatchRow = {
-  id: string;
-  workspace_id: string;
-  mode: "test" | "live";
-  channel: "whatsapp" | "email";
-  contact_id: string;
-  to: string | null;
-  status: string;
+export type DispatchRow = Columns<
+  "messages",
+  "id" | "workspace_id" | "mode" | "channel" | "contact_id" | "to" | "status" | "created_at"
+> & {
   content: Content;
   metadata: Record<string, string> | null;
-  created_at: Date;
 };
 
 /** The jobs of one claim start together, so their messages are read in one query. */

@@ -4,6 +4,7 @@ import { env } from "../lib/env.ts";
 import { newId, newIdSql } from "../lib/ids.ts";
 import { causeColumns, type Cause } from "../observability/request-context.ts";
 import { parsePayload, type JobKind, type JobPayload } from "./job-kinds.ts";
+import type { Columns } from "../db/rows.ts";
 
 // The outbox table's operations. A job is claimed with FOR UPDATE SKIP LOCKED and a lease, so
 // any number of workers in any number of processes can run the pipeline; a crashed worker's
@@ -301,17 +302,12 @@ export async function deferJobs(sql: Handle, jobs: { id: string }[], owner: stri
 export type JobTarget = { subjectId: string; workspaceId: string; channelId?: string | null; runAt?: Date; at?: Date; cause?: Cause };
 
 /** A new job's row as `insertJobs` reads it (one element of its JSON array). */
-export type JobRow = {
-  id: string;
+export type JobRow = Columns<
+  "jobs",
+  "id" | "subject_id" | "workspace_id" | "channel_id" | "run_at" | "created_at" | "request_id" | "traceparent"
+> & {
   kind: JobKind;
-  subject_id: string;
-  workspace_id: string;
-  channel_id: string | null;
   payload: JobPayload<JobKind>;
-  run_at: Date;
-  created_at: Date;
-  request_id: string | null;
-  traceparent: string | null;
   /** A job written already claimed (`Handoff`): its claim's token and lease, from the statement's `now()`. */
   lease_owner?: string;
   lease_ms?: number;

@@ -11,6 +11,7 @@ import { eventBody } from "./event-body.ts";
 import { SIGNATURE_HEADER, signatureHeader, standardWebhooksHeaders } from "./signature.ts";
 import { connectionFailure } from "./connection-failure.ts";
 import { jsonRows } from "../db/json-rows.ts";
+import type { Columns, Nullable } from "../db/rows.ts";
 
 // The pipeline's handler for `webhook.deliver` jobs (D31 to D34): one signed POST of one
 // event to one endpoint, its attempt recorded in the transaction that completes or
@@ -44,21 +45,13 @@ export const UNREADABLE_ENDPOINT =
 /** The Request-Id of the API request that caused the delivered event. */
 export const REQUEST_ID_HEADER = "x-svc-request-id";
 
-type Row = {
-  id: string;
-  status: string;
-  body: string | null;
-  endpoint_id: string | null;
-  url: string | null;
-  enabled: boolean | null;
-  secrets: string[] | null;
-  event_id: string;
-  name: string | null;
-  mode: string | null;
-  workspace_id: string | null;
-  data: unknown;
-  created_at: Date | null;
-};
+// The delivery, with its endpoint and event (left joins: either may be gone).
+type Row = Columns<"webhook_deliveries", "id" | "status" | "body" | "event_id"> &
+  Nullable<Columns<"webhook_endpoints", "url" | "enabled"> & Columns<"events", "name" | "mode" | "workspace_id" | "created_at">> & {
+    endpoint_id: string | null;
+    secrets: string[] | null;
+    data: unknown;
+  };
 
 const LOAD = `
   SELECT d.id, d.status, d.body, d.event_id, ep.id AS endpoint_id, ep.url, ep.enabled,

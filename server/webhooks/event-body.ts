@@ -1,7 +1,8 @@
+import type { Columns } from "../db/rows.ts";
 // The body of a delivery (D31). Built from the event row the same way on every attempt, so
 // every retry and replay carries the same `id` and the same content.
 
-export type EventRow = { id: string; name: string; mode: string; workspace_id: string; data: unknown; created_at: Date };
+export type EventRow = Columns<"events", "id" | "name" | "mode" | "workspace_id" | "data" | "created_at">;
 
 export function eventBody(event: EventRow): string {
   return JSON.stringify({
