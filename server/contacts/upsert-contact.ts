@@ -13,6 +13,7 @@ import { CONTACT_SELECT, contactView, type Contact, type UpsertContactRequest } 
 import { checkContactPatch, type ContactPatch } from "./contact-patch.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
+import type { Columns } from "../db/rows.ts";
 
 type Tx = Prisma.TransactionClient;
 type By = { phone: string } | { email: string } | { id: string };
@@ -126,7 +127,7 @@ const insertContact = groupCommitEach(
       request_id: requestId,
       traceparent,
     }));
-    const written = new Set((await database.query<{ id: string }>(CREATE_CONTACTS, [JSON.stringify(rows)])).map((r) => r.id));
+    const written = new Set((await database.query<Columns<"contacts", "id">>(CREATE_CONTACTS, [JSON.stringify(rows)])).map((r) => r.id));
     return batch.map((n) => written.has(n.contact.id));
   },
   { alone: (err) => !isConnectionError(err) },

@@ -268,7 +268,10 @@ class Writes {
     if (unknown.length) {
       const found = new Set(
         (
-          await sql<{ id: string }>(`SELECT id FROM tags WHERE workspace_id = $1 AND id = ANY($2::text[])`, [run.workspace_id, unknown])
+          await sql<Columns<"tags", "id">>(`SELECT id FROM tags WHERE workspace_id = $1 AND id = ANY($2::text[])`, [
+            run.workspace_id,
+            unknown,
+          ])
         ).map((t) => t.id),
       );
       for (const id of unknown) this.existing.set(`${run.workspace_id} ${id}`, found.has(id));

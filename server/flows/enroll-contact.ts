@@ -13,6 +13,7 @@ import type { ZEnrollRequest } from "./flow-schemas.ts";
 import { runView } from "./flow-views.ts";
 import type { z } from "zod";
 import type { CallerInWorkspace } from "../lib/caller.ts";
+import type { Columns } from "../db/rows.ts";
 
 // One statement writes the runs of a batch, their first history entries and their first
 // steps' jobs (the transactional outbox), leaving out each run whose contact has an active run
@@ -160,7 +161,9 @@ async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<
       }
     }
     const written = new Set(
-      rows.length ? (await sql<{ id: string }>(INSERT_RUNS, [JSON.stringify(rows), JSON.stringify(jobs)])).map((r) => r.id) : [],
+      rows.length
+        ? (await sql<Columns<"flow_runs", "id">>(INSERT_RUNS, [JSON.stringify(rows), JSON.stringify(jobs)])).map((r) => r.id)
+        : [],
     );
     const held: NewRun[] = [];
     for (const [i, n] of batch.entries()) {

@@ -2,6 +2,7 @@ import type { Handle } from "../db/client.ts";
 import { causeParams } from "../observability/request-context.ts";
 import { insertEventsFrom } from "../events/record-event.ts";
 import { newIdSql } from "../lib/ids.ts";
+import type { Columns } from "../db/rows.ts";
 
 export type StoppedRun = { id: string; flow_id: string; status: "stopped"; reason: string | null };
 
@@ -45,6 +46,6 @@ export async function stopRuns(
       : "runId" in where
         ? ["id = $4 AND workspace_id = $5", [where.runId, where.workspaceId]]
         : ["flow_id = $4", [where.flowId]];
-  const rows = await sql<{ id: string; flow_id: string }>(STOP.replace("%WHERE%", which), [reason, ...causeParams(), ...params]);
+  const rows = await sql<Columns<"flow_runs", "id" | "flow_id">>(STOP.replace("%WHERE%", which), [reason, ...causeParams(), ...params]);
   return rows.map((r) => ({ id: r.id, flow_id: r.flow_id, status: "stopped", reason }));
 }

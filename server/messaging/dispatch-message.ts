@@ -279,7 +279,9 @@ async function awaitReport(
 export async function settleMessage(database: Database, job: Job<"message.settle">, owner: string): Promise<"failed" | "settled" | "lost"> {
   return database.transaction(async (sql) => {
     if (!(await completeJob(sql, job, owner))) return "lost";
-    const [row] = await sql<{ status: string }>(`SELECT status::text AS status FROM messages WHERE id = $1 FOR UPDATE`, [job.subject_id]);
+    const [row] = await sql<Columns<"messages", "status">>(`SELECT status::text AS status FROM messages WHERE id = $1 FOR UPDATE`, [
+      job.subject_id,
+    ]);
     if (row?.status !== "queued") return "settled";
     await applyReport(sql, job.subject_id, {
       status: "failed",

@@ -4,6 +4,7 @@ import type { Database } from "../db/client.ts";
 import { insertEvent } from "../events/record-event.ts";
 import { newId } from "../lib/ids.ts";
 import { insertHistory } from "./message-history.ts";
+import type { Columns } from "../db/rows.ts";
 
 // Inbound WhatsApp messages (D44): the Cloud API's `messages[]` webhook items, stored as
 // Messages with `direction: "inbound"` and status `received`, the sender matched to a contact
@@ -53,7 +54,7 @@ export async function recordInbound(
     known ?? (await upsertContact(database, actor, { phone: item.from, ...(item.profileName ? { name: item.profileName } : {}) }));
   return database.transaction(async (sql) => {
     // Meta redelivers a webhook it did not see answered: the wamid identifies the message.
-    const [seen] = await sql<{ id: string }>(
+    const [seen] = await sql<Columns<"messages", "id">>(
       `SELECT id FROM messages WHERE provider_message_id = $1 AND channel_id = $2 AND direction = 'inbound' LIMIT 1`,
       [item.wamid, channel.id],
     );

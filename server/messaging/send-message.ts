@@ -17,6 +17,7 @@ import { currentCause } from "../observability/request-context.ts";
 import type { Content } from "../providers/provider.ts";
 import { checkTemplateSend, templateContent, lookUpTemplate, type StoredTemplate } from "../whatsapp/check-template-send.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
+import type { Columns } from "../db/rows.ts";
 
 /** Why a contact cannot be sent a message on a channel; `reason` ends "The recipient …" or "The contact …". */
 type Refusal = { code: "recipient_missing_address" | "recipient_opted_out"; reason: string };
@@ -128,7 +129,7 @@ export async function pickChannel(
   input: Pick<SendMessageRequest, "channel" | "channel_id">,
 ): Promise<string | null> {
   if (input.channel_id === undefined) return null;
-  const [channel] = await sql<{ id: string; type: string }>(
+  const [channel] = await sql<Columns<"channels", "id" | "type">>(
     `SELECT id, type::text AS type FROM channels WHERE id = $1 AND workspace_id = $2 AND disconnected_at IS NULL`,
     [input.channel_id, sender.workspaceId],
   );

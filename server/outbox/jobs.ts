@@ -154,7 +154,7 @@ export async function fenceJob(
   if (!loader) {
     loader = new DataLoader(
       async (keys) => {
-        const rows = await database.query<{ id: string; lease_owner: string }>(FENCE, [
+        const rows = await database.query<Columns<"jobs", "id"> & { lease_owner: string }>(FENCE, [
           keys.map((k) => k.id),
           keys.map((k) => k.owner),
           keys.map((k) => k.ms),
@@ -240,7 +240,7 @@ export async function settleJobs(sql: Handle, jobs: Settlement[]): Promise<Set<s
         }
       : { id: j.id, owner: j.owner, run_at: null },
   );
-  return new Set((await sql<{ id: string }>(SETTLE, [JSON.stringify(rows)])).map((r) => r.id));
+  return new Set((await sql<Columns<"jobs", "id">>(SETTLE, [JSON.stringify(rows)])).map((r) => r.id));
 }
 
 /** Deletes a finished job in the transaction that records its effect; false if the lease was lost. */

@@ -4,6 +4,7 @@ import { insertJobRows, jobRow } from "../outbox/jobs.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { ZDeliveryId, ZReplayRangeRequest } from "./webhook-schemas.ts";
 import type { z } from "zod";
+import type { Columns } from "../db/rows.ts";
 
 // Replays from the dashboard (D33): a delivery is sent again with the same event id and body,
 // with a fresh retry schedule. Its earlier attempts stay in the log.
@@ -17,7 +18,7 @@ const REPLAY = `
 /** Puts the matching deliveries back to pending and enqueues a job for each, in one transaction; how many. */
 async function replay(database: Database, workspaceId: string, where: string, params: unknown[]): Promise<number> {
   const replayed = await database.transaction(async (sql) => {
-    const rows = await sql<{ id: string; endpoint_id: string }>(REPLAY.replace("%WHERE%", where), [workspaceId, ...params]);
+    const rows = await sql<Columns<"webhook_deliveries", "id" | "endpoint_id">>(REPLAY.replace("%WHERE%", where), [workspaceId, ...params]);
     const jobs = rows.map((d) => jobRow("webhook.deliver", { endpoint_id: d.endpoint_id }, { subjectId: d.id, workspaceId }));
     await insertJobRows(sql, jobs);
     return jobs.length;

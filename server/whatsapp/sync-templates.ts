@@ -8,6 +8,7 @@ import { loadChannel } from "../providers/load-channel.ts";
 import { DEFAULT_GRAPH_API_BASE_URL, type ChannelConfig } from "../providers/provider.ts";
 import { completeJob, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { parseTemplate, statusOf, type ParsedTemplate } from "./parse-template.ts";
+import type { Columns } from "../db/rows.ts";
 
 // Keeps the service's copy of a WhatsApp channel's templates (D41) in step with the Cloud API:
 // on connect, every 15 minutes, on demand, and on Meta's status webhook.
@@ -93,7 +94,7 @@ export async function syncTemplates(database: Database, channelId: string): Prom
   await database.transaction(async (sql) => {
     const keep: string[] = [];
     for (const t of listed) {
-      const [row] = await sql<{ id: string }>(
+      const [row] = await sql<Columns<"whatsapp_templates", "id">>(
         `INSERT INTO whatsapp_templates (id, workspace_id, channel_id, external_id, name, language, category, status, parameters, body, components, parameter_format, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::jsonb, $12, $13, $13)
          ON CONFLICT (channel_id, name, language) DO UPDATE SET
