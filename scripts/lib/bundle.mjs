@@ -53,14 +53,19 @@ function packagesExternal(inline) {
   };
 }
 
+/** Where bundles are kept: in node_modules, so a fresh install starts with none. */
+const cacheDir = (root) => join(root, "node_modules", ".cache", "svc");
+
+/** When the newest of the files a bundle was built from (`inputs`, relative to `root`) last changed. */
+const newestInput = (root, inputs) => Math.max(...inputs.map((input) => mtime(join(root, input))));
+
 async function bundledFile(root, entry, name) {
-  const dir = join(root, "node_modules", ".cache", "svc");
+  const dir = cacheDir(root);
   const out = join(dir, `${name}.mjs`);
   const inputsFile = join(dir, `${name}.inputs.json`);
   try {
-    const built = statSync(out).mtimeMs;
     const inputs = JSON.parse(readFileSync(inputsFile, "utf8"));
-    if (inputs.every((input) => mtime(join(root, input)) <= built)) return out;
+    if (newestInput(root, inputs) <= statSync(out).mtimeMs) return out;
   } catch {
     // no bundle yet, or an unreadable list of inputs: build
   }
@@ -80,14 +85,15 @@ async function bundledFile(root, entry, name) {
 const KEEP_OLD_BUILDS_MS = 10 * 60_000;
 
 async function bundledSplit(root, entry, name, inline) {
-  const dir = join(root, "node_modules", ".cache", "svc");
+  const dir = cacheDir(root);
   const manifest = join(dir, `${name}.json`);
   const file = `${basename(entry).replace(/\.[cm]?[jt]s$/, "")}.mjs`;
   // How it is built: another entry, other inlined packages or a change of this file build anew.
   const how = JSON.stringify({ entry, inline, builder: mtime(fileURLToPath(import.meta.url)) });
   try {
     const { build, startedAt, inputs, built } = JSON.parse(readFileSync(manifest, "utf8"));
-    const fresh = built === how && inputs.every((input) => mtime(join(root, input)) < startedAt);
+    // Compared with the moment the build started: an input saved while it ran builds anew.
+    const fresh = built === how && newestInput(root, inputs) < startedAt;
     if (fresh && mtime(join(dir, build, file)) !== Infinity) {
       return join(dir, build, file);
     }
