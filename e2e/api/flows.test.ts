@@ -100,6 +100,7 @@ describe("enroll (D15, D18, D40)", () => {
       flow_id: f,
       contact_id: expect.stringMatching(/^ct_/),
       status: "active",
+      key: null,
       created_at: expect.any(String),
     });
     const run = await finished(res.body.id);
@@ -125,7 +126,8 @@ describe("enroll (D15, D18, D40)", () => {
     expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(["contato.criado", "contato.atualizado", "fluxo.concluido"]));
     expect(events.find((e) => e.event === "fluxo.concluido")).toMatchObject({
       mode: "test",
-      data: { id: res.body.id, flow_id: f, contact: res.body.contact_id, status: "completed" },
+      // D64: a run that reaches its end without the goal completes with reason "end".
+      data: { id: res.body.id, flow_id: f, contact: res.body.contact_id, status: "completed", reason: "end" },
     });
   });
 
@@ -283,7 +285,13 @@ describe("enroll (D15, D18, D40)", () => {
     const run = await finished(res.body.id);
     expect(run.status).toBe("completed");
     expect(run.history.filter((h) => h.kind === "skipped").map((h) => h.detail)).toEqual([
-      { type: "send", channel: "whatsapp", reason: "The contact opted out of whatsapp messages.", code: "recipient_opted_out" },
+      {
+        type: "send",
+        channel: "whatsapp",
+        reason: "The contact opted out of whatsapp messages.",
+        code: "recipient_opted_out",
+        skip: "opted_out", // D81
+      },
     ]);
     expect((await contact(created.body.id)).tags).toEqual([nurture]);
   });

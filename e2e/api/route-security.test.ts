@@ -59,6 +59,12 @@ const makers: Record<string, () => Promise<string>> = {
         definition: { name: `Other's flow ${Date.now()}`, status: "active", steps: [{ type: "exit" }] },
       })
     ).id,
+  runs: async () => {
+    const { flow_id } = await dashboardMutation<{ flow_id: string }>(other.id, "flows.create", {
+      definition: { name: `Other's journey ${Date.now()}`, status: "active", steps: [{ type: "wait", duration: "PT1H" }] },
+    });
+    return (await api(other.keys.test).post(`/flows/${flow_id}/enroll`, { to: { phone: "+15550107003" } })).body.id;
+  },
 };
 const othersIds = new Map<string, Promise<string>>();
 function othersId(collection: string): Promise<string> {

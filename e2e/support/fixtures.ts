@@ -72,6 +72,18 @@ export const FIXTURES = {
     defaultCountry: "BR",
     keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["flows:read"] } },
   },
+  // Contact events and the journeys that react to them (e2e/api/journeys-react.test.ts).
+  reactive: {
+    plan: "pro",
+    rateLimit: 100_000,
+    defaultCountry: "BR",
+    keys: {
+      test: { mode: "test" },
+      live: { mode: "live" },
+      flowsOnly: { mode: "test", scopes: ["flows:read", "flows:enroll"] },
+      eventsReadOnly: { mode: "test", scopes: ["events:read"] },
+    },
+  },
   // The audit log and the team (e2e/api/audit.test.ts).
   audit: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   // Flow send steps with WhatsApp templates and the 24-hour window (e2e/api/flow-templates.test.ts).

@@ -2,6 +2,8 @@ import { channelsRouter } from "./routers/channels/router.ts";
 import { contactsRouter } from "./routers/contacts/router.ts";
 import { fieldsRouter } from "./routers/fields/router.ts";
 import { flowsRouter } from "./routers/flows/router.ts";
+import { eventsRouter } from "./routers/events/router.ts";
+import { runsRouter } from "./routers/runs/router.ts";
 import { messagesRouter } from "./routers/messages/router.ts";
 import { overviewRouter } from "./routers/overview/router.ts";
 import { usageRouter } from "./routers/usage/router.ts";
@@ -30,6 +32,8 @@ export const appRouter = router({
   channels: channelsRouter,
   webhooks: webhooksRouter,
   flows: flowsRouter,
+  runs: runsRouter,
+  events: eventsRouter,
   whatsapp: whatsappRouter,
   team: teamRouter,
   audit: auditRouter,

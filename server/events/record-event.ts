@@ -5,11 +5,14 @@ import { newId } from "../lib/ids.ts";
 import type { EventName } from "./event-names.ts";
 import { currentCause, type Cause } from "../observability/request-context.ts";
 import { fanOut } from "../webhooks/deliveries.ts";
+import { insertJobsOf } from "../outbox/jobs.ts";
 
 // The event log (D31): one row per event, written by the caller's transaction together with
 // the change that causes it. This module holds the table's one INSERT, and every statement
 // that records events also writes their webhook deliveries and jobs (`fanOut`, D30), so an
-// event and its deliveries commit together. Webhook delivery reads these rows.
+// event and its deliveries commit together. Webhook delivery reads these rows. The same
+// statement wakes the flow runs waiting for an outcome of a message (D63) that an event
+// reports (`wakeRuns`), since every report of a message passes here.
 
 export type NewEvent = {
   workspaceId: string;
@@ -31,9 +34,41 @@ export function insertEventsFrom(name: string, select: string): string {
   return `${name} AS (
     INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
     ${select}
-    RETURNING id, workspace_id, name, request_id, traceparent
+    RETURNING id, workspace_id, name, mode, data, contact_id, request_id, traceparent
   ),
-  ${fanOut(name)}`;
+  ${fanOut(name)},
+  ${wakeRuns(name)}`;
+}
+
+/**
+ * D63: the runs that wait for an outcome of a message get a `flow.step` job due now when an
+ * event of the statement reports one: `mensagem.entregue`, `mensagem.lida` or
+ * `mensagem.falhou` of the message they wait on (by the index on `wait_message_id`), or
+ * `mensagem.recebida` from their contact for `replied` (by the contact's runs). The run engine
+ * checks the outcome against the run's wait as it then is, so a job that finds nothing to do
+ * ends without acting.
+ */
+function wakeRuns(name: string): string {
+  const woken = `${name}_woken`;
+  return `${woken} AS (
+    SELECT r.id AS run_id, r.workspace_id, r.position, e.data->>'id' AS message_id, e.name AS event, e.request_id, e.traceparent
+    FROM ${name} e JOIN flow_runs r ON r.wait_message_id = e.data->>'id'
+    WHERE e.name IN ('mensagem.entregue', 'mensagem.lida', 'mensagem.falhou') AND r.status = 'active'
+    UNION ALL
+    SELECT r.id, r.workspace_id, r.position, e.data->>'id', e.name, e.request_id, e.traceparent
+    FROM ${name} e JOIN flow_runs r ON r.contact_id = e.contact_id AND r.mode = e.mode
+    WHERE e.name = 'mensagem.recebida' AND r.status = 'active' AND r.wait_message_id IS NOT NULL AND r.wait->>'outcome' = 'replied'
+  ),
+  ${name}_wake AS (
+    ${insertJobsOf("flow.step", woken, {
+      subjectId: "run_id",
+      workspaceId: "workspace_id",
+      payload:
+        "jsonb_build_object('position', position, 'wake', jsonb_build_object('by', 'message', 'message_id', message_id, 'status', event))",
+      requestId: "request_id",
+      traceparent: "traceparent",
+    })}
+  )`;
 }
 
 // Events passed as one JSON array (`insertEvents`), each with its cause.

@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from "node:util";
-import { parse as parseDuration, type Duration } from "tinyduration";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import { lockContacts, touchContacts } from "../contacts/get-contact.ts";
 import { isConnectionError, type Database, type Handle } from "../db/client.ts";
@@ -16,9 +15,12 @@ import { countedMessage, insertMessages, type Accepted, type NewMessage } from "
 import { currentCause, withCause, type Cause } from "../observability/request-context.ts";
 import { settleJobs, type Job, type Settlement } from "../outbox/jobs.ts";
 import type { Scalar } from "../messaging/render.ts";
-import type { SendStep, Step } from "./flow-schemas.ts";
+import { addDuration, type Goal, type SendStep, type Step, type WaitForStep } from "./flow-schemas.ts";
 import { PARKED } from "./set-flow-status.ts";
-import { enterBranch, holds, nextPath, stepAt, type Path } from "./step-path.ts";
+import { enterList, holds, nextPath, stepAt, type Path } from "./step-path.ts";
+import { skipReason } from "./run-views.ts";
+import { findEvent, messageOutcome, renderMatch, runVariables, type RunWait } from "./run-waits.ts";
+import { flatten } from "../contact-events/conditions.ts";
 import type { Caller } from "../lib/caller.ts";
 
 // The run engine: the pipeline's handler for `flow.step` jobs. A job walks a run from its
@@ -36,27 +38,40 @@ export type AdvanceResult = "waiting" | "completed" | "parked" | "failed" | "ski
 /** A run that walks more steps than this in one go is certainly broken (there are no loops). */
 const MAX_STEPS_PER_JOB = 1_000;
 
-type RunRow = Columns<"flow_runs", "id" | "workspace_id" | "flow_id" | "version" | "contact_id" | "mode" | "status"> & {
+export type RunRow = Columns<
+  "flow_runs",
+  | "id"
+  | "workspace_id"
+  | "flow_id"
+  | "version"
+  | "contact_id"
+  | "mode"
+  | "status"
+  | "key"
+  | "created_at"
+  | "next_step_at"
+  | "converted_at"
+  | "last_message_id"
+> & {
   position: Path | null;
   variables: Record<string, Scalar>;
+  wait: RunWait | null;
   flow_status: Columns<"flows", "status">["status"];
 };
 
-const versions = new Map<string, Step[]>();
+type Version = { steps: Step[]; goal: Goal | null };
+const versions = new Map<string, Version>();
 
 /** Versions never change once runs use them (a draft has none), so they are read once per process. */
-async function versionSteps(sql: Handle, flowId: string, version: number): Promise<Step[] | null> {
+async function versionOf(sql: Handle, flowId: string, version: number): Promise<Version | null> {
   const key = `${flowId}:${version}`;
   const cached = versions.get(key);
   if (cached) return cached;
-  const [row] = await sql<Columns<"flow_versions", "steps"> & { steps: Step[] }>(
-    `SELECT steps FROM flow_versions WHERE flow_id = $1 AND version = $2`,
-    [flowId, version],
-  );
+  const [row] = await sql<Version>(`SELECT steps, goal FROM flow_versions WHERE flow_id = $1 AND version = $2`, [flowId, version]);
   if (!row) return null;
   if (versions.size > 5_000) versions.clear();
-  versions.set(key, row.steps);
-  return row.steps;
+  versions.set(key, row);
+  return row;
 }
 
 type History = { kind: string; position: Path | null; detail: Record<string, unknown> };
@@ -78,7 +93,7 @@ const advanceBatch = groupCommitEach(advanceRuns, { alone: (err) => !isConnectio
 // The runs of a batch, locked in id order (two batches never wait on each other in a circle).
 const LOCK_RUNS = `
   SELECT r.id, r.workspace_id, r.flow_id, r.version, r.contact_id, r.mode::text AS mode, r.status::text AS status, r.position,
-    r.variables, f.status::text AS flow_status
+    r.variables, r.key, r.created_at, r.next_step_at, r.converted_at, r.last_message_id, r.wait, f.status::text AS flow_status
   FROM flow_runs r JOIN flows f ON f.id = r.flow_id WHERE r.id = ANY($1::text[]) ORDER BY r.id FOR UPDATE OF r`;
 
 async function advanceRuns(database: Database, batch: readonly Due[]): Promise<AdvanceResult[]> {
@@ -114,9 +129,32 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
   }
   const now = new Date();
   const history: History[] = [];
-  const steps = await versionSteps(sql, run.flow_id, run.version);
-  if (!contact || !steps) {
+  const version = await versionOf(sql, run.flow_id, run.version);
+  if (!contact || !version) {
     return writes.end(due, run, history, "failed", contact ? "The flow version is missing." : "The contact no longer exists.");
+  }
+  const { steps, goal } = version;
+  // D64: a goal reached since the run began ends it before any pending step runs.
+  if (goal && !run.converted_at) {
+    const reached = await findEvent(sql, run, {
+      name: goal.event,
+      match: renderMatch(goal.match, run, contact),
+      since: new Date(run.created_at),
+    });
+    if (reached) {
+      run.converted_at = new Date(reached.created_at);
+      writes.converted(run, reached.id);
+      history.push({ kind: "converted", position: run.position, detail: { event_id: reached.id } });
+      if (goal.exit) return writes.end(due, run, history, "completed", undefined, null, "goal_reached");
+    }
+  }
+  const wake = job.payload.wake;
+  const waitingHere = run.wait !== null && isDeepStrictEqual(run.wait.position, run.position);
+  // A wake that finds the run not due (a goal not reached, a wait it does not end) changes nothing.
+  if (wake && !waitingHere && run.next_step_at && new Date(run.next_step_at) > now) {
+    if (history.length) writes.record(run, history, now);
+    writes.settle({ id: job.id, owner: due.owner });
+    return "skipped";
   }
   let contactChanged = false;
   let position: Path | null = run.position;
@@ -128,26 +166,44 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
     }
     const at = position;
     switch (step.type) {
-      case "send":
-        history.push({ position: at, ...(await send(sql, run, contact, step, writes)) });
+      case "send": {
+        const sent = await send(sql, run, contact, step, writes);
+        if (typeof sent.detail.message_id === "string") run.last_message_id = sent.detail.message_id;
+        history.push({ position: at, ...sent });
         position = nextPath(steps, at);
         break;
+      }
       case "wait": {
-        const until = dueAt(step, now);
+        const until = step.until ? new Date(step.until) : addDuration(step.duration!, now);
         // After a last-step wait the position is null: the run completes when it is due.
         position = nextPath(steps, at);
         if (until > now) {
-          history.push({ kind: "waiting", position: at, detail: { until: until.toISOString() } });
+          history.push({ kind: "waiting", position: at, detail: { for: step.duration ?? step.until, until: until.toISOString() } });
           if (contactChanged) writes.contactUpdated(due, run, now);
-          return writes.wait(due, run, history, position, until, now);
+          return writes.wait(due, run, history, position, until, now, null);
         }
         history.push({ kind: "step", position: at, detail: { type: "wait", until: until.toISOString() } });
+        break;
+      }
+      case "wait_for": {
+        const outcome = await waitFor(sql, run, contact, step, at, wake, now);
+        if (outcome.kind === "wait") {
+          if (outcome.started) history.push({ kind: "waiting", position: at, detail: outcome.detail });
+          if (contactChanged) writes.contactUpdated(due, run, now);
+          return writes.wait(due, run, history, at, outcome.until, now, outcome.wait);
+        }
+        history.push({ kind: "woke", position: at, detail: outcome.woke });
+        history.push({ kind: "path", position: at, detail: { type: "wait_for", path: outcome.path } });
+        // D63, D84: `{{wait.…}}` in later steps is what ended the wait.
+        run.variables = { ...withoutWait(run.variables), ...outcome.values };
+        run.wait = null;
+        position = enterList(steps, at, outcome.path);
         break;
       }
       case "branch": {
         const side = holds(step.if, contact) ? "then" : "else";
         history.push({ kind: "step", position: at, detail: { type: "branch", took: side } });
-        position = enterBranch(steps, at, side);
+        position = enterList(steps, at, side);
         break;
       }
       case "tag":
@@ -170,18 +226,85 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
   return writes.end(due, run, history, "completed");
 }
 
-/** D37 `wait`: an ISO 8601 duration from now (calendar months and years on the UTC calendar), or `until`. */
-function dueAt(step: { duration?: string; until?: string }, now: Date): Date {
-  if (step.until) return new Date(step.until);
-  const d: Duration = parseDuration(step.duration!);
-  const due = new Date(now);
-  due.setUTCFullYear(
-    due.getUTCFullYear() + (d.years ?? 0),
-    due.getUTCMonth() + (d.months ?? 0),
-    due.getUTCDate() + (d.weeks ?? 0) * 7 + (d.days ?? 0),
-  );
-  return new Date(due.getTime() + ((d.hours ?? 0) * 3600 + (d.minutes ?? 0) * 60 + (d.seconds ?? 0)) * 1000);
+const withoutWait = (variables: Record<string, Scalar>) =>
+  Object.fromEntries(Object.entries(variables).filter(([k]) => !k.startsWith("wait.")));
+
+type WaitOutcome =
+  | { kind: "wait"; started: boolean; until: Date; wait: RunWait; detail: Record<string, unknown> }
+  | { kind: "woke"; path: "on_event" | "on_timeout"; woke: Record<string, unknown>; values: Record<string, Scalar> };
+
+/**
+ * A `wait_for` step (D63). Arriving, the run looks for what it waits for (an event within
+ * `lookback`, the outcome its latest message already has) and otherwise starts waiting, its
+ * job due at the timeout. Waiting, a job wakes it: an event or a report of the message (their
+ * job names it, and it is checked here against the wait as it now is), or the timeout. The
+ * run's row is locked while this runs, so whatever arrives together, one path is taken.
+ */
+async function waitFor(
+  sql: Handle,
+  run: RunRow,
+  contact: Contact,
+  step: WaitForStep,
+  at: Path,
+  wake: Job<"flow.step">["payload"]["wake"],
+  now: Date,
+): Promise<WaitOutcome> {
+  const pending = run.wait && isDeepStrictEqual(run.wait.position, at) ? run.wait : null;
+  if (!pending) {
+    const until = addDuration(step.timeout, now);
+    if (step.event !== undefined) {
+      const match = renderMatch(step.match, run, contact);
+      const since = step.lookback ? new Date(2 * now.getTime() - addDuration(step.lookback, now).getTime()) : now;
+      const found = step.lookback ? await findEvent(sql, run, { name: step.event, match, since }) : null;
+      if (found) return eventWoke(found);
+      const wait: RunWait = { position: at, event: step.event, match, since: since.toISOString(), until: until.toISOString() };
+      return { kind: "wait", started: true, until, wait, detail: { for: step.event, until: wait.until } };
+    }
+    const outcome = step.message!;
+    if (!run.last_message_id) return timedOut("no_message");
+    const reached = await messageOutcome(sql, run.last_message_id, outcome);
+    if (reached) return messageWoke(reached);
+    const wait: RunWait = { position: at, message_id: run.last_message_id, outcome, since: now.toISOString(), until: until.toISOString() };
+    return { kind: "wait", started: true, until, wait, detail: { for: outcome, until: wait.until } };
+  }
+  if (wake?.by === "event" && pending.event !== undefined) {
+    const found = await findEvent(sql, run, {
+      name: pending.event,
+      match: pending.match ?? {},
+      since: new Date(pending.since),
+      id: wake.event_id,
+    });
+    if (found) return eventWoke(found);
+  }
+  if (wake?.by === "message" && pending.outcome !== undefined) {
+    const reached = await messageOutcome(sql, pending.message_id!, pending.outcome);
+    if (reached) return messageWoke(reached);
+  }
+  const until = new Date(pending.until);
+  if (until <= now) return timedOut();
+  return { kind: "wait", started: false, until, wait: pending, detail: {} };
 }
+
+const eventWoke = (event: { id: string; properties: unknown }): WaitOutcome => ({
+  kind: "woke",
+  path: "on_event",
+  woke: { by: "event", event_id: event.id },
+  values: flatten(event.properties, "wait"),
+});
+
+const messageWoke = (m: { id: string; status: string; text: string | null }): WaitOutcome => ({
+  kind: "woke",
+  path: "on_event",
+  woke: { by: "message", message_id: m.id, status: m.status },
+  values: { "wait.status": m.status, ...(m.text !== null ? { "wait.text": m.text } : {}) },
+});
+
+const timedOut = (reason?: string): WaitOutcome => ({
+  kind: "woke",
+  path: "on_timeout",
+  woke: { by: "timeout", ...(reason ? { reason } : {}) },
+  values: {},
+});
 
 /**
  * A `send` step: a message to the run's contact through the same insert as POST /messages,
@@ -193,11 +316,15 @@ function dueAt(step: { duration?: string; until?: string }, now: Date): Date {
  * the reason (and its error code) in its history.
  */
 async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep, writes: Writes): Promise<Omit<History, "position">> {
-  const skip = (reason: string, code: string) => ({ kind: "skipped", detail: { type: "send", channel: step.channel, reason, code } });
+  // D81: the reason in the vocabulary statistics and reachability share, with the error's words and code.
+  const skip = (reason: string, code: string) => ({
+    kind: "skipped",
+    detail: { type: "send", channel: step.channel, reason, code, skip: skipReason(code) },
+  });
   const { address, refused } = deliveryAddress(contact, step.channel);
   if (refused) return skip(`The contact ${refused.reason}.`, refused.code);
   const sender = { kind: "pipeline", workspaceId: run.workspace_id, mode: run.mode } satisfies Caller;
-  const request = { ...step, to: { contact_id: contact.id }, variables: run.variables } as SendMessageRequest;
+  const request = { ...step, to: { contact_id: contact.id }, variables: runVariables(run) } as SendMessageRequest;
   try {
     const chosen = await pickChannel(sql, sender, request);
     const channelId = run.mode === "live" ? (chosen ?? (await connectedChannel({ sql }, run.workspace_id, step.channel))) : chosen;
@@ -225,14 +352,22 @@ async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep, 
   }
 }
 
+/** A run as a batch leaves it: every column a walk may change, written by one statement. */
 type RunChange = {
   id: string;
-  kind: "wait" | "end";
-  status: string | null;
+  status: string;
   reason: string | null;
-  /** JSON text: a wait's new position (`null` after a last-step wait). */
-  position: string | null;
+  ended_at: Date | null;
+  /** JSON text: the position (`null` after a last-step wait or at the end). */
+  position: string;
   next_step_at: Date | null;
+  wait: string | null;
+  wait_event: string | null;
+  wait_message_id: string | null;
+  variables: string;
+  converted_at: Date | null;
+  converted_event_id: string | null;
+  last_message_id: string | null;
   at: Date;
 };
 
@@ -251,6 +386,7 @@ class Writes {
   private readonly messages: Accepted[] = [];
   private readonly history: (History & { run_id: string; at: Date })[] = [];
   private readonly runs: RunChange[] = [];
+  private readonly conversions = new Map<string, string>();
   private readonly events: Pending[] = [];
   private readonly settlements: Settlement[] = [];
 
@@ -309,45 +445,92 @@ class Writes {
     this.events.push({ updated: { workspaceId: run.workspace_id, mode: run.mode, contactId: run.contact_id, at, cause: due.cause } });
   }
 
-  /** A `wait` not yet due: the run moves to `position` and its job comes back at `until`. */
-  wait(due: Due, run: RunRow, history: History[], position: Path | null, until: Date, now: Date): "waiting" {
-    this.history.push(...history.map((h) => ({ ...h, run_id: run.id, at: now })));
-    this.runs.push({
-      id: run.id,
-      kind: "wait",
-      status: null,
-      reason: null,
-      position: JSON.stringify(position),
-      next_step_at: until,
-      at: now,
-    });
-    this.settle({ id: due.job.id, owner: due.owner, runAt: until, payload: { kind: due.job.kind, value: { position } } });
+  /** D64: the goal's event, written with the run's next change. */
+  converted(run: RunRow, eventId: string): void {
+    this.conversions.set(run.id, eventId);
+  }
+
+  /** History entries, and the run as it now is, when the walk ends neither waiting nor at the end. */
+  record(run: RunRow, history: History[], at: Date): void {
+    this.history.push(...history.map((h) => ({ ...h, run_id: run.id, at })));
+    this.runs.push(this.change(run, at));
+  }
+
+  /**
+   * A wait not yet due (`wait`, or a `wait_for` with what it waits for): the run moves to
+   * `position` and its job comes back at `until`.
+   */
+  wait(due: Due, run: RunRow, history: History[], position: Path | null, until: Date, now: Date, wait: RunWait | null): "waiting" {
     run.position = position; // another job of this run in the batch is now stale
+    run.next_step_at = until;
+    run.wait = wait;
+    this.record(run, history, now);
+    this.settle({ id: due.job.id, owner: due.owner, runAt: until, payload: { kind: due.job.kind, value: { position } } });
     return "waiting";
   }
 
   /**
-   * The end of a run: `completed` (its last step or an `exit`; `fluxo.concluido`) or `failed`
-   * (a step could not run, D7; `fluxo.parado` with the reason, since the contact left before
-   * the end). The job leaves the outbox in the same transaction.
+   * The end of a run: `completed` (its last step or an `exit`, `reason` "end"; or its goal
+   * reached, "goal_reached", D64; `fluxo.concluido` with the reason) or `failed` (a step could
+   * not run, D7; `fluxo.parado` with the reason, since the contact left before the end). The
+   * job leaves the outbox in the same transaction.
    */
-  end(due: Due, run: RunRow, history: History[], status: "completed" | "failed", reason?: string, position: Path | null = null) {
+  end(
+    due: Due,
+    run: RunRow,
+    history: History[],
+    status: "completed" | "failed",
+    reason?: string,
+    position: Path | null = null,
+    ended = "end",
+  ) {
     const at = new Date();
-    history.push({ kind: status, position, detail: reason ? { reason } : {} });
-    this.history.push(...history.map((h) => ({ ...h, run_id: run.id, at })));
-    this.runs.push({ id: run.id, kind: "end", status, reason: reason ?? null, position: null, next_step_at: null, at });
+    history.push({ kind: status, position, detail: reason ? { reason } : status === "completed" ? { reason: ended } : {} });
+    run.status = status; // another job of this run in the batch is now stale
+    run.position = null;
+    run.next_step_at = null;
+    run.wait = null;
+    this.record(run, history, at);
+    const change = this.runs[this.runs.length - 1]!;
+    change.reason = reason ?? (ended === "end" ? null : ended);
+    change.ended_at = at;
     this.events.push({
       workspaceId: run.workspace_id,
       mode: run.mode,
       name: status === "completed" ? "fluxo.concluido" : "fluxo.parado",
-      data: { id: run.id, flow_id: run.flow_id, contact: run.contact_id, status, ...(reason ? { reason } : {}) },
+      data: {
+        id: run.id,
+        flow_id: run.flow_id,
+        contact: run.contact_id,
+        status,
+        ...(reason ? { reason } : status === "completed" ? { reason: ended } : {}),
+      },
       contactId: run.contact_id,
       at,
       cause: due.cause,
     });
     this.settle({ id: due.job.id, owner: due.owner });
-    run.status = status; // another job of this run in the batch is now stale
     return status;
+  }
+
+  private change(run: RunRow, at: Date): RunChange {
+    const converted = this.conversions.get(run.id);
+    return {
+      id: run.id,
+      status: run.status,
+      reason: null,
+      ended_at: null,
+      position: JSON.stringify(run.position),
+      next_step_at: run.next_step_at ? new Date(run.next_step_at) : null,
+      wait: run.wait ? JSON.stringify(run.wait) : null,
+      wait_event: run.wait?.event ?? null,
+      wait_message_id: run.wait?.message_id ?? null,
+      variables: JSON.stringify(run.variables),
+      converted_at: run.converted_at ? new Date(run.converted_at) : null,
+      converted_event_id: converted ?? null,
+      last_message_id: run.last_message_id,
+      at,
+    };
   }
 
   async flush(sql: Handle): Promise<void> {
@@ -378,7 +561,7 @@ class Writes {
       return { workspaceId, mode, name: "contato.atualizado" as const, data, contactId, at, cause };
     });
     if (this.messages.length) await insertMessages(sql, this.messages);
-    if (this.runs.length) await sql(WRITE_RUNS, [JSON.stringify(this.history), JSON.stringify(this.runs)]);
+    if (this.runs.length) await sql(WRITE_RUNS, [JSON.stringify(this.history), JSON.stringify(this.runs.map((r, i) => ({ ...r, i })))]);
     await insertEvents(sql, events);
     await settleJobs(sql, this.settlements);
   }
@@ -397,19 +580,33 @@ const WRITE_CONTACTS = `
   UPDATE contacts c SET fields = (c.fields - ARRAY(SELECT jsonb_array_elements_text(x.unset))) || x.set
   FROM ${jsonRows("$3", "id text, set jsonb, unset jsonb")} x WHERE c.id = x.id`;
 
-// The runs' new history entries ($1) and their moves ($2): a wait's new position and due
-// time, or an end's status and reason.
+// The runs' new history entries ($1) and the runs as the batch left them ($2): a run changed
+// by several jobs of the batch is written as the last one left it.
 const WRITE_RUNS = `
   WITH h AS (
     INSERT INTO flow_run_history (run_id, at, kind, position, detail)
     SELECT e->>'run_id', (e->>'at')::timestamptz, e->>'kind', e->'position', e->'detail' FROM jsonb_array_elements($1::jsonb) e
   )
   UPDATE flow_runs r SET
-    status = CASE WHEN x.kind = 'end' THEN x.status::"RunStatus" ELSE r.status END,
-    reason = CASE WHEN x.kind = 'end' THEN x.reason ELSE r.reason END,
-    ended_at = CASE WHEN x.kind = 'end' THEN x.at ELSE r.ended_at END,
-    position = CASE WHEN x.kind = 'wait' THEN x.position::jsonb ELSE r.position END,
+    status = x.status::"RunStatus",
+    reason = CASE WHEN x.ended_at IS NULL THEN r.reason ELSE x.reason END,
+    ended_at = coalesce(x.ended_at, r.ended_at),
+    position = CASE WHEN x.status = 'active' THEN x.position::jsonb ELSE r.position END,
     next_step_at = x.next_step_at,
+    wait = x.wait::jsonb,
+    wait_event = x.wait_event,
+    wait_message_id = x.wait_message_id,
+    variables = x.variables::jsonb,
+    converted_at = x.converted_at,
+    converted_event_id = coalesce(x.converted_event_id, r.converted_event_id),
+    last_message_id = x.last_message_id,
     updated_at = x.at
-  FROM ${jsonRows("$2", "id text, kind text, status text, reason text, position text, next_step_at timestamptz, at timestamptz")} x
+  FROM (
+    SELECT DISTINCT ON (id) * FROM ${jsonRows(
+      "$2",
+      `id text, status text, reason text, ended_at timestamptz, position text, next_step_at timestamptz,
+      wait text, wait_event text, wait_message_id text, variables text, converted_at timestamptz, converted_event_id text, last_message_id text,
+      at timestamptz, i int`,
+    )} r ORDER BY id, i DESC
+  ) x
   WHERE r.id = x.id`;

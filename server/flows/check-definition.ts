@@ -50,6 +50,10 @@ export async function checkDefinition(database: Database, workspaceId: string, i
           await walk(step.then, `${at}.then`);
           await walk(step.else, `${at}.else`);
           break;
+        case "wait_for":
+          await walk(step.on_event, `${at}.on_event`);
+          await walk(step.on_timeout, `${at}.on_timeout`);
+          break;
         case "tag":
           step.add?.forEach((id, j) => tag(id, `${at}.add.${j}`));
           step.remove?.forEach((id, j) => tag(id, `${at}.remove.${j}`));

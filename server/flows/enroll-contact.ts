@@ -8,6 +8,7 @@ import { newId } from "../lib/ids.ts";
 import { currentCause, type Cause } from "../observability/request-context.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";
 import { insertJobs, jobRow } from "../outbox/jobs.ts";
+import type { Handle } from "../db/client.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import type { ZEnrollRequest } from "./flow-schemas.ts";
 import { runView } from "./flow-views.ts";
@@ -16,27 +17,63 @@ import type { CallerInWorkspace } from "../lib/caller.ts";
 import type { Columns } from "../db/rows.ts";
 
 // One statement writes the runs of a batch, their first history entries and their first
-// steps' jobs (the transactional outbox), leaving out each run whose contact has an active run
-// of its mode in its flow when the flow does not allow re-entry (D18, D40); `id`s written. It
-// runs after LOCK_RUNS in the same transaction, so its snapshot sees every run committed before
-// the contacts' rows were locked.
+// steps' jobs (the transactional outbox), leaving out each run whose contact already has an
+// active run of its mode in its flow with the same key (D66), or, without a key, a keyless one
+// when the flow does not allow re-entry (D18, D40); `id`s written. It runs after the contacts'
+// rows are locked in the same transaction (LOCK_RUNS here, the trigger's lock in
+// `trigger-flows.ts`), so its snapshot sees every run committed before.
 const INSERT_RUNS = `
   WITH c AS (
-    SELECT * FROM ${jsonRows("$1", `id text, workspace_id text, flow_id text, version int, contact_id text, mode "KeyMode", variables jsonb, at timestamptz, reentry boolean`)} AS c
+    SELECT * FROM ${jsonRows("$1", `id text, workspace_id text, flow_id text, version int, contact_id text, mode "KeyMode", variables jsonb, key text, entered jsonb, at timestamptz, reentry boolean`)} AS c
   ), kept AS (
-    SELECT * FROM c WHERE c.reentry OR NOT EXISTS (
+    SELECT * FROM c WHERE NOT EXISTS (
       SELECT 1 FROM flow_runs r WHERE r.flow_id = c.flow_id AND r.contact_id = c.contact_id AND r.mode = c.mode AND r.status = 'active'
+        AND CASE WHEN c.key IS NULL THEN NOT c.reentry AND r.key IS NULL ELSE r.key = c.key END
     )
   ), r AS (
-    INSERT INTO flow_runs (id, workspace_id, flow_id, version, contact_id, mode, status, position, variables, next_step_at, created_at, updated_at)
-    SELECT id, workspace_id, flow_id, version, contact_id, mode, 'active', '[0]', variables, at, at, at FROM kept
+    INSERT INTO flow_runs (id, workspace_id, flow_id, version, contact_id, mode, status, position, variables, key, next_step_at, created_at, updated_at)
+    SELECT id, workspace_id, flow_id, version, contact_id, mode, 'active', '[0]', variables, key, at, at, at FROM kept
   ), h AS (
     INSERT INTO flow_run_history (run_id, at, kind, position, detail)
-    SELECT id, at, 'enrolled', '[0]', jsonb_build_object('version', version) FROM kept
+    SELECT id, at, 'enrolled', '[0]', jsonb_build_object('version', version) || entered FROM kept
   ), j AS (
     ${insertJobs(2, "subject_id IN (SELECT id FROM kept)")}
   )
   SELECT id FROM kept`;
+
+/** A run to write with `insertRuns`: its row, and what its history's first entry says beyond the version. */
+export type RunInsert = {
+  id: string;
+  workspace_id: string;
+  flow_id: string;
+  version: number;
+  contact_id: string;
+  mode: "test" | "live";
+  variables: Record<string, unknown>;
+  key: string | null;
+  entered: Record<string, unknown>;
+  at: Date;
+  reentry: boolean;
+  cause: Cause;
+};
+
+/**
+ * Writes runs with their first history entries and jobs in one statement, in the caller's
+ * transaction, which holds their contacts' locks; the ids written (the others already had an
+ * active run their key or the flow's re-entry rule refuses a second of).
+ */
+export async function insertRuns(sql: Handle, runs: readonly RunInsert[]): Promise<Set<string>> {
+  if (runs.length === 0) return new Set();
+  const jobs = runs.map((n) =>
+    jobRow("flow.step", { position: [0] }, { subjectId: n.id, workspaceId: n.workspace_id, at: n.at, cause: n.cause }),
+  );
+  const rows = runs.map(({ cause: _, ...row }) => row);
+  return new Set((await sql<Columns<"flow_runs", "id">>(INSERT_RUNS, [JSON.stringify(rows), JSON.stringify(jobs)])).map((r) => r.id));
+}
+
+/** The batch key of a run's uniqueness (D18, D66): a keyed run is one per key; a keyless one per contact unless re-entry. */
+export const runSlot = (n: { flowId: string; contactId: string; mode: string; key: string | null }) =>
+  `${n.flowId} ${n.contactId} ${n.mode} ${n.key === null ? "-" : `k:${n.key}`}`;
 
 // The contacts' rows, in id order (so two batches never wait on each other in a circle),
 // serialize the enrollments of each contact; the flows' (shared) hold off a status change until
@@ -53,6 +90,7 @@ type NewRun = {
   flowId: string;
   contactId: string;
   variables: Record<string, unknown>;
+  key: string | null;
   at: Date;
   view: ReturnType<typeof runView>;
   idempotency?: IdempotentEffect;
@@ -85,13 +123,14 @@ export async function enrollContact(
 
   const at = new Date();
   const id = newId("run");
-  const view = runView({ id, flowId, contactId, status: "active", createdAt: at });
+  const view = runView({ id, flowId, contactId, status: "active", createdAt: at, key: input.key ?? null });
   const responseStored = await writeRun(database, {
     id,
     actor,
     flowId,
     contactId,
     variables: input.variables ?? {},
+    key: input.key ?? null,
     at,
     view,
     idempotency,
@@ -135,17 +174,16 @@ async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<
     ]);
     const flows = new Map(locked!.flows.map((f) => [f.id, f]));
     const results: (undefined | Error)[] = batch.map(() => undefined);
-    const taken = new Set<string>(); // flow, contact and mode of a run written earlier in the batch
-    const rows = [];
-    const jobs = [];
+    const taken = new Set<string>(); // the slots of runs written earlier in the batch (`runSlot`)
+    const rows: RunInsert[] = [];
     for (const [i, n] of batch.entries()) {
       const flow = flows.get(n.flowId);
-      const one = `${n.flowId} ${n.contactId} ${n.actor.mode}`;
+      const slot = runSlot({ ...n, mode: n.actor.mode });
       if (!flow) results[i] = notFound("flow", "flow_id");
       else if (flow.status !== "active") results[i] = notActive(flow.status);
-      else if (!flow.allow_reentry && taken.has(one)) results[i] = alreadyEnrolled();
+      else if ((n.key !== null || !flow.allow_reentry) && taken.has(slot)) results[i] = alreadyEnrolled(n.key);
       else {
-        taken.add(one);
+        taken.add(slot);
         rows.push({
           id: n.id,
           workspace_id: n.actor.workspaceId,
@@ -154,21 +192,19 @@ async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<
           contact_id: n.contactId,
           mode: n.actor.mode,
           variables: n.variables,
+          key: n.key,
+          entered: {},
           at: n.at,
           reentry: flow.allow_reentry,
+          cause: n.cause,
         });
-        jobs.push(jobRow("flow.step", { position: [0] }, { subjectId: n.id, workspaceId: n.actor.workspaceId, at: n.at, cause: n.cause }));
       }
     }
-    const written = new Set(
-      rows.length
-        ? (await sql<Columns<"flow_runs", "id">>(INSERT_RUNS, [JSON.stringify(rows), JSON.stringify(jobs)])).map((r) => r.id)
-        : [],
-    );
+    const written = await insertRuns(sql, rows);
     const held: NewRun[] = [];
     for (const [i, n] of batch.entries()) {
       if (results[i]) continue;
-      if (!written.has(n.id)) results[i] = alreadyEnrolled();
+      if (!written.has(n.id)) results[i] = alreadyEnrolled(n.key);
       else if (n.idempotency) held.push(n);
     }
     // The runs and the stored idempotent responses commit together (D46), in one statement. A
@@ -186,8 +222,10 @@ async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<
   return results.map((err, i) => err ?? batch[i]!.idempotency !== undefined);
 }
 
-const alreadyEnrolled = () =>
-  conflict("already_enrolled", "The contact already has an active run in this flow, which does not allow re-entry.", "to");
+const alreadyEnrolled = (key: string | null) =>
+  key === null
+    ? conflict("already_enrolled", "The contact already has an active run in this flow, which does not allow re-entry.", "to")
+    : conflict("already_enrolled", "The contact already has an active run with this key in this flow.", "key");
 
 const notActive = (status: string) =>
   conflict("flow_not_active", `The flow is ${status}; only an active flow accepts enrollment.`, "flow_id");

@@ -1,5 +1,6 @@
-import { parse as parseDuration } from "tinyduration";
+import { parse as parseDuration, type Duration } from "tinyduration";
 import { z } from "zod";
+import { ZEventCondition, ZEventName, ZPropertyPath, type EventCondition } from "../contact-events/conditions.ts";
 import { CHANNELS, checkContent, ZEmailContent, ZSingleRecipient, ZVariables, ZWhatsAppContent } from "../messaging/message-schemas.ts";
 
 // The flow document of D37: the one format of the dashboard editor, its import and export, the
@@ -25,6 +26,34 @@ export const ZDuration = z
       return false;
     }
   }, "must be an ISO 8601 duration such as PT1H or P2D");
+
+/** The end of an ISO 8601 duration from `from` (calendar months and years on the UTC calendar). */
+export function addDuration(duration: string, from: Date): Date {
+  const d: Duration = parseDuration(duration);
+  const end = new Date(from);
+  end.setUTCFullYear(
+    end.getUTCFullYear() + (d.years ?? 0),
+    end.getUTCMonth() + (d.months ?? 0),
+    end.getUTCDate() + (d.weeks ?? 0) * 7 + (d.days ?? 0),
+  );
+  return new Date(end.getTime() + ((d.hours ?? 0) * 3600 + (d.minutes ?? 0) * 60 + (d.seconds ?? 0)) * 1000);
+}
+
+const DAY_MS = 86_400_000;
+
+/** A duration of at most `days` (D63: a timeout of 90 days, a lookback of 7), measured from now. */
+const ZDurationUpTo = (days: number) =>
+  ZDuration.refine((text) => {
+    const now = new Date();
+    return addDuration(text, now).getTime() - now.getTime() <= days * DAY_MS;
+  }, `must be at most ${days} days`);
+
+/** D63, D64: a `match` of property paths to texts (placeholders allowed), compared as text. */
+const ZMatch = z.record(ZPropertyPath, z.string().max(500)).refine((m) => Object.keys(m).length <= 20, "at most 20 entries");
+
+/** D63: what a `wait_for` on a message waits for, of the message sent by the run's latest `send` step. */
+export const MESSAGE_OUTCOMES = ["delivered", "read", "replied", "failed"] as const;
+export type MessageOutcome = (typeof MESSAGE_OUTCOMES)[number];
 
 /**
  * A send step's WhatsApp content: the message's (D42), plus D43's fallback: with both
@@ -87,7 +116,17 @@ export type WaitStep = z.infer<typeof ZWaitStep>;
 export type TagStep = z.infer<typeof ZTagStep>;
 export type SetFieldStep = z.infer<typeof ZSetFieldStep>;
 export type BranchStep = { type: "branch"; if: Condition; then: Step[]; else: Step[] };
-export type Step = SendStep | WaitStep | BranchStep | TagStep | SetFieldStep | { type: "exit" };
+export type WaitForStep = {
+  type: "wait_for";
+  event?: string;
+  match?: Record<string, string>;
+  message?: MessageOutcome;
+  timeout: string;
+  lookback?: string;
+  on_event: Step[];
+  on_timeout: Step[];
+};
+export type Step = SendStep | WaitStep | BranchStep | WaitForStep | TagStep | SetFieldStep | { type: "exit" };
 
 const ZBranchStep: z.ZodType<BranchStep> = z.lazy(() =>
   z
@@ -100,16 +139,59 @@ const ZBranchStep: z.ZodType<BranchStep> = z.lazy(() =>
     .strict(),
 ) as unknown as z.ZodType<BranchStep>;
 
+/**
+ * D63: waits for an event of the contact (`event`, with `match` and `lookback`) or for an
+ * outcome of the run's latest message (`message`), at most `timeout`; then `on_event` or
+ * `on_timeout`, then the steps after it.
+ */
+const ZWaitForStep: z.ZodType<WaitForStep> = z.lazy(() =>
+  z
+    .object({
+      type: z.literal("wait_for"),
+      event: ZEventName.optional(),
+      match: ZMatch.optional(),
+      message: z.enum(MESSAGE_OUTCOMES).optional(),
+      timeout: ZDurationUpTo(90),
+      lookback: ZDurationUpTo(7).optional(),
+      on_event: z.array(ZStep).max(100).default([]),
+      on_timeout: z.array(ZStep).max(100).default([]),
+    })
+    .strict()
+    .superRefine((v, ctx) => {
+      if ((v.event === undefined) === (v.message === undefined)) {
+        ctx.addIssue({ code: "custom", path: ["event"], message: "give exactly one of event or message" });
+      }
+      if (v.message !== undefined && v.match !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["match"], message: "match applies to an event wait only" });
+      }
+      if (v.message !== undefined && v.lookback !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["lookback"], message: "lookback applies to an event wait only" });
+      }
+    }),
+) as unknown as z.ZodType<WaitForStep>;
+
 /** One step, told apart by its `type`, so that a fault's path points inside the right step. */
 export const ZStep: z.ZodType<Step> = z.lazy(() =>
-  z.discriminatedUnion("type", [ZSendStep, ZWaitStep, ZBranchStep as never, ZTagStep, ZSetFieldStep, ZExitStep]),
+  z.discriminatedUnion("type", [ZSendStep, ZWaitStep, ZBranchStep as never, ZWaitForStep as never, ZTagStep, ZSetFieldStep, ZExitStep]),
 ) as unknown as z.ZodType<Step>;
+
+/** D62: the event that enrolls contacts, with conditions on its properties and the run's key. */
+export const ZTrigger = z
+  .object({ event: ZEventName, where: ZEventCondition.optional(), key: z.string().trim().min(1).max(500).optional() })
+  .strict();
+export type Trigger = { event: string; where?: EventCondition; key?: string };
+
+/** D64: the event that counts as a conversion, and whether reaching it ends the run. */
+export const ZGoal = z.object({ event: ZEventName, match: ZMatch.optional(), exit: z.boolean().default(true) }).strict();
+export type Goal = z.output<typeof ZGoal>;
 
 export const ZFlowDefinition = z
   .object({
     name: z.string().trim().min(1).max(200),
     status: z.enum(FLOW_STATUSES).optional(),
     allow_reentry: z.boolean().default(false),
+    trigger: ZTrigger.optional(),
+    goal: ZGoal.optional(),
     steps: z.array(ZStep).min(1, "a flow needs at least one step").max(200),
   })
   .strict();
@@ -117,12 +199,18 @@ export const ZFlowDefinition = z
 export type FlowDefinitionInput = z.input<typeof ZFlowDefinition>;
 export type FlowDefinition = z.output<typeof ZFlowDefinition>;
 
+/** D66: a run's key. */
+const ZRunKey = z.string().min(1).max(128, "must be at most 128 characters");
+
 export const ZEnrollRequest = z.strictObject({
   to: ZSingleRecipient,
   variables: ZVariables.optional(),
+  key: ZRunKey.optional().describe("The run's key: a contact may have one active run per key in a flow. At most 128 characters."),
 });
 
+/** Either `to` or `key` or both: the service refuses neither (`parameter_missing`, `to`). */
 export const ZUnenrollRequest = z.strictObject({
-  to: ZEnrollRequest.shape.to,
+  to: ZEnrollRequest.shape.to.optional(),
+  key: ZRunKey.optional().describe("Only runs with this key stop; without `to`, those of every contact in the flow."),
   reason: z.string().trim().max(500).optional(),
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Flow, FlowRun } from "../generated/prisma/client.ts";
-import type { FlowDefinition, Step } from "./flow-schemas.ts";
+import type { FlowDefinition, Goal, Step, Trigger } from "./flow-schemas.ts";
 
 // What flows and runs look like to callers: the spec's Flow and Flow run objects (API), and
 // the D37 document (export, editor).
@@ -20,12 +20,13 @@ export const ZFlowRun = z
     flow_id: z.string(),
     contact_id: z.string(),
     status: z.enum(["active", "completed", "stopped", "failed"]).describe("`active` right after enrollment."),
+    key: z.string().nullable().describe("The run's key, given at enrollment or by the flow's trigger; null without one."),
     created_at: z.string(),
   })
   .meta({ id: "FlowRun" });
 
 export type FlowRow = Pick<Flow, "id" | "name" | "status" | "createdAt">;
-export type RunRow = Pick<FlowRun, "id" | "flowId" | "contactId" | "status" | "createdAt">;
+export type RunRow = Pick<FlowRun, "id" | "flowId" | "contactId" | "status" | "createdAt" | "key">;
 
 export const flowView = (f: FlowRow): z.infer<typeof ZFlow> => ({
   id: f.id,
@@ -39,10 +40,21 @@ export const runView = (r: RunRow): z.infer<typeof ZFlowRun> => ({
   flow_id: r.flowId,
   contact_id: r.contactId,
   status: r.status,
+  key: r.key,
   created_at: r.createdAt.toISOString(),
 });
 
-/** The D37 document of a flow's current version (export, editor). */
-export function flowDocument(f: Pick<Flow, "name" | "status" | "allowReentry">, steps: unknown): FlowDefinition {
-  return { name: f.name, status: f.status, allow_reentry: f.allowReentry, steps: steps as Step[] };
+/** The D37 document of a flow's current version (export, editor), with its trigger and goal when it has them. */
+export function flowDocument(
+  f: Pick<Flow, "name" | "status" | "allowReentry">,
+  version: { steps: unknown; trigger: unknown; goal: unknown },
+): FlowDefinition {
+  return {
+    name: f.name,
+    status: f.status,
+    allow_reentry: f.allowReentry,
+    ...(version.trigger ? { trigger: version.trigger as Trigger } : {}),
+    ...(version.goal ? { goal: version.goal as Goal } : {}),
+    steps: version.steps as Step[],
+  };
 }

@@ -12,7 +12,9 @@ const RUN_SELECT = {
   status: true,
   createdAt: true,
   mode: true,
+  key: true,
   version: true,
+  convertedAt: true,
   position: true,
   reason: true,
   nextStepAt: true,
@@ -28,6 +30,7 @@ const detailView = (r: Row) => ({
   position: r.position as (number | string)[],
   reason: r.reason,
   next_step_at: r.nextStepAt?.toISOString() ?? null,
+  converted_at: r.convertedAt?.toISOString() ?? null,
   ended_at: r.endedAt?.toISOString() ?? null,
 });
 

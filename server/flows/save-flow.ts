@@ -34,7 +34,15 @@ export async function createFlow(
         name: definition.name,
         status,
         allowReentry: definition.allow_reentry,
-        versions: { create: { version: 1, steps: definition.steps as Prisma.InputJsonValue } },
+        triggerEvent: definition.trigger?.event ?? null,
+        versions: {
+          create: {
+            version: 1,
+            steps: definition.steps as Prisma.InputJsonValue,
+            trigger: (definition.trigger ?? undefined) as Prisma.InputJsonValue | undefined,
+            goal: (definition.goal ?? undefined) as Prisma.InputJsonValue | undefined,
+          },
+        },
       },
     });
     await recordAudit(prismaHandle(tx), actor, {
@@ -62,25 +70,40 @@ export async function updateFlow(database: Database, workspaceId: string, flowId
     );
     if (!flow) throw notFound("flow", "flow_id");
     if (flow.status === "archived") throw conflict("flow_archived", "An archived flow cannot be changed.", "flow_id");
-    const [current] = await sql<Columns<"flow_versions", "steps">>(`SELECT steps FROM flow_versions WHERE flow_id = $1 AND version = $2`, [
-      flowId,
-      flow.version,
-    ]);
+    const [current] = await sql<Columns<"flow_versions", "steps" | "trigger" | "goal">>(
+      `SELECT steps, trigger, goal FROM flow_versions WHERE flow_id = $1 AND version = $2`,
+      [flowId, flow.version],
+    );
     let version = flow.version;
-    const steps = JSON.stringify(definition.steps);
-    if (!isDeepStrictEqual(current!.steps, JSON.parse(steps))) {
+    // A version is its steps, trigger and goal (D62, D64): a run keeps the goal it started with.
+    const content = JSON.parse(
+      JSON.stringify({ steps: definition.steps, trigger: definition.trigger ?? null, goal: definition.goal ?? null }),
+    );
+    if (!isDeepStrictEqual({ steps: current!.steps, trigger: current!.trigger, goal: current!.goal }, content)) {
+      const values = [
+        flowId,
+        version + (flow.status === "draft" ? 0 : 1),
+        ...[content.steps, content.trigger, content.goal].map((v) => JSON.stringify(v)),
+      ];
       if (flow.status === "draft") {
-        await sql(`UPDATE flow_versions SET steps = $3::jsonb WHERE flow_id = $1 AND version = $2`, [flowId, version, steps]);
+        await sql(
+          `UPDATE flow_versions SET steps = $3::jsonb, trigger = $4::jsonb, goal = $5::jsonb WHERE flow_id = $1 AND version = $2`,
+          values,
+        );
       } else {
         version += 1;
-        await sql(`INSERT INTO flow_versions (flow_id, version, steps) VALUES ($1, $2, $3::jsonb)`, [flowId, version, steps]);
+        await sql(
+          `INSERT INTO flow_versions (flow_id, version, steps, trigger, goal) VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb)`,
+          values,
+        );
       }
     }
-    await sql(`UPDATE flows SET name = $2, allow_reentry = $3, version = $4, updated_at = now() WHERE id = $1`, [
+    await sql(`UPDATE flows SET name = $2, allow_reentry = $3, version = $4, trigger_event = $5, updated_at = now() WHERE id = $1`, [
       flowId,
       definition.name,
       definition.allow_reentry,
       version,
+      definition.trigger?.event ?? null,
     ]);
     await recordAudit(sql, actor, {
       workspaceId,

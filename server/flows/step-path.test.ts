@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Step } from "./flow-schemas.ts";
-import { enterBranch, holds, nextPath, stepAt } from "./step-path.ts";
+import { enterList, holds, nextPath, stepAt } from "./step-path.ts";
 
 const steps: Step[] = [
   { type: "tag", add: ["tag_a"] },
@@ -29,8 +29,8 @@ describe("step paths (D37)", () => {
   });
 
   it("enters a branch's list, or passes an empty one", () => {
-    expect(enterBranch(steps, [1], "then")).toEqual([1, "then", 0]);
-    expect(enterBranch(steps, [1], "else")).toEqual([2]);
+    expect(enterList(steps, [1], "then")).toEqual([1, "then", 0]);
+    expect(enterList(steps, [1], "else")).toEqual([2]);
   });
 
   it("evaluates conditions on the contact", () => {
@@ -42,5 +42,17 @@ describe("step paths (D37)", () => {
     expect(holds({ field: "missing", exists: true }, contact)).toBe(false);
     expect(holds({ opted_out: "whatsapp" }, contact)).toBe(true);
     expect(holds({ opted_out: "email" }, contact)).toBe(false);
+  });
+
+  it("walks a wait_for's paths and then the steps after it (D63)", () => {
+    const waits: Step[] = [
+      { type: "wait_for", event: "order_paid", timeout: "P1D", on_event: [{ type: "exit" }], on_timeout: [] },
+      { type: "tag", add: ["tag_a"] },
+    ];
+    expect(enterList(waits, [0], "on_event")).toEqual([0, "on_event", 0]);
+    expect(enterList(waits, [0], "on_timeout")).toEqual([1]);
+    expect(stepAt(waits, [0, "on_event", 0])?.type).toBe("exit");
+    expect(stepAt(waits, [0, "then", 0])).toBeUndefined();
+    expect(nextPath(waits, [0, "on_event", 0])).toEqual([1]);
   });
 });

@@ -1,43 +1,52 @@
 import type { Condition, Step } from "./flow-schemas.ts";
 
 // A run's position is the path of its next step in the version's step tree: `[2]` is the
-// third top-level step, `[2, "then", 0]` the first step of that branch's `then` list.
+// third top-level step, `[2, "then", 0]` the first step of that branch's `then` list,
+// `[3, "on_timeout", 1]` the second step of a `wait_for`'s timeout path.
 
-export type Path = (number | "then" | "else")[];
+export const STEP_LISTS = ["then", "else", "on_event", "on_timeout"] as const;
+export type StepList = (typeof STEP_LISTS)[number];
+export type Path = (number | StepList)[];
+
+/** The step list `side` of `step`, if it has one. */
+function listOf(step: Step | undefined, side: StepList): Step[] | undefined {
+  if (step?.type === "branch" && (side === "then" || side === "else")) return step[side];
+  if (step?.type === "wait_for" && (side === "on_event" || side === "on_timeout")) return step[side];
+  return undefined;
+}
 
 export function stepAt(steps: Step[], path: Path): Step | undefined {
-  let list: Step[] = steps;
+  let list: Step[] | undefined = steps;
   let step: Step | undefined;
   for (let i = 0; i < path.length; i += 2) {
     step = list[path[i] as number];
     if (!step) return undefined;
     const side = path[i + 1];
     if (side === undefined) return step;
-    if (step.type !== "branch") return undefined;
-    list = step[side as "then" | "else"];
+    list = listOf(step, side as StepList);
+    if (!list) return undefined;
   }
   return step;
 }
 
-/** The step after the one at `path`: its next sibling, else the step after its branch; null at the end. */
+/** The step after the one at `path`: its next sibling, else the step after its enclosing step; null at the end. */
 export function nextPath(steps: Step[], path: Path): Path | null {
-  const siblings = path.length === 1 ? steps : listAt(steps, path.slice(0, -1));
+  const siblings = path.length === 1 ? steps : listOf(stepAt(steps, path.slice(0, -2)), path[path.length - 2] as StepList);
   const index = path[path.length - 1] as number;
   if (siblings && index + 1 < siblings.length) return [...path.slice(0, -1), index + 1];
   if (path.length === 1) return null;
   return nextPath(steps, path.slice(0, -2));
 }
 
-/** Where a branch leads: the first step of the chosen list, or past the branch when it is empty. */
-export function enterBranch(steps: Step[], path: Path, side: "then" | "else"): Path | null {
-  const branch = stepAt(steps, path);
-  if (branch?.type === "branch" && branch[side].length > 0) return [...path, side, 0];
+/** Where a branch or a wait_for's path leads: the first step of the chosen list, or past the step when it is empty. */
+export function enterList(steps: Step[], path: Path, side: StepList): Path | null {
+  if ((listOf(stepAt(steps, path), side)?.length ?? 0) > 0) return [...path, side, 0];
   return nextPath(steps, path);
 }
 
-function listAt(steps: Step[], path: Path): Step[] | undefined {
-  const branch = stepAt(steps, path.slice(0, -1));
-  return branch?.type === "branch" ? branch[path[path.length - 1] as "then" | "else"] : undefined;
+/** A position as the document's dotted path (`steps.2.then.0`), as errors and the Run name steps (D82). */
+export function stepParam(path: Path): string {
+  return ["steps", ...path].join(".");
 }
 
 export type ConditionContact = {

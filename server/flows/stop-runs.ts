@@ -37,12 +37,19 @@ const STOP = `
 
 export async function stopRuns(
   sql: Handle,
-  where: { flowId: string } | { runId: string; workspaceId: string } | { contactId: string; mode: "test" | "live"; flowId: string | null },
+  where:
+    | { flowId: string }
+    | { runId: string; workspaceId: string }
+    | { workspaceId: string; contactId: string | null; key: string | null; mode: "test" | "live"; flowId: string | null },
   reason: string | null,
 ): Promise<StoppedRun[]> {
   const [which, params] =
     "contactId" in where
-      ? ['contact_id = $4 AND mode = $5::"KeyMode" AND ($6::text IS NULL OR flow_id = $6)', [where.contactId, where.mode, where.flowId]]
+      ? [
+          `workspace_id = $4 AND mode = $5::"KeyMode" AND ($6::text IS NULL OR flow_id = $6) AND ($7::text IS NULL OR contact_id = $7)
+            AND ($8::text IS NULL OR key = $8)`,
+          [where.workspaceId, where.mode, where.flowId, where.contactId, where.key],
+        ]
       : "runId" in where
         ? ["id = $4 AND workspace_id = $5", [where.runId, where.workspaceId]]
         : ["flow_id = $4", [where.flowId]];

@@ -6,6 +6,8 @@ export const SCOPES = [
   "contacts:read",
   "flows:enroll",
   "flows:read",
+  "events:write",
+  "events:read",
   "tags:write",
   "tags:read",
   "fields:write",

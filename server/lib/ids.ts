@@ -1,7 +1,7 @@
 import { randomFillSync } from "node:crypto";
 
 // Every identifier of the service is made here: the spec's prefixes (msg_, ct_, flow_, run_,
-// tag_, field_) plus our own (evt_, key_, wh_, usr_, ch_, ses_, aud_).
+// tag_, field_, cev_) plus our own (evt_, key_, wh_, usr_, ch_, ses_, aud_).
 const PREFIXES = {
   message: "msg",
   contact: "ct",
@@ -10,6 +10,7 @@ const PREFIXES = {
   tag: "tag",
   field: "field",
   event: "evt",
+  contactEvent: "cev",
   key: "key",
   webhook: "wh",
   delivery: "whd",

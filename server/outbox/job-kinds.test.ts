@@ -17,7 +17,16 @@ const WRITTEN: { [K in JobKind]: unknown[] } = {
     { outcome: "delivered", step: 1 },
   ],
   "webhook.deliver": [{ endpoint_id: "wh_1" }],
-  "flow.step": [{ position: [0] }, { position: [2, "then", 0] }, { position: null }],
+  "flow.step": [
+    { position: [0] },
+    { position: [2, "then", 0] },
+    { position: null },
+    { position: [1, "on_timeout", 0] },
+    { position: [1], wake: { by: "event", event_id: "cev_1" } },
+    { position: [1], wake: { by: "message", message_id: "msg_1", status: "read" } },
+    { position: [3], wake: { by: "goal", event_id: "cev_1" } },
+  ],
+  "contact_event.process": [{}],
   "maintenance.sweep": [{}],
   "whatsapp.templates_sync": [{}],
 };
@@ -27,7 +36,8 @@ const REFUSED: { [K in JobKind]: unknown[] } = {
   "message.settle": [{}, { error: "" }],
   "message.simulate": [{}, { outcome: "lost", step: 0 }, { outcome: "read", step: -1 }, { outcome: "read", step: "1" }],
   "webhook.deliver": [{}, { endpoint_id: "" }, { endpoint_id: 7 }],
-  "flow.step": [{}, { position: [-1] }, { position: ["maybe"] }, { position: "0" }],
+  "flow.step": [{}, { position: [-1] }, { position: ["maybe"] }, { position: "0" }, { position: [1], wake: { by: "timeout" } }],
+  "contact_event.process": [{ name: "x" }],
   "maintenance.sweep": [[], "{}"],
   "whatsapp.templates_sync": [{ channel: "ch_1" }],
 };

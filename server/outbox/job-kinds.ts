@@ -9,8 +9,19 @@ import { z } from "zod";
 /** A test message's simulated end state (D35). */
 export const SIMULATED_OUTCOMES = ["read", "delivered", "sent", "failed"] as const;
 
-/** A step's position in a flow: indexes, and `then`/`else` to enter a branch. */
-const ZStepPath = z.array(z.union([z.number().int().nonnegative(), z.enum(["then", "else"])]));
+/** A step's position in a flow: indexes, and the list entered (a branch's `then`/`else`, a `wait_for`'s paths). */
+const ZStepPath = z.array(z.union([z.number().int().nonnegative(), z.enum(["then", "else", "on_event", "on_timeout"])]));
+
+/**
+ * Why a `flow.step` job came before its run's due time: an event a `wait_for` waits for (D63),
+ * an outcome of the message it waits for, or an event that may reach the flow's goal (D64).
+ * The run engine checks each against the run as it is when it holds it.
+ */
+const ZWake = z.discriminatedUnion("by", [
+  z.strictObject({ by: z.literal("event"), event_id: z.string().min(1) }),
+  z.strictObject({ by: z.literal("message"), message_id: z.string().min(1), status: z.string().min(1) }),
+  z.strictObject({ by: z.literal("goal"), event_id: z.string().min(1) }),
+]);
 
 export const JOB_KINDS = {
   /** A live message through its channel's provider; the message is the job's subject. */
@@ -25,7 +36,9 @@ export const JOB_KINDS = {
   /** One webhook delivery (the subject) to its endpoint; the endpoint paces the pipeline's slots. */
   "webhook.deliver": z.strictObject({ endpoint_id: z.string().min(1) }),
   /** A flow run (the subject) from `position`; null once a last-step wait is over. */
-  "flow.step": z.strictObject({ position: ZStepPath.nullable() }),
+  "flow.step": z.strictObject({ position: ZStepPath.nullable(), wake: ZWake.optional() }),
+  /** A contact event (the subject, D61) that a trigger, a waiting run or a goal listens for. */
+  "contact_event.process": z.strictObject({}),
   "maintenance.sweep": z.strictObject({}),
   /** A WhatsApp channel's (the subject's) periodic template sync. */
   "whatsapp.templates_sync": z.strictObject({}),

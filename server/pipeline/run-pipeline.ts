@@ -12,6 +12,7 @@ import { backoffMs } from "../outbox/backoff.ts";
 import { loadChannel } from "../providers/load-channel.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { advanceRun } from "../flows/advance-run.ts";
+import { triggerFlows } from "../flows/trigger-flows.ts";
 import { deliverWebhook, endpointSlots } from "../webhooks/deliver-webhook.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import {
@@ -65,6 +66,7 @@ const HANDLERS: { [K in JobKind]: Handler<K> } = {
   "message.simulate": simulateStep,
   "webhook.deliver": (database, job, owner, pass) => deliverWebhook(database, job, owner, () => pass.requestEnded(job.id)),
   "flow.step": advanceRun,
+  "contact_event.process": triggerFlows,
   "maintenance.sweep": sweep,
   "whatsapp.templates_sync": templateSyncJob,
 };

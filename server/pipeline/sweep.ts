@@ -52,7 +52,7 @@ export async function deleteOlderThan(
  * Retention, once an hour across all instances: message history and events older than
  * RETENTION_DAYS (in bounded batches, docs/messages.md), webhook attempts and settled
  * deliveries older than 30 days, rotated-out secrets past their overlap, expired idempotency
- * records, and rate-limit and pacing counters no request can read any more.
+ * records and contact events' client ids, and rate-limit and pacing counters no request can read any more.
  */
 export async function sweep(database: Database, job: Job<"maintenance.sweep">, owner: string): Promise<string> {
   const now = Date.now();
@@ -70,6 +70,8 @@ export async function sweep(database: Database, job: Job<"maintenance.sweep">, o
     await sql(`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < now() - ${days}`);
     await sql(`DELETE FROM webhook_secrets WHERE expires_at < now()`);
     await sql(`DELETE FROM idempotency_records WHERE expires_at < now()`);
+    // D61: a contact event's client id answers a second event for 24 hours.
+    await sql(`DELETE FROM contact_event_ids WHERE created_at < now() - interval '24 hours'`);
     await sql(`DELETE FROM rate_limit_counters WHERE window_start < $1`, [now - 2 * WINDOW_MS]);
     await sql(`DELETE FROM channel_pacing WHERE second < $1`, [Math.floor(now / 1000) - 60]);
     const next = done ? now + SWEEP_EVERY_MS : Date.now() + RETENTION_RESUME_MS;

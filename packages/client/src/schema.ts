@@ -267,13 +267,87 @@ export interface paths {
     put?: never;
     /**
      * Unenroll a contact from a flow
-     * @description Stops the contact's active runs of the key's mode in the flow, or in every flow when `flow_id` is `all`. Each becomes `stopped`; `reason` goes to the run and to `fluxo.parado`. A contact in no journey: 200 with `unenrolled` 0. Unknown flow: 404 `flow_id`; a recipient matching no contact: 404 on the `to` field used.
+     * @description Stops the contact's active runs of the key's mode in the flow, or in every flow when `flow_id` is `all`. Each becomes `stopped`; `reason` goes to the run and to `fluxo.parado`. A contact in no journey: 200 with `unenrolled` 0. With `key`, only the runs with that key stop; `key` without `to` stops that key's runs of every contact. Unknown flow: 404 `flow_id`; a recipient matching no contact: 404 on the `to` field used.
      *
      *     **Scope:** `flows:enroll`.
      *
      *     **Idempotency:** send an `Idempotency-Key` header (for example a UUID) to retry safely: the same key and body within 24 hours replay the first response with `Idempotent-Replayed: true`; the same key with another body is a `422`.
      */
     post: operations["flows-unenroll"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/runs/{run_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve a run
+     * @description A contact's run in a flow, of the key's mode, with its history: each step it sent or skipped (and why), what it waited for, what woke it, each path it took, its conversion and its end.
+     *
+     *     **Scope:** `flows:read`.
+     */
+    get: operations["runs-get"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/flows/{flow_id}/runs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a flow's runs
+     * @description The flow's runs of the key's mode, oldest first, optionally filtered; `GET /runs/{run_id}` gives one with its history. When more exist, a `Link` header with `rel="next"` gives the next page with the same filters.
+     *
+     *     **Scope:** `flows:read`.
+     */
+    get: operations["runs-list"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List contact events
+     * @description The events recorded with keys of this key's mode, newest first (`created_at` then `id`, descending), optionally filtered. When more exist, a `Link` header with `rel="next"` gives the next page with the same filters.
+     *
+     *     **Scope:** `events:read`.
+     */
+    get: operations["events-list"];
+    put?: never;
+    /**
+     * Record a contact event
+     * @description Records something a contact did, such as `order_paid`, and answers `202` with the Event. `to` finds or creates the contact. Flows react to it after the answer: a flow whose trigger names the event enrolls the contact, a run that waits for it wakes, a run whose flow has it as its goal converts. An `id` already used in the last 24 hours answers the first event with `Idempotent-Replayed: true` and records nothing. Events belong to the key's mode.
+     *
+     *     **Scope:** `events:write`.
+     *
+     *     **Idempotency:** send an `Idempotency-Key` header (for example a UUID) to retry safely: the same key and body within 24 hours replay the first response with `Idempotent-Replayed: true`; the same key with another body is a `422`.
+     */
+    post: operations["events-record"];
     delete?: never;
     options?: never;
     head?: never;
@@ -685,12 +759,15 @@ export interface components {
        * @enum {string}
        */
       status: "active" | "completed" | "stopped" | "failed";
+      /** @description The run's key, given at enrollment or by the flow's trigger; null without one. */
+      key: string | null;
       /** Format: date-time */
       created_at: string;
     };
     UnenrollResult: {
       unenrolled: number;
-      contact_id: string;
+      /** @description The contact of `to`; null when only `key` was given. */
+      contact_id: string | null;
       /** @description The path value: a flow id or `all`. */
       flow_id: string;
       runs: {
@@ -700,6 +777,120 @@ export interface components {
         status: "stopped";
         reason: string | null;
       }[];
+    };
+    RunWithHistory: {
+      /** @description Prefix `run_`. */
+      id: string;
+      flow_id: string;
+      contact_id: string;
+      /** @enum {string} */
+      status: "active" | "completed" | "stopped" | "failed";
+      key: string | null;
+      /** @description The flow version the run follows. */
+      version: number;
+      /** @description The step the run is at or waits in; null once it has ended. */
+      current_step: components["schemas"]["RunStep"] | null;
+      /**
+       * Format: date-time
+       * @description When the flow's goal was reached; null until then.
+       */
+      converted_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      ended_at: string | null;
+      /** @description What the run did, oldest first. */
+      history: components["schemas"]["RunHistoryEntry"][];
+    };
+    RunStep: {
+      /** @description The step's `id` in the flow document; null when it has none. */
+      id: string | null;
+      /** @description The step's position in the document, such as `steps.2.then.0`. */
+      path: string;
+    };
+    RunHistoryEntry: {
+      at: string;
+      /** @description The step's position (`steps.2`), or null for the run as a whole. */
+      step: string | null;
+      /** @enum {string} */
+      kind: "entered" | "sent" | "skipped" | "waiting" | "woke" | "path" | "converted" | "ended";
+      /** @description `entered`: the flow version the run follows. */
+      version?: number;
+      /** @description `entered` by a trigger, `woke` by an event, `converted`: the event (prefix `cev_`). */
+      event_id?: string;
+      /** @description `sent`, or `woke` by a message: the message. */
+      message_id?: string;
+      /**
+       * @description `sent`, `skipped`: the step's channel.
+       * @enum {string}
+       */
+      channel?: "whatsapp" | "email";
+      /** @description `skipped`: one of no_address, opted_out, recipient_suppressed, whatsapp_window_closed, no_channel, quota_reached, frequency_capped. `ended`: why the run ended. */
+      reason?: string;
+      /** @description `skipped`, `ended` as `failed`: the reason in words. */
+      message?: string;
+      /** @description `waiting`: a duration, a time, an event name or a message outcome. */
+      for?: string;
+      /** @description `waiting`: when the wait ends at the latest. */
+      until?: string;
+      /**
+       * @description `woke`: what ended the wait.
+       * @enum {string}
+       */
+      by?: "event" | "message" | "timeout";
+      /** @description `woke` by a message: its status (`replied` for a reply). `ended`: the run's status. */
+      status?: string;
+      /** @description `path`: the branch or wait_for path taken: `then`, `else`, `on_event`, `on_timeout`. */
+      path?: string;
+    };
+    Run: {
+      /** @description Prefix `run_`. */
+      id: string;
+      flow_id: string;
+      contact_id: string;
+      /** @enum {string} */
+      status: "active" | "completed" | "stopped" | "failed";
+      key: string | null;
+      /** @description The flow version the run follows. */
+      version: number;
+      /** @description The step the run is at or waits in; null once it has ended. */
+      current_step: components["schemas"]["RunStep"] | null;
+      /**
+       * Format: date-time
+       * @description When the flow's goal was reached; null until then.
+       */
+      converted_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      ended_at: string | null;
+    };
+    ContactEvent: {
+      /** @description Prefix `cev_`. */
+      id: string;
+      name: string;
+      contact_id: string;
+      properties: {
+        [key: string]: unknown;
+      };
+      timestamp: string;
+      /**
+       * Format: date-time
+       * @description When it was recorded: the time that orders events and that `lookback` counts from.
+       */
+      created_at: string;
+      /** @description The flows whose trigger it matched, and the run each started or why none did. */
+      triggered: components["schemas"]["ContactEventTrigger"][];
+    };
+    ContactEventTrigger: {
+      flow_id: string;
+      /** @description The run the event started. */
+      run_id?: string;
+      /**
+       * @description Why no run started.
+       * @enum {string}
+       */
+      reason?: "already_enrolled";
     };
     WhatsAppTemplate: {
       /** @description Prefix `tpl_`. */
@@ -891,10 +1082,30 @@ export interface components {
       variables?: {
         [key: string]: string | number | boolean;
       };
+      /** @description The run's key: a contact may have one active run per key in a flow. At most 128 characters. */
+      key?: string;
     };
     UnenrollFlowRequest: {
-      to: components["schemas"]["Recipient"];
+      to?: components["schemas"]["Recipient"];
+      /** @description Only runs with this key stop; without `to`, those of every contact in the flow. */
+      key?: string;
       reason?: string;
+    };
+    RecordEventRequest: {
+      /** @description What the contact did, such as `order_paid`: `^[a-z][a-z0-9_.]{0,63}$`. */
+      name: string;
+      to: components["schemas"]["Recipient"];
+      /** @description What happened, as JSON: at most 8 KiB, nesting at most 5 levels counting this object. */
+      properties?: {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: date-time
+       * @description When it happened (default: now); at most 5 minutes ahead.
+       */
+      timestamp?: string;
+      /** @description Your own id for the event: a second event with the same id within 24 hours is not recorded again. */
+      id?: string;
     };
     /** RecipientByPhone */
     RecipientByPhone: {
@@ -3084,7 +3295,8 @@ export interface operations {
          *         "phone": "+5511987654321",
          *         "name": "Ana"
          *       },
-         *       "variables": {}
+         *       "variables": {},
+         *       "key": "string"
          *     }
          */
         "application/json": components["schemas"]["EnrollFlowRequest"];
@@ -3108,6 +3320,7 @@ export interface operations {
            *       "flow_id": "string",
            *       "contact_id": "string",
            *       "status": "active",
+           *       "key": "string",
            *       "created_at": "2026-01-15T12:00:00.000Z"
            *     }
            */
@@ -3258,6 +3471,7 @@ export interface operations {
          *         "phone": "+5511987654321",
          *         "name": "Ana"
          *       },
+         *       "key": "string",
          *       "reason": "string"
          *     }
          */
@@ -3292,6 +3506,628 @@ export interface operations {
            *     }
            */
           "application/json": components["schemas"]["UnenrollResult"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_phone`, `invalid_email`, `invalid_idempotency_key`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Conflict with the current state (`idempotency_key_in_use`). */
+      409: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description `Idempotency-Key` reused with a different body (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "runs-get": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `run_`. */
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "string",
+           *       "flow_id": "string",
+           *       "contact_id": "string",
+           *       "status": "active",
+           *       "key": "string",
+           *       "version": -9007199254740991,
+           *       "current_step": {
+           *         "id": "string",
+           *         "path": "string"
+           *       },
+           *       "converted_at": "2026-01-15T12:00:00.000Z",
+           *       "created_at": "2026-01-15T12:00:00.000Z",
+           *       "ended_at": "2026-01-15T12:00:00.000Z",
+           *       "history": [
+           *         {
+           *           "at": "string",
+           *           "step": "string",
+           *           "kind": "entered",
+           *           "version": -9007199254740991,
+           *           "event_id": "string",
+           *           "message_id": "string",
+           *           "channel": "whatsapp",
+           *           "reason": "string",
+           *           "message": "string",
+           *           "for": "string",
+           *           "until": "string",
+           *           "by": "event",
+           *           "status": "string",
+           *           "path": "string"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["RunWithHistory"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "runs-list": {
+    parameters: {
+      query?: {
+        /** @description Page size, 1 to 1000 (default 100). */
+        limit?: number;
+        /** @description An id from the previous page: this page starts after it. */
+        after?: string;
+        /** @description Only runs in this status. */
+        status?: "active" | "completed" | "stopped" | "failed";
+        /** @description Only this contact's runs. Prefix `ct_`. */
+        contact_id?: string;
+        /** @description Only runs with this key. */
+        key?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Prefix `flow_`. */
+        flow_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          Link: components["headers"]["Link"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": "string",
+           *         "flow_id": "string",
+           *         "contact_id": "string",
+           *         "status": "active",
+           *         "key": "string",
+           *         "version": -9007199254740991,
+           *         "current_step": {
+           *           "id": "string",
+           *           "path": "string"
+           *         },
+           *         "converted_at": "2026-01-15T12:00:00.000Z",
+           *         "created_at": "2026-01-15T12:00:00.000Z",
+           *         "ended_at": "2026-01-15T12:00:00.000Z"
+           *       }
+           *     ]
+           */
+          "application/json": components["schemas"]["Run"][];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "events-list": {
+    parameters: {
+      query?: {
+        /** @description Page size, 1 to 1000 (default 100). */
+        limit?: number;
+        /** @description An id from the previous page: this page starts after it. */
+        after?: string;
+        /** @description Only this contact's events. Prefix `ct_`. */
+        contact_id?: string;
+        /** @description Only events of this name. */
+        name?: string;
+        /** @description Only events recorded after this time. */
+        created_after?: string;
+        /** @description Only events recorded before this time. */
+        created_before?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          Link: components["headers"]["Link"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": "string",
+           *         "name": "string",
+           *         "contact_id": "string",
+           *         "properties": {},
+           *         "timestamp": "string",
+           *         "created_at": "2026-01-15T12:00:00.000Z",
+           *         "triggered": [
+           *           {
+           *             "flow_id": "string",
+           *             "run_id": "string",
+           *             "reason": "already_enrolled"
+           *           }
+           *         ]
+           *       }
+           *     ]
+           */
+          "application/json": components["schemas"]["ContactEvent"][];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "events-record": {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A unique key per logical request (a UUID is a good choice), 1 to 255 characters. Kept 24 hours per workspace, key mode and endpoint.
+         * @example 5b0d9e3c-8f47-4f7e-9a39-2a1c6f0d4e11
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "string",
+         *       "to": {
+         *         "phone": "+5511987654321",
+         *         "name": "Ana"
+         *       },
+         *       "properties": {},
+         *       "timestamp": "2026-01-15T12:00:00.000Z",
+         *       "id": "string"
+         *     }
+         */
+        "application/json": components["schemas"]["RecordEventRequest"];
+      };
+    };
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "string",
+           *       "name": "string",
+           *       "contact_id": "string",
+           *       "properties": {},
+           *       "timestamp": "string",
+           *       "created_at": "2026-01-15T12:00:00.000Z",
+           *       "triggered": [
+           *         {
+           *           "flow_id": "string",
+           *           "run_id": "string",
+           *           "reason": "already_enrolled"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["ContactEvent"];
         };
       };
       /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_phone`, `invalid_email`, `invalid_idempotency_key`). */

@@ -3,8 +3,8 @@ import type { components } from "./schema.js";
 
 type Schemas = components["schemas"];
 
-/** The body of a webhook delivery, one type per event name (`event` tells which). */
-export type WebhookEvent = Schemas[Extract<keyof Schemas, `${string}Event`>];
+/** The body of a webhook delivery, one type per event name (`event` tells which); a contact's `ContactEvent` is not one. */
+export type WebhookEvent = Extract<Schemas[Extract<keyof Schemas, `${string}Event`>], { event: string }>;
 export type EventName = WebhookEvent["event"];
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;

@@ -11,6 +11,7 @@ export const unenrollContactMeta: Meta = {
     description:
       "Stops the contact's active runs of the key's mode in the flow, or in every flow when `flow_id` is `all`. " +
       "Each becomes `stopped`; `reason` goes to the run and to `fluxo.parado`. A contact in no journey: 200 with `unenrolled` 0. " +
+      "With `key`, only the runs with that key stop; `key` without `to` stops that key's runs of every contact. " +
       "Unknown flow: 404 `flow_id`; a recipient matching no contact: 404 on the `to` field used.",
     protect: true,
   },
@@ -26,7 +27,7 @@ export const ZUnenrollContactRequest = ZUnenrollRequest.extend({
 export const ZUnenrollContactResponse = z
   .object({
     unenrolled: z.number().int(),
-    contact_id: z.string(),
+    contact_id: z.string().nullable().describe("The contact of `to`; null when only `key` was given."),
     flow_id: z.string().describe("The path value: a flow id or `all`."),
     runs: z.array(z.object({ id: z.string(), flow_id: z.string(), status: z.literal("stopped"), reason: z.string().nullable() })),
   })

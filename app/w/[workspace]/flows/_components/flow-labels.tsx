@@ -22,6 +22,7 @@ export const STEP_TYPES: { type: StepType; label: string }[] = [
   { type: "send", label: "Send a message" },
   { type: "wait", label: "Wait" },
   { type: "branch", label: "Branch (if / else)" },
+  { type: "wait_for", label: "Wait for an event or a reply" },
   { type: "tag", label: "Add or remove tags" },
   { type: "set_field", label: "Set a custom field" },
   { type: "exit", label: "Exit" },
@@ -37,6 +38,8 @@ export function newStep(type: StepType): Step {
       return { type: "wait", duration: "PT1H" };
     case "branch":
       return { type: "branch", if: { has_tag: "" }, then: [], else: [] };
+    case "wait_for":
+      return { type: "wait_for", event: "", timeout: "P1D", on_event: [], on_timeout: [] };
     case "tag":
       return { type: "tag", add: [] };
     case "set_field":

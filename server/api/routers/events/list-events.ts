@@ -1,0 +1,21 @@
+import { listContactEvents } from "../../../contact-events/list-contact-events.ts";
+import { requestUrl } from "../../request-url.ts";
+import { workspaceProcedure } from "../../trpc.ts";
+import { listEventsMeta, ZListEventsRequest, ZListEventsResponse } from "./list-events.types.ts";
+
+export const listEvents = workspaceProcedure
+  .meta(listEventsMeta)
+  .input(ZListEventsRequest)
+  .output(ZListEventsResponse)
+  .query(async ({ ctx, input }) => {
+    const { limit, after, ...filter } = input;
+    // The next page keeps the filters as given.
+    const given = new URLSearchParams();
+    for (const [name, value] of Object.entries(filter)) {
+      if (value !== undefined) given.set(name, value instanceof Date ? value.toISOString() : String(value));
+    }
+    const query = given.size ? `?${given.toString()}` : "";
+    const { items, link } = await listContactEvents(ctx.db, ctx.caller, filter, { limit, after }, requestUrl(ctx, `/events${query}`));
+    if (link) ctx.responseHeaders.Link = link;
+    return items;
+  });

@@ -1,0 +1,23 @@
+import { ZContactEvent, ZRecordEventRequest } from "../../../contact-events/contact-event-schemas.ts";
+import type { Meta } from "../../trpc.ts";
+
+export const recordEventMeta: Meta = {
+  openapi: {
+    method: "POST",
+    path: "/events",
+    tags: ["Events"],
+    summary: "Record a contact event",
+    description:
+      "Records something a contact did, such as `order_paid`, and answers `202` with the Event. `to` finds or creates the contact. " +
+      "Flows react to it after the answer: a flow whose trigger names the event enrolls the contact, a run that waits for it wakes, " +
+      "a run whose flow has it as its goal converts. An `id` already used in the last 24 hours answers the first event with " +
+      "`Idempotent-Replayed: true` and records nothing. Events belong to the key's mode.",
+    protect: true,
+  },
+  scope: "events:write",
+  idempotent: true,
+  successStatus: 202,
+  errors: ["resource_missing", "invalid_phone", "invalid_email"],
+};
+
+export { ZContactEvent as ZRecordEventResponse, ZRecordEventRequest };

@@ -1,0 +1,8 @@
+import { router } from "../../trpc.ts";
+import { listEvents } from "./list-events.ts";
+import { recordEvent } from "./record-event.ts";
+
+export const eventsRouter = router({
+  record: recordEvent,
+  list: listEvents,
+});

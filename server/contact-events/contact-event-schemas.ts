@@ -1,0 +1,88 @@
+import { z } from "zod";
+import type { Columns } from "../db/rows.ts";
+import { ZSingleRecipient } from "../messaging/message-schemas.ts";
+import { ZEventName } from "./conditions.ts";
+
+// D61: what POST /events takes and what an Event looks like.
+
+/** D61: an event's properties are at most 8 KiB as JSON. */
+export const MAX_PROPERTIES_BYTES = 8 * 1024;
+/** D84: nesting counts the `properties` object as the first level. */
+export const MAX_PROPERTIES_DEPTH = 5;
+
+/** How deep a JSON value nests (a scalar 0, `{}` 1, `{ "a": [] }` 2), stopping once past `max`. */
+function depthOf(value: unknown, max: number): number {
+  if (value === null || typeof value !== "object") return 0;
+  let deepest = 0;
+  for (const child of Object.values(value)) {
+    deepest = Math.max(deepest, depthOf(child, max));
+    if (deepest >= max) break;
+  }
+  return 1 + deepest;
+}
+
+export const ZProperties = z
+  .record(z.string().max(200), z.unknown())
+  .superRefine((value, ctx) => {
+    if (Buffer.byteLength(JSON.stringify(value)) > MAX_PROPERTIES_BYTES) {
+      ctx.addIssue({ code: "custom", message: `must be at most ${MAX_PROPERTIES_BYTES} bytes as JSON` });
+    } else if (depthOf(value, MAX_PROPERTIES_DEPTH + 1) > MAX_PROPERTIES_DEPTH) {
+      ctx.addIssue({ code: "custom", message: `may nest at most ${MAX_PROPERTIES_DEPTH} levels, counting properties itself` });
+    }
+  })
+  .describe("What happened, as JSON: at most 8 KiB, nesting at most 5 levels counting this object.");
+
+export const ZRecordEventRequest = z.strictObject({
+  name: ZEventName.describe("What the contact did, such as `order_paid`: `^[a-z][a-z0-9_.]{0,63}$`."),
+  to: ZSingleRecipient,
+  properties: ZProperties.optional(),
+  timestamp: z.iso
+    .datetime({ offset: true, error: "must be an ISO 8601 timestamp, such as 2026-11-21T10:00:00Z" })
+    .optional()
+    .describe("When it happened (default: now); at most 5 minutes ahead."),
+  id: z
+    .string()
+    .min(1)
+    .max(128, "must be at most 128 characters")
+    .optional()
+    .describe("Your own id for the event: a second event with the same id within 24 hours is not recorded again."),
+});
+export type RecordEventRequest = z.output<typeof ZRecordEventRequest>;
+
+export const ZTriggered = z
+  .object({
+    flow_id: z.string(),
+    run_id: z.string().optional().describe("The run the event started."),
+    reason: z.enum(["already_enrolled"]).optional().describe("Why no run started."),
+  })
+  .meta({ id: "ContactEventTrigger" });
+
+export const ZContactEvent = z
+  .object({
+    id: z.string().describe("Prefix `cev_`."),
+    name: z.string(),
+    contact_id: z.string(),
+    properties: z.record(z.string(), z.unknown()),
+    timestamp: z.string(),
+    created_at: z.string().describe("When it was recorded: the time that orders events and that `lookback` counts from."),
+    triggered: z.array(ZTriggered).describe("The flows whose trigger it matched, and the run each started or why none did."),
+  })
+  .meta({ id: "ContactEvent" });
+export type ContactEventView = z.infer<typeof ZContactEvent>;
+
+export type ContactEventRow = Columns<"contact_events", "id" | "name" | "contact_id" | "timestamp" | "created_at"> & {
+  properties: Record<string, unknown>;
+  triggered: z.infer<typeof ZTriggered>[];
+};
+
+export const CONTACT_EVENT_COLUMNS = "e.id, e.name, e.contact_id, e.properties, e.timestamp, e.created_at, e.triggered";
+
+export const contactEventView = (e: ContactEventRow): ContactEventView => ({
+  id: e.id,
+  name: e.name,
+  contact_id: e.contact_id,
+  properties: e.properties,
+  timestamp: new Date(e.timestamp).toISOString(),
+  created_at: new Date(e.created_at).toISOString(),
+  triggered: e.triggered,
+});

@@ -1,0 +1,203 @@
+import { upsertContact } from "../contacts/upsert-contact.ts";
+import { isConnectionError, type Database } from "../db/client.ts";
+import { jsonRows } from "../db/json-rows.ts";
+import { completeClaimsOf, keyInUse, type IdempotentEffect } from "../idempotency/idempotency.ts";
+import type { CallerInWorkspace } from "../lib/caller.ts";
+import { invalid } from "../lib/errors.ts";
+import { groupCommitEach } from "../lib/group-commit.ts";
+import { newId } from "../lib/ids.ts";
+import { resolveRecipient } from "../messaging/resolve-recipient.ts";
+import { currentCause } from "../observability/request-context.ts";
+import { insertJobs, insertJobsOf, jobRow, type JobRow } from "../outbox/jobs.ts";
+import { wakePipeline } from "../outbox/wake.ts";
+import {
+  CONTACT_EVENT_COLUMNS,
+  contactEventView,
+  type ContactEventRow,
+  type ContactEventView,
+  type RecordEventRequest,
+} from "./contact-event-schemas.ts";
+
+// POST /events (D61): an event is written with the job that makes flows react to it (D62-D64)
+// in one transaction (the transactional outbox), and the events that arrive together share
+// that transaction (group commit), as messages do. Nothing else happens in the request.
+
+/** D61: a client's timestamp may be at most this far ahead of the service's clock. */
+const MAX_AHEAD_MS = 5 * 60_000;
+
+type Actor = Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry">;
+
+type NewEvent = {
+  row: {
+    id: string;
+    workspace_id: string;
+    contact_id: string;
+    mode: "test" | "live";
+    name: string;
+    properties: Record<string, unknown>;
+    timestamp: Date;
+    client_id: string | null;
+    created_at: Date;
+    request_id: string | null;
+    traceparent: string | null;
+  };
+  job: JobRow;
+  idempotency?: IdempotentEffect;
+};
+
+/** The event recorded, or the first with its client id (`replayed`). */
+export type Recorded = { event: ContactEventView; replayed: boolean };
+
+export async function recordContactEvent(
+  database: Database,
+  actor: Actor,
+  input: RecordEventRequest,
+  idempotency?: IdempotentEffect,
+): Promise<Recorded> {
+  const now = new Date();
+  const timestamp = input.timestamp ? new Date(input.timestamp) : now;
+  if (timestamp.getTime() > now.getTime() + MAX_AHEAD_MS) {
+    throw invalid("parameter_invalid", "`timestamp` may be at most 5 minutes ahead of the current time.", "timestamp");
+  }
+  const recipient = await resolveRecipient(database, actor, input.to);
+  const contactId = recipient.exists ? recipient.contact.id : (await upsertContact(database, actor, recipient.draft)).id;
+  const id = newId("contactEvent");
+  const at = new Date();
+  const row = {
+    id,
+    workspace_id: actor.workspaceId,
+    contact_id: contactId,
+    mode: actor.mode,
+    name: input.name,
+    properties: input.properties ?? {},
+    timestamp,
+    client_id: input.id ?? null,
+    created_at: at,
+    request_id: null as string | null,
+    traceparent: null as string | null,
+  };
+  const job = jobRow("contact_event.process", {}, { subjectId: id, workspaceId: actor.workspaceId, at, cause: currentCause() });
+  row.request_id = job.request_id;
+  row.traceparent = job.traceparent;
+  const recorded = await writeEvent(database, { row, job, idempotency });
+  if (idempotency && recorded.stored) idempotency.stored();
+  if (recorded.queued) wakePipeline();
+  return { event: recorded.event, replayed: recorded.event.id !== id };
+}
+
+// The contacts of a batch, locked for share in id order before the events are written: a run
+// engine batch that is making one of them wait for an event holds its contact for update, so
+// an event either commits before the run starts waiting (and the run's `lookback` sees it) or
+// sees the waiting run when it decides whether anything listens (D63).
+const LOCK_CONTACTS = `SELECT id FROM contacts WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE`;
+
+// One statement writes a batch of events ($1): each client id is claimed for 24 hours (a
+// claim older than that is taken over), an event whose client id is held by an earlier one is
+// left out, and the events kept are inserted with their jobs:
+// - each active run of the contact in the event's mode that waits for its name (D63) or has
+//   it as its version's goal (D64) gets a `flow.step` job due now that names the event (the
+//   run engine checks the match against the run as it then is);
+// - an event whose name an active flow of the workspace is triggered by gets its
+//   `contact_event.process` job ($2), which enrolls (D62).
+// Returns the ids written and whether each has a job.
+const INSERT_EVENTS = `
+  WITH c AS (
+    SELECT * FROM ${jsonRows("$1", `id text, workspace_id text, contact_id text, mode "KeyMode", name text, properties jsonb, "timestamp" timestamptz, client_id text, created_at timestamptz, request_id text, traceparent text`)} c
+  ), ids AS (
+    INSERT INTO contact_event_ids (workspace_id, mode, client_id, event_id, created_at)
+    SELECT workspace_id, mode, client_id, id, created_at FROM c WHERE client_id IS NOT NULL
+    ON CONFLICT (workspace_id, mode, client_id) DO UPDATE SET event_id = excluded.event_id, created_at = excluded.created_at
+      WHERE contact_event_ids.created_at < excluded.created_at - interval '24 hours'
+    RETURNING event_id
+  ), kept AS (
+    SELECT * FROM c WHERE client_id IS NULL OR id IN (SELECT event_id FROM ids)
+  ), e AS (
+    INSERT INTO contact_events (id, workspace_id, contact_id, mode, name, properties, "timestamp", client_id, created_at)
+    SELECT id, workspace_id, contact_id, mode, name, properties, "timestamp", client_id, created_at FROM kept
+  ), woken AS (
+    SELECT DISTINCT ON (r.id, k.id) r.id AS run_id, r.workspace_id, r.position, k.id AS event_id, k.request_id, k.traceparent,
+      CASE WHEN r.wait_event = k.name THEN 'event' ELSE 'goal' END AS by
+    FROM kept k
+    JOIN flow_runs r ON r.contact_id = k.contact_id AND r.status = 'active' AND r.mode = k.mode
+    JOIN flow_versions v ON v.flow_id = r.flow_id AND v.version = r.version
+    WHERE r.wait_event = k.name OR (v.goal->>'event' = k.name AND r.converted_at IS NULL)
+  ), w AS (
+    ${insertJobsOf("flow.step", "woken", {
+      subjectId: "run_id",
+      workspaceId: "workspace_id",
+      payload: "jsonb_build_object('position', position, 'wake', jsonb_build_object('by', by, 'event_id', event_id))",
+      requestId: "request_id",
+      traceparent: "traceparent",
+    })}
+  ), triggering AS (
+    SELECT k.id FROM kept k
+    WHERE EXISTS (SELECT 1 FROM flows f WHERE f.workspace_id = k.workspace_id AND f.trigger_event = k.name AND f.status = 'active')
+  ), j AS (
+    ${insertJobs(2, "r.subject_id IN (SELECT id FROM triggering)")}
+  )
+  SELECT id, id IN (SELECT id FROM triggering) OR id IN (SELECT event_id FROM woken) AS queued FROM kept`;
+
+// The first event of each client id asked ($1: workspace, mode and client id as JSON rows).
+const FIRST_EVENTS = `
+  SELECT x.workspace_id, x.mode::text AS mode, x.client_id, ${CONTACT_EVENT_COLUMNS}
+  FROM ${jsonRows("$1", `workspace_id text, mode "KeyMode", client_id text`)} x
+  JOIN contact_event_ids i ON (i.workspace_id, i.mode, i.client_id) = (x.workspace_id, x.mode, x.client_id)
+  JOIN contact_events e ON e.id = i.event_id`;
+
+type Written = { event: ContactEventView; queued: boolean; stored: boolean };
+
+/**
+ * Writes an event with the others that arrive meanwhile: one lock, one statement, one commit.
+ * A batch that fails as a whole (but for an unreachable database) is written again event by
+ * event. Two events of a batch with the same client id: the first is written, the second
+ * answers it.
+ */
+const writeEvent = groupCommitEach(writeEvents, { alone: (err) => !isConnectionError(err), maxBatchSize: 500 });
+
+async function writeEvents(database: Database, batch: readonly NewEvent[]): Promise<Written[]> {
+  return database.transaction(async (sql) => {
+    await sql(LOCK_CONTACTS, [[...new Set(batch.map((n) => n.row.contact_id))]]);
+    const clientKey = (r: NewEvent["row"]) => `${r.workspace_id} ${r.mode} ${r.client_id}`;
+    const firsts = new Map<string, NewEvent>();
+    const unique = batch.filter((n) => {
+      if (n.row.client_id === null) return true;
+      if (firsts.has(clientKey(n.row))) return false;
+      firsts.set(clientKey(n.row), n);
+      return true;
+    });
+    const written = await sql<{ id: string; queued: boolean }>(INSERT_EVENTS, [
+      JSON.stringify(unique.map((n) => n.row)),
+      JSON.stringify(unique.map((n) => n.job)),
+    ]);
+    const queued = new Map(written.map((w) => [w.id, w.queued]));
+    const replays = batch.filter((n) => !queued.has(n.row.id));
+    const first = new Map<string, ContactEventView>();
+    if (replays.length) {
+      const rows = await sql<ContactEventRow & { workspace_id: string; mode: string; client_id: string }>(FIRST_EVENTS, [
+        JSON.stringify(replays.map((n) => ({ workspace_id: n.row.workspace_id, mode: n.row.mode, client_id: n.row.client_id }))),
+      ]);
+      for (const r of rows) first.set(`${r.workspace_id} ${r.mode} ${r.client_id}`, contactEventView(r));
+    }
+    const results = batch.map((n): Written => {
+      if (queued.has(n.row.id)) return { event: viewOf(n.row), queued: queued.get(n.row.id)!, stored: false };
+      const earlier = first.get(clientKey(n.row)) ?? (firsts.get(clientKey(n.row)) && viewOf(firsts.get(clientKey(n.row))!.row));
+      if (!earlier) throw new Error(`the event with client id ${n.row.client_id} was neither written nor found`);
+      return { event: earlier, queued: false, stored: false };
+    });
+    // The responses of idempotent requests commit with their events (D46).
+    const held = batch.flatMap((n, i) =>
+      n.idempotency ? [{ i, completion: n.idempotency.completion(String(i), results[i]!.event) }] : [],
+    );
+    if (held.length) {
+      const stored = await completeClaimsOf(
+        sql,
+        held.map((h) => h.completion),
+      );
+      if (stored.size < held.length) throw batch.length === 1 ? keyInUse() : new Error("a claim was taken over during an event batch");
+      for (const h of held) results[h.i]!.stored = true;
+    }
+    return results;
+  });
+}
+
+const viewOf = (r: NewEvent["row"]): ContactEventView => contactEventView({ ...r, triggered: [] } as unknown as ContactEventRow);

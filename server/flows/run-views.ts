@@ -1,0 +1,172 @@
+import { z } from "zod";
+import type { Step } from "./flow-schemas.ts";
+import { stepAt, stepParam, type Path } from "./step-path.ts";
+
+// D82: a run as the API reads it, and its history in the vocabulary of D81 and D82. The
+// history table keeps what the run engine wrote (the dashboard reads it as such); this module
+// says it in the public terms.
+
+/** D81: why a `send` step sent nothing. */
+export const SKIP_REASONS = [
+  "no_address",
+  "opted_out",
+  "recipient_suppressed",
+  "whatsapp_window_closed",
+  "no_channel",
+  "quota_reached",
+  "frequency_capped",
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** The D81 reason of a send step's refusal, from the error code the send answered with. */
+export function skipReason(code: string): SkipReason {
+  switch (code) {
+    case "recipient_missing_address":
+      return "no_address";
+    case "recipient_opted_out":
+      return "opted_out";
+    case "recipient_suppressed":
+      return "recipient_suppressed";
+    case "whatsapp_window_closed":
+      return "whatsapp_window_closed";
+    case "daily_limit_reached":
+    case "monthly_limit_reached":
+      return "quota_reached";
+    case "frequency_capped":
+      return "frequency_capped";
+    default:
+      // No connected channel, or none that can send this content (its template gone).
+      return "no_channel";
+  }
+}
+
+export const ZRunStep = z
+  .object({
+    id: z.string().nullable().describe("The step's `id` in the flow document; null when it has none."),
+    path: z.string().describe("The step's position in the document, such as `steps.2.then.0`."),
+  })
+  .meta({ id: "RunStep" });
+
+export const ZRunHistoryEntry = z
+  .object({
+    at: z.string(),
+    step: z.string().nullable().describe("The step's position (`steps.2`), or null for the run as a whole."),
+    kind: z.enum(["entered", "sent", "skipped", "waiting", "woke", "path", "converted", "ended"]),
+    version: z.number().int().optional().describe("`entered`: the flow version the run follows."),
+    event_id: z.string().optional().describe("`entered` by a trigger, `woke` by an event, `converted`: the event (prefix `cev_`)."),
+    message_id: z.string().optional().describe("`sent`, or `woke` by a message: the message."),
+    channel: z.enum(["whatsapp", "email"]).optional().describe("`sent`, `skipped`: the step's channel."),
+    reason: z
+      .string()
+      .optional()
+      .describe("`skipped`: one of " + SKIP_REASONS.join(", ") + ". `ended`: why the run ended."),
+    message: z.string().optional().describe("`skipped`, `ended` as `failed`: the reason in words."),
+    for: z.string().optional().describe("`waiting`: a duration, a time, an event name or a message outcome."),
+    until: z.string().optional().describe("`waiting`: when the wait ends at the latest."),
+    by: z.enum(["event", "message", "timeout"]).optional().describe("`woke`: what ended the wait."),
+    status: z.string().optional().describe("`woke` by a message: its status (`replied` for a reply). `ended`: the run's status."),
+    path: z.string().optional().describe("`path`: the branch or wait_for path taken: `then`, `else`, `on_event`, `on_timeout`."),
+  })
+  .meta({ id: "RunHistoryEntry" });
+export type RunHistoryEntry = z.infer<typeof ZRunHistoryEntry>;
+
+export const ZRun = z
+  .object({
+    id: z.string().describe("Prefix `run_`."),
+    flow_id: z.string(),
+    contact_id: z.string(),
+    status: z.enum(["active", "completed", "stopped", "failed"]),
+    key: z.string().nullable(),
+    version: z.number().int().describe("The flow version the run follows."),
+    current_step: ZRunStep.nullable().describe("The step the run is at or waits in; null once it has ended."),
+    converted_at: z.string().nullable().describe("When the flow's goal was reached; null until then."),
+    created_at: z.string(),
+    ended_at: z.string().nullable(),
+  })
+  .meta({ id: "Run" });
+
+export const ZRunWithHistory = ZRun.extend({
+  history: z.array(ZRunHistoryEntry).describe("What the run did, oldest first."),
+}).meta({ id: "RunWithHistory" });
+
+export type RunRecord = {
+  id: string;
+  flow_id: string;
+  contact_id: string;
+  status: "active" | "completed" | "stopped" | "failed";
+  key: string | null;
+  version: number;
+  position: Path | null;
+  converted_at: Date | string | null;
+  created_at: Date | string;
+  ended_at: Date | string | null;
+};
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export function publicRun(r: RunRecord, steps: Step[] | null): z.infer<typeof ZRun> {
+  const step = r.status === "active" && r.position ? (steps ? stepAt(steps, r.position) : undefined) : undefined;
+  return {
+    id: r.id,
+    flow_id: r.flow_id,
+    contact_id: r.contact_id,
+    status: r.status,
+    key: r.key,
+    version: r.version,
+    current_step:
+      r.status === "active" && r.position ? { id: (step as { id?: string } | undefined)?.id ?? null, path: stepParam(r.position) } : null,
+    converted_at: iso(r.converted_at),
+    created_at: iso(r.created_at)!,
+    ended_at: iso(r.ended_at),
+  };
+}
+
+export type StoredEntry = { at: Date | string; kind: string; position: unknown; detail: Record<string, unknown> };
+
+/** A stored history entry in D82's terms; null for what D82 does not name (a tag or field change, a wait already over). */
+export function publicEntry(h: StoredEntry): RunHistoryEntry | null {
+  const at = iso(h.at)!;
+  const step = Array.isArray(h.position) ? stepParam(h.position as Path) : null;
+  const d = h.detail;
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  switch (h.kind) {
+    case "enrolled":
+      return { at, step: null, kind: "entered", version: d.version as number, ...(d.event_id ? { event_id: text(d.event_id) } : {}) };
+    case "step":
+      if (d.type === "send") return { at, step, kind: "sent", message_id: text(d.message_id), channel: d.channel as "whatsapp" | "email" };
+      if (d.type === "branch") return { at, step, kind: "path", path: text(d.took) };
+      return null;
+    case "skipped":
+      return {
+        at,
+        step,
+        kind: "skipped",
+        channel: d.channel as "whatsapp" | "email",
+        reason: text(d.skip) ?? skipReason(text(d.code) ?? ""),
+        message: text(d.reason),
+      };
+    case "waiting":
+      return { at, step, kind: "waiting", for: text(d.for), until: text(d.until) };
+    case "woke":
+      return {
+        at,
+        step,
+        kind: "woke",
+        by: d.by as "event" | "message" | "timeout",
+        ...(d.event_id ? { event_id: text(d.event_id) } : {}),
+        ...(d.message_id ? { message_id: text(d.message_id), status: text(d.status) } : {}),
+      };
+    case "path":
+      return { at, step, kind: "path", path: text(d.path) };
+    case "converted":
+      return { at, step, kind: "converted", event_id: text(d.event_id) };
+    case "completed":
+      return { at, step: null, kind: "ended", status: "completed", reason: text(d.reason) ?? "end" };
+    case "failed":
+      return { at, step, kind: "ended", status: "failed", reason: "failed", message: text(d.reason) };
+    case "stopped":
+      return { at, step: null, kind: "ended", status: "stopped", ...(d.reason ? { reason: text(d.reason) } : {}) };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,95 @@
+import type { Contact } from "../contacts/contact-schemas.ts";
+import type { Handle } from "../db/client.ts";
+import { placeholderValues, render, type Scalar } from "../messaging/render.ts";
+import type { MessageOutcome } from "./flow-schemas.ts";
+import type { Path } from "./step-path.ts";
+
+// What a run waits for and how it finds it (D63, D64): events of its contact in its mode, and
+// the outcome of its latest message, read by the statements below.
+
+/** A run's `wait` column while it waits at a `wait_for` step (null otherwise). */
+export type RunWait = {
+  /** The `wait_for` step's position. */
+  position: Path;
+  /** When an event counts from (the wait's start, less its lookback), and the timeout. */
+  since: string;
+  until: string;
+  /** An event wait: its name and `match`, rendered when the wait began. */
+  event?: string;
+  match?: Record<string, string>;
+  /** A message wait: the message of the run's latest `send` step, and the outcome awaited. */
+  message_id?: string;
+  outcome?: MessageOutcome;
+};
+
+type RunRef = { id: string; contact_id: string; mode: string; key: string | null; variables: Record<string, Scalar> };
+
+/** A run's placeholders beyond the contact's (D17): its variables, the trigger's `event.…`, `wait.…`, and `run.key` (D66). */
+export function runVariables(run: Pick<RunRef, "key" | "variables">): Record<string, Scalar> {
+  return run.key === null ? run.variables : { ...run.variables, "run.key": run.key };
+}
+
+/** A `match` with the run's placeholders filled (D63: missing values render empty). */
+export function renderMatch(match: Record<string, string> | undefined, run: RunRef, contact: Contact): Record<string, string> {
+  if (!match) return {};
+  const values = placeholderValues(runVariables(run), contact);
+  return Object.fromEntries(Object.entries(match).map(([path, text]) => [path, render(text, values, { missing: "empty" })]));
+}
+
+// The earliest event of the run's contact and mode with this name, recorded at or after
+// `since` (D84: `created_at` orders events), whose properties equal every `match` entry as
+// text; `$5` narrows it to one event (the one that woke the run). The contact's index on
+// (contact_id, mode, name, created_at) serves it.
+const FIND_EVENT = `
+  SELECT id, properties, created_at FROM contact_events e
+  WHERE contact_id = $1 AND mode = $2::"KeyMode" AND name = $3 AND created_at >= $4 AND ($5::text IS NULL OR id = $5)
+    AND NOT EXISTS (
+      SELECT 1 FROM jsonb_each_text($6::jsonb) m WHERE (e.properties #>> string_to_array(m.key, '.')) IS DISTINCT FROM m.value
+    )
+  ORDER BY created_at, id LIMIT 1`;
+
+export async function findEvent(
+  sql: Handle,
+  run: Pick<RunRef, "contact_id" | "mode">,
+  query: { name: string; match: Record<string, string>; since: Date; id?: string },
+): Promise<{ id: string; properties: unknown; created_at: Date } | null> {
+  const [row] = await sql<{ id: string; properties: unknown; created_at: Date }>(FIND_EVENT, [
+    run.contact_id,
+    run.mode,
+    query.name,
+    query.since,
+    query.id ?? null,
+    JSON.stringify(query.match),
+  ]);
+  return row ?? null;
+}
+
+const REACHED: Record<Exclude<MessageOutcome, "replied">, string[]> = {
+  // A message read was delivered, whether or not its delivery was reported.
+  delivered: ["delivered", "read"],
+  read: ["read"],
+  failed: ["failed"],
+};
+
+// The message's status when it is one of `$2`.
+const MESSAGE_STATUS = `SELECT id, status::text AS status FROM messages WHERE id = $1 AND status::text = ANY($2::text[])`;
+
+// D44, D63: the first inbound WhatsApp message from the message's contact after it was sent.
+const REPLY = `
+  SELECT i.id, i.content->>'text' AS text FROM messages s
+  JOIN messages i ON i.workspace_id = s.workspace_id AND i.contact_id = s.contact_id AND i.direction = 'inbound' AND i.created_at > s.created_at
+  WHERE s.id = $1 ORDER BY i.created_at, i.id LIMIT 1`;
+
+/** The outcome a message wait waits for, if the message has reached it: `{{wait.status}}` and, for a reply, `{{wait.text}}` (D84). */
+export async function messageOutcome(
+  sql: Handle,
+  messageId: string,
+  outcome: MessageOutcome,
+): Promise<{ id: string; status: string; text: string | null } | null> {
+  if (outcome === "replied") {
+    const [reply] = await sql<{ id: string; text: string | null }>(REPLY, [messageId]);
+    return reply ? { id: reply.id, status: "replied", text: reply.text ?? "" } : null;
+  }
+  const [row] = await sql<{ id: string; status: string }>(MESSAGE_STATUS, [messageId, REACHED[outcome]]);
+  return row ? { id: row.id, status: row.status, text: null } : null;
+}
