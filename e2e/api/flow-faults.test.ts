@@ -74,6 +74,31 @@ describe("journeys under faults", () => {
     expect(late).toBeLessThan(1_000);
   }, 120_000);
 
+  it("runs waiting for an event still wake after a restart (D63)", async () => {
+    const flowId = importFlow({
+      name: "Waits across a restart",
+      steps: [{ type: "wait_for", event: "order_paid", match: { order_id: "{{order}}" }, timeout: "P1D", on_timeout: [{ type: "exit" }] }],
+    });
+    const first = await start();
+    const key = fx.flows!.keys.test!;
+    const to = "+5511955554321";
+    const res = await api(key, first.url).post(`/flows/${flowId}/enroll`, { to: { phone: to }, variables: { order: "ord_r" } });
+    expect(res.status).toBe(201);
+    const waiting = async () => (await query(`SELECT wait_event FROM flow_runs WHERE id = $1`, [res.body.id]))[0]?.wait_event;
+    for (let i = 0; i < 100 && (await waiting()) !== "order_paid"; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await waiting()).toBe("order_paid");
+    await first.stop("SIGKILL");
+    const second = await start();
+    const event = await api(key, second.url).post("/events", { name: "order_paid", to: { phone: to }, properties: { order_id: "ord_r" } });
+    expect(event.status).toBe(202);
+    const status = async () => (await query(`SELECT status::text AS status FROM flow_runs WHERE id = $1`, [res.body.id]))[0]?.status;
+    for (let i = 0; i < 100 && (await status()) === "active"; i++) await new Promise((r) => setTimeout(r, 100));
+    const history = await query(`SELECT kind, detail FROM flow_run_history WHERE run_id = $1 ORDER BY at, id`, [res.body.id]);
+    expect(history.map((h) => h.kind)).toEqual(["enrolled", "waiting", "woke", "path", "completed"]);
+    expect(history[2]!.detail).toEqual({ by: "event", event_id: event.body.id });
+    await second.stop();
+  }, 120_000);
+
   it.runIf(engine === "postgres")(
     "three servers never advance the same run twice",
     async () => {

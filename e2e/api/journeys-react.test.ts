@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
+import { queryDatabase } from "../support/database.ts";
 import { dashboardMutation } from "../support/dashboard.ts";
 import { contactEvents } from "../support/events.ts";
 import { poller } from "../support/until.ts";
@@ -11,6 +12,7 @@ const ws = fixtures().reactive!;
 const test = api(ws.keys.test);
 const live = api(ws.keys.live);
 const until = poller(20_000);
+const query = (sql: string, params: unknown[] = []) => queryDatabase(inject("api").env, sql, params);
 
 let seq = 0;
 const phone = () => `+55119${String(60_000_000 + (Date.now() % 1_000_000) * 10 + seq++).slice(-8)}`;
@@ -439,3 +441,44 @@ async function dashboardQueryMessage(id: string): Promise<string> {
   const m = await dashboardQuery<{ content: { body: string } }>(ws.id, "messages.detail", { id });
   return m.content.body;
 }
+
+describe("an event storm (bad input and limits)", () => {
+  it("1,000 events for one contact: the waiting run keeps one job, and another contact's journey goes on meanwhile", async () => {
+    const f = await flow({
+      trigger: { event: "storm" },
+      steps: [{ type: "wait_for", event: "storm", match: { n: "never" }, timeout: "P1D" }],
+    });
+    const first = await event({ name: "storm", to: { phone: phone() }, properties: { n: 0 } });
+    const [run] = await until(
+      () => runsOf(f, `?contact_id=${first.body.contact_id}`),
+      (r) => r.length === 1,
+    );
+    await waitingFor(run!.id, "storm");
+    const other = await flow({ steps: [{ type: "wait", duration: "PT1S" }] });
+    const journey = await test.post(`/flows/${other}/enroll`, { to: { phone: phone() } });
+    const to = { contact_id: first.body.contact_id };
+    for (let i = 0; i < 20; i++) {
+      const sent = await Promise.all(Array.from({ length: 50 }, (_, j) => event({ name: "storm", to, properties: { n: i * 50 + j + 1 } })));
+      expect(sent.every((r) => r.status === 202)).toBe(true);
+    }
+    expect((await ended(journey.body.id)).status).toBe("completed");
+    // Every wake and every trigger job is done with; the run waits on its own job alone.
+    const jobs = await until(
+      () =>
+        query(`SELECT kind, subject_id FROM jobs WHERE subject_id = $1 OR kind = 'contact_event.process' AND workspace_id = $2`, [
+          run!.id,
+          ws.id,
+        ]),
+      (rows) => rows.length === 1,
+      60_000,
+    );
+    expect(jobs).toEqual([{ kind: "flow.step", subject_id: run!.id }]);
+    expect(await runOf(run!.id)).toMatchObject({ status: "active" });
+    const triggered = (await test.get(`/events?contact_id=${first.body.contact_id}&limit=5`)).body;
+    expect(
+      triggered.every(
+        (e: { triggered: unknown[] }) => JSON.stringify(e.triggered) === JSON.stringify([{ flow_id: f, reason: "already_enrolled" }]),
+      ),
+    ).toBe(true);
+  }, 120_000);
+});

@@ -188,6 +188,12 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
       case "wait_for": {
         const outcome = await waitFor(sql, run, contact, step, at, wake, now);
         if (outcome.kind === "wait") {
+          if (!outcome.started && wake) {
+            // A wake that does not end the wait: the run goes on waiting for its own job (due at the timeout).
+            if (history.length) writes.record(run, history, now);
+            writes.settle({ id: job.id, owner: due.owner });
+            return "skipped";
+          }
           if (outcome.started) history.push({ kind: "waiting", position: at, detail: outcome.detail });
           if (contactChanged) writes.contactUpdated(due, run, now);
           return writes.wait(due, run, history, at, outcome.until, now, outcome.wait);
