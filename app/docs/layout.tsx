@@ -33,6 +33,9 @@ export default function DocsLayout({ children }: { children: ReactNode }) {
               <Link href="/docs/whatsapp">WhatsApp</Link>
             </li>
             <li>
+              <Link href="/docs/journeys">Journeys</Link>
+            </li>
+            <li>
               <a href="/api/v1/openapi.json">openapi.json</a>
             </li>
           </ul>
