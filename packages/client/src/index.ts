@@ -22,6 +22,10 @@ export type EnrollRequest = Schemas["EnrollFlowRequest"];
 export type UnenrollRequest = Schemas["UnenrollFlowRequest"];
 export type UnenrollResult = Schemas["UnenrollResult"];
 export type KeyCheck = Schemas["KeyCheck"];
+export type ContactEvent = Schemas["ContactEvent"];
+export type RecordEventRequest = Schemas["RecordEventRequest"];
+export type Run = Schemas["Run"];
+export type RunWithHistory = Schemas["RunWithHistory"];
 
 /** Paging of every list: `limit` 1 to 100, `after` the last id of the previous page. */
 export type ListQuery = { limit?: number; after?: string };
@@ -34,6 +38,10 @@ export type MessageListQuery = ListQuery & {
   created_after?: string;
   created_before?: string;
 };
+/** Filters of `GET /events`. */
+export type EventListQuery = ListQuery & { contact_id?: string; name?: string; created_after?: string; created_before?: string };
+/** Filters of `GET /flows/{flow_id}/runs`. */
+export type RunListQuery = ListQuery & { status?: Run["status"]; contact_id?: string; key?: string };
 export type FindContactQuery = NonNullable<paths["/contacts"]["get"]["parameters"]["query"]>;
 
 export type SvcOptions = {
@@ -108,6 +116,20 @@ export class Svc {
     /** `flowId` may be `all`: every flow the contact is in. */
     unenroll: (flowId: string, body: UnenrollRequest, options?: RequestOptions): Promise<UnenrollResult> =>
       this.#post(`/flows/${encodeURIComponent(flowId)}/unenroll`, body, options),
+  };
+
+  readonly events = {
+    /** Records what a contact did; flows react to it (triggers, waits, goals). `id` makes a retry harmless. */
+    record: (body: RecordEventRequest, options?: RequestOptions): Promise<ContactEvent> => this.#post("/events", body, options),
+    list: (query?: EventListQuery, options?: RequestOptions): AsyncGenerator<ContactEvent> => this.#list("/events", query, options),
+  };
+
+  readonly runs = {
+    /** A run with its history. */
+    get: (id: string, options?: RequestOptions): Promise<RunWithHistory> =>
+      this.#get(`/runs/${encodeURIComponent(id)}`, undefined, options),
+    list: (flowId: string, query?: RunListQuery, options?: RequestOptions): AsyncGenerator<Run> =>
+      this.#list(`/flows/${encodeURIComponent(flowId)}/runs`, query, options),
   };
 
   readonly usage = {

@@ -90,6 +90,38 @@ describe("@svc/client against the service", () => {
     await expect(svc.flows.unenroll("all", { to, reason: "done" })).resolves.toMatchObject({ unenrolled: 1, runs: [{ id: run.id }] });
   });
 
+  it("records events that start a keyed run, and reads the run with its history", async () => {
+    const { flow_id } = await dashboardMutation<{ flow_id: string }>(ws.id, "flows.create", {
+      definition: {
+        name: "Client events",
+        status: "active",
+        trigger: { event: "client_signup", key: "{{event.account}}" },
+        steps: [{ type: "wait_for", event: "client_activated", match: { account: "{{run.key}}" }, timeout: "P1D" }],
+      },
+    });
+    const to = { phone: phone() };
+    const event = await svc.events.record({ name: "client_signup", to, properties: { account: "acc_1" }, id: `signup-${to.phone}` });
+    expect(event).toMatchObject({ id: expect.stringMatching(/^cev_/), name: "client_signup", triggered: [] });
+    const listed: string[] = [];
+    for await (const e of svc.events.list({ contact_id: event.contact_id })) listed.push(e.id);
+    expect(listed).toEqual([event.id]);
+    let runs: { id: string; key: string | null }[] = [];
+    for (let i = 0; i < 100 && runs.length === 0; i++) {
+      runs = [];
+      for await (const r of svc.runs.list(flow_id, { key: "acc_1" })) runs.push(r);
+      if (runs.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(runs).toHaveLength(1);
+    await svc.events.record({ name: "client_activated", to, properties: { account: "acc_1" } });
+    let run = await svc.runs.get(runs[0]!.id);
+    for (let i = 0; i < 100 && run.status === "active"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = await svc.runs.get(run.id);
+    }
+    expect(run).toMatchObject({ status: "completed", key: "acc_1" });
+    expect(run.history.map((h) => h.kind)).toEqual(["entered", "waiting", "woke", "path", "ended"]);
+  });
+
   it("verifies every webhook delivery the service made with verifyWebhook", async () => {
     const contact = await svc.contacts.upsert({ phone: phone() });
     const deliveries = await receiver.waitFor((r) => r.body?.data?.id === contact.id, 1, 30_000);
