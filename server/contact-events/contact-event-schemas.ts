@@ -33,19 +33,21 @@ export const ZProperties = z
   .describe("What happened, as JSON: at most 8 KiB, nesting at most 5 levels counting this object.");
 
 export const ZRecordEventRequest = z.strictObject({
-  name: ZEventName.describe("What the contact did, such as `order_paid`: `^[a-z][a-z0-9_.]{0,63}$`."),
+  name: ZEventName.describe("What the contact did, such as `order_paid`: `^[a-z][a-z0-9_.]{0,63}$`.").meta({ example: "order_paid" }),
   to: ZSingleRecipient,
-  properties: ZProperties.optional(),
+  properties: ZProperties.optional().meta({ example: { order_id: "ord_1042", total: 149.9 } }),
   timestamp: z.iso
     .datetime({ offset: true, error: "must be an ISO 8601 timestamp, such as 2026-11-21T10:00:00Z" })
     .optional()
-    .describe("When it happened (default: now); at most 5 minutes ahead."),
+    .describe("When it happened (default: now); at most 5 minutes ahead.")
+    .meta({ example: "2026-11-27T10:00:00Z" }),
   id: z
     .string()
     .min(1)
     .max(128, "must be at most 128 characters")
     .optional()
-    .describe("Your own id for the event: a second event with the same id within 24 hours is not recorded again."),
+    .describe("Your own id for the event: a second event with the same id within 24 hours is not recorded again.")
+    .meta({ example: "ord_1042:paid" }),
 });
 export type RecordEventRequest = z.output<typeof ZRecordEventRequest>;
 
@@ -55,15 +57,15 @@ export const ZTriggered = z
     run_id: z.string().optional().describe("The run the event started."),
     reason: z.enum(["already_enrolled"]).optional().describe("Why no run started."),
   })
-  .meta({ id: "ContactEventTrigger" });
+  .meta({ id: "ContactEventTrigger", example: { flow_id: "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3", run_id: "run_0mwz2A3s4D5f6G7h8J9k0L" } });
 
 export const ZContactEvent = z
   .object({
-    id: z.string().describe("Prefix `cev_`."),
-    name: z.string(),
-    contact_id: z.string(),
-    properties: z.record(z.string(), z.unknown()),
-    timestamp: z.string(),
+    id: z.string().describe("Prefix `cev_`.").meta({ example: "cev_0mwz1Q2w3E4r5T6y7U8i9O" }),
+    name: z.string().meta({ example: "order_paid" }),
+    contact_id: z.string().meta({ example: "ct_0mwq18yo3jJFvnIzUvqf4q" }),
+    properties: z.record(z.string(), z.unknown()).meta({ example: { order_id: "ord_1042", total: 149.9 } }),
+    timestamp: z.string().meta({ example: "2026-11-27T10:00:00.000Z" }),
     created_at: z.string().describe("When it was recorded: the time that orders events and that `lookback` counts from."),
     triggered: z.array(ZTriggered).describe("The flows whose trigger it matched, and the run each started or why none did."),
   })

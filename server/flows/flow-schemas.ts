@@ -205,12 +205,16 @@ const ZRunKey = z.string().min(1).max(128, "must be at most 128 characters");
 export const ZEnrollRequest = z.strictObject({
   to: ZSingleRecipient,
   variables: ZVariables.optional(),
-  key: ZRunKey.optional().describe("The run's key: a contact may have one active run per key in a flow. At most 128 characters."),
+  key: ZRunKey.optional()
+    .describe("The run's key: a contact may have one active run per key in a flow. At most 128 characters.")
+    .meta({ example: "inv_2026_0042" }),
 });
 
 /** Either `to` or `key` or both: the service refuses neither (`parameter_missing`, `to`). */
 export const ZUnenrollRequest = z.strictObject({
   to: ZEnrollRequest.shape.to.optional(),
-  key: ZRunKey.optional().describe("Only runs with this key stop; without `to`, those of every contact in the flow."),
-  reason: z.string().trim().max(500).optional(),
+  key: ZRunKey.optional()
+    .describe("Only runs with this key stop; without `to`, those of every contact in the flow.")
+    .meta({ example: "inv_2026_0042" }),
+  reason: z.string().trim().max(500).optional().meta({ example: "Paid in the shop" }),
 });

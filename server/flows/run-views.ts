@@ -70,6 +70,19 @@ export const ZRunHistoryEntry = z
   .meta({ id: "RunHistoryEntry" });
 export type RunHistoryEntry = z.infer<typeof ZRunHistoryEntry>;
 
+const RUN_EXAMPLE = {
+  id: "run_0mwz2A3s4D5f6G7h8J9k0L",
+  flow_id: "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3",
+  contact_id: "ct_0mwq18yo3jJFvnIzUvqf4q",
+  status: "active",
+  key: "inv_2026_0042",
+  version: 1,
+  current_step: { id: null, path: "steps.1" },
+  converted_at: null,
+  created_at: "2026-11-27T10:00:00.000Z",
+  ended_at: null,
+};
+
 export const ZRun = z
   .object({
     id: z.string().describe("Prefix `run_`."),
@@ -83,11 +96,21 @@ export const ZRun = z
     created_at: z.string(),
     ended_at: z.string().nullable(),
   })
-  .meta({ id: "Run" });
+  .meta({ id: "Run", example: RUN_EXAMPLE });
 
 export const ZRunWithHistory = ZRun.extend({
   history: z.array(ZRunHistoryEntry).describe("What the run did, oldest first."),
-}).meta({ id: "RunWithHistory" });
+}).meta({
+  id: "RunWithHistory",
+  example: {
+    ...RUN_EXAMPLE,
+    history: [
+      { at: "2026-11-27T10:00:00.000Z", step: null, kind: "entered", version: 1, event_id: "cev_0mwz1Q2w3E4r5T6y7U8i9O" },
+      { at: "2026-11-27T10:00:00.020Z", step: "steps.0", kind: "sent", message_id: "msg_0mwz3Z4x5C6v7B8n9M0a1S", channel: "whatsapp" },
+      { at: "2026-11-27T10:00:00.020Z", step: "steps.1", kind: "waiting", for: "invoice_paid", until: "2026-11-30T10:00:00.020Z" },
+    ],
+  },
+});
 
 export type RunRecord = {
   id: string;

@@ -778,6 +778,46 @@ export interface components {
         reason: string | null;
       }[];
     };
+    /**
+     * @example {
+     *       "id": "run_0mwz2A3s4D5f6G7h8J9k0L",
+     *       "flow_id": "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3",
+     *       "contact_id": "ct_0mwq18yo3jJFvnIzUvqf4q",
+     *       "status": "active",
+     *       "key": "inv_2026_0042",
+     *       "version": 1,
+     *       "current_step": {
+     *         "id": null,
+     *         "path": "steps.1"
+     *       },
+     *       "converted_at": null,
+     *       "created_at": "2026-11-27T10:00:00.000Z",
+     *       "ended_at": null,
+     *       "history": [
+     *         {
+     *           "at": "2026-11-27T10:00:00.000Z",
+     *           "step": null,
+     *           "kind": "entered",
+     *           "version": 1,
+     *           "event_id": "cev_0mwz1Q2w3E4r5T6y7U8i9O"
+     *         },
+     *         {
+     *           "at": "2026-11-27T10:00:00.020Z",
+     *           "step": "steps.0",
+     *           "kind": "sent",
+     *           "message_id": "msg_0mwz3Z4x5C6v7B8n9M0a1S",
+     *           "channel": "whatsapp"
+     *         },
+     *         {
+     *           "at": "2026-11-27T10:00:00.020Z",
+     *           "step": "steps.1",
+     *           "kind": "waiting",
+     *           "for": "invoice_paid",
+     *           "until": "2026-11-30T10:00:00.020Z"
+     *         }
+     *       ]
+     *     }
+     */
     RunWithHistory: {
       /** @description Prefix `run_`. */
       id: string;
@@ -843,6 +883,23 @@ export interface components {
       /** @description `path`: the branch or wait_for path taken: `then`, `else`, `on_event`, `on_timeout`. */
       path?: string;
     };
+    /**
+     * @example {
+     *       "id": "run_0mwz2A3s4D5f6G7h8J9k0L",
+     *       "flow_id": "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3",
+     *       "contact_id": "ct_0mwq18yo3jJFvnIzUvqf4q",
+     *       "status": "active",
+     *       "key": "inv_2026_0042",
+     *       "version": 1,
+     *       "current_step": {
+     *         "id": null,
+     *         "path": "steps.1"
+     *       },
+     *       "converted_at": null,
+     *       "created_at": "2026-11-27T10:00:00.000Z",
+     *       "ended_at": null
+     *     }
+     */
     Run: {
       /** @description Prefix `run_`. */
       id: string;
@@ -866,13 +923,25 @@ export interface components {
       ended_at: string | null;
     };
     ContactEvent: {
-      /** @description Prefix `cev_`. */
+      /**
+       * @description Prefix `cev_`.
+       * @example cev_0mwz1Q2w3E4r5T6y7U8i9O
+       */
       id: string;
+      /** @example order_paid */
       name: string;
+      /** @example ct_0mwq18yo3jJFvnIzUvqf4q */
       contact_id: string;
+      /**
+       * @example {
+       *       "order_id": "ord_1042",
+       *       "total": 149.9
+       *     }
+       */
       properties: {
         [key: string]: unknown;
       };
+      /** @example 2026-11-27T10:00:00.000Z */
       timestamp: string;
       /**
        * Format: date-time
@@ -882,6 +951,12 @@ export interface components {
       /** @description The flows whose trigger it matched, and the run each started or why none did. */
       triggered: components["schemas"]["ContactEventTrigger"][];
     };
+    /**
+     * @example {
+     *       "flow_id": "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3",
+     *       "run_id": "run_0mwz2A3s4D5f6G7h8J9k0L"
+     *     }
+     */
     ContactEventTrigger: {
       flow_id: string;
       /** @description The run the event started. */
@@ -1082,29 +1157,49 @@ export interface components {
       variables?: {
         [key: string]: string | number | boolean;
       };
-      /** @description The run's key: a contact may have one active run per key in a flow. At most 128 characters. */
+      /**
+       * @description The run's key: a contact may have one active run per key in a flow. At most 128 characters.
+       * @example inv_2026_0042
+       */
       key?: string;
     };
     UnenrollFlowRequest: {
       to?: components["schemas"]["Recipient"];
-      /** @description Only runs with this key stop; without `to`, those of every contact in the flow. */
+      /**
+       * @description Only runs with this key stop; without `to`, those of every contact in the flow.
+       * @example inv_2026_0042
+       */
       key?: string;
+      /** @example Paid in the shop */
       reason?: string;
     };
     RecordEventRequest: {
-      /** @description What the contact did, such as `order_paid`: `^[a-z][a-z0-9_.]{0,63}$`. */
+      /**
+       * @description What the contact did, such as `order_paid`: `^[a-z][a-z0-9_.]{0,63}$`.
+       * @example order_paid
+       */
       name: string;
       to: components["schemas"]["Recipient"];
-      /** @description What happened, as JSON: at most 8 KiB, nesting at most 5 levels counting this object. */
+      /**
+       * @description What happened, as JSON: at most 8 KiB, nesting at most 5 levels counting this object.
+       * @example {
+       *       "order_id": "ord_1042",
+       *       "total": 149.9
+       *     }
+       */
       properties?: {
         [key: string]: unknown;
       };
       /**
        * Format: date-time
        * @description When it happened (default: now); at most 5 minutes ahead.
+       * @example 2026-11-27T10:00:00Z
        */
       timestamp?: string;
-      /** @description Your own id for the event: a second event with the same id within 24 hours is not recorded again. */
+      /**
+       * @description Your own id for the event: a second event with the same id within 24 hours is not recorded again.
+       * @example ord_1042:paid
+       */
       id?: string;
     };
     /** RecipientByPhone */
@@ -3296,7 +3391,7 @@ export interface operations {
          *         "name": "Ana"
          *       },
          *       "variables": {},
-         *       "key": "string"
+         *       "key": "inv_2026_0042"
          *     }
          */
         "application/json": components["schemas"]["EnrollFlowRequest"];
@@ -3471,8 +3566,8 @@ export interface operations {
          *         "phone": "+5511987654321",
          *         "name": "Ana"
          *       },
-         *       "key": "string",
-         *       "reason": "string"
+         *       "key": "inv_2026_0042",
+         *       "reason": "Paid in the shop"
          *     }
          */
         "application/json": components["schemas"]["UnenrollFlowRequest"];
@@ -3652,35 +3747,40 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "id": "string",
-           *       "flow_id": "string",
-           *       "contact_id": "string",
+           *       "id": "run_0mwz2A3s4D5f6G7h8J9k0L",
+           *       "flow_id": "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3",
+           *       "contact_id": "ct_0mwq18yo3jJFvnIzUvqf4q",
            *       "status": "active",
-           *       "key": "string",
-           *       "version": -9007199254740991,
+           *       "key": "inv_2026_0042",
+           *       "version": 1,
            *       "current_step": {
-           *         "id": "string",
-           *         "path": "string"
+           *         "id": null,
+           *         "path": "steps.1"
            *       },
-           *       "converted_at": "2026-01-15T12:00:00.000Z",
-           *       "created_at": "2026-01-15T12:00:00.000Z",
-           *       "ended_at": "2026-01-15T12:00:00.000Z",
+           *       "converted_at": null,
+           *       "created_at": "2026-11-27T10:00:00.000Z",
+           *       "ended_at": null,
            *       "history": [
            *         {
-           *           "at": "string",
-           *           "step": "string",
+           *           "at": "2026-11-27T10:00:00.000Z",
+           *           "step": null,
            *           "kind": "entered",
-           *           "version": -9007199254740991,
-           *           "event_id": "string",
-           *           "message_id": "string",
-           *           "channel": "whatsapp",
-           *           "reason": "string",
-           *           "message": "string",
-           *           "for": "string",
-           *           "until": "string",
-           *           "by": "event",
-           *           "status": "string",
-           *           "path": "string"
+           *           "version": 1,
+           *           "event_id": "cev_0mwz1Q2w3E4r5T6y7U8i9O"
+           *         },
+           *         {
+           *           "at": "2026-11-27T10:00:00.020Z",
+           *           "step": "steps.0",
+           *           "kind": "sent",
+           *           "message_id": "msg_0mwz3Z4x5C6v7B8n9M0a1S",
+           *           "channel": "whatsapp"
+           *         },
+           *         {
+           *           "at": "2026-11-27T10:00:00.020Z",
+           *           "step": "steps.1",
+           *           "kind": "waiting",
+           *           "for": "invoice_paid",
+           *           "until": "2026-11-30T10:00:00.020Z"
            *         }
            *       ]
            *     }
@@ -3819,19 +3919,19 @@ export interface operations {
           /**
            * @example [
            *       {
-           *         "id": "string",
-           *         "flow_id": "string",
-           *         "contact_id": "string",
+           *         "id": "run_0mwz2A3s4D5f6G7h8J9k0L",
+           *         "flow_id": "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3",
+           *         "contact_id": "ct_0mwq18yo3jJFvnIzUvqf4q",
            *         "status": "active",
-           *         "key": "string",
-           *         "version": -9007199254740991,
+           *         "key": "inv_2026_0042",
+           *         "version": 1,
            *         "current_step": {
-           *           "id": "string",
-           *           "path": "string"
+           *           "id": null,
+           *           "path": "steps.1"
            *         },
-           *         "converted_at": "2026-01-15T12:00:00.000Z",
-           *         "created_at": "2026-01-15T12:00:00.000Z",
-           *         "ended_at": "2026-01-15T12:00:00.000Z"
+           *         "converted_at": null,
+           *         "created_at": "2026-11-27T10:00:00.000Z",
+           *         "ended_at": null
            *       }
            *     ]
            */
@@ -3968,17 +4068,19 @@ export interface operations {
           /**
            * @example [
            *       {
-           *         "id": "string",
-           *         "name": "string",
-           *         "contact_id": "string",
-           *         "properties": {},
-           *         "timestamp": "string",
+           *         "id": "cev_0mwz1Q2w3E4r5T6y7U8i9O",
+           *         "name": "order_paid",
+           *         "contact_id": "ct_0mwq18yo3jJFvnIzUvqf4q",
+           *         "properties": {
+           *           "order_id": "ord_1042",
+           *           "total": 149.9
+           *         },
+           *         "timestamp": "2026-11-27T10:00:00.000Z",
            *         "created_at": "2026-01-15T12:00:00.000Z",
            *         "triggered": [
            *           {
-           *             "flow_id": "string",
-           *             "run_id": "string",
-           *             "reason": "already_enrolled"
+           *             "flow_id": "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3",
+           *             "run_id": "run_0mwz2A3s4D5f6G7h8J9k0L"
            *           }
            *         ]
            *       }
@@ -4085,14 +4187,17 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "name": "string",
+         *       "name": "order_paid",
          *       "to": {
          *         "phone": "+5511987654321",
          *         "name": "Ana"
          *       },
-         *       "properties": {},
-         *       "timestamp": "2026-01-15T12:00:00.000Z",
-         *       "id": "string"
+         *       "properties": {
+         *         "order_id": "ord_1042",
+         *         "total": 149.9
+         *       },
+         *       "timestamp": "2026-11-27T10:00:00Z",
+         *       "id": "ord_1042:paid"
          *     }
          */
         "application/json": components["schemas"]["RecordEventRequest"];
@@ -4112,17 +4217,19 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "id": "string",
-           *       "name": "string",
-           *       "contact_id": "string",
-           *       "properties": {},
-           *       "timestamp": "string",
+           *       "id": "cev_0mwz1Q2w3E4r5T6y7U8i9O",
+           *       "name": "order_paid",
+           *       "contact_id": "ct_0mwq18yo3jJFvnIzUvqf4q",
+           *       "properties": {
+           *         "order_id": "ord_1042",
+           *         "total": 149.9
+           *       },
+           *       "timestamp": "2026-11-27T10:00:00.000Z",
            *       "created_at": "2026-01-15T12:00:00.000Z",
            *       "triggered": [
            *         {
-           *           "flow_id": "string",
-           *           "run_id": "string",
-           *           "reason": "already_enrolled"
+           *           "flow_id": "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3",
+           *           "run_id": "run_0mwz2A3s4D5f6G7h8J9k0L"
            *         }
            *       ]
            *     }
