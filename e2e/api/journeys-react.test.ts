@@ -336,6 +336,20 @@ describe("wait_for an event (D63, D84)", () => {
     expect(waiting.status).toBe("active");
   });
 
+  it("holds an event that comes while the flow is paused, and wakes the run as soon as it resumes", async () => {
+    const f = await cartFlow();
+    const to = phone();
+    const run = await test.post(`/flows/${f}/enroll`, { to: { phone: to }, variables: { order: "ord_p" } });
+    await waitingFor(run.body.id, "order_paid");
+    await dashboardMutation(ws.id, "flows.setStatus", { flow_id: f, status: "paused" });
+    await event({ name: "order_paid", to: { phone: to }, properties: { order_id: "ord_p" } });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await runOf(run.body.id)).status).toBe("active");
+    await dashboardMutation(ws.id, "flows.setStatus", { flow_id: f, status: "active" });
+    const done = await ended(run.body.id);
+    expect(done.history.find((h) => h.kind === "path")).toMatchObject({ path: "on_event" });
+  });
+
   it("takes the timeout path when nothing comes", async () => {
     const f = await cartFlow(undefined, "PT1S");
     const run = await test.post(`/flows/${f}/enroll`, { to: { phone: phone() }, variables: { order: "never" } });

@@ -70,7 +70,8 @@ export async function moveFlow(
   if (status === "archived") await stopRuns(sql, { flowId: flow.id }, "flow archived");
   if (status === "active" && flow.status === "paused") {
     await sql(
-      `UPDATE jobs j SET run_at = greatest(coalesce(r.next_step_at, now()), now())
+      // A wake (an event or a report that came while paused, D63, D64) runs at once; a run's own step at its due time.
+      `UPDATE jobs j SET run_at = CASE WHEN j.payload ? 'wake' THEN now() ELSE greatest(coalesce(r.next_step_at, now()), now()) END
        FROM flow_runs r WHERE j.kind = 'flow.step' AND j.subject_id = r.id AND r.flow_id = $1 AND r.status = 'active' AND j.run_at >= $2`,
       [flow.id, PARKED],
     );
