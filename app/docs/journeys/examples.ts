@@ -86,4 +86,4 @@ export const INVOICE_PAID = {
 export const curlEvent = (body: unknown) =>
   `curl https://svc.example.com/api/v1/events -H "Authorization: Bearer $SVC_KEY" \\
   -H "Content-Type: application/json" \\
-  -d '${JSON.stringify(body)}'`;
+  -d '${JSON.stringify(body, null, 2)}'`;

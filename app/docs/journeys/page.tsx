@@ -24,8 +24,10 @@ const Section = makeSection(SECTIONS);
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 const EVENT_ANSWER = `HTTP/1.1 202 Accepted
-{"id":"cev_…","name":"cart_abandoned","contact_id":"ct_…","properties":{"cart_id":"cart_81f2", …},
- "timestamp":"2026-11-27T10:00:00.000Z","created_at":"2026-11-27T10:00:00.012Z","triggered":[]}`;
+{"id":"cev_…","name":"cart_abandoned","contact_id":"ct_…",
+ "properties":{"cart_id":"cart_81f2", …},
+ "timestamp":"2026-11-27T10:00:00.000Z",
+ "created_at":"2026-11-27T10:00:00.012Z","triggered":[]}`;
 
 const WHERE = `{ "trigger": { "event": "order_paid",
     "where": { "all": [ { "property": "total", "gte": 100 },
