@@ -9,13 +9,7 @@ export const listEvents = workspaceProcedure
   .output(ZListEventsResponse)
   .query(async ({ ctx, input }) => {
     const { limit, after, ...filter } = input;
-    // The next page keeps the filters as given.
-    const given = new URLSearchParams();
-    for (const [name, value] of Object.entries(filter)) {
-      if (value !== undefined) given.set(name, value instanceof Date ? value.toISOString() : String(value));
-    }
-    const query = given.size ? `?${given.toString()}` : "";
-    const { items, link } = await listContactEvents(ctx.db, ctx.caller, filter, { limit, after }, requestUrl(ctx, `/events${query}`));
+    const { items, link } = await listContactEvents(ctx.db, ctx.caller, filter, { limit, after }, requestUrl(ctx, "/events", filter));
     if (link) ctx.responseHeaders.Link = link;
     return items;
   });

@@ -9,13 +9,7 @@ export const listMessages = workspaceProcedure
   .output(ZListMessagesResponse)
   .query(async ({ ctx, input }) => {
     const { limit, after, ...filter } = input;
-    // The next page keeps the filters as given.
-    const given = new URLSearchParams();
-    for (const [name, value] of Object.entries(filter)) {
-      if (value !== undefined) given.set(name, value instanceof Date ? value.toISOString() : String(value));
-    }
-    const query = given.size ? `?${given.toString()}` : "";
-    const { items, link } = await list(ctx.db, ctx.caller, filter, { limit, after }, requestUrl(ctx, `/messages${query}`));
+    const { items, link } = await list(ctx.db, ctx.caller, filter, { limit, after }, requestUrl(ctx, "/messages", filter));
     if (link) ctx.responseHeaders.Link = link;
     return items;
   });

@@ -9,10 +9,7 @@ export const listRuns = workspaceProcedure
   .output(ZListRunsResponse)
   .query(async ({ ctx, input }) => {
     const { limit, after, flow_id, ...filter } = input;
-    const given = new URLSearchParams();
-    for (const [name, value] of Object.entries(filter)) if (value !== undefined) given.set(name, String(value));
-    const query = given.size ? `?${given.toString()}` : "";
-    const url = requestUrl(ctx, `/flows/${encodeURIComponent(flow_id)}/runs${query}`);
+    const url = requestUrl(ctx, `/flows/${encodeURIComponent(flow_id)}/runs`, filter);
     const { items, link } = await listFlowRuns(ctx.db, ctx.caller, flow_id, filter, { limit, after }, url);
     if (link) ctx.responseHeaders.Link = link;
     return items;

@@ -9,15 +9,12 @@ export const listTemplates = workspaceProcedure
   .output(ZListTemplatesResponse)
   .query(async ({ ctx, input }) => {
     const { limit, after, ...filter } = input;
-    const given = new URLSearchParams();
-    for (const [name, value] of Object.entries(filter)) if (value !== undefined) given.set(name, String(value));
-    const query = given.size ? `?${given.toString()}` : "";
     const { items, link } = await list(
       ctx.db,
       ctx.caller.workspaceId,
       filter,
       { limit, after },
-      requestUrl(ctx, `/whatsapp/templates${query}`),
+      requestUrl(ctx, "/whatsapp/templates", filter),
     );
     if (link) ctx.responseHeaders.Link = link;
     return items;
