@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, fixtures } from "../support/client.ts";
 import { dashboardMutation, dashboardQuery, signIn } from "../support/dashboard.ts";
 import { queryDatabase } from "../support/database.ts";
-import { startFakeWhatsApp, type FakeWhatsApp, type FakeWhatsAppRequest } from "../support/fake-whatsapp.ts";
+import {
+  inboundTextWebhook,
+  postWebhook,
+  startFakeWhatsApp,
+  type FakeWhatsApp,
+  type FakeWhatsAppRequest,
+} from "../support/fake-whatsapp.ts";
 import { poller } from "../support/until.ts";
 import { openWhatsAppWindow } from "../support/whatsapp-window.ts";
 
@@ -261,5 +267,42 @@ describe("sending from a flow around the 24-hour window (D43)", () => {
     const closed = await outcome("+15550100004");
     expect(closed.content).toMatchObject({ template: { name: "order_shipped" }, body: "Hi Bia, your order shipped with UPS." });
     expect(closed.second).toMatchObject({ kind: "skipped", detail: { code: "whatsapp_window_closed" } });
+  });
+});
+
+describe("a live run that waits for the contact's reply (D63, D44)", () => {
+  it("wakes on the inbound WhatsApp message after its send, with {{wait.text}}, and only on a reply to this run's contact", async () => {
+    const to = phone();
+    await openWhatsAppWindow(baseUrl, { phoneNumberId, appSecret }, to);
+    const f = await flow([
+      { type: "send", channel: "whatsapp", whatsapp: { body: "Reply YES to confirm your booking" } },
+      {
+        type: "wait_for",
+        message: "replied",
+        timeout: "P1D",
+        on_event: [{ type: "send", channel: "whatsapp", whatsapp: { body: "You said: {{wait.text}}" } }],
+      },
+    ]);
+    const res = await live.post(`/flows/${f}/enroll`, { to: { phone: to } });
+    expect(res.status).toBe(201);
+    await until(
+      () => runOf(res.body.id),
+      (r) => r.history.some((h) => h.kind === "waiting" && h.detail.for === "replied"),
+    );
+    // Another contact's message wakes nothing.
+    await postWebhook(`${baseUrl}/api/providers/whatsapp`, inboundTextWebhook(phoneNumberId, phone().slice(1), "YES"), appSecret);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await runOf(res.body.id)).status).toBe("active");
+    const reply = await postWebhook(`${baseUrl}/api/providers/whatsapp`, inboundTextWebhook(phoneNumberId, to.slice(1), "YES"), appSecret);
+    expect(reply.status).toBe(200);
+    const done = await until(
+      () => runOf(res.body.id),
+      (r) => r.status !== "active",
+    );
+    expect(done.history.find((h) => h.kind === "woke")!.detail).toMatchObject({ by: "message", status: "replied" });
+    await until(
+      () => sentTo(to).map((r) => (r.body as { text?: { body?: string } }).text?.body),
+      (bodies) => bodies.includes("You said: YES"),
+    );
   });
 });
