@@ -103,10 +103,41 @@ describe("error body for every failure (D26, D29)", () => {
     expectError(await client().get("/no/such/thing"), { status: 404, type: "not_found", code: "route_not_found", param: null });
   });
 
-  it("wrong method on a known route: 400 method_not_allowed", async () => {
+  it("wrong method on a known route: 405 method_not_allowed with Allow (D79)", async () => {
     const res = await client().request("DELETE", "/tags");
-    const error = expectError(res, { status: 400, type: "invalid_request", code: "method_not_allowed" });
+    const error = expectError(res, { status: 405, type: "invalid_request", code: "method_not_allowed" });
     expect(error.message).toContain("GET, POST");
+    expect(res.headers.get("allow")).toBe("GET, POST");
+    expect((await client().request("PUT", "/messages/msg_1")).headers.get("allow")).toBe("GET");
+  });
+
+  it("an unknown query parameter: 400 unknown_parameter naming it, on lists and on POSTs (D79)", async () => {
+    expectError(await client().get("/messages?stauts=failed"), {
+      status: 400,
+      type: "invalid_request",
+      code: "unknown_parameter",
+      param: "stauts",
+    });
+    expectError(await client().get("/tags?limit=5&colour=red"), {
+      status: 400,
+      type: "invalid_request",
+      code: "unknown_parameter",
+      param: "colour",
+    });
+    expectError(await client().post("/tags?dry=1", { name: `Q ${Date.now()}` }), {
+      status: 400,
+      type: "invalid_request",
+      code: "unknown_parameter",
+      param: "dry",
+    });
+    expect((await client().get("/messages?status=failed&limit=1")).status).toBe(200);
+  });
+
+  it("a 401 carries WWW-Authenticate: Bearer (D79)", async () => {
+    const res = await api("svc_test_nope").get("/messages");
+    expectError(res, { status: 401, type: "authentication" });
+    expect(res.headers.get("www-authenticate")).toBe("Bearer");
+    expect((await api().get("/messages")).headers.get("www-authenticate")).toBe("Bearer");
   });
 
   it.each([

@@ -36,15 +36,27 @@ import { appErrorOf, UNAVAILABLE_MESSAGE, type Context, type Meta } from "./trpc
 export { API_PREFIX };
 export const MAX_BODY_BYTES = 256 * 1024;
 
-type Route = { method: string; regexp: RegExp; meta: Meta };
+/** A public operation: its method, path pattern, meta, and the query parameters it takes (D79). */
+type Route = { method: string; regexp: RegExp; meta: Meta; query: ReadonlySet<string> };
 
 const routes: Route[] = [];
 forEachOpenApiProcedure(appRouter._def.procedures, ({ meta, procedure }) => {
   const m = meta as Meta;
   if (!m.openapi) return;
-  routes.push({ method: m.openapi.method, regexp: getPathRegExp(normalizePath(m.openapi.path)), meta: m });
-  if (m.openapi.method !== "GET") keepJsonTypesStrict((procedure as { _def: { inputs: unknown[] } })._def.inputs[0]);
+  const input = (procedure as { _def: { inputs: unknown[] } })._def.inputs[0];
+  // A GET's input is its path and query parameters; every other method takes its input in the body.
+  const path = normalizePath(m.openapi.path);
+  const inPath = new Set([...path.matchAll(/\{(\w+)\}/g)].map((p) => p[1]!));
+  const query = m.openapi.method === "GET" ? new Set(inputKeys(input).filter((k) => !inPath.has(k))) : new Set<string>();
+  routes.push({ method: m.openapi.method, regexp: getPathRegExp(path), meta: m, query });
+  if (m.openapi.method !== "GET") keepJsonTypesStrict(input);
 });
+
+/** The parameter names of an input object schema (none for a procedure without input). */
+function inputKeys(schema: unknown): string[] {
+  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape) : [];
+}
 
 /**
  * trpc-to-openapi turns on zod's coercion for the number, boolean, bigint and date fields of
@@ -104,8 +116,13 @@ export function errorBody(err: AppError, appUrl: string): string {
   });
 }
 
+/** An error's answer, with the headers HTTP asks of its status (D79): `WWW-Authenticate` on a 401, `Allow` on a 405. */
 function errorOutcome(err: AppError, appUrl: string): Outcome {
-  return { status: err.status, body: errorBody(err, appUrl), headers: {} };
+  const headers: Record<string, string> = {};
+  if (err.status === 401) headers["WWW-Authenticate"] = "Bearer";
+  const allow = allowOf.get(err);
+  if (allow) headers.Allow = allow;
+  return { status: err.status, body: errorBody(err, appUrl), headers };
 }
 
 const handler = createOpenApiNodeHttpHandler({
@@ -196,6 +213,12 @@ async function afterAuthentication(
   const path = normalizePath(url.pathname.slice(API_PREFIX.length) || "/");
   const method = req.method ?? "GET";
   const route = matchRoute(method, path);
+  // D79, as D58 for bodies: a misspelt filter answers 400 instead of an unfiltered list.
+  for (const name of url.searchParams.keys()) {
+    if (!route.query.has(name)) {
+      throw new AppError("unknown_parameter", `${name} is not a known query parameter of ${method} ${API_PREFIX}${path}.`, { param: name });
+    }
+  }
 
   let body: unknown;
   if (method === "POST" || method === "PUT" || method === "PATCH") {
@@ -240,13 +263,18 @@ async function afterAuthentication(
   }
 }
 
+/** The methods a path serves, for the `Allow` header of its `405` (D79). */
+const allowOf = new WeakMap<AppError, string>();
+
 function matchRoute(method: string, path: string): Route {
   const candidates = routes.filter((r) => r.regexp.test(path));
   const route = candidates.find((r) => r.method === method);
   if (route) return route;
   if (candidates.length > 0) {
     const allowed = [...new Set(candidates.map((r) => r.method))].join(", ");
-    throw new AppError("method_not_allowed", `${method} is not allowed on ${API_PREFIX}${path}. Allowed: ${allowed}.`);
+    const err = new AppError("method_not_allowed", `${method} is not allowed on ${API_PREFIX}${path}. Allowed: ${allowed}.`);
+    allowOf.set(err, allowed);
+    throw err;
   }
   throw new AppError("route_not_found", `No such endpoint: ${method} ${API_PREFIX}${path}.`);
 }

@@ -50,10 +50,10 @@ export const ERROR_TYPES: readonly ErrorTypeDoc[] = [
   },
   {
     type: "invalid_request",
-    statuses: [ERROR_STATUS.invalid_request, 422, 413],
+    statuses: [ERROR_STATUS.invalid_request, 422, 413, 405],
     title: "Invalid request",
     description:
-      "The request is malformed or a value is invalid; `param` names the parameter at fault in dotted form, such as `to.phone`. The status is 422 when an `Idempotency-Key` is reused with a different body, and 413 when a dashboard request body is too large.",
+      "The request is malformed or a value is invalid; `param` names the parameter at fault in dotted form, such as `to.phone`. The status is 422 when an `Idempotency-Key` is reused with a different body, 413 when a dashboard request body is too large, and 405 when the path does not take the method (the `Allow` header lists those it takes).",
     action:
       "Fix the parameter named by `param` (the message says what is wrong) and send the request again; retrying it unchanged fails the same way.",
   },
@@ -203,10 +203,10 @@ export const ERROR_CATALOG = {
   unknown_parameter: {
     type: "invalid_request",
     description:
-      "The body has a parameter the operation does not know, such as a misspelt name or an `email` object on a WhatsApp message; `param` is its dotted path. Nothing is ignored silently.",
+      "The body or the query string has a parameter the operation does not know, such as a misspelt name, a misspelt filter (`?stauts=failed`) or an `email` object on a WhatsApp message; `param` is its dotted path or its name. Nothing is ignored silently.",
     message: "{param} is not a known parameter of this request.",
     param: "{param}",
-    where: ["api-body"],
+    where: ["api-input"],
   },
   invalid_json: {
     type: "invalid_request",
@@ -391,7 +391,8 @@ export const ERROR_CATALOG = {
   },
   method_not_allowed: {
     type: "invalid_request",
-    description: "The path exists but not with this HTTP method; the message lists the allowed ones.",
+    status: 405,
+    description: "The path exists but not with this HTTP method; the `Allow` header and the message list the allowed ones.",
     message: "DELETE is not allowed on /api/v1/tags. Allowed: GET, POST.",
     where: ["api-routing"],
   },

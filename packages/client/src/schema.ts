@@ -993,7 +993,7 @@ export interface components {
     ApiError: {
       error: {
         /**
-         * @description `authentication` (401), `forbidden` (403), `invalid_request` (400 or 422 or 413), `not_found` (404), `conflict` (409), `rate_limit` (429), `quota_exceeded` (403), `api_error` (500 or 503)
+         * @description `authentication` (401), `forbidden` (403), `invalid_request` (400 or 422 or 413 or 405), `not_found` (404), `conflict` (409), `rate_limit` (429), `quota_exceeded` (403), `api_error` (500 or 503)
          * @enum {string}
          */
         type: "authentication" | "forbidden" | "invalid_request" | "not_found" | "conflict" | "rate_limit" | "quota_exceeded" | "api_error";
@@ -1735,7 +1735,7 @@ export interface operations {
           "application/json": components["schemas"]["Tag"][];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_cursor`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2009,7 +2009,7 @@ export interface operations {
           "application/json": components["schemas"]["CustomField"][];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_cursor`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2289,7 +2289,7 @@ export interface operations {
           "application/json": components["schemas"]["Contact"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_phone`, `invalid_email`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_phone`, `invalid_email`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2604,7 +2604,7 @@ export interface operations {
           "application/json": components["schemas"]["Contact"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2758,7 +2758,7 @@ export interface operations {
           "application/json": components["schemas"]["Message"][];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_cursor`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3053,7 +3053,7 @@ export interface operations {
           "application/json": components["schemas"]["Message"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3285,7 +3285,7 @@ export interface operations {
           "application/json": components["schemas"]["Flow"][];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_cursor`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3788,7 +3788,7 @@ export interface operations {
           "application/json": components["schemas"]["RunWithHistory"];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3938,7 +3938,7 @@ export interface operations {
           "application/json": components["schemas"]["Run"][];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_cursor`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4089,7 +4089,7 @@ export interface operations {
           "application/json": components["schemas"]["ContactEvent"][];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_cursor`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4406,7 +4406,7 @@ export interface operations {
           "application/json": components["schemas"]["WhatsAppTemplate"][];
         };
       };
-      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `invalid_text`, `invalid_cursor`). */
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_cursor`). */
       400: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
