@@ -15,12 +15,11 @@ import { countedMessage, insertMessages, type Accepted, type NewMessage } from "
 import { currentCause, withCause, type Cause } from "../observability/request-context.ts";
 import { settleJobs, type Job, type Settlement } from "../outbox/jobs.ts";
 import type { Scalar } from "../messaging/render.ts";
-import { addDuration, type Goal, type SendStep, type Step, type WaitForStep } from "./flow-schemas.ts";
+import { addDuration, type Goal, type SendStep, type Step } from "./flow-schemas.ts";
 import { PARKED } from "./set-flow-status.ts";
 import { enterList, holds, nextPath, stepAt, type Path } from "./step-path.ts";
 import { skipReason } from "./run-views.ts";
-import { findEvent, messageOutcome, renderMatch, runVariables, type RunWait } from "./run-waits.ts";
-import { flatten } from "../contact-events/conditions.ts";
+import { findEvent, renderMatch, runVariables, waitFor, withoutWait, type RunWait } from "./run-waits.ts";
 import type { Caller } from "../lib/caller.ts";
 
 // The run engine: the pipeline's handler for `flow.step` jobs. A job walks a run from its
@@ -231,86 +230,6 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
   if (contactChanged) writes.contactUpdated(due, run, now);
   return writes.end(due, run, history, "completed");
 }
-
-const withoutWait = (variables: Record<string, Scalar>) =>
-  Object.fromEntries(Object.entries(variables).filter(([k]) => !k.startsWith("wait.")));
-
-type WaitOutcome =
-  | { kind: "wait"; started: boolean; until: Date; wait: RunWait; detail: Record<string, unknown> }
-  | { kind: "woke"; path: "on_event" | "on_timeout"; woke: Record<string, unknown>; values: Record<string, Scalar> };
-
-/**
- * A `wait_for` step (D63). Arriving, the run looks for what it waits for (an event within
- * `lookback`, the outcome its latest message already has) and otherwise starts waiting, its
- * job due at the timeout. Waiting, a job wakes it: an event or a report of the message (their
- * job names it, and it is checked here against the wait as it now is), or the timeout. The
- * run's row is locked while this runs, so whatever arrives together, one path is taken.
- */
-async function waitFor(
-  sql: Handle,
-  run: RunRow,
-  contact: Contact,
-  step: WaitForStep,
-  at: Path,
-  wake: Job<"flow.step">["payload"]["wake"],
-  now: Date,
-): Promise<WaitOutcome> {
-  const pending = run.wait && isDeepStrictEqual(run.wait.position, at) ? run.wait : null;
-  if (!pending) {
-    const until = addDuration(step.timeout, now);
-    if (step.event !== undefined) {
-      const match = renderMatch(step.match, run, contact);
-      const since = step.lookback ? new Date(2 * now.getTime() - addDuration(step.lookback, now).getTime()) : now;
-      const found = step.lookback ? await findEvent(sql, run, { name: step.event, match, since }) : null;
-      if (found) return eventWoke(found);
-      const wait: RunWait = { position: at, event: step.event, match, since: since.toISOString(), until: until.toISOString() };
-      return { kind: "wait", started: true, until, wait, detail: { for: step.event, until: wait.until } };
-    }
-    const outcome = step.message!;
-    if (!run.last_message_id) return timedOut("no_message");
-    const reached = await messageOutcome(sql, run.last_message_id, outcome);
-    if (reached) return messageWoke(reached);
-    const wait: RunWait = { position: at, message_id: run.last_message_id, outcome, since: now.toISOString(), until: until.toISOString() };
-    return { kind: "wait", started: true, until, wait, detail: { for: outcome, until: wait.until } };
-  }
-  if (wake?.by === "event" && pending.event !== undefined) {
-    const found = await findEvent(sql, run, {
-      name: pending.event,
-      match: pending.match ?? {},
-      since: new Date(pending.since),
-      id: wake.event_id,
-    });
-    if (found) return eventWoke(found);
-  }
-  if (wake?.by === "message" && pending.outcome !== undefined) {
-    const reached = await messageOutcome(sql, pending.message_id!, pending.outcome);
-    if (reached) return messageWoke(reached);
-  }
-  const until = new Date(pending.until);
-  if (until <= now) return timedOut();
-  return { kind: "wait", started: false, until, wait: pending, detail: {} };
-}
-
-const eventWoke = (event: { id: string; properties: unknown }): WaitOutcome => ({
-  kind: "woke",
-  path: "on_event",
-  woke: { by: "event", event_id: event.id },
-  values: flatten(event.properties, "wait"),
-});
-
-const messageWoke = (m: { id: string; status: string; text: string | null }): WaitOutcome => ({
-  kind: "woke",
-  path: "on_event",
-  woke: { by: "message", message_id: m.id, status: m.status },
-  values: { "wait.status": m.status, ...(m.text !== null ? { "wait.text": m.text } : {}) },
-});
-
-const timedOut = (reason?: string): WaitOutcome => ({
-  kind: "woke",
-  path: "on_timeout",
-  woke: { by: "timeout", ...(reason ? { reason } : {}) },
-  values: {},
-});
 
 /**
  * A `send` step: a message to the run's contact through the same insert as POST /messages,

@@ -1,11 +1,15 @@
+import { isDeepStrictEqual } from "node:util";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import type { Handle } from "../db/client.ts";
 import { placeholderValues, render, type Scalar } from "../messaging/render.ts";
-import type { MessageOutcome } from "./flow-schemas.ts";
+import { flatten } from "../contact-events/conditions.ts";
+import type { Job } from "../outbox/jobs.ts";
+import { addDuration, type MessageOutcome, type WaitForStep } from "./flow-schemas.ts";
 import type { Path } from "./step-path.ts";
 
 // What a run waits for and how it finds it (D63, D64): events of its contact in its mode, and
-// the outcome of its latest message, read by the statements below.
+// the outcome of its latest message, read by the statements below; and the `wait_for` step,
+// which the run engine (advance-run.ts) walks through `waitFor`.
 
 /** A run's `wait` column while it waits at a `wait_for` step (null otherwise). */
 export type RunWait = {
@@ -23,6 +27,9 @@ export type RunWait = {
 };
 
 type RunRef = { id: string; contact_id: string; mode: string; key: string | null; variables: Record<string, Scalar> };
+
+/** What `waitFor` reads of the run it walks. */
+type WaitingRun = RunRef & { wait: RunWait | null; last_message_id: string | null };
 
 /** A run's placeholders beyond the contact's (D17): its variables, the trigger's `event.…`, `wait.…`, and `run.key` (D66). */
 export function runVariables(run: Pick<RunRef, "key" | "variables">): Record<string, Scalar> {
@@ -93,3 +100,84 @@ export async function messageOutcome(
   const [row] = await sql<{ id: string; status: string }>(MESSAGE_STATUS, [messageId, REACHED[outcome]]);
   return row ? { id: row.id, status: row.status, text: null } : null;
 }
+
+/** A run's variables without what its last wait set (`wait.…`). */
+export const withoutWait = (variables: Record<string, Scalar>) =>
+  Object.fromEntries(Object.entries(variables).filter(([k]) => !k.startsWith("wait.")));
+
+type WaitOutcome =
+  | { kind: "wait"; started: boolean; until: Date; wait: RunWait; detail: Record<string, unknown> }
+  | { kind: "woke"; path: "on_event" | "on_timeout"; woke: Record<string, unknown>; values: Record<string, Scalar> };
+
+/**
+ * A `wait_for` step (D63). Arriving, the run looks for what it waits for (an event within
+ * `lookback`, the outcome its latest message already has) and otherwise starts waiting, its
+ * job due at the timeout. Waiting, a job wakes it: an event or a report of the message (their
+ * job names it, and it is checked here against the wait as it now is), or the timeout. The
+ * run's row is locked while this runs, so whatever arrives together, one path is taken.
+ */
+export async function waitFor(
+  sql: Handle,
+  run: WaitingRun,
+  contact: Contact,
+  step: WaitForStep,
+  at: Path,
+  wake: Job<"flow.step">["payload"]["wake"],
+  now: Date,
+): Promise<WaitOutcome> {
+  const pending = run.wait && isDeepStrictEqual(run.wait.position, at) ? run.wait : null;
+  if (!pending) {
+    const until = addDuration(step.timeout, now);
+    if (step.event !== undefined) {
+      const match = renderMatch(step.match, run, contact);
+      const since = step.lookback ? new Date(2 * now.getTime() - addDuration(step.lookback, now).getTime()) : now;
+      const found = step.lookback ? await findEvent(sql, run, { name: step.event, match, since }) : null;
+      if (found) return eventWoke(found);
+      const wait: RunWait = { position: at, event: step.event, match, since: since.toISOString(), until: until.toISOString() };
+      return { kind: "wait", started: true, until, wait, detail: { for: step.event, until: wait.until } };
+    }
+    const outcome = step.message!;
+    if (!run.last_message_id) return timedOut("no_message");
+    const reached = await messageOutcome(sql, run.last_message_id, outcome);
+    if (reached) return messageWoke(reached);
+    const wait: RunWait = { position: at, message_id: run.last_message_id, outcome, since: now.toISOString(), until: until.toISOString() };
+    return { kind: "wait", started: true, until, wait, detail: { for: outcome, until: wait.until } };
+  }
+  if (wake?.by === "event" && pending.event !== undefined) {
+    const found = await findEvent(sql, run, {
+      name: pending.event,
+      match: pending.match ?? {},
+      since: new Date(pending.since),
+      id: wake.event_id,
+    });
+    if (found) return eventWoke(found);
+  }
+  if (wake?.by === "message" && pending.outcome !== undefined) {
+    const reached = await messageOutcome(sql, pending.message_id!, pending.outcome);
+    if (reached) return messageWoke(reached);
+  }
+  const until = new Date(pending.until);
+  if (until <= now) return timedOut();
+  return { kind: "wait", started: false, until, wait: pending, detail: {} };
+}
+
+const eventWoke = (event: { id: string; properties: unknown }): WaitOutcome => ({
+  kind: "woke",
+  path: "on_event",
+  woke: { by: "event", event_id: event.id },
+  values: flatten(event.properties, "wait"),
+});
+
+const messageWoke = (m: { id: string; status: string; text: string | null }): WaitOutcome => ({
+  kind: "woke",
+  path: "on_event",
+  woke: { by: "message", message_id: m.id, status: m.status },
+  values: { "wait.status": m.status, ...(m.text !== null ? { "wait.text": m.text } : {}) },
+});
+
+const timedOut = (reason?: string): WaitOutcome => ({
+  kind: "woke",
+  path: "on_timeout",
+  woke: { by: "timeout", ...(reason ? { reason } : {}) },
+  values: {},
+});
