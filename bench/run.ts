@@ -10,6 +10,7 @@ import { prepare } from "../scripts/lib/prepare.mjs";
 import { baseline, contactUpserts, keyCheck, messageAcceptance } from "./sections/api.ts";
 import { cliCommands } from "./sections/cli.ts";
 import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
+import { eventAcceptance } from "./sections/events.ts";
 import { enrollments, runSteps } from "./sections/flows.ts";
 import { growth } from "./sections/growth.ts";
 import { webhookDeliveries, webhookLatency } from "./sections/webhooks.ts";
@@ -33,6 +34,7 @@ const sections: Record<string, () => Promise<void>> = {
   "webhook-latency": webhookLatency,
   enroll: enrollments,
   "flow-steps": runSteps,
+  events: eventAcceptance,
   growth,
   cli: () => cliCommands(),
 };
