@@ -10,7 +10,7 @@ import { prepare } from "../scripts/lib/prepare.mjs";
 import { baseline, contactUpserts, keyCheck, messageAcceptance } from "./sections/api.ts";
 import { cliCommands } from "./sections/cli.ts";
 import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
-import { eventAcceptance } from "./sections/events.ts";
+import { eventAcceptance, eventWake } from "./sections/events.ts";
 import { enrollments, runSteps } from "./sections/flows.ts";
 import { growth } from "./sections/growth.ts";
 import { webhookDeliveries, webhookLatency } from "./sections/webhooks.ts";
@@ -35,6 +35,7 @@ const sections: Record<string, () => Promise<void>> = {
   enroll: enrollments,
   "flow-steps": runSteps,
   events: eventAcceptance,
+  "event-wake": eventWake,
   growth,
   cli: () => cliCommands(),
 };
@@ -57,8 +58,10 @@ const columns = [
   "mean_full_second",
   "p50_ms",
   "p95_ms",
+  "max_ms",
   "rss_mb",
   "messages",
+  "events",
 ];
 console.log("");
 for (const [name, row] of Object.entries(results)) {
