@@ -112,8 +112,7 @@ export async function eventWake(): Promise<void> {
     await settle(bench);
 
     const dispatcher = new Agent({ connections: 50 });
-    const watch = new pg.Client({ connectionString: bench.env.DATABASE_URL });
-    await watch.connect();
+    const watch = new pg.Pool({ connectionString: bench.env.DATABASE_URL, max: 4 });
     try {
       await offerEvents(bench, dispatcher, runs.slice(0, WAKE_WARMUP));
       await new Promise((r) => setTimeout(r, 1_000));
@@ -194,7 +193,7 @@ type Answered = { at: number; ms: number; committed?: number };
  * for each, when its answer arrived (epoch ms, as the server's clock: same machine) and how
  * long the request took; with `watch`, for one run in WATCHED, when it was first read woken.
  */
-async function offerEvents(bench: Bench, dispatcher: Agent, runs: Waiting[], watch?: pg.Client): Promise<Answered[]> {
+async function offerEvents(bench: Bench, dispatcher: Agent, runs: Waiting[], watch?: pg.Pool): Promise<Answered[]> {
   const begin = performance.now();
   const answers: Promise<Answered>[] = [];
   for (const [i, run] of runs.entries()) {
@@ -217,7 +216,7 @@ async function offerEvents(bench: Bench, dispatcher: Agent, runs: Waiting[], wat
 }
 
 /** When the run was first read no longer active (epoch ms), reading it every 2 ms until `deadline`. */
-async function committed(client: pg.Client, runId: string, deadline: number): Promise<number | undefined> {
+async function committed(client: pg.Pool, runId: string, deadline: number): Promise<number | undefined> {
   while (Date.now() < deadline) {
     const { rows } = await client.query<{ status: string }>("SELECT status::text AS status FROM flow_runs WHERE id = $1", [runId]);
     if (rows[0]?.status !== "active") return performance.timeOrigin + performance.now();
