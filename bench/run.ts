@@ -2,7 +2,8 @@
 // on fresh databases, warms up, then measures (autocannon, 50 connections, unless said). The
 // report is printed as a table and written to bench/results/latest.json.
 // `npm run bench -- <section> …` runs only those sections. `growth` fills PostgreSQL with
-// BENCH_GROWTH_MESSAGES messages (default 2,000,000; fewer for a quick run).
+// BENCH_GROWTH_MESSAGES messages (default 2,000,000; fewer for a quick run); `event-wake` enrolls
+// BENCH_WAITING_RUNS waiting runs (default 10,000).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../e2e/support/server.ts";
