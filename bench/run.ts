@@ -2,7 +2,8 @@
 // on fresh databases, warms up, then measures (autocannon, 50 connections, unless said). The
 // report is printed as a table and written to bench/results/latest.json.
 // `npm run bench -- <section> …` runs only those sections. `growth` fills PostgreSQL with
-// BENCH_GROWTH_MESSAGES messages (default 2,000,000; fewer for a quick run).
+// BENCH_GROWTH_MESSAGES messages (default 2,000,000; fewer for a quick run); `event-wake` enrolls
+// BENCH_WAITING_RUNS waiting runs (default 10,000).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../e2e/support/server.ts";
@@ -10,6 +11,7 @@ import { prepare } from "../scripts/lib/prepare.mjs";
 import { baseline, contactUpserts, keyCheck, messageAcceptance } from "./sections/api.ts";
 import { cliCommands } from "./sections/cli.ts";
 import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
+import { eventAcceptance, eventWake } from "./sections/events.ts";
 import { enrollments, runSteps } from "./sections/flows.ts";
 import { growth } from "./sections/growth.ts";
 import { webhookDeliveries, webhookLatency } from "./sections/webhooks.ts";
@@ -33,6 +35,8 @@ const sections: Record<string, () => Promise<void>> = {
   "webhook-latency": webhookLatency,
   enroll: enrollments,
   "flow-steps": runSteps,
+  events: eventAcceptance,
+  "event-wake": eventWake,
   growth,
   cli: () => cliCommands(),
 };
@@ -55,8 +59,10 @@ const columns = [
   "mean_full_second",
   "p50_ms",
   "p95_ms",
+  "max_ms",
   "rss_mb",
   "messages",
+  "events",
 ];
 console.log("");
 for (const [name, row] of Object.entries(results)) {

@@ -60,7 +60,8 @@ export async function contactUpserts(): Promise<void> {
   });
 }
 
-const MESSAGE = JSON.stringify({
+/** The body each POST /messages round sends: a test WhatsApp message to one phone. */
+export const MESSAGE = JSON.stringify({
   channel: "whatsapp",
   to: { phone: "+5511987654321" },
   whatsapp: { body: "Your code is {{code}}" },

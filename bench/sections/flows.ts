@@ -9,7 +9,8 @@ import { record, SECONDS, WARMUP, withServer, type Bench } from "../support.ts";
 // Journeys on PostgreSQL: enrollments accepted per second through the API, and steps the run
 // engine advances per second on a three-step flow with zero waits.
 
-function importFlow(bench: Bench, definition: unknown): string {
+/** Imports a flow document through the CLI, as a user would (`svc flow import`); its id. */
+export function importFlow(bench: Bench, definition: unknown): string {
   const file = join(mkdtempSync(join(tmpdir(), "svc-bench-flow-")), "flow.json");
   writeFileSync(file, JSON.stringify(definition));
   const out = execFileSync(
