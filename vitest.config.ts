@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Unit tests beside the code; API integration tests run twice, once per engine, each against
@@ -25,6 +26,8 @@ export default defineConfig({
     maxWorkers: 3,
     projects: [
       {
+        // The dashboard's modules import each other as `@/…` (tsconfig.json's paths).
+        resolve: { alias: [{ find: /^@\//, replacement: fileURLToPath(new URL("./", import.meta.url)) }] },
         test: {
           name: "unit",
           include: [

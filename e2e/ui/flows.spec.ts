@@ -143,15 +143,15 @@ test("an admin builds a flow in the editor, sees a fault at its step, activates 
   await expect(row).toContainText("test");
   await row.getByRole("button", { name: `History of run ${runId}` }).click();
   const dialog = page.getByRole("dialog", { name: `Run ${runId}` });
-  const history = dialog.getByRole("table", { name: "Run history" });
-  await expect(history.getByRole("row")).toHaveCount(8);
-  await expect(history.getByRole("row").nth(1)).toContainText("enrolled");
-  await expect(history.getByRole("row").nth(2)).toContainText("Step 1 · tag");
-  await expect(history.getByRole("row").nth(3)).toContainText("Took the “then” side of the branch.");
-  await expect(history.getByRole("row").nth(4)).toContainText("Step 2 › then › 1 · set_field");
-  await expect(history.getByRole("row").nth(5)).toContainText(/Step 3 · send.*Sent a WhatsApp message msg_/);
-  await expect(history.getByRole("row").nth(6)).toContainText("to “onboarded”");
-  await expect(history.getByRole("row").nth(7)).toContainText("completed");
+  const history = dialog.getByRole("list", { name: "Run history, oldest first" }).getByRole("listitem");
+  await expect(history).toHaveCount(7);
+  await expect(history.nth(0)).toContainText("Entered the flow on version 1.");
+  await expect(history.nth(1)).toContainText("Step 1 · tag");
+  await expect(history.nth(2)).toContainText("Took the “then” side of the branch.");
+  await expect(history.nth(3)).toContainText("Step 2 › then › 1 · set_field");
+  await expect(history.nth(4)).toContainText(/Step 3 · send.*Sent a WhatsApp message msg_/);
+  await expect(history.nth(5)).toContainText("to “onboarded”");
+  await expect(history.nth(6)).toContainText("Went through the flow to its end.");
   await expect(dialog.getByRole("button", { name: "Unenroll…" })).toHaveCount(0);
   await dialog.getByRole("button", { name: "Close" }).click();
 
@@ -204,7 +204,7 @@ test("an admin imports a flow that waits, sees its run waiting and unenrolls it 
 
   await row.getByRole("button", { name: `History of run ${runId}` }).click();
   const run = page.getByRole("dialog", { name: `Run ${runId}` });
-  await expect(run.getByRole("table", { name: "Run history" })).toContainText("waiting");
+  await expect(run.getByRole("list", { name: "Run history, oldest first" })).toContainText("Began waiting 1 hour, until");
   await run.getByRole("button", { name: "Unenroll…" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Unenroll this contact?" });
   await confirm.getByLabel("Reason").fill("asked to stop");
@@ -214,7 +214,7 @@ test("an admin imports a flow that waits, sees its run waiting and unenrolls it 
   const reopened = page.getByRole("dialog", { name: `Run ${runId}` });
   await expect(reopened.locator("dd").first()).toHaveText("stopped");
   await expect(reopened).toContainText("asked to stop");
-  await expect(reopened.getByRole("table", { name: "Run history" })).toContainText("stopped");
+  await expect(reopened.getByRole("list", { name: "Run history, oldest first" })).toContainText("Left the flow: asked to stop");
   await reopened.getByRole("button", { name: "Close" }).click();
   await expect(row).toContainText("stopped");
   await expect(row).toContainText("asked to stop");
@@ -253,7 +253,7 @@ test("support staff see flows, a flow's document and runs, but no controls that 
   await expect(row.getByRole("button", { name: `Unenroll run ${flows.seededFlow.runId}` })).toHaveCount(0);
   await row.getByRole("button", { name: `History of run ${flows.seededFlow.runId}` }).click();
   const run = page.getByRole("dialog", { name: `Run ${flows.seededFlow.runId}` });
-  await expect(run.getByRole("table", { name: "Run history" })).toContainText("enrolled");
+  await expect(run.getByRole("list", { name: "Run history, oldest first" })).toContainText("Entered the flow on version 1.");
   await expect(run.getByRole("button", { name: "Unenroll…" })).toHaveCount(0);
 
   // A new flow's editor is not theirs.

@@ -58,15 +58,15 @@ test("an admin test-runs a flow from its page and follows its message to the mes
   await expect(stepRow(page, /^Step 2 · Wait 5 minutes/).getByRole("cell")).toHaveText(["0", "1", "0"]);
   await expect(stepRow(page, /^Step 3 · Add or remove tags/).getByRole("cell")).toHaveText(["0", "0", "0"]);
 
-  // Its history in words, in a dialog as wide as its table, its title in view whatever has the focus.
+  // Its history in words, in a dialog as wide as its content, its title in view whatever has the focus.
   await run.getByRole("button", { name: `History of run ${runId}` }).click();
   const dialog = page.getByRole("dialog", { name: `Run ${runId}` });
-  const history = dialog.getByRole("table", { name: "Run history" });
+  const history = dialog.getByRole("list", { name: "Run history, oldest first" });
   await expect(history).toContainText("Entered the flow on version 1.");
-  await expect(history).toContainText(/Waits until .*\(in \d+ minutes?\)/);
+  await expect(history).toContainText(/Began waiting 5 minutes, until .*\(in \d+ minutes?\)/);
   await expect(dialog).toContainText(flows.welcomeFlow.contactName);
   const fits = await dialog.evaluate((d) => {
-    const wrap = d.querySelector(".table-wrap")!;
+    const wrap = d.querySelector(".run-dialog-body")!;
     return { table: wrap.scrollWidth, wrap: wrap.clientWidth };
   });
   expect(fits.table).toBeLessThanOrEqual(fits.wrap);

@@ -1,48 +1,66 @@
 import type { Database } from "../db/client.ts";
+import type { KeyMode } from "../generated/prisma/enums.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 import { listPage, type Cursor, type PageQuery } from "../lib/pagination.ts";
 import { CONTACT_EVENT_COLUMNS, contactEventView, type ContactEventRow, type ContactEventView } from "./contact-event-schemas.ts";
 
 export type ContactEventFilter = { contact_id?: string; name?: string; created_after?: Date; created_before?: Date };
 
+/** Whose events a list reads: a workspace's, in one mode (a key's, D40), or in both (`null`: the dashboard's contact page). */
+type Scope = Pick<CallerInWorkspace, "workspaceId"> & { mode: KeyMode | null };
+
 /**
  * GET /events (D61): the key's mode's events (D40), newest first (`created_at`, then `id`),
  * filtered, in D10's pages. The index on (workspace_id, mode, created_at, id) serves the
- * order and the cursor; with `contact_id`, the contact's index.
+ * order and the cursor; with `contact_id`, the contact's index. Each event says its mode (the
+ * public Event leaves it out: a key reads only its own).
  */
 export async function listContactEvents(
   database: Database,
-  actor: Pick<CallerInWorkspace, "workspaceId" | "mode">,
+  scope: Scope,
   filter: ContactEventFilter,
   query: PageQuery,
   url: string | null,
-): Promise<{ items: ContactEventView[]; link: string | null; next: string | null }> {
+): Promise<{ items: (ContactEventView & { mode: KeyMode })[]; link: string | null; next: string | null }> {
+  const inMode = (alias: string, values: unknown[]) => (scope.mode ? [`${alias}.mode = $${values.push(scope.mode)}::"KeyMode"`] : []);
   const { items, link, next } = await listPage(
     query,
     url,
     async (id) => {
+      const values: unknown[] = [id, scope.workspaceId];
+      const where = [`e.id = $1`, `e.workspace_id = $2`, ...inMode("e", values)];
       const [cursor] = await database.query<Cursor>(
-        `SELECT id, created_at AS "createdAt" FROM contact_events WHERE id = $1 AND workspace_id = $2 AND mode = $3::"KeyMode"`,
-        [id, actor.workspaceId, actor.mode],
+        `SELECT e.id, e.created_at AS "createdAt" FROM contact_events e WHERE ${where.join(" AND ")}`,
+        values,
       );
       return cursor ?? null;
     },
     (_, take, cursor) => {
-      const values: unknown[] = [actor.workspaceId, actor.mode];
+      const values: unknown[] = [scope.workspaceId];
       const param = (value: unknown) => `$${values.push(value)}`;
-      const where = [`e.workspace_id = $1`, `e.mode = $2::"KeyMode"`];
+      const where = [`e.workspace_id = $1`, ...inMode("e", values)];
       if (filter.contact_id) where.push(`e.contact_id = ${param(filter.contact_id)}`);
       if (filter.name) where.push(`e.name = ${param(filter.name)}`);
       if (filter.created_after) where.push(`e.created_at > ${param(filter.created_after)}`);
       if (filter.created_before) where.push(`e.created_at < ${param(filter.created_before)}`);
       if (cursor) where.push(`(e.created_at, e.id) < (${param(cursor.createdAt)}, ${param(cursor.id)})`);
-      return database.query<ContactEventRow>(
-        `SELECT ${CONTACT_EVENT_COLUMNS} FROM contact_events e WHERE ${where.join(" AND ")}
+      return database.query<ContactEventRow & { mode: KeyMode }>(
+        `SELECT ${CONTACT_EVENT_COLUMNS}, e.mode::text AS mode FROM contact_events e WHERE ${where.join(" AND ")}
          ORDER BY e.created_at DESC, e.id DESC LIMIT ${param(take)}`,
         values,
       );
     },
     "desc",
   );
-  return { items: items.map(contactEventView), link, next };
+  return { items: items.map((e) => ({ ...contactEventView(e), mode: e.mode })), link, next };
+}
+
+/** The events of a workspace with these ids (a run's history names them), whatever their mode; one statement by primary key. */
+export async function contactEventsByIds(database: Database, workspaceId: string, ids: string[]): Promise<ContactEventView[]> {
+  if (ids.length === 0) return [];
+  const rows = await database.query<ContactEventRow>(
+    `SELECT ${CONTACT_EVENT_COLUMNS} FROM contact_events e WHERE e.id = ANY($1::text[]) AND e.workspace_id = $2`,
+    [[...new Set(ids)], workspaceId],
+  );
+  return rows.map(contactEventView);
 }

@@ -5,6 +5,7 @@ import { fill } from "../../bench/sections/growth.ts";
 import { sql as query } from "../../bench/support.ts";
 import { freshDatabase } from "../../e2e/support/database.ts";
 import { listAuditEvents } from "../audit/list-audit-events.ts";
+import { listContactEvents } from "../contact-events/list-contact-events.ts";
 import { contactHistory } from "../contacts/search-contacts.ts";
 import { contactRuns } from "../flows/contact-runs.ts";
 import { getRun, listRuns } from "../flows/list-runs.ts";
@@ -186,6 +187,10 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
     ["audit log, next page", () => listAuditEvents(database, ws, { after: "aud_0000000500" })],
     ["audit log by action and actor", () => listAuditEvents(database, ws, { action: "api_key.created", actor: "cli" })],
     ["a contact's runs", () => contactRuns(database, ws, "ct_g0_1")],
+    [
+      "a contact's events in both modes (its page)",
+      () => listContactEvents(database, { workspaceId: ws, mode: null }, { contact_id: "ct_g0_1" }, { limit: 10 }, null),
+    ],
     ["a flow's runs by step", () => stepCounts(database, ws, "flow_0")],
   ];
 

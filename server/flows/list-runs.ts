@@ -1,3 +1,4 @@
+import { contactEventsByIds } from "../contact-events/list-contact-events.ts";
 import type { Database } from "../db/client.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { notFound } from "../lib/errors.ts";
@@ -70,7 +71,7 @@ async function contactNames(database: Database, workspaceId: string, ids: string
   return new Map(rows.map((c) => [c.id, { name: c.name, phone: c.phone, email: c.email }]));
 }
 
-/** One run with its history, oldest first. */
+/** One run with its history, oldest first, and the contact events it names. */
 export async function getRun(database: Database, workspaceId: string, runId: string) {
   const run = await database.prisma.flowRun.findFirst({
     where: { id: runId, workspaceId },
@@ -80,10 +81,19 @@ export async function getRun(database: Database, workspaceId: string, runId: str
     },
   });
   if (!run) throw notFound("run", "run_id");
-  const names = await contactNames(database, workspaceId, [run.contactId]);
+  // The contact events its history names (the trigger's, the one that woke a wait, the goal's), so the dashboard says which they were.
+  const eventIds = run.history.flatMap((h) => {
+    const id = (h.detail as { event_id?: unknown } | null)?.event_id;
+    return typeof id === "string" ? [id] : [];
+  });
+  const [names, events] = await Promise.all([
+    contactNames(database, workspaceId, [run.contactId]),
+    contactEventsByIds(database, workspaceId, eventIds),
+  ]);
   return {
     ...detailView(run),
     contact: names.get(run.contactId) ?? null,
     history: run.history.map((h) => ({ at: h.at.toISOString(), kind: h.kind, position: h.position, detail: h.detail })),
+    events: events.map(({ id, name, properties, created_at }) => ({ id, name, properties, created_at })),
   };
 }

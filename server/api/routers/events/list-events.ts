@@ -11,5 +11,6 @@ export const listEvents = workspaceProcedure
     const { limit, after, ...filter } = input;
     const { items, link } = await listContactEvents(ctx.db, ctx.caller, filter, { limit, after }, requestUrl(ctx, "/events", filter));
     if (link) ctx.responseHeaders.Link = link;
-    return items;
+    // A key reads its own mode's events only: the Event does not repeat it.
+    return items.map(({ mode: _, ...event }) => event);
   });

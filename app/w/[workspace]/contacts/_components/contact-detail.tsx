@@ -13,6 +13,7 @@ import type { CustomField } from "@/server/fields/field-schemas.ts";
 import type { ContactChanges } from "./contact-changes.ts";
 import { ContactForm } from "./contact-form.tsx";
 import { ContactHistory } from "./contact-history.tsx";
+import { ContactEvents } from "./contact-events.tsx";
 import { ContactMessages } from "./contact-messages.tsx";
 import { ContactRuns } from "./contact-runs.tsx";
 import { OptOuts } from "./contacts-table.tsx";
@@ -172,6 +173,7 @@ export function ContactDetail({ workspace, id, canManage }: Props) {
       )}
 
       <ContactMessages workspace={workspace} contactId={c.id} />
+      <ContactEvents workspace={workspace} contactId={c.id} />
       <ContactRuns workspace={workspace} contactId={c.id} />
 
       <section className="section" aria-labelledby="history">

@@ -46,6 +46,11 @@ export function ContactRuns({ workspace, contactId }: { workspace: string; conta
                     <td>
                       <span className="cell-stack">
                         <code>{r.id}</code> {r.mode === "test" && <span className="badge test">test</span>}
+                        {r.key !== null && (
+                          <span className="cell-line muted">
+                            key <code className="run-key">{r.key}</code>
+                          </span>
+                        )}
                       </span>
                     </td>
                     <td>

@@ -10,9 +10,12 @@ export type EditorContext = {
   readOnly: boolean;
 };
 
-/** The props of one control at `param` (e.g. `steps.2.whatsapp.body`): marked invalid when the fault names it. */
-export function controlA11y(context: EditorContext, param: string, errorId: string) {
+/**
+ * The props of one control at `param` (e.g. `steps.2.whatsapp.body`): marked invalid when the
+ * fault names it or, unless `exact`, a place inside it.
+ */
+export function controlA11y(context: EditorContext, param: string, errorId: string, exact = false) {
   const at = context.fault?.param;
-  const invalid = Boolean(at && (at === param || at.startsWith(`${param}.`)));
+  const invalid = Boolean(at && (at === param || (!exact && at.startsWith(`${param}.`))));
   return { "aria-invalid": invalid ? true : undefined, "aria-describedby": invalid ? errorId : undefined } as const;
 }

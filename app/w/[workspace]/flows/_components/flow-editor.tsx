@@ -8,25 +8,39 @@ import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { FieldError } from "@/app/_components/form-feedback.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useWorkspaceFields, useWorkspaceTags } from "@/app/_components/use-catalog.ts";
-import type { Step } from "@/server/flows/flow-schemas.ts";
 import type { EditorContext } from "./editor-context.ts";
 import { documentJson, exportFileName, type FlowDetails, type FlowDocument } from "./flow-labels.tsx";
+import { GoalPanel } from "./goal-panel.tsx";
 import { ImportDialog } from "./import-dialog.tsx";
 import { StepList } from "./step-list.tsx";
+import { TriggerPanel } from "./trigger-panel.tsx";
 
-type Draft = { name: string; allow_reentry: boolean; steps: Step[] };
+type Draft = Omit<FlowDocument, "status">;
 
 const EMPTY: Draft = { name: "", allow_reentry: false, steps: [] };
 
+/** A draft in the document's order (name, re-entry, trigger, goal, steps), without a trigger or goal it lacks. */
+function draftFrom({ name, allow_reentry, trigger, goal, steps }: Draft): Draft {
+  return { name, allow_reentry, ...(trigger ? { trigger } : {}), ...(goal ? { goal } : {}), steps };
+}
+
 function draftOf(flow: FlowDetails | null): Draft {
-  if (!flow) return EMPTY;
-  const { name, allow_reentry, steps } = flow.definition;
-  return { name, allow_reentry, steps };
+  return flow ? draftFrom(flow.definition) : EMPTY;
 }
 
 /** The document as exported: the flow's status (for a saved flow) and the editor's content. */
 function exported(draft: Draft, flow: FlowDetails | null): FlowDocument {
-  return flow ? { name: draft.name, status: flow.status, allow_reentry: draft.allow_reentry, steps: draft.steps } : draft;
+  if (!flow) return draft;
+  const { name, allow_reentry, ...rest } = draft;
+  return { name, status: flow.status, allow_reentry, ...rest };
+}
+
+/** Where the server's fault is, for the sentence above the save button: a step, the trigger, the goal, or nowhere in particular. */
+function faultPlace(param: string | null | undefined): string | null {
+  if (param?.startsWith("steps.")) return "the step";
+  if (param === "trigger" || param?.startsWith("trigger.")) return "the trigger";
+  if (param === "goal" || param?.startsWith("goal.")) return "the goal";
+  return null;
 }
 
 function download(name: string, text: string) {
@@ -48,7 +62,8 @@ type Props = {
 };
 
 /**
- * The visual editor of a D37 document: name, re-entry, and the steps (recursive for branches).
+ * The visual editor of a D37 document: name, re-entry, the trigger and goal (D62, D64), and the
+ * steps (recursive for a branch's and a wait_for's paths).
  * Saving creates or updates the flow; the server's fault is shown at the step its `param` names.
  * The document can be exported (download, copy) and a JSON document imported into the editor.
  * Support staff, and everyone on an archived flow, see it read-only.
@@ -79,7 +94,8 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
 
   const context: EditorContext = { tags: tags.data ?? [], fields: fields.data ?? [], fault, readOnly };
   const nameError = faultAt(fault, "name");
-  const general = fault && !fault.param?.startsWith("steps.") && !nameError ? fault.message : null;
+  const place = faultPlace(fault?.param);
+  const general = fault && !place && !nameError ? fault.message : null;
   const json = documentJson(exported(draft, flow));
 
   function onSave() {
@@ -118,11 +134,16 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
   function onImport(value: unknown) {
     const doc = value as Partial<FlowDocument>;
     setImporting(false);
-    setDraft({
-      name: typeof doc.name === "string" ? doc.name : draft.name,
-      allow_reentry: typeof doc.allow_reentry === "boolean" ? doc.allow_reentry : false,
-      steps: Array.isArray(doc.steps) ? doc.steps : [],
-    });
+    const object = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? v : undefined);
+    setDraft(
+      draftFrom({
+        name: typeof doc.name === "string" ? doc.name : draft.name,
+        allow_reentry: typeof doc.allow_reentry === "boolean" ? doc.allow_reentry : false,
+        trigger: object(doc.trigger) as FlowDocument["trigger"],
+        goal: object(doc.goal) as FlowDocument["goal"],
+        steps: Array.isArray(doc.steps) ? doc.steps : [],
+      }),
+    );
     setDone("Document imported into the editor: save to keep it.");
   }
 
@@ -165,6 +186,10 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
           <input type="checkbox" checked={draft.allow_reentry} onChange={(e) => setDraft({ ...draft, allow_reentry: e.target.checked })} />
           Allow re-entry (a contact with an active run may be enrolled again)
         </label>
+        <div className="editor-panels">
+          <TriggerPanel trigger={draft.trigger} onChange={(trigger) => setDraft(draftFrom({ ...draft, trigger }))} context={context} />
+          <GoalPanel goal={draft.goal} onChange={(goal) => setDraft(draftFrom({ ...draft, goal }))} context={context} />
+        </div>
         <h3 className="steps-heading">Steps</h3>
         <StepList steps={draft.steps} base={[]} context={context} onChange={(steps) => setDraft({ ...draft, steps })} />
       </fieldset>
@@ -174,9 +199,9 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
           {general}
         </p>
       )}
-      {fault?.param?.startsWith("steps.") && (
+      {place && (
         <p role="alert" className="error">
-          Not saved: fix the step marked below ({fault.param}).
+          Not saved: fix {place} marked above ({fault?.param}).
         </p>
       )}
       {!readOnly && (
@@ -193,13 +218,16 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
 
       <details className="json-view">
         <summary>Flow document (JSON)</summary>
-        <pre aria-label="Flow document">{json}</pre>
+        {/* Focusable: a long document scrolls inside it, and keyboards scroll it too. */}
+        <pre aria-label="Flow document" tabIndex={0}>
+          {json}
+        </pre>
       </details>
 
       {importing && (
         <ImportDialog
           title="Import JSON into the editor"
-          intro="The document replaces the editor's name, re-entry and steps; nothing is saved until you save. Its status is ignored: use the status buttons."
+          intro="The document replaces the editor's name, re-entry, trigger, goal and steps; nothing is saved until you save. Its status is ignored: use the status buttons."
           confirmLabel="Load into the editor"
           pending={false}
           error={null}

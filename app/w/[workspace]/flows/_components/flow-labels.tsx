@@ -1,6 +1,6 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root.ts";
-import type { FlowStatus, RunStatus, Step } from "@/server/flows/flow-schemas.ts";
+import type { FlowStatus, Goal, MessageOutcome, RunStatus, Step, Trigger } from "@/server/flows/flow-schemas.ts";
 import { stepAt, type Path } from "@/server/flows/step-path.ts";
 
 type Outputs = inferRouterOutputs<AppRouter>["flows"];
@@ -14,8 +14,8 @@ export type Run = Outputs["runs"]["items"][number];
 /** One run with its history. */
 export type RunDetails = Outputs["run"];
 
-/** The document the editor builds (D37): what `flows.create`/`flows.update` take and export gives. */
-export type FlowDocument = { name: string; status?: FlowStatus; allow_reentry: boolean; steps: Step[] };
+/** The document the editor builds (D37, with D62's trigger and D64's goal): what `flows.create`/`flows.update` take and export gives. */
+export type FlowDocument = { name: string; status?: FlowStatus; allow_reentry: boolean; trigger?: Trigger; goal?: Goal; steps: Step[] };
 
 export type StepType = Step["type"];
 export const STEP_TYPES: { type: StepType; label: string }[] = [
@@ -28,6 +28,14 @@ export const STEP_TYPES: { type: StepType; label: string }[] = [
   { type: "exit", label: "Exit" },
 ];
 export const STEP_TYPE_LABEL = Object.fromEntries(STEP_TYPES.map((s) => [s.type, s.label])) as Record<StepType, string>;
+
+/** A wait for an outcome of the run's latest message, in a few words. */
+export const MESSAGE_WAIT_WORDS: Record<MessageOutcome, string> = {
+  delivered: "Wait for the last message to be delivered",
+  read: "Wait for the last message to be read",
+  replied: "Wait for a reply to the last message",
+  failed: "Wait for the last message to fail",
+};
 
 /** A new step of `type` with empty values the author fills in (saving checks them). */
 export function newStep(type: StepType): Step {

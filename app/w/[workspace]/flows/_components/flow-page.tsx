@@ -13,6 +13,7 @@ import { FlowStatusBadge, type FlowDetails } from "./flow-labels.tsx";
 import { EnrollSection } from "./enroll-section.tsx";
 import { RunsSection } from "./runs-section.tsx";
 import { StepCounts } from "./step-counts.tsx";
+import { TriggerGoalSummary } from "./trigger-goal-summary.tsx";
 
 type Props = { workspace: string; flowId: string | null; canManage: boolean };
 
@@ -96,6 +97,7 @@ function SavedFlow({
       <p role="status" className="ok">
         {done ?? ""}
       </p>
+      <TriggerGoalSummary flow={f} />
       <FlowEditor key={f.id} workspace={workspace} flow={f} canManage={canManage} onDirty={setDirty} />
       <StepCounts flow={f} />
       {canManage && <EnrollSection flow={f} />}

@@ -7,8 +7,8 @@ import { controlA11y } from "./editor-context.ts";
 import type { StepFieldsProps } from "./step-fields.tsx";
 import { TemplateStepFields, templateOnly } from "./template-step-fields.tsx";
 
-/** D17: what a placeholder can name besides the run's enroll `variables`. */
-const CONTACT_PLACEHOLDERS = ["name", "phone", "email", "contact_id"] as const;
+/** D17: what a placeholder can name besides the run's enroll `variables`; D66: the run's key. */
+const CONTACT_PLACEHOLDERS = ["name", "phone", "email", "contact_id", "run.key"] as const;
 
 type Target = "body" | "subject" | "html";
 type TextControl = HTMLInputElement | HTMLTextAreaElement;
@@ -154,7 +154,10 @@ export function SendStepFields({ step, onChange, param, errorId, context }: Step
               {`{{${key}}}`}
             </button>
           ))}
-          <span className="muted hint">Enroll variables of the same name come first; a missing value renders empty.</span>
+          <span className="muted hint">
+            Enroll variables of the same name come first; a missing value renders empty. <code>{"{{event.<property>}}"}</code> reads the
+            event that triggered the run, <code>{"{{wait.<property>}}"}</code> the event a wait received.
+          </span>
         </div>
       )}
     </div>

@@ -5,19 +5,22 @@ import { apiFault } from "@/app/_components/api-error.ts";
 import { isoDurationWords } from "@/app/_components/duration.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { Step } from "@/server/flows/flow-schemas.ts";
-import { positionLabel, STEP_TYPE_LABEL, type FlowDetails } from "./flow-labels.tsx";
+import { MESSAGE_WAIT_WORDS, positionLabel, STEP_TYPE_LABEL, type FlowDetails } from "./flow-labels.tsx";
 
 const REFRESH_MS = 5_000;
 
 type Position = (number | string)[];
 
-/** Every step of a document in reading order, branches' sides after their branch. */
+/** Every step of a document in reading order, the paths of a branch or a wait_for after it. */
 function allSteps(steps: Step[], base: Position = []): { position: Position; step: Step }[] {
   return steps.flatMap((step, i) => {
     const position = [...base, i];
     const own = { position, step };
-    if (step.type !== "branch") return [own];
-    return [own, ...allSteps(step.then, [...position, "then"]), ...allSteps(step.else, [...position, "else"])];
+    if (step.type === "branch") return [own, ...allSteps(step.then, [...position, "then"]), ...allSteps(step.else, [...position, "else"])];
+    if (step.type === "wait_for") {
+      return [own, ...allSteps(step.on_event, [...position, "on_event"]), ...allSteps(step.on_timeout, [...position, "on_timeout"])];
+    }
+    return [own];
   });
 }
 
@@ -28,6 +31,8 @@ export function stepWords(step: Step): string {
       return step.duration ? `Wait ${isoDurationWords(step.duration)}` : "Wait until a date";
     case "send":
       return `Send a message (${step.channel === "whatsapp" ? "WhatsApp" : "e-mail"})`;
+    case "wait_for":
+      return `${step.message ? MESSAGE_WAIT_WORDS[step.message] : `Wait for ${step.event}`}, at most ${isoDurationWords(step.timeout)}`;
     default:
       return STEP_TYPE_LABEL[step.type];
   }

@@ -38,6 +38,54 @@ function fromLocalInput(value: string): string {
   return Number.isNaN(date.getTime()) ? value : date.toISOString();
 }
 
+type DurationProps = {
+  label: string;
+  value: string;
+  /** The duration in words as a sentence ("Waits 5 minutes."). */
+  words: (words: string) => string;
+  presets: readonly { duration: string; label: string }[];
+  onChange: (duration: string) => void;
+  a11y: ReturnType<typeof controlA11y>;
+  readOnly: boolean;
+  hint?: string;
+  placeholder?: string;
+};
+
+/** An ISO 8601 duration, said in words as it is typed, with presets (a wait's duration, a wait_for's timeout and lookback). */
+export function DurationField({ label, value, words, presets, onChange, a11y, readOnly, hint, placeholder = "PT1H" }: DurationProps) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value.trim().toUpperCase())}
+        placeholder={placeholder}
+        spellCheck={false}
+        {...a11y}
+      />
+      <span className="duration-words">{value ? words(isoDurationWords(value)) : ""}</span>
+      <span className="muted hint">{hint ?? "ISO 8601: PT30M is 30 minutes, PT1H an hour, P2D two days."}</span>
+      {!readOnly && (
+        <div className="presets" role="group" aria-label={`${label} presets`}>
+          {presets.map((p) => (
+            <button
+              key={p.duration}
+              type="button"
+              className="button small"
+              aria-pressed={value === p.duration}
+              onClick={() => onChange(p.duration)}
+            >
+              {p.label}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** `wait`: an ISO 8601 duration (with presets) or a time to wait until. */
 export function WaitStepFields({ step, onChange, param, errorId, context }: StepFieldsProps<WaitStep>) {
   const id = useId();
@@ -66,34 +114,15 @@ export function WaitStepFields({ step, onChange, param, errorId, context }: Step
         </label>
       </fieldset>
       {byDuration ? (
-        <div className="field">
-          <label htmlFor={`${id}-duration`}>Duration</label>
-          <input
-            id={`${id}-duration`}
-            value={step.duration ?? ""}
-            onChange={(e) => onChange({ type: "wait", duration: e.target.value.trim().toUpperCase() })}
-            placeholder="PT1H"
-            spellCheck={false}
-            {...controlA11y(context, `${param}.duration`, errorId)}
-          />
-          <span className="duration-words">{step.duration ? `Waits ${isoDurationWords(step.duration)}.` : ""}</span>
-          <span className="muted hint">ISO 8601: PT30M is 30 minutes, PT1H an hour, P2D two days.</span>
-          {!context.readOnly && (
-            <div className="presets" role="group" aria-label="Duration presets">
-              {WAIT_PRESETS.map((p) => (
-                <button
-                  key={p.duration}
-                  type="button"
-                  className="button small"
-                  aria-pressed={step.duration === p.duration}
-                  onClick={() => onChange({ type: "wait", duration: p.duration })}
-                >
-                  {p.label}
-                </button>
-              ))}
-            </div>
-          )}
-        </div>
+        <DurationField
+          label="Duration"
+          value={step.duration ?? ""}
+          words={(w) => `Waits ${w}.`}
+          presets={WAIT_PRESETS}
+          onChange={(duration) => onChange({ type: "wait", duration })}
+          a11y={controlA11y(context, `${param}.duration`, errorId)}
+          readOnly={context.readOnly}
+        />
       ) : (
         <div className="field">
           <label htmlFor={`${id}-until`}>Until</label>

@@ -3,25 +3,51 @@
 import { useId, useState } from "react";
 import type { ApiFault } from "@/app/_components/api-error.ts";
 import type { Step } from "@/server/flows/flow-schemas.ts";
+import type { StepList as Side } from "@/server/flows/step-path.ts";
 import type { EditorContext } from "./editor-context.ts";
 import { newStep, positionLabel, positionParam, STEP_TYPE_LABEL, STEP_TYPES, type StepType } from "./flow-labels.tsx";
 import { BranchStepFields, SetFieldStepFields, TagStepFields, WaitStepFields } from "./step-fields.tsx";
 import { SendStepFields } from "./send-step-fields.tsx";
+import { WaitForStepFields } from "./wait-for-step-fields.tsx";
 
-/** Whether the fault is this step's own (not one of a nested step of its branch). */
+/** Whether the fault is this step's own (not one of a nested step of its branch or wait_for paths). */
 function ownFault(fault: ApiFault | null, param: string): boolean {
   const at = fault?.param;
   if (!at) return false;
   if (at === param) return true;
   if (!at.startsWith(`${param}.`)) return false;
-  return !/^(then|else)\.\d/.test(at.slice(param.length + 1));
+  return !/^(then|else|on_event|on_timeout)\.\d/.test(at.slice(param.length + 1));
+}
+
+const MESSAGE_ARRIVES: Record<string, string> = {
+  delivered: "When the message is delivered",
+  read: "When the message is read",
+  replied: "When the contact replies",
+  failed: "When the message fails",
+};
+/** The two paths of a step that has them, each with its heading: a branch's then/else, a wait_for's on_event/on_timeout. */
+function pathsOf(step: Step): { side: Side; title: string; steps: Step[] }[] {
+  if (step.type === "branch") {
+    return [
+      { side: "then", title: "Then (the condition holds)", steps: step.then },
+      { side: "else", title: "Else", steps: step.else },
+    ];
+  }
+  if (step.type === "wait_for") {
+    const arrives = step.message ? MESSAGE_ARRIVES[step.message] : `When ${step.event ? `${step.event} arrives` : "the event arrives"}`;
+    return [
+      { side: "on_event", title: `${arrives} (on_event)`, steps: step.on_event },
+      { side: "on_timeout", title: "If the timeout passes first (on_timeout)", steps: step.on_timeout },
+    ];
+  }
+  return [];
 }
 
 type ListProps = {
   steps: Step[];
   onChange: (steps: Step[]) => void;
-  /** The list's own position: `[]` for the flow's steps, `[2, "then"]` for a branch's. */
-  base: (number | "then" | "else")[];
+  /** The list's own position: `[]` for the flow's steps, `[2, "then"]` for a branch's, `[3, "on_timeout"]` for a wait_for's. */
+  base: (number | Side)[];
   context: EditorContext;
 };
 
@@ -38,7 +64,11 @@ export function StepList({ steps, onChange, base, context }: ListProps) {
   return (
     <div className="step-list">
       {steps.length === 0 ? (
-        <p className="muted step-empty">{base.length === 0 ? "No steps yet." : "No steps: the run goes on after the branch."}</p>
+        <p className="muted step-empty">
+          {base.length === 0
+            ? "No steps yet."
+            : `No steps: the run goes on after the ${base[base.length - 1] === "then" || base[base.length - 1] === "else" ? "branch" : "wait"}.`}
+        </p>
       ) : (
         <ol aria-label={listName} className="steps">
           {steps.map((step, index) => (
@@ -89,7 +119,7 @@ function AddStep({ label, onAdd }: { label: string; onAdd: (type: StepType) => v
 
 type CardProps = {
   step: Step;
-  position: (number | "then" | "else")[];
+  position: (number | Side)[];
   first: boolean;
   last: boolean;
   context: EditorContext;
@@ -135,23 +165,22 @@ function StepCard({ step, position, first, last, context, onChange, onMove, onDe
       {step.type === "tag" && <TagStepFields step={step} onChange={onChange} {...fields} />}
       {step.type === "set_field" && <SetFieldStepFields step={step} onChange={onChange} {...fields} />}
       {step.type === "exit" && <p className="muted">Ends the run here, as completed.</p>}
-      {step.type === "branch" && (
-        <>
-          <BranchStepFields step={step} onChange={onChange} {...fields} />
-          <div className="branch-sides">
-            {(["then", "else"] as const).map((side) => (
-              <div key={side} className={`branch-side ${side}`}>
-                <h4>{side === "then" ? "Then (the condition holds)" : "Else"}</h4>
-                <StepList
-                  steps={step[side]}
-                  base={[...position, side]}
-                  context={context}
-                  onChange={(steps) => onChange({ ...step, [side]: steps })}
-                />
-              </div>
-            ))}
-          </div>
-        </>
+      {step.type === "wait_for" && <WaitForStepFields step={step} onChange={onChange} {...fields} />}
+      {step.type === "branch" && <BranchStepFields step={step} onChange={onChange} {...fields} />}
+      {pathsOf(step).length > 0 && (
+        <div className="branch-sides">
+          {pathsOf(step).map(({ side, title, steps }) => (
+            <div key={side} className={`branch-side ${side}`}>
+              <h4>{title}</h4>
+              <StepList
+                steps={steps}
+                base={[...position, side]}
+                context={context}
+                onChange={(next) => onChange({ ...step, [side]: next } as Step)}
+              />
+            </div>
+          ))}
+        </div>
       )}
     </section>
   );

@@ -1,5 +1,5 @@
 import { msWords } from "@/app/_components/duration.ts";
-import { When } from "@/app/_components/when.tsx";
+import { Timeline } from "@/app/_components/timeline.tsx";
 import { StatusBadge } from "./message-labels.tsx";
 
 export type HistoryEntry = { id: string; at: string; kind: string; status: string | null; detail: unknown };
@@ -28,11 +28,6 @@ type Detail = {
   inbound?: boolean;
   message?: string;
 };
-
-function hasDetail(detail: unknown): boolean {
-  if (detail === null || detail === undefined) return false;
-  return typeof detail !== "object" || Object.keys(detail).length > 0;
-}
 
 const asDetail = (detail: unknown): Detail => (detail && typeof detail === "object" ? (detail as Detail) : {});
 
@@ -102,25 +97,17 @@ export function entrySentence(entry: HistoryEntry, channel: "whatsapp" | "email"
  * happened in a sentence (provider answers in plain words); the raw detail behind a toggle.
  */
 export function MessageTimeline({ entries, channel }: { entries: HistoryEntry[]; channel: "whatsapp" | "email" }) {
-  if (entries.length === 0) return <p className="empty">No history yet.</p>;
   return (
-    <ol className="timeline" aria-label="Timeline, oldest first">
-      {entries.map((entry) => (
-        <li key={entry.id} className={`timeline-entry kind-${entry.kind}`}>
-          <div className="timeline-head">
-            <When value={entry.at} />
-            <span className="timeline-kind">{KIND_LABEL[entry.kind] ?? entry.kind}</span>
-            {entry.status && <StatusBadge status={entry.status} />}
-          </div>
-          <p className="timeline-text">{entrySentence(entry, channel)}</p>
-          {hasDetail(entry.detail) && (
-            <details className="raw-detail">
-              <summary>Raw detail</summary>
-              <pre className="json">{JSON.stringify(entry.detail, null, 2)}</pre>
-            </details>
-          )}
-        </li>
-      ))}
-    </ol>
+    <Timeline
+      entries={entries.map((entry) => ({
+        key: entry.id,
+        at: entry.at,
+        kind: entry.kind,
+        label: KIND_LABEL[entry.kind] ?? entry.kind,
+        extra: entry.status ? <StatusBadge status={entry.status} /> : null,
+        text: entrySentence(entry, channel),
+        detail: entry.detail,
+      }))}
+    />
   );
 }
