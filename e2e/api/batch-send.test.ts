@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
-import { dashboardMutation } from "../support/dashboard.ts";
+import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
 import { freshDatabase, seedFixtures } from "../support/database.ts";
 import { contactEvents } from "../support/events.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
@@ -10,6 +10,7 @@ import { signIn } from "../support/sign-in.ts";
 import { FIXTURE_ADMIN } from "../support/fixtures.ts";
 import { poller } from "../support/until.ts";
 import { openWhatsAppWindow } from "../support/whatsapp-window.ts";
+import { BATCH_EXAMPLE, scheduledExample } from "../../app/docs/getting-started/volume-examples.ts";
 
 // Sending at volume (issue 34): POST /messages/batch (D75, D86), `send_at` (D76) and
 // POST /messages/{id}/cancel (D76), over real HTTP, live sends through the pipeline to a local
@@ -151,6 +152,13 @@ describe("POST /messages/batch (D75, D86)", () => {
     expect(canceled.status).toBe(200);
     expect(canceled.body).toMatchObject({ id: data[0].id, status: "canceled", canceled_at: expect.any(String) });
     expect((await key.get("/usage")).body.whatsapp).toBe(4);
+    // The dashboard's usage page counts what was given back.
+    const report = await dashboardQuery<{ whatsapp: number; canceled: { whatsapp: number; email: number } }>(
+      limited.id,
+      "usage.report",
+      undefined,
+    );
+    expect(report).toMatchObject({ whatsapp: 4, canceled: { whatsapp: 1, email: 0 } });
     expect((await key.post("/messages", wa(to, { send_at: later }))).status).toBe(202);
     expect((await key.get("/usage")).body.whatsapp).toBe(5);
   });
@@ -284,6 +292,23 @@ describe("POST /messages/{id}/cancel (D76)", () => {
     });
   });
 
+  it("lets a dashboard admin cancel a live scheduled message, named in its timeline", async () => {
+    const to = phone();
+    await openWhatsAppWindow(baseUrl, channel, to);
+    const res = await live.post("/messages", wa(to, { send_at: inSeconds(3600) }));
+    const canceled = await dashboardMutation<{ status: string }>(ws.id, "messages.cancel", { id: res.body.id });
+    expect(canceled.status).toBe("canceled");
+    const detail = await dashboardQuery<{ scheduled_at: string; history: { status: string | null; detail: any }[] }>(
+      ws.id,
+      "messages.detail",
+      {
+        id: res.body.id,
+      },
+    );
+    expect(detail.scheduled_at).toBe(res.body.scheduled_at);
+    expect(detail.history.find((h) => h.status === "canceled")?.detail).toEqual({ by: "dashboard", user: FIXTURE_ADMIN.email });
+  });
+
   it("refuses an unknown message, another mode's, and one already sent", async () => {
     expectError(await test.post("/messages/msg_unknown/cancel"), { status: 404, type: "not_found", param: "id" });
     const scheduled = await test.post("/messages", wa(phone(), { send_at: inSeconds(3600) }));
@@ -332,6 +357,21 @@ describe("POST /messages/{id}/cancel (D76)", () => {
     console.log(`cancel race (${engine}): ${canceled.length} canceled, ${sent.length} sent`);
     expect(canceled.length + sent.length).toBe(200);
   }, 90_000);
+});
+
+describe("the examples of /docs/getting-started#volume", () => {
+  it("are accepted as written: the batch, the scheduled send, and its cancel", async () => {
+    const batch = await test.post("/messages/batch", BATCH_EXAMPLE, { headers: { "Idempotency-Key": randomUUID() } });
+    expect(batch.status).toBe(200);
+    expect(batch.body.data.map((m: { status?: string }) => m.status)).toEqual(["queued", "queued"]);
+    const scheduled = await test.post("/messages", scheduledExample());
+    expect(scheduled.status).toBe(202);
+    expect(scheduled.body.scheduled_at).toBe(new Date(scheduledExample().send_at).toISOString());
+    expect((await test.post(`/messages/${scheduled.body.id}/cancel`)).body.status).toBe("canceled");
+    const page = await (await fetch(`${baseUrl}/docs/getting-started`)).text();
+    expect(page).toContain("/messages/batch");
+    expect(page).toContain(JSON.stringify(scheduledExample().send_at).slice(1, -1));
+  });
 });
 
 describe("scheduled sends across a restart", () => {

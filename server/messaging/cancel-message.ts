@@ -31,7 +31,7 @@ const CANCEL = `
     WHERE id = $1 AND status = 'queued'
     RETURNING id, mode::text AS mode, channel::text AS channel, contact_id, metadata, created_at, canceled_at
   ),
-  h AS (${insertHistory(`SELECT id, canceled_at, 'status', 'canceled', '{}'::jsonb FROM m`)})
+  h AS (${insertHistory(`SELECT id, canceled_at, 'status', 'canceled', $2::jsonb FROM m`)})
   SELECT * FROM m`;
 
 type Canceled = {
@@ -63,7 +63,14 @@ export async function cancelMessage(database: Database, caller: CallerInWorkspac
     if (!(await takeUnclaimedJob(sql, id, ["message.dispatch", "message.simulate"]))) {
       throw notCancelable("it is being handed to the provider, or was handed to it already");
     }
-    const [m] = await sql<Canceled>(CANCEL, [id]);
+    // Who canceled it, for the message's timeline.
+    const by =
+      caller.kind === "user"
+        ? { by: "dashboard", user: caller.email }
+        : caller.kind === "key"
+          ? { by: "api", api_key_id: caller.keyId }
+          : {};
+    const [m] = await sql<Canceled>(CANCEL, [id, JSON.stringify(by)]);
     if (!m) throw notCancelable("it is no longer queued");
     await insertEvent(sql, {
       workspaceId: actor.workspaceId,
