@@ -102,7 +102,10 @@ export const SCHEDULE_GRACE_MS = 5_000;
 export const ZSendAt = z
   .string()
   .superRefine((value, ctx) => {
-    const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(value) ? Date.parse(value) : NaN;
+    const parts = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.exec(value);
+    // The day must exist: Date.parse takes 2030-02-31 as 3 March.
+    const day = parts && new Date(Date.UTC(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3])));
+    const at = day?.getUTCDate() === Number(parts?.[3]) && day.getUTCMonth() === Number(parts?.[2]) - 1 ? Date.parse(value) : NaN;
     if (Number.isNaN(at)) {
       ctx.addIssue({ code: "custom", message: "must be an ISO 8601 timestamp with a time zone, such as 2026-12-01T09:00:00Z" });
     } else if (at < Date.now() - SCHEDULE_GRACE_MS) {
