@@ -306,7 +306,7 @@ describe("POST /messages/{id}/cancel (D76)", () => {
       },
     );
     expect(detail.scheduled_at).toBe(res.body.scheduled_at);
-    expect(detail.history.find((h) => h.status === "canceled")?.detail).toEqual({ by: "dashboard", user: FIXTURE_ADMIN.email });
+    expect(detail.history.find((h) => h.status === "canceled")?.detail).toMatchObject({ by: "dashboard", user: FIXTURE_ADMIN.email });
   });
 
   it("refuses an unknown message, another mode's, and one already sent", async () => {

@@ -1,5 +1,4 @@
 import type { Database } from "../db/client.ts";
-import { insertEvent } from "../events/record-event.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 import { conflict } from "../lib/errors.ts";
 import { takeUnclaimedJob } from "../outbox/jobs.ts";
@@ -7,8 +6,7 @@ import { giveBack } from "../usage/quota.ts";
 import { getMessageOrThrow } from "./get-message.ts";
 import type { KeyMode } from "../generated/prisma/enums.ts";
 import type { Columns } from "../db/rows.ts";
-import { messageEventData } from "./message-event-data.ts";
-import { insertHistory } from "./message-history.ts";
+import { applyReport } from "./apply-report.ts";
 import type { Message } from "./message-schemas.ts";
 
 /** The mode of a workspace's message (the dashboard's cancel); `live` when there is none, which then reads as a 404. */
@@ -22,26 +20,6 @@ async function messageMode(database: Database, workspaceId: string, id: string):
 
 const notCancelable = (why: string) =>
   conflict("message_not_cancelable", `The message cannot be canceled: ${why}. Only a message not yet handed to the provider can be.`, "id");
-
-// The message still queued becomes canceled, with its history entry; what the caller needs for
-// its event and the limits it counted.
-const CANCEL = `
-  WITH m AS (
-    UPDATE messages SET status = 'canceled', canceled_at = now()
-    WHERE id = $1 AND status = 'queued'
-    RETURNING id, mode::text AS mode, channel::text AS channel, contact_id, metadata, created_at, canceled_at
-  ),
-  h AS (${insertHistory(`SELECT id, canceled_at, 'status', 'canceled', $2::jsonb FROM m`)})
-  SELECT * FROM m`;
-
-type Canceled = {
-  id: string;
-  mode: "test" | "live";
-  channel: "whatsapp" | "email";
-  contact_id: string;
-  metadata: Record<string, string>;
-  created_at: Date;
-};
 
 /**
  * POST /messages/{id}/cancel (D76): a message not yet handed to a provider becomes `canceled`,
@@ -63,23 +41,16 @@ export async function cancelMessage(database: Database, caller: CallerInWorkspac
     if (!(await takeUnclaimedJob(sql, id, ["message.dispatch", "message.simulate"]))) {
       throw notCancelable("it is being handed to the provider, or was handed to it already");
     }
-    // Who canceled it, for the message's timeline.
+    // Who canceled it, for the message's timeline. The status change, its history entry and
+    // `mensagem.cancelada` are written by the one writer of status changes.
     const by =
       caller.kind === "user"
         ? { by: "dashboard", user: caller.email }
         : caller.kind === "key"
           ? { by: "api", api_key_id: caller.keyId }
           : {};
-    const [m] = await sql<Canceled>(CANCEL, [id, JSON.stringify(by)]);
-    if (!m) throw notCancelable("it is no longer queued");
-    await insertEvent(sql, {
-      workspaceId: actor.workspaceId,
-      mode: m.mode,
-      name: "mensagem.cancelada",
-      data: messageEventData(m, "canceled") as Record<string, string>,
-      contactId: m.contact_id,
-    });
-    if (m.mode === "live") await giveBack(sql, actor.workspaceId, m.channel, m.created_at);
+    if (!(await applyReport(sql, id, { status: "canceled", kind: "status", detail: by }))) throw notCancelable("it is no longer queued");
+    if (mode === "live") await giveBack(sql, actor.workspaceId, before.channel, new Date(before.created_at));
   });
   return getMessageOrThrow(database, actor, id);
 }
