@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { ROOT } from "../e2e/support/server.ts";
 import { prepare } from "../scripts/lib/prepare.mjs";
 import { baseline, contactUpserts, keyCheck, messageAcceptance } from "./sections/api.ts";
+import { batchSends } from "./sections/batch.ts";
 import { cliCommands } from "./sections/cli.ts";
 import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
 import { eventAcceptance, eventWake } from "./sections/events.ts";
@@ -26,6 +27,7 @@ const sections: Record<string, () => Promise<void>> = {
   "key-check-pglite": () => keyCheck("pglite"),
   contacts: contactUpserts,
   messages: messageAcceptance,
+  batch: batchSends,
   templates: templateSends,
   dispatch: dispatchRate,
   "dispatch-capacity": dispatchCapacity,

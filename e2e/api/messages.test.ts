@@ -41,6 +41,8 @@ describe("POST /messages with a test key (D35)", () => {
       provider_message_id: null,
       error: null,
       error_code: null,
+      scheduled_at: null,
+      canceled_at: null,
       sent_at: null,
       delivered_at: null,
       read_at: null,

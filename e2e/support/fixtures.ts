@@ -53,6 +53,16 @@ export const FIXTURES = {
   quota: { plan: "pro", rateLimit: 100_000, dailyLimit: 10, keys: { live: { mode: "live" }, test: { mode: "test" } } },
   monthly: { plan: "pro", rateLimit: 100_000, monthlyLimit: 3, keys: { live: { mode: "live" } } },
   pages: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
+  // Batches, scheduled sends and cancel (e2e/api/batch-send.test.ts): one workspace with room
+  // for hundreds of live sends, one whose daily limit a batch reaches.
+  batch: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { live: { mode: "live" }, test: { mode: "test" } } },
+  batchlimit: {
+    plan: "pro",
+    rateLimit: 100_000,
+    dailyLimit: 5,
+    defaultCountry: "BR",
+    keys: { live: { mode: "live" }, test: { mode: "test" } },
+  },
   idem: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
   webhooks: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
   integrators: {

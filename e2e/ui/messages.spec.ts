@@ -256,3 +256,29 @@ test("support staff inspect a live message that keeps retrying, one whose provid
   const missing = await page.goto(`/w/${m.id}/messages/${seed.messages.failedTest}x`);
   expect(missing?.status()).toBe(404);
 });
+
+test("an admin cancels a scheduled message from its page; support staff see no cancel", async ({ page, seed, signIn }) => {
+  const m = seed.messages;
+  const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+  const response = await page.request.post("/api/v1/messages", {
+    headers: { authorization: `Bearer ${m.testKey}` },
+    data: { channel: "whatsapp", to: { phone: "+15550104010" }, whatsapp: { body: "Tomorrow" }, send_at: sendAt },
+  });
+  expect(response.status()).toBe(202);
+  const { id } = (await response.json()) as { id: string };
+
+  await signIn(m.support);
+  await page.goto(`/w/${m.id}/messages/${id}`);
+  await expect(details(page).getByText("Scheduled for", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Cancel message" })).toHaveCount(0);
+
+  await signIn(m.admin);
+  await page.goto(`/w/${m.id}/messages/${id}`);
+  await page.getByRole("button", { name: "Cancel message" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Cancel this message?" });
+  await dialog.getByRole("button", { name: "Cancel message" }).click();
+  await expect(details(page).getByRole("definition").first()).toHaveText("canceled");
+  await expect(details(page).getByText("Canceled", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Cancel message" })).toHaveCount(0);
+  await expect(timeline(page).last().locator(".badge")).toHaveText("canceled");
+});

@@ -222,7 +222,7 @@ async function afterAuthentication(
 
   let body: unknown;
   if (method === "POST" || method === "PUT" || method === "PATCH") {
-    body = parseJson(await readBody(req));
+    body = parseJson(await readBody(req, route.meta.maxBodyBytes ?? MAX_BODY_BYTES));
     req.body = body;
     req.headers["content-type"] = "application/json";
   }
@@ -334,7 +334,11 @@ function rateLimited(rate: RateDecision): AppError {
 }
 
 const invalidJson = () => new AppError("invalid_json", "The request body is not valid JSON.");
-const bodyTooLarge = () => new AppError("body_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+const bodyTooLarge = (max = MAX_BODY_BYTES) =>
+  new AppError(
+    "body_too_large",
+    `The request body is larger than ${max >= 1024 * 1024 ? `${max / 1024 / 1024} MiB` : `${max / 1024} KiB`}.`,
+  );
 
 function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) return {};
@@ -351,11 +355,12 @@ function parseJson(raw: Buffer): unknown {
   return value;
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const raw = await readNodeBody(req, MAX_BODY_BYTES);
+/** The body, up to `max` bytes (D26; a route may allow more, D86). */
+async function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  const raw = await readNodeBody(req, max);
   if (raw) return raw;
   dropRest(req);
-  throw bodyTooLarge();
+  throw bodyTooLarge(max);
 }
 
 /**

@@ -36,6 +36,8 @@ export type Meta = OpenApiMeta<{
   idempotent?: boolean;
   /** Dashboard callers: the roles allowed (default: both for queries, admin for mutations). */
   roles?: ("admin" | "support")[];
+  /** The largest body the REST facade reads for it (D26's 256 KiB by default; a batch's 5 MiB, D86). */
+  maxBodyBytes?: number;
   /** The success status the REST facade answers with (200 by default). */
   successStatus?: 200 | 201 | 202;
   /**

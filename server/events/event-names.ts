@@ -10,6 +10,7 @@ export const EVENT_NAMES = [
   "mensagem.lida",
   "mensagem.falhou",
   "mensagem.recebida",
+  "mensagem.cancelada",
   "fluxo.concluido",
   "fluxo.parado",
   "contato.criado",
@@ -32,6 +33,10 @@ export const EVENT_DESCRIPTIONS: Record<EventName, { title: string; description:
   "mensagem.recebida": {
     title: "Message received",
     description: "A contact wrote to a WhatsApp channel (an inbound message, status `received`); `data.text` holds its text.",
+  },
+  "mensagem.cancelada": {
+    title: "Message canceled",
+    description: "A message was canceled before it was handed to the provider (status `canceled`); it will not be sent.",
   },
   "fluxo.concluido": { title: "Journey completed", description: "The contact went through a flow to its end." },
   "fluxo.parado": {

@@ -11,7 +11,7 @@ const ZMessageEventData = z
   .object({
     id: z.string().describe("The message id (prefix `msg_`)."),
     channelType: z.enum(CHANNELS),
-    status: z.enum(["sent", "delivered", "read", "failed"]),
+    status: z.enum(["sent", "delivered", "read", "failed", "canceled"]),
     contact: z.string().nullable().describe("The contact id (prefix `ct_`)."),
     error: z.string().optional().describe("Why it failed (`mensagem.falhou` only)."),
   })
@@ -49,6 +49,10 @@ export const EVENTS: Record<EventName, { description: string; data: z.ZodType }>
   "mensagem.recebida": {
     description: "A contact wrote to a WhatsApp channel; their 24-hour window is open from now.",
     data: ZInboundEventData,
+  },
+  "mensagem.cancelada": {
+    description: "A message was canceled before it was handed to the provider (status `canceled`); it will not be sent.",
+    data: ZMessageEventData,
   },
   "fluxo.concluido": { description: "A contact went through a flow to its end.", data: ZFlowEventData },
   "fluxo.parado": {

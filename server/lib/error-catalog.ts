@@ -224,7 +224,7 @@ export const ERROR_CATALOG = {
   },
   body_too_large: {
     type: "invalid_request",
-    description: "The request body is larger than 256 KiB.",
+    description: "The request body is larger than 256 KiB (5 MiB for `POST /messages/batch`).",
     message: "The request body is larger than 256 KiB.",
     where: ["api-body"],
   },
@@ -295,6 +295,14 @@ export const ERROR_CATALOG = {
     message:
       "The contact's 24-hour WhatsApp window closed at 2026-11-20T14:32:00.000Z. Outside the window only a template can be sent: give whatsapp.template.",
     param: "whatsapp.body",
+    where: ["api-declared"],
+  },
+  message_not_cancelable: {
+    type: "conflict",
+    description:
+      "The message cannot be canceled: it was already handed to the provider (or is being handed over right now), it already reached another status, or it was canceled before. `param` is `id`.",
+    message: "The message is already sent: only a message that has not been handed to the provider can be canceled.",
+    param: "id",
     where: ["api-declared"],
   },
   template_not_found: {

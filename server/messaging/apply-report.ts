@@ -20,11 +20,12 @@ export type Report = {
   detail?: Record<string, unknown>;
 };
 
-const TIMESTAMP: Record<Exclude<Status, "queued">, "sent_at" | "delivered_at" | "read_at" | "failed_at"> = {
+const TIMESTAMP: Record<Exclude<Status, "queued">, "sent_at" | "delivered_at" | "read_at" | "failed_at" | "canceled_at"> = {
   sent: "sent_at",
   delivered: "delivered_at",
   read: "read_at",
   failed: "failed_at",
+  canceled: "canceled_at",
 };
 
 type Row = MessageEventSource & { workspace_id: string; mode: Mode; status: Status };

@@ -40,7 +40,7 @@ export type DispatchResult = "sent" | "failed" | "retry" | "skipped" | "lost" | 
 /** A live message as its dispatch reads it. */
 export type DispatchRow = Columns<
   "messages",
-  "id" | "workspace_id" | "mode" | "channel" | "contact_id" | "to" | "status" | "created_at"
+  "id" | "workspace_id" | "mode" | "channel" | "contact_id" | "to" | "status" | "created_at" | "scheduled_at"
 > & {
   content: Content;
   metadata: Record<string, string> | null;
@@ -48,7 +48,7 @@ export type DispatchRow = Columns<
 
 /** The jobs of one claim start together, so their messages are read in one query. */
 export const loadMessage = batchedRows<DispatchRow>(
-  `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, "to", status::text AS status, content, metadata, created_at
+  `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, "to", status::text AS status, content, metadata, created_at, scheduled_at
    FROM messages WHERE id = ANY($1::text[])`,
 );
 
@@ -218,7 +218,8 @@ async function record(
     await awaitReport(database, job, owner, m, result.error, detail);
     return "unknown";
   }
-  if (result.outcome === "permanent" || Date.now() - m.created_at.getTime() > RETRY_WINDOW_MS) {
+  // A scheduled message's retries count from its `send_at` (D76), not from its acceptance.
+  if (result.outcome === "permanent" || Date.now() - (m.scheduled_at ?? m.created_at).getTime() > RETRY_WINDOW_MS) {
     await finish(database, job, owner, {
       status: "failed",
       error: result.error,

@@ -28,6 +28,8 @@ export type NewMessage = {
   runId?: string | null;
   /** D57: the caller's correlation data; none for flow sends. */
   metadata?: Record<string, string>;
+  /** D76: when it is due (`send_at`); its outbox job waits until then. Sent at once when absent. */
+  sendAt?: Date | null;
 };
 
 /**
@@ -37,7 +39,8 @@ export type NewMessage = {
  */
 export type Accepted = { id: string; message: NewMessage; at: Date; cause: Cause; response?: { effect: IdempotentEffect; body: unknown } };
 
-const MESSAGE_COLUMNS = `id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, created_at, metadata, api_key_id, run_id`;
+const MESSAGE_COLUMNS = `id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, created_at, metadata, api_key_id, run_id,
+  scheduled_at`;
 
 // One statement writes accepted messages, their first history entries, their outbox jobs
 // (ARCHITECTURE "Shape": transactional outbox; rows built by the outbox's `jobRow`) and the
@@ -51,7 +54,7 @@ const MESSAGE_COLUMNS = `id, workspace_id, mode, channel, channel_id, contact_id
 // count's.
 const WRITE_KEPT = `
   m AS (INSERT INTO messages (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_COLUMNS} FROM kept),
-  h AS (${insertHistory(`SELECT id, created_at, 'status', 'queued', jsonb_build_object('source', source) FROM kept`)}),
+  h AS (${insertHistory(`SELECT id, created_at, 'status', 'queued', jsonb_strip_nulls(jsonb_build_object('source', source, 'scheduled_at', scheduled_at)) FROM kept`)}),
   j AS (${insertJobs(3, "subject_id IN (SELECT id FROM kept)")})`;
 
 // A message of `$2` that no request's claim (`$1`) names, or whose claim is in `claims` (a CTE
@@ -102,13 +105,20 @@ function insertParams(batch: readonly Accepted[], handoff: Handoff | null): unkn
       metadata: m.metadata ?? {},
       api_key_id: m.apiKeyId ?? null,
       run_id: m.runId ?? null,
+      scheduled_at: m.sendAt ?? null,
     };
   });
   const jobs = batch.map(({ id, message: m, at, cause }) => {
-    const target = { subjectId: id, workspaceId: m.sender.workspaceId, channelId: m.channelId, at, cause };
-    if (m.sender.mode === "test") return jobRow("message.simulate", { outcome: simulatedOutcome(m.address), step: 0 }, target);
+    // D76: a scheduled message's job is due at its `send_at`; the pipeline claims it then, as
+    // any due job (no scan of scheduled messages). A test message's simulated clock starts
+    // then too (D86): its steps are timed from the job's `created_at`.
+    const runAt = m.sendAt && m.sendAt > at ? m.sendAt : at;
+    const target = { subjectId: id, workspaceId: m.sender.workspaceId, channelId: m.channelId, at, runAt, cause };
+    if (m.sender.mode === "test") {
+      return jobRow("message.simulate", { outcome: simulatedOutcome(m.address), step: 0 }, { ...target, at: runAt });
+    }
     const row = jobRow("message.dispatch", {}, target);
-    return handoff ? handoff.lease(row, dispatchRow(id, m, at)) : row;
+    return handoff && runAt === at ? handoff.lease(row, dispatchRow(id, m, at)) : row;
   });
   return [JSON.stringify(completions), JSON.stringify(rows), JSON.stringify(jobs)];
 }
@@ -224,6 +234,7 @@ function dispatchRow(id: string, m: NewMessage, at: Date): DispatchRow {
     content: m.content,
     metadata: m.metadata ?? {},
     created_at: at,
+    scheduled_at: m.sendAt ?? null,
   };
 }
 

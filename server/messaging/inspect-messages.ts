@@ -5,14 +5,14 @@ import { listPage, type Cursor, type PageQuery } from "../lib/pagination.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import { errorReason } from "./error-reason.ts";
 import { EXPORT_CAP } from "./export-cap.ts";
-import { MESSAGE_VIEW_COLUMNS, messageView, type MessageRow } from "./message-schemas.ts";
+import { MESSAGE_VIEW_COLUMNS, messageView, type Message, type MessageRow } from "./message-schemas.ts";
 
 // The dashboard's message inspector (admins and support staff): find messages by id, phone
 // or e-mail; filter by status, channel, mode and date; open one with its whole history.
 
 export type MessageFilter = {
   q?: string;
-  status?: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+  status?: Message["status"];
   channel?: "whatsapp" | "email";
   mode?: "test" | "live";
   from?: Date;

@@ -94,6 +94,31 @@ export const ZMetadata = z
   .describe("Your own key-value pairs, such as an order id: at most 20 keys of up to 40 characters, string values of up to 500.")
   .meta({ example: { order_id: "ord_1042" } });
 
+/** D76: how far ahead a message may be scheduled, and how far in the past `send_at` may lie and still mean "now" (clock skew, latency). */
+export const SCHEDULE_MAX_MS = 30 * 24 * 60 * 60_000;
+export const SCHEDULE_GRACE_MS = 5_000;
+
+/** D76: a timestamp from now to 30 days ahead. */
+export const ZSendAt = z
+  .string()
+  .superRefine((value, ctx) => {
+    const parts = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.exec(value);
+    // The day must exist: Date.parse takes 2030-02-31 as 3 March.
+    const day = parts && new Date(Date.UTC(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3])));
+    const at = day?.getUTCDate() === Number(parts?.[3]) && day.getUTCMonth() === Number(parts?.[2]) - 1 ? Date.parse(value) : NaN;
+    if (Number.isNaN(at)) {
+      ctx.addIssue({ code: "custom", message: "must be an ISO 8601 timestamp with a time zone, such as 2026-12-01T09:00:00Z" });
+    } else if (at < Date.now() - SCHEDULE_GRACE_MS) {
+      ctx.addIssue({ code: "custom", message: "is in the past" });
+    } else if (at > Date.now() + SCHEDULE_MAX_MS) {
+      ctx.addIssue({ code: "custom", message: "is more than 30 days ahead" });
+    }
+  })
+  .describe(
+    "When to send it: an ISO 8601 timestamp from now to 30 days ahead. The message stays `queued`, with `scheduled_at`, until then. Omit to send at once.",
+  )
+  .meta({ example: "2026-12-01T09:00:00Z" });
+
 type ContentFields = {
   channel: "whatsapp" | "email";
   whatsapp?: { body?: string; media_url?: string; media_type?: string; template?: unknown; fallback?: "template" };
@@ -143,6 +168,7 @@ export const ZSendMessageRequest = z
     variables: ZVariables.optional(),
     channel_id: z.string().max(64).optional().describe("A specific channel; otherwise the connected channel of the type is used."),
     metadata: ZMetadata.optional(),
+    send_at: ZSendAt.optional(),
   })
   .superRefine(checkContent)
   .meta({
@@ -155,12 +181,17 @@ export const ZSendMessageRequest = z
 
 export type SendMessageRequest = z.output<typeof ZSendMessageRequest>;
 
+/** Every status of a message (D8, D44, D76). */
+export const MESSAGE_STATUSES = ["queued", "sent", "delivered", "read", "failed", "received", "canceled"] as const;
+
 export const ZMessage = z
   .object({
     id: z.string().describe("Prefix `msg_`."),
     status: z
-      .enum(["queued", "sent", "delivered", "read", "failed", "received"])
-      .describe("`received` for an inbound message; a message you send moves from `queued` to `sent`, `delivered`, `read` or `failed`."),
+      .enum(MESSAGE_STATUSES)
+      .describe(
+        "`received` for an inbound message; a message you send moves from `queued` to `sent`, `delivered`, `read` or `failed`, or to `canceled` when canceled before it was handed to the provider. New values may be added: accept values you do not know.",
+      ),
     channel: z.enum(CHANNELS),
     direction: z.enum(["outbound", "inbound"]).describe("`outbound` for messages sent, `inbound` for messages received."),
     to: z.string().nullable().describe("The address the message goes to."),
@@ -179,6 +210,8 @@ export const ZMessage = z
       .describe(
         "The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise.",
       ),
+    scheduled_at: z.string().nullable().describe("The `send_at` it was sent with; null when it was sent at once."),
+    canceled_at: z.string().nullable().describe("When it was canceled; null otherwise."),
     sent_at: z.string().nullable(),
     delivered_at: z.string().nullable(),
     read_at: z.string().nullable(),
@@ -192,12 +225,12 @@ export type MessageRow = Pick<
   MessageModel,
   "id" | "status" | "channel" | "to" | "contactId" | "providerMessageId" | "error" | "sentAt" | "deliveredAt" | "readAt" | "createdAt"
 > &
-  Partial<Pick<MessageModel, "direction" | "errorCode">> & { metadata: unknown };
+  Partial<Pick<MessageModel, "direction" | "errorCode" | "scheduledAt" | "canceledAt">> & { metadata: unknown };
 
 /** The columns of `messageView` as SQL, read from `messages m` (`MessageRow`'s names). */
 export const MESSAGE_VIEW_COLUMNS = `m.id, m.status::text AS status, m.channel::text AS channel, m.direction, m."to",
   m.contact_id AS "contactId", m.metadata, m.provider_message_id AS "providerMessageId", m.error, m.error_code AS "errorCode",
-  m.sent_at AS "sentAt", m.delivered_at AS "deliveredAt", m.read_at AS "readAt", m.created_at AS "createdAt"`;
+  m.scheduled_at AS "scheduledAt", m.canceled_at AS "canceledAt", m.sent_at AS "sentAt", m.delivered_at AS "deliveredAt", m.read_at AS "readAt", m.created_at AS "createdAt"`;
 
 export function messageView(m: MessageRow): Message {
   return {
@@ -211,6 +244,8 @@ export function messageView(m: MessageRow): Message {
     provider_message_id: m.providerMessageId,
     error: m.error,
     error_code: m.errorCode ?? null,
+    scheduled_at: m.scheduledAt?.toISOString() ?? null,
+    canceled_at: m.canceledAt?.toISOString() ?? null,
     sent_at: m.sentAt?.toISOString() ?? null,
     delivered_at: m.deliveredAt?.toISOString() ?? null,
     read_at: m.readAt?.toISOString() ?? null,

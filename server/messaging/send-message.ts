@@ -12,7 +12,7 @@ import { messageView, type Message, type SendMessageRequest } from "./message-sc
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient } from "./resolve-recipient.ts";
 import { WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
-import { acceptMessage, type NewMessage } from "./insert-messages.ts";
+import { acceptMessage, type Accepted, type NewMessage } from "./insert-messages.ts";
 import { currentCause } from "../observability/request-context.ts";
 import type { Content } from "../providers/provider.ts";
 import { checkTemplateSend, templateContent, lookUpTemplate, type StoredTemplate } from "../whatsapp/check-template-send.ts";
@@ -44,16 +44,47 @@ export function deliveryAddress(
 }
 
 /**
- * POST /messages (spec "Send message", D15, D16, D17, D25, D35). Every check runs before
- * anything is written, in D16's order: the channel id, the recipient's address, opt-out, a
- * connected channel (live keys), placeholders, then the quota inside the writing transaction.
+ * POST /messages (spec "Send message", D15, D16, D17, D25, D35, D76): `prepareMessage`'s
+ * checks, then the write, which counts the quota (live keys). The message, its quota count and
+ * the stored idempotent response commit together (D46), in a statement shared with this
+ * process's concurrent sends.
  */
 export async function sendMessage(
   database: Database,
-  sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">,
+  sender: Sender,
   input: SendMessageRequest,
-  opts: { source?: "api" | "flow"; apiKeyId?: string | null; idempotency?: IdempotentEffect } = {},
+  opts: SendOptions & { idempotency?: IdempotentEffect } = {},
 ): Promise<Message> {
+  const { accepted, view } = await prepareMessage(database, sender, input, opts);
+  const responseStored = await acceptMessage(database, {
+    ...accepted,
+    ...(opts.idempotency ? { response: { effect: opts.idempotency, body: view } } : {}),
+  });
+  if (responseStored) opts.idempotency!.stored();
+  return view;
+}
+
+type Sender = Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">;
+type SendOptions = {
+  source?: "api" | "flow";
+  apiKeyId?: string | null;
+  /** Creates a new recipient's contact (D15); a batch shares one creation per address among its items. */
+  createContact?: (draft: RecipientDraft) => Promise<{ id: string }>;
+};
+type RecipientDraft = { phone?: string; email?: string; name?: string };
+
+/**
+ * Every check of a send before anything is written, in D16's order: the channel id, the
+ * recipient's address, opt-out, a connected channel (live keys), placeholders; the quota is
+ * counted by the write (`acceptMessage`). Creates the recipient's contact when it is new (D15).
+ * The message ready to write, and how it will be answered.
+ */
+export async function prepareMessage(
+  database: Database,
+  sender: Sender,
+  input: SendMessageRequest,
+  opts: SendOptions = {},
+): Promise<{ accepted: Accepted; view: Message }> {
   const channelId = await pickChannel(database.query, sender, input);
   // A template's read needs only the channel, so it runs beside the recipient's; its errors
   // still come in D16's order, when the content is checked. (With no channel given, the read
@@ -78,7 +109,11 @@ export async function sendMessage(
       ? await whatsappContent(database.query, sender, input, contact, liveChannel, { missing: "refuse", template })
       : renderContent(input, contact, { missing: "refuse" });
 
-  const contactId = recipient.exists ? contact.id : (await upsertContact(database, sender, recipient.draft)).id;
+  const create = opts.createContact ?? ((draft: RecipientDraft) => upsertContact(database, sender, draft));
+  const contactId = recipient.exists ? contact.id : (await create(recipient.draft)).id;
+  const now = new Date();
+  // D76: a `send_at` a few seconds past (clock skew) means now.
+  const sendAt = input.send_at !== undefined && Date.parse(input.send_at) > now.getTime() ? new Date(input.send_at) : null;
   const message: NewMessage = {
     sender,
     channel: input.channel,
@@ -89,8 +124,8 @@ export async function sendMessage(
     source: opts.source ?? "api",
     apiKeyId: opts.apiKeyId ?? null,
     metadata: input.metadata ?? {},
+    sendAt,
   };
-  const now = new Date();
   const id = newId("message");
   const view = messageView({
     id,
@@ -101,22 +136,13 @@ export async function sendMessage(
     metadata: message.metadata,
     providerMessageId: null,
     error: null,
+    scheduledAt: sendAt,
     sentAt: null,
     deliveredAt: null,
     readAt: null,
     createdAt: now,
   });
-  // The message, its quota count (live) and the stored idempotent response commit together
-  // (D46), in a statement shared with this process's concurrent sends.
-  const responseStored = await acceptMessage(database, {
-    id,
-    message,
-    at: now,
-    cause: currentCause(),
-    ...(opts.idempotency ? { response: { effect: opts.idempotency, body: view } } : {}),
-  });
-  if (responseStored) opts.idempotency!.stored();
-  return view;
+  return { accepted: { id, message, at: now, cause: currentCause() }, view };
 }
 
 /**

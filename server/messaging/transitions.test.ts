@@ -10,6 +10,7 @@ describe("message transitions (D8)", () => {
     ["queued", "delivered", ["sent", "delivered"]],
     ["queued", "failed", ["failed"]],
     ["sent", "failed", ["failed"]],
+    ["queued", "canceled", ["canceled"]],
   ] as const)("%s + %s report → %j", (from, report, path) => {
     expect(transitionPath(from, report)).toEqual(path);
   });
@@ -22,6 +23,12 @@ describe("message transitions (D8)", () => {
     ["failed", "sent"],
     ["failed", "read"],
     ["sent", "sent"],
+    // D76: canceled only while queued, and final.
+    ["sent", "canceled"],
+    ["failed", "canceled"],
+    ["canceled", "canceled"],
+    ["canceled", "sent"],
+    ["canceled", "failed"],
   ] as const)("%s ignores a %s report", (from, report) => {
     expect(transitionPath(from, report)).toEqual([]);
   });

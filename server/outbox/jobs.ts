@@ -273,6 +273,21 @@ export async function rescheduleJob<K extends JobKind>(
 }
 
 /**
+ * Deletes the job of one of `kinds` about `subjectId` that no claim holds (never claimed, put
+ * back, or its lease expired: D47 leaves no call in flight then), in the caller's transaction;
+ * whether there was one. A claim that took it first keeps it (the row is locked, then
+ * re-checked); one that comes after finds nothing. So a job is either run by a claim or taken
+ * here (D76's cancel), never both.
+ */
+export async function takeUnclaimedJob(sql: Handle, subjectId: string, kinds: JobKind[]): Promise<boolean> {
+  const rows = await sql<Columns<"jobs", "id">>(
+    `DELETE FROM jobs WHERE subject_id = $1 AND kind = ANY($2::text[]) AND (lease_until IS NULL OR lease_until < now()) RETURNING id`,
+    [subjectId, kinds],
+  );
+  return rows.length > 0;
+}
+
+/**
  * Where a dead letter waits: never due, kept with its error for an operator to read. Earlier
  * than the flows' PARKED (9999-12-31), whose jobs resuming a flow makes due again.
  */

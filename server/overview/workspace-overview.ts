@@ -77,8 +77,8 @@ export async function workspaceOverview(database: Database, workspaceId: string,
   const today = days[days.length - 1]!;
 
   const byStatus = Object.fromEntries(STATUSES.map((s) => [s, { whatsapp: 0, email: 0 }])) as Record<Status, Record<Channel, number>>;
-  // Inbound messages (`received`) are not part of the sent mix.
-  for (const r of recent) if (r.status !== "received") byStatus[r.status][r.channel] += Number(r.count);
+  // Inbound messages (`received`) and canceled ones (D76) are not part of the sent mix.
+  for (const r of recent) if (r.status !== "received" && r.status !== "canceled") byStatus[r.status][r.channel] += Number(r.count);
   const total = (s: Status) => byStatus[s].whatsapp + byStatus[s].email;
   const sampled = STATUSES.reduce((sum, s) => sum + total(s), 0);
   const delivered = total("delivered") + total("read");

@@ -120,3 +120,15 @@ function outcome(
         });
   return { accepted, refusal };
 }
+
+/**
+ * D76: a canceled live message gives back its count against the limits, on the day it was
+ * counted (acceptance, D20); `canceled` keeps how many were given back, for the usage page.
+ */
+export async function giveBack(sql: Handle, workspaceId: string, channel: Channel, acceptedAt: Date): Promise<void> {
+  await sql(
+    `UPDATE usage_counters SET count = greatest(count - 1, 0), canceled = canceled + 1
+     WHERE workspace_id = $1 AND day = $2 AND channel = $3::"ChannelType" AND mode = 'live'`,
+    [workspaceId, usagePeriod(acceptedAt).day, channel],
+  );
+}

@@ -54,11 +54,20 @@ export async function usageReport(database: Database, workspaceId: string, now =
     const day = days.find((d) => d.day === r.day);
     if (day) day[`${r.channel}_${r.mode}`] += Number(r.count);
   }
+  // D76: live messages canceled this month, whose count was given back to the limits.
+  const canceled = { whatsapp: 0, email: 0 };
+  const given = await database.query<Columns<"usage_counters", "channel"> & { canceled: string }>(
+    `SELECT channel::text AS channel, sum(canceled) AS canceled FROM usage_counters
+     WHERE workspace_id = $1 AND mode = 'live' AND day LIKE $2 GROUP BY channel`,
+    [workspaceId, `${monthStart.toISOString().slice(0, 7)}-%`],
+  );
+  for (const g of given) canceled[g.channel] += Number(g.canceled);
   const today = usage.period === now.toISOString().slice(0, 7) ? days.find((d) => d.day === now.toISOString().slice(0, 10)) : undefined;
   return {
     ...usage,
     today: { whatsapp: today?.whatsapp_live ?? 0, email: today?.email_live ?? 0 },
     test: { whatsapp: days.reduce((s, d) => s + d.whatsapp_test, 0), email: days.reduce((s, d) => s + d.email_test, 0) },
+    canceled,
     days,
     months,
   };

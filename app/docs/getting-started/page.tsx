@@ -6,6 +6,7 @@ import { SCOPES } from "@/server/keys/scopes.ts";
 import { Markdown } from "../markdown.tsx";
 import { DocsToc, makeSection } from "../sections.tsx";
 import { requestOrigin } from "../origin.ts";
+import { BATCH_EXAMPLE, scheduledExample } from "./volume-examples.ts";
 
 export const metadata: Metadata = {
   title: "Getting started",
@@ -41,6 +42,7 @@ const SECTIONS = {
   scopes: "Scopes",
   idempotency: "Idempotency",
   "rate-limits": "Rate limits and quotas",
+  volume: "Batches, scheduled sends and cancel",
   errors: "Errors",
   webhooks: "Webhooks",
   retention: "How long data is kept",
@@ -188,9 +190,46 @@ export default async function GettingStartedPage() {
             reach a quota.
           </li>
           <li>
-            Request bodies are limited to 256 KiB. Every response carries a <code>Request-Id</code>: quote it when you contact support.
+            Request bodies are limited to 256 KiB (5 MiB for <code>POST /messages/batch</code>). Every response carries a{" "}
+            <code>Request-Id</code>: quote it when you contact support.
           </li>
         </ul>
+      </Section>
+
+      <Section id="volume">
+        <p>
+          <code>POST /messages/batch</code> sends 1 to 1,000 messages of either channel in one request. Each item is a{" "}
+          <code>POST /messages</code> body, checked the same way, and answered in the same place of <code>data</code>: the message, or{" "}
+          <code>{'{ "error": { … } }'}</code> whose <code>param</code> starts with <code>messages.&lt;index&gt;.</code>. Valid items are
+          accepted even when others are not; the daily and monthly limits count the items in their order, so the items past a limit answer{" "}
+          <code>quota_exceeded</code> with <code>param</code> <code>messages.&lt;index&gt;.channel</code>. One <code>Idempotency-Key</code>{" "}
+          covers the whole batch.
+        </p>
+        <pre className="docs-code" tabIndex={0}>{`curl -X POST ${base}/messages/batch \\
+  -H "Authorization: Bearer $SVC_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: 0f6c2b7e-3d1a-4c8e-9b5f-7a2d4e6f8a10" \\
+  -d '${JSON.stringify(BATCH_EXAMPLE)}'`}</pre>
+        <p>
+          Any message, alone or in a batch, may carry <code>send_at</code>: a timestamp with a time zone from now to 30 days ahead. It stays{" "}
+          <code>queued</code>, with <code>scheduled_at</code>, and goes to the provider at that time. A test key&apos;s message starts its
+          simulated <code>sent</code>, <code>delivered</code> and <code>read</code> then.
+        </p>
+        <pre className="docs-code" tabIndex={0}>{`curl -X POST ${base}/messages \\
+  -H "Authorization: Bearer $SVC_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '${JSON.stringify(scheduledExample())}'`}</pre>
+        <p>
+          Until it is handed to the provider, a message can be canceled: <code>POST /messages/{"{id}"}/cancel</code> answers the message,
+          now <code>canceled</code>, sends the event <code>mensagem.cancelada</code>, and gives back what it counted against your limits.
+          Once the message is with the provider (or being handed over at that moment) the answer is <code>409</code>{" "}
+          <code>message_not_cancelable</code>: it is either canceled and never sent, or sent.
+        </p>
+        <pre className="docs-code" tabIndex={0}>{`curl -X POST ${base}/messages/$MESSAGE_ID/cancel \\
+  -H "Authorization: Bearer $SVC_API_KEY"`}</pre>
+        <p>
+          <code>canceled</code> is a new status: accept status values and event names you do not know yet.
+        </p>
       </Section>
 
       <Section id="errors">

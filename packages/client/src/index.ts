@@ -15,6 +15,9 @@ export type FlowRun = Schemas["FlowRun"];
 export type Usage = Schemas["Usage"];
 export type Recipient = Schemas["Recipient"];
 export type SendMessageRequest = Schemas["SendMessageRequest"];
+export type SendBatchRequest = Schemas["BatchMessageRequest"];
+/** One item of a batch's answer, in the place of its message: the message (it has an `id`), or `{ error }` (`param` starts with `messages.<index>`). */
+export type BatchItem = paths["/messages/batch"]["post"]["responses"]["200"]["content"]["application/json"]["data"][number];
 export type UpsertContactRequest = Schemas["UpsertContactRequest"];
 export type CreateTagRequest = Schemas["CreateTagRequest"];
 export type CreateFieldRequest = Schemas["CreateFieldRequest"];
@@ -89,6 +92,12 @@ export class Svc {
 
   readonly messages = {
     send: (body: SendMessageRequest, options?: RequestOptions): Promise<Message> => this.#post("/messages", body, options),
+    /** Up to 1,000 messages; answered item by item, in order. One idempotency key covers the batch. */
+    batch: (body: SendBatchRequest, options?: RequestOptions): Promise<{ data: BatchItem[] }> =>
+      this.#post("/messages/batch", body, options),
+    /** Cancels a message not yet handed to the provider (a scheduled one); a `409` `message_not_cancelable` otherwise. */
+    cancel: (id: string, options?: RequestOptions): Promise<Message> =>
+      this.#post(`/messages/${encodeURIComponent(id)}/cancel`, undefined, options),
     get: (id: string, options?: RequestOptions): Promise<Message> => this.#get(`/messages/${encodeURIComponent(id)}`, undefined, options),
     list: (query?: MessageListQuery, options?: RequestOptions): AsyncGenerator<Message> => this.#list("/messages", query, options),
   };

@@ -166,6 +166,52 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/messages/batch": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a batch of messages
+     * @description Sends 1 to 1,000 messages of either channel in one request (a body of up to 5 MiB). Each item is a `POST /messages` body, checked the same way, and answered in the same place of `data`: the message (`queued`), or `{ "error": { … } }` whose `param` starts with `messages.<index>.`. Valid items are accepted even when others are not. The daily and monthly limits of live keys are counted in the items' order: the items that no longer fit answer `quota_exceeded`. One `Idempotency-Key` covers the whole batch.
+     *
+     *     **Scope:** `messages:send`.
+     *
+     *     **Idempotency:** send an `Idempotency-Key` header (for example a UUID) to retry safely: the same key and body within 24 hours replay the first response with `Idempotent-Replayed: true`; the same key with another body is a `422`.
+     */
+    post: operations["messages-batch"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/messages/{id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a message
+     * @description Cancels a message that has not been handed to the provider yet (a scheduled message, or one still waiting in the queue): it becomes `canceled`, the event `mensagem.cancelada` is sent, and it no longer counts against the daily and monthly limits. A message already handed to the provider (or being handed over at this moment) answers `409` `message_not_cancelable`.
+     *
+     *     **Scope:** `messages:send`.
+     */
+    post: operations["messages-cancel"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/messages/{id}": {
     parameters: {
       query?: never;
@@ -488,6 +534,28 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "mensagem.cancelada": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * mensagem.cancelada: A message was canceled before it was handed to the provider (status `canceled`); it will not be sent
+     * @description A message was canceled before it was handed to the provider (status `canceled`); it will not be sent.
+     *
+     *     Sent to each enabled endpoint subscribed to `mensagem.cancelada`. Verify the signature on the raw body before parsing it, answer 2xx quickly, and deduplicate on `id`: a delivery may come more than once and out of order.
+     */
+    post: operations["event-mensagem-cancelada"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "fluxo.concluido": {
     parameters: {
       query?: never;
@@ -687,10 +755,10 @@ export interface components {
       /** @description Prefix `msg_`. */
       id: string;
       /**
-       * @description `received` for an inbound message; a message you send moves from `queued` to `sent`, `delivered`, `read` or `failed`.
+       * @description `received` for an inbound message; a message you send moves from `queued` to `sent`, `delivered`, `read` or `failed`, or to `canceled` when canceled before it was handed to the provider. New values may be added: accept values you do not know.
        * @enum {string}
        */
-      status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+      status: "queued" | "sent" | "delivered" | "read" | "failed" | "received" | "canceled";
       /** @enum {string} */
       channel: "whatsapp" | "email";
       /**
@@ -712,6 +780,16 @@ export interface components {
       error: string | null;
       /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise. */
       error_code: string | null;
+      /**
+       * Format: date-time
+       * @description The `send_at` it was sent with; null when it was sent at once.
+       */
+      scheduled_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it was canceled; null otherwise.
+       */
+      canceled_at: string | null;
       /** Format: date-time */
       sent_at: string | null;
       /** Format: date-time */
@@ -720,6 +798,16 @@ export interface components {
       read_at: string | null;
       /** Format: date-time */
       created_at: string;
+    };
+    BatchItemError: {
+      error: {
+        type: string;
+        code: string;
+        message: string;
+        /** @description Starts with `messages.<index>`. */
+        param: string | null;
+        doc_url: string;
+      };
     };
     Usage: {
       /**
@@ -1022,6 +1110,7 @@ export interface components {
           | "rendered_too_long"
           | "recipient_opted_out"
           | "whatsapp_window_closed"
+          | "message_not_cancelable"
           | "template_not_found"
           | "template_not_approved"
           | "channel_not_connected"
@@ -1151,6 +1240,38 @@ export interface components {
      *     }
      */
     SendMessageRequest: components["schemas"]["SendWhatsAppMessageRequest"] | components["schemas"]["SendEmailMessageRequest"];
+    /**
+     * @example {
+     *       "messages": [
+     *         {
+     *           "channel": "whatsapp",
+     *           "to": {
+     *             "phone": "+5511987654321"
+     *           },
+     *           "whatsapp": {
+     *             "body": "Your order {{order}} shipped."
+     *           },
+     *           "variables": {
+     *             "order": "1042"
+     *           }
+     *         },
+     *         {
+     *           "channel": "email",
+     *           "to": {
+     *             "email": "ana@example.com"
+     *           },
+     *           "email": {
+     *             "subject": "Your order shipped",
+     *             "html": "<p>It is on its way.</p>"
+     *           }
+     *         }
+     *       ]
+     *     }
+     */
+    BatchMessageRequest: {
+      /** @description 1 to 1000 messages, each a `POST /messages` body. */
+      messages: components["schemas"]["SendMessageRequest"][];
+    };
     EnrollFlowRequest: {
       to: components["schemas"]["Recipient"];
       /** @description Values for the `{{variable}}` placeholders: at most 100 keys; strings, numbers or booleans. */
@@ -1250,6 +1371,12 @@ export interface components {
       metadata?: {
         [key: string]: string;
       };
+      /**
+       * Format: date-time
+       * @description When to send it: an ISO 8601 timestamp from now to 30 days ahead. The message stays `queued`, with `scheduled_at`, until then. Omit to send at once.
+       * @example 2026-12-01T09:00:00Z
+       */
+      send_at?: string;
       whatsapp:
         | {
             /** @description Text; accepts `{{variable}}` placeholders. */
@@ -1290,6 +1417,12 @@ export interface components {
       metadata?: {
         [key: string]: string;
       };
+      /**
+       * Format: date-time
+       * @description When to send it: an ISO 8601 timestamp from now to 30 days ahead. The message stays `queued`, with `scheduled_at`, until then. Omit to send at once.
+       * @example 2026-12-01T09:00:00Z
+       */
+      send_at?: string;
       email: {
         subject?: string;
         /** @description HTML body; accepts placeholders (their values are HTML-escaped). */
@@ -1304,7 +1437,7 @@ export interface components {
       /** @enum {string} */
       channelType: "whatsapp" | "email";
       /** @enum {string} */
-      status: "sent" | "delivered" | "read" | "failed";
+      status: "sent" | "delivered" | "read" | "failed" | "canceled";
       /** @description The contact id (prefix `ct_`). */
       contact: string | null;
       /** @description Why it failed (`mensagem.falhou` only). */
@@ -1443,6 +1576,30 @@ export interface components {
        */
       mode: "test" | "live";
       data: components["schemas"]["InboundMessageEventData"];
+    };
+    MensagemCanceladaEvent: {
+      /** @description The event id (prefix `evt_`), the same on every retry and replay: deduplicate on it. */
+      id: string;
+      /** @constant */
+      event: "mensagem.cancelada";
+      /**
+       * @description The same as `event`, under the name Standard Webhooks tooling reads.
+       * @constant
+       */
+      type: "mensagem.cancelada";
+      /**
+       * Format: date-time
+       * @description When the event was recorded (ISO 8601, milliseconds, UTC).
+       */
+      timestamp: string;
+      /** @description The workspace id. */
+      namespace: string;
+      /**
+       * @description The mode of the key (or the dashboard action) that caused the event.
+       * @enum {string}
+       */
+      mode: "test" | "live";
+      data: components["schemas"]["MessageEventData"];
     };
     FlowEventData: {
       /** @description The run id (prefix `run_`). */
@@ -2706,7 +2863,7 @@ export interface operations {
         /** @description An id from the previous page: this page starts after it. */
         after?: string;
         /** @description Only messages in this status. */
-        status?: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+        status?: "queued" | "sent" | "delivered" | "read" | "failed" | "received" | "canceled";
         /** @description Only messages of this channel. */
         channel?: "whatsapp" | "email";
         /** @description `outbound` for messages sent, `inbound` for messages received. */
@@ -2748,6 +2905,8 @@ export interface operations {
            *         "provider_message_id": "string",
            *         "error": "string",
            *         "error_code": "string",
+           *         "scheduled_at": "2026-01-15T12:00:00.000Z",
+           *         "canceled_at": "2026-01-15T12:00:00.000Z",
            *         "sent_at": "2026-01-15T12:00:00.000Z",
            *         "delivered_at": "2026-01-15T12:00:00.000Z",
            *         "read_at": "2026-01-15T12:00:00.000Z",
@@ -2881,6 +3040,8 @@ export interface operations {
            *       "provider_message_id": "string",
            *       "error": "string",
            *       "error_code": "string",
+           *       "scheduled_at": "2026-01-15T12:00:00.000Z",
+           *       "canceled_at": "2026-01-15T12:00:00.000Z",
            *       "sent_at": "2026-01-15T12:00:00.000Z",
            *       "delivered_at": "2026-01-15T12:00:00.000Z",
            *       "read_at": "2026-01-15T12:00:00.000Z",
@@ -3010,6 +3171,366 @@ export interface operations {
       };
     };
   };
+  "messages-batch": {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A unique key per logical request (a UUID is a good choice), 1 to 255 characters. Kept 24 hours per workspace, key mode and endpoint.
+         * @example 5b0d9e3c-8f47-4f7e-9a39-2a1c6f0d4e11
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "messages": [
+         *         {
+         *           "channel": "whatsapp",
+         *           "to": {
+         *             "phone": "+5511987654321"
+         *           },
+         *           "whatsapp": {
+         *             "body": "Your order {{order}} shipped."
+         *           },
+         *           "variables": {
+         *             "order": "1042"
+         *           }
+         *         },
+         *         {
+         *           "channel": "email",
+         *           "to": {
+         *             "email": "ana@example.com"
+         *           },
+         *           "email": {
+         *             "subject": "Your order shipped",
+         *             "html": "<p>It is on its way.</p>"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        "application/json": components["schemas"]["BatchMessageRequest"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "string",
+           *           "status": "queued",
+           *           "channel": "whatsapp",
+           *           "direction": "outbound",
+           *           "to": "string",
+           *           "contact_id": "string",
+           *           "metadata": {},
+           *           "provider_message_id": "string",
+           *           "error": "string",
+           *           "error_code": "string",
+           *           "scheduled_at": "2026-01-15T12:00:00.000Z",
+           *           "canceled_at": "2026-01-15T12:00:00.000Z",
+           *           "sent_at": "2026-01-15T12:00:00.000Z",
+           *           "delivered_at": "2026-01-15T12:00:00.000Z",
+           *           "read_at": "2026-01-15T12:00:00.000Z",
+           *           "created_at": "2026-01-15T12:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": {
+            /** @description One item per message sent, in the same order: the message, or its error. */
+            data: (components["schemas"]["Message"] | components["schemas"]["BatchItemError"])[];
+          };
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_phone`, `invalid_email`, `recipient_missing_address`, `missing_variable`, `rendered_too_long`, `template_not_found`, `invalid_idempotency_key`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`, `daily_limit_reached`, `monthly_limit_reached`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Conflict with the current state (`recipient_opted_out`, `whatsapp_window_closed`, `template_not_approved`, `channel_not_connected`, `idempotency_key_in_use`). */
+      409: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description `Idempotency-Key` reused with a different body (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "messages-cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `msg_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "string",
+           *       "status": "queued",
+           *       "channel": "whatsapp",
+           *       "direction": "outbound",
+           *       "to": "string",
+           *       "contact_id": "string",
+           *       "metadata": {},
+           *       "provider_message_id": "string",
+           *       "error": "string",
+           *       "error_code": "string",
+           *       "scheduled_at": "2026-01-15T12:00:00.000Z",
+           *       "canceled_at": "2026-01-15T12:00:00.000Z",
+           *       "sent_at": "2026-01-15T12:00:00.000Z",
+           *       "delivered_at": "2026-01-15T12:00:00.000Z",
+           *       "read_at": "2026-01-15T12:00:00.000Z",
+           *       "created_at": "2026-01-15T12:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Message"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Conflict with the current state (`message_not_cancelable`). */
+      409: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
   "messages-get": {
     parameters: {
       query?: never;
@@ -3044,6 +3565,8 @@ export interface operations {
            *       "provider_message_id": "string",
            *       "error": "string",
            *       "error_code": "string",
+           *       "scheduled_at": "2026-01-15T12:00:00.000Z",
+           *       "canceled_at": "2026-01-15T12:00:00.000Z",
            *       "sent_at": "2026-01-15T12:00:00.000Z",
            *       "delivered_at": "2026-01-15T12:00:00.000Z",
            *       "read_at": "2026-01-15T12:00:00.000Z",
@@ -4615,6 +5138,34 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["MensagemRecebidaEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer within 10 seconds acknowledges the delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "event-mensagem-cancelada": {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: each `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with one of the endpoint's valid secrets.
+         * @example t=1763700000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+         */
+        "X-svc-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["MensagemCanceladaEvent"];
       };
     };
     responses: {

@@ -66,6 +66,25 @@ describe("@svc/client against the service", () => {
     await expect(svc.messages.get(a.id)).resolves.toMatchObject({ id: a.id, channel: "whatsapp" });
   });
 
+  it("sends a batch answered item by item, schedules with send_at and cancels (D75, D76)", async () => {
+    const p = phone();
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const { data } = await svc.messages.batch({
+      messages: [
+        { channel: "whatsapp", to: { phone: p }, whatsapp: { body: "Now" } },
+        { channel: "whatsapp", to: { phone: "12" }, whatsapp: { body: "Bad" } },
+        { channel: "whatsapp", to: { phone: p }, whatsapp: { body: "Later" }, send_at: sendAt },
+      ],
+    });
+    // A message has an `id`; a refused item has only `error`.
+    expect(data.map((item) => ("id" in item ? item.status : item.error.param))).toEqual(["queued", "messages.1.to.phone", "queued"]);
+    const scheduled = data[2]!;
+    if (!("id" in scheduled)) throw new Error("the scheduled item was refused");
+    expect(scheduled.scheduled_at).toBe(sendAt);
+    await expect(svc.messages.cancel(scheduled.id)).resolves.toMatchObject({ id: scheduled.id, status: "canceled" });
+    await expect(svc.messages.cancel(scheduled.id)).rejects.toMatchObject({ status: 409, code: "message_not_cancelable", param: "id" });
+  });
+
   it("throws typed errors with type, code, param and status", async () => {
     const missing = await svc.contacts.get("ct_nope").catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(SvcError);

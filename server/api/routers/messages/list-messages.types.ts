@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZPageQuery } from "../../../lib/pagination.ts";
-import { CHANNELS, ZMessage } from "../../../messaging/message-schemas.ts";
+import { CHANNELS, MESSAGE_STATUSES, ZMessage } from "../../../messaging/message-schemas.ts";
 import type { Meta } from "../../trpc.ts";
 
 export const listMessagesMeta: Meta = {
@@ -22,7 +22,7 @@ const ZTimestamp = z.iso
   .transform((s) => new Date(s));
 
 export const ZListMessagesRequest = ZPageQuery.extend({
-  status: z.enum(["queued", "sent", "delivered", "read", "failed", "received"]).optional().describe("Only messages in this status."),
+  status: z.enum(MESSAGE_STATUSES).optional().describe("Only messages in this status."),
   channel: z.enum(CHANNELS).optional().describe("Only messages of this channel."),
   direction: z.enum(["inbound", "outbound"]).optional().describe("`outbound` for messages sent, `inbound` for messages received."),
   contact_id: z.string().max(64).optional().describe("Only messages to or from this contact. Prefix `ct_`."),

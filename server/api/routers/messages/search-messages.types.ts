@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { MESSAGE_STATUSES } from "../../../messaging/message-schemas.ts";
 
 /** The inspector's filters (dashboard only): its pages and its CSV export take the same. */
 export const ZMessageSearch = z.object({
   q: z.string().max(200).optional(),
-  status: z.enum(["queued", "sent", "delivered", "read", "failed", "received"]).optional(),
+  status: z.enum(MESSAGE_STATUSES).optional(),
   channel: z.enum(["whatsapp", "email"]).optional(),
   mode: z.enum(["test", "live"]).optional(),
   from: z.coerce.date().optional(),

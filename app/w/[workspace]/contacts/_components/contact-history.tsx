@@ -144,6 +144,13 @@ function EventSentence({
         </>
       );
       break;
+    case "mensagem.cancelada":
+      text = (
+        <>
+          {CHANNEL(d.channelType)} message {message} canceled before it was sent.
+        </>
+      );
+      break;
     case "mensagem.recebida":
       text = (
         <>

@@ -12,7 +12,7 @@ type Props = { params: Promise<{ workspace: string; id: string }> };
 
 export default async function MessagePage({ params }: Props) {
   const { workspace, id } = await params;
-  await requireMember(workspace);
+  const member = await requireMember(workspace);
   // An unknown id, or another workspace's message, is a 404 page; the view loads the data itself.
   try {
     await (await dashboardCaller(workspace)).messages.detail({ id });
@@ -20,5 +20,5 @@ export default async function MessagePage({ params }: Props) {
     if (isNotFoundError(err)) notFound();
     throw err;
   }
-  return <MessageDetail workspace={workspace} id={id} />;
+  return <MessageDetail workspace={workspace} id={id} canCancel={member.role === "admin"} />;
 }

@@ -1,11 +1,13 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { Link } from "@/app/_components/link.tsx";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { CopyButton } from "@/app/_components/copy-button.tsx";
-import { useTRPC } from "@/app/_components/trpc.ts";
+import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
+import { Modal } from "@/app/_components/modal.tsx";
 import { When } from "@/app/_components/when.tsx";
 import type { AppRouter } from "@/server/api/root.ts";
 import { MessageContent } from "./message-content.tsx";
@@ -29,9 +31,10 @@ function refreshInterval(message: MessageDetails | undefined): number | false {
 
 /**
  * One message: its fields (its contact, source and run linked, ids to copy), its rendered
- * content, its timeline and its events' webhook deliveries. Read-only for everybody.
+ * content, its timeline and its events' webhook deliveries. Admins may cancel a message still
+ * queued (D76); the service refuses once it is with the provider.
  */
-export function MessageDetail({ workspace, id }: { workspace: string; id: string }) {
+export function MessageDetail({ workspace, id, canCancel = false }: { workspace: string; id: string; canCancel?: boolean }) {
   const trpc = useTRPC();
   const message = useQuery({
     ...trpc.messages.detail.queryOptions({ id }),
@@ -79,6 +82,7 @@ export function MessageDetail({ workspace, id }: { workspace: string; id: string
         <p className="status-line">
           <StatusBadge status={m.status} /> <ModeBadge mode={m.mode} />
         </p>
+        {canCancel && m.status === "queued" && m.direction === "outbound" && <CancelMessageButton id={m.id} />}
       </div>
       {following && (
         <p className="muted refresh-note">This page follows the message: it refreshes by itself until the message is read or failed.</p>
@@ -160,6 +164,22 @@ export function MessageDetail({ workspace, id }: { workspace: string; id: string
           <dd>
             <When value={m.created_at} />
           </dd>
+          {m.scheduled_at && (
+            <>
+              <dt>Scheduled for</dt>
+              <dd>
+                <When value={m.scheduled_at} />
+              </dd>
+            </>
+          )}
+          {m.canceled_at && (
+            <>
+              <dt>Canceled</dt>
+              <dd>
+                <When value={m.canceled_at} />
+              </dd>
+            </>
+          )}
           <dt>Sent</dt>
           <dd>
             <When value={m.sent_at} empty="Not yet" />
@@ -218,6 +238,51 @@ function ChannelName({ type, channelId, mode }: { type: "whatsapp" | "email"; ch
         </>
       ) : (
         <span className="muted">{mode === "test" ? " · simulated (test mode sends through no channel)" : ""}</span>
+      )}
+    </>
+  );
+}
+
+/** Cancels a queued message after a confirmation: it will not be sent, and a live one no longer counts against the limits. */
+function CancelMessageButton({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const cancel = useMutation(
+    trpc.messages.cancel.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries(trpc.messages.detail.queryFilter({ id }));
+        setOpen(false);
+      },
+    }),
+  );
+  return (
+    <>
+      <button type="button" className="button danger" onClick={() => setOpen(true)}>
+        Cancel message
+      </button>
+      {open && (
+        <Modal title="Cancel this message?" role="alertdialog" onClose={() => setOpen(false)}>
+          <div className="stack">
+            <p>
+              It will not be sent, the event <code>mensagem.cancelada</code> goes to your webhooks, and a live message no longer counts
+              against the daily and monthly limits. A message already handed to the provider cannot be canceled.
+            </p>
+            {cancel.isError && (
+              <p role="alert" className="error">
+                {errorMessage(cancel.error)}
+              </p>
+            )}
+            <div className="actions">
+              <button type="button" className="button" onClick={() => setOpen(false)} autoFocus>
+                Keep it
+              </button>
+              <button type="button" className="button danger" disabled={cancel.isPending} onClick={() => cancel.mutate({ id })}>
+                {cancel.isPending ? "Canceling…" : "Cancel message"}
+              </button>
+            </div>
+          </div>
+        </Modal>
       )}
     </>
   );

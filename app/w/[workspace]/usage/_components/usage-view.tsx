@@ -100,6 +100,12 @@ export function UsageView() {
       <section className="section" aria-labelledby="totals-heading">
         <h2 id="totals-heading">Test and live this month</h2>
         <UsageTotals live={{ whatsapp: r.whatsapp, email: r.email }} test={r.test} />
+        {r.canceled.whatsapp + r.canceled.email > 0 && (
+          <p className="muted" data-testid="usage-canceled">
+            Canceled before sending this month, and given back to the limits: {r.canceled.whatsapp.toLocaleString()} WhatsApp and{" "}
+            {r.canceled.email.toLocaleString()} e-mail live messages (not counted above).
+          </p>
+        )}
       </section>
 
       <section className="section" aria-labelledby="months-heading">
