@@ -26,7 +26,7 @@ async function postBatch(url: string, key: string, messages: unknown[]): Promise
 }
 
 export async function batchSends(): Promise<void> {
-  await withServer("postgres", { PIPELINE: "inline" }, async ({ url, keys, sql }) => {
+  await withServer("postgres", { PIPELINE: "inline" }, async ({ url, keys }) => {
     const single = await load({
       url: `${url}/api/v1/messages`,
       method: "POST",
