@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BATCH_MAX } from "../../../messaging/send-batch.ts";
 import { ZMessage } from "../../../messaging/message-schemas.ts";
 import type { Meta } from "../../trpc.ts";
+import { SEND_ERRORS } from "./send-message.types.ts";
 
 /** D86: a batch's body may be this large (D26's 256 KiB holds for every other request). */
 export const BATCH_MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -23,21 +24,7 @@ export const sendBatchMeta: Meta = {
   scope: "messages:send",
   idempotent: true,
   maxBodyBytes: BATCH_MAX_BODY_BYTES,
-  errors: [
-    "resource_missing",
-    "invalid_phone",
-    "invalid_email",
-    "recipient_missing_address",
-    "missing_variable",
-    "rendered_too_long",
-    "recipient_opted_out",
-    "channel_not_connected",
-    "whatsapp_window_closed",
-    "template_not_found",
-    "template_not_approved",
-    "daily_limit_reached",
-    "monthly_limit_reached",
-  ],
+  errors: SEND_ERRORS,
 };
 
 export const ZSendBatchRequest = z

@@ -1,5 +1,23 @@
 import { ZMessage, ZSendMessageRequest } from "../../../messaging/message-schemas.ts";
+import type { ErrorCode } from "../../../lib/error-catalog.ts";
 import type { Meta } from "../../trpc.ts";
+
+/** What a send can answer beyond the platform's errors: a single send's, and each item's of a batch. */
+export const SEND_ERRORS = [
+  "resource_missing",
+  "invalid_phone",
+  "invalid_email",
+  "recipient_missing_address",
+  "missing_variable",
+  "rendered_too_long",
+  "recipient_opted_out",
+  "channel_not_connected",
+  "whatsapp_window_closed",
+  "template_not_found",
+  "template_not_approved",
+  "daily_limit_reached",
+  "monthly_limit_reached",
+] as const satisfies readonly ErrorCode[];
 
 export const sendMessageMeta: Meta = {
   openapi: {
@@ -17,21 +35,7 @@ export const sendMessageMeta: Meta = {
   scope: "messages:send",
   idempotent: true,
   successStatus: 202,
-  errors: [
-    "resource_missing",
-    "invalid_phone",
-    "invalid_email",
-    "recipient_missing_address",
-    "missing_variable",
-    "rendered_too_long",
-    "recipient_opted_out",
-    "channel_not_connected",
-    "whatsapp_window_closed",
-    "template_not_found",
-    "template_not_approved",
-    "daily_limit_reached",
-    "monthly_limit_reached",
-  ],
+  errors: SEND_ERRORS,
 };
 
 export { ZMessage as ZSendMessageResponse, ZSendMessageRequest };
