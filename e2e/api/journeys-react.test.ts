@@ -89,6 +89,23 @@ describe("POST /events and GET /events (D61, D84)", () => {
     expect((await test.get(`/events?contact_id=${first.body.contact_id}`)).body).toHaveLength(1);
   });
 
+  it("honours Idempotency-Key: the same key and body replay the first answer, another body is 422 (D27, D28)", async () => {
+    const to = { phone: phone() };
+    const key = { "Idempotency-Key": `ev-${to.phone}` };
+    const first = await test.post("/events", { name: "checkout", to, properties: { step: 1 } }, { headers: key });
+    expect(first.status).toBe(202);
+    const again = await test.post("/events", { name: "checkout", to, properties: { step: 1 } }, { headers: key });
+    expect(again.status).toBe(202);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expectError(await test.post("/events", { name: "checkout", to, properties: { step: 2 } }, { headers: key }), {
+      status: 422,
+      type: "invalid_request",
+      code: "idempotency_key_reused",
+    });
+    expect((await test.get(`/events?contact_id=${first.body.contact_id}`)).body).toHaveLength(1);
+  });
+
   it("refuses bad names, properties, timestamps and ids with their param, and needs its scopes", async () => {
     const to = { phone: phone() };
     expectError(await event({ name: "Order Paid", to }), { status: 400, type: "invalid_request", param: "name" });

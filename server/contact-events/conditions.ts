@@ -1,7 +1,8 @@
 import { z } from "zod";
 
-// What flows ask of a contact event's properties (D62 trigger `where`, D63 `match`, D64 goal
-// `match`): a value at a dotted path, the conditions of a trigger, and a match of rendered texts.
+// What flows ask of a contact event's properties: a value at a dotted path, and the conditions
+// of a trigger's `where` (D62, D84). A `match` (D63, D64) is compared as text in SQL, where the
+// events are read (server/flows/run-waits.ts `findEvent`).
 
 /** D61: an event's name. */
 export const EVENT_NAME = /^[a-z][a-z0-9_.]{0,63}$/;
@@ -28,13 +29,6 @@ export function valueAt(properties: unknown, path: string): Json | undefined {
     if (value === undefined) return undefined;
   }
   return value as Json;
-}
-
-/** A property's value as text, for `match` (D63: compared as text) and placeholders; null for objects and arrays. */
-export function asText(value: Json | undefined): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value === "object") return null;
-  return String(value);
 }
 
 /** Every scalar of the properties under its dotted path, prefixed (`event.items.0.name`), for placeholders. */
@@ -162,9 +156,4 @@ function ordered(op: "gt" | "gte" | "lt" | "lte", value: Json | undefined, opera
   if (op === "gte") return a >= b;
   if (op === "lt") return a < b;
   return a <= b;
-}
-
-/** A `match` (D63, D64): every entry's rendered text equals the property's value as text. */
-export function matches(match: Record<string, string>, properties: unknown): boolean {
-  return Object.entries(match).every(([path, text]) => asText(valueAt(properties, path)) === text);
 }

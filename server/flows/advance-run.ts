@@ -130,7 +130,10 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
   const history: History[] = [];
   const version = await versionOf(sql, run.flow_id, run.version);
   if (!contact || !version) {
-    return writes.end(due, run, history, "failed", contact ? "The flow version is missing." : "The contact no longer exists.");
+    return writes.end(due, run, history, {
+      status: "failed",
+      reason: contact ? "The flow version is missing." : "The contact no longer exists.",
+    });
   }
   const { steps, goal } = version;
   // D64: a goal reached since the run began ends it before any pending step runs.
@@ -144,7 +147,7 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
       run.converted_at = new Date(reached.created_at);
       writes.converted(run, reached.id);
       history.push({ kind: "converted", position: run.position, detail: { event_id: reached.id } });
-      if (goal.exit) return writes.end(due, run, history, "completed", undefined, null, "goal_reached");
+      if (goal.exit) return writes.end(due, run, history, { status: "completed", reason: "goal_reached" });
     }
   }
   const wake = job.payload.wake;
@@ -161,7 +164,8 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
     const step = stepAt(steps, position);
     if (!step || n >= MAX_STEPS_PER_JOB) {
       if (contactChanged) writes.contactUpdated(due, run, now);
-      return writes.end(due, run, history, "failed", `The flow definition has no step at ${position.join(".")}.`, position);
+      const reason = `The flow definition has no step at ${position.join(".")}.`;
+      return writes.end(due, run, history, { status: "failed", reason }, position);
     }
     const at = position;
     switch (step.type) {
@@ -228,7 +232,7 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
     }
   }
   if (contactChanged) writes.contactUpdated(due, run, now);
-  return writes.end(due, run, history, "completed");
+  return writes.end(due, run, history, { status: "completed", reason: "end" });
 }
 
 /**
@@ -278,6 +282,9 @@ async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep, 
 }
 
 /** A run as a batch leaves it: every column a walk may change, written by one statement. */
+/** How a run ends: completed at its end or by its goal (D64), or failed with the reason (D7). */
+type RunEnd = { status: "completed"; reason: "end" | "goal_reached" } | { status: "failed"; reason: string };
+
 type RunChange = {
   id: string;
   status: string;
@@ -400,36 +407,24 @@ class Writes {
    * not run, D7; `fluxo.parado` with the reason, since the contact left before the end). The
    * job leaves the outbox in the same transaction.
    */
-  end(
-    due: Due,
-    run: RunRow,
-    history: History[],
-    status: "completed" | "failed",
-    reason?: string,
-    position: Path | null = null,
-    ended = "end",
-  ) {
+  end(due: Due, run: RunRow, history: History[], end: RunEnd, position: Path | null = null) {
+    const { status, reason } = end;
     const at = new Date();
-    history.push({ kind: status, position, detail: reason ? { reason } : status === "completed" ? { reason: ended } : {} });
+    history.push({ kind: status, position, detail: { reason } });
     run.status = status; // another job of this run in the batch is now stale
     run.position = null;
     run.next_step_at = null;
     run.wait = null;
     this.record(run, history, at);
     const change = this.runs[this.runs.length - 1]!;
-    change.reason = reason ?? (ended === "end" ? null : ended);
+    // The run's `reason` says why it did not simply reach its end.
+    change.reason = reason === "end" ? null : reason;
     change.ended_at = at;
     this.events.push({
       workspaceId: run.workspace_id,
       mode: run.mode,
       name: status === "completed" ? "fluxo.concluido" : "fluxo.parado",
-      data: {
-        id: run.id,
-        flow_id: run.flow_id,
-        contact: run.contact_id,
-        status,
-        ...(reason ? { reason } : status === "completed" ? { reason: ended } : {}),
-      },
+      data: { id: run.id, flow_id: run.flow_id, contact: run.contact_id, status, reason },
       contactId: run.contact_id,
       at,
       cause: due.cause,

@@ -128,7 +128,8 @@ export type RunRecord = {
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 export function publicRun(r: RunRecord, steps: Step[] | null): z.infer<typeof ZRun> {
-  const step = r.status === "active" && r.position ? (steps ? stepAt(steps, r.position) : undefined) : undefined;
+  const at = r.status === "active" ? r.position : null;
+  const step = at && steps ? stepAt(steps, at) : undefined;
   return {
     id: r.id,
     flow_id: r.flow_id,
@@ -136,8 +137,7 @@ export function publicRun(r: RunRecord, steps: Step[] | null): z.infer<typeof ZR
     status: r.status,
     key: r.key,
     version: r.version,
-    current_step:
-      r.status === "active" && r.position ? { id: (step as { id?: string } | undefined)?.id ?? null, path: stepParam(r.position) } : null,
+    current_step: at ? { id: (step as { id?: string } | undefined)?.id ?? null, path: stepParam(at) } : null,
     converted_at: iso(r.converted_at),
     created_at: iso(r.created_at)!,
     ended_at: iso(r.ended_at),

@@ -1,6 +1,7 @@
 import { flatten, satisfies } from "../contact-events/conditions.ts";
 import { lockContacts } from "../contacts/get-contact.ts";
 import type { Database } from "../db/client.ts";
+import type { Columns } from "../db/rows.ts";
 import { newId } from "../lib/ids.ts";
 import { placeholderValues, render, type Scalar } from "../messaging/render.ts";
 import { currentCause } from "../observability/request-context.ts";
@@ -14,12 +15,7 @@ import type { Trigger } from "./flow-schemas.ts";
 // enrollment's own statement (`insertRuns`): D18's no re-entry and D66's keys hold as for
 // POST /flows/{flow_id}/enroll. The event's `triggered` says what each flow did (D82).
 
-type EventRow = {
-  id: string;
-  workspace_id: string;
-  contact_id: string;
-  mode: "test" | "live";
-  name: string;
+type EventRow = Columns<"contact_events", "id" | "workspace_id" | "contact_id" | "mode" | "name"> & {
   properties: Record<string, unknown>;
 };
 
