@@ -2,7 +2,8 @@
 // on fresh databases, warms up, then measures (autocannon, 50 connections, unless said). The
 // report is printed as a table and written to bench/results/latest.json.
 // `npm run bench -- <section> …` runs only those sections. `growth` fills PostgreSQL with
-// BENCH_GROWTH_MESSAGES messages (default 2,000,000; fewer for a quick run); `event-wake` enrolls
+// BENCH_GROWTH_MESSAGES messages (default 2,000,000; fewer for a quick run) and one flow with
+// BENCH_GROWTH_RUNS runs (default 1,000,000) for its statistics and an edit's preview; `event-wake` enrolls
 // BENCH_WAITING_RUNS waiting runs (default 10,000).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import { ROOT } from "../e2e/support/server.ts";
 import { prepare } from "../scripts/lib/prepare.mjs";
 import { baseline, contactUpserts, keyCheck, messageAcceptance } from "./sections/api.ts";
 import { batchSends } from "./sections/batch.ts";
+import { liveEmailAcceptance } from "./sections/email.ts";
 import { cliCommands } from "./sections/cli.ts";
 import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
 import { eventAcceptance, eventWake } from "./sections/events.ts";
@@ -27,6 +29,7 @@ const sections: Record<string, () => Promise<void>> = {
   "key-check-pglite": () => keyCheck("pglite"),
   contacts: contactUpserts,
   messages: messageAcceptance,
+  "messages-email": () => liveEmailAcceptance(),
   batch: batchSends,
   templates: templateSends,
   dispatch: dispatchRate,

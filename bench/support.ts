@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
 import { freshDatabase, type Engine } from "../e2e/support/database.ts";
 import { ROOT, startServer, type RunningServer } from "../e2e/support/server.ts";
@@ -95,9 +95,13 @@ export async function startBaseline(
 }
 
 /** The peak resident set size of a process so far, in MB (Linux VmHWM). */
+/** The peak resident memory of a process and its children (an upper bound of their peak together), in MB. */
 export function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
+  const kb = (id: string) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${id}/status`, "utf8"))?.[1] ?? 0);
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean),
+  );
+  return Math.round([String(pid), ...children].reduce((sum, id) => sum + kb(id), 0) / 1024);
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -23,7 +23,9 @@ import { redactUrl } from "./observability/redact.ts";
 import { withCause } from "./observability/request-context.ts";
 import { inSpan, startTracing, stopTracing } from "./observability/tracing.ts";
 import { startPipelineLoop } from "./pipeline/loop.ts";
+import { startPipelineWorkers } from "./pipeline/workers.ts";
 import { closeSmtpTransports } from "./providers/smtp.ts";
+import { startBounceListener } from "./inbound/bounce-listener.ts";
 
 // One process, two front doors (ARCHITECTURE.md): /api/v1/* goes straight to the REST
 // facade; everything else (dashboard, /api/trpc, /api/auth, /docs) goes to Next.
@@ -66,13 +68,22 @@ try {
 const demo = await ensureDemo(database); // before serving the embedded store: no other process creates it meanwhile
 await database.serve?.(); // D53: the CLI and other local processes share the embedded store
 
-const pipeline = config.pipeline === "inline" ? startPipelineLoop(database) : null;
-const ops = await opsRoutes({ database, root, lastPass: pipeline ? pipeline.lastPass : null }); // D52
+// The inline pipeline: beside the API in worker threads on PostgreSQL; in this thread with
+// PIPELINE_WORKERS=0, and on the embedded store, which only this process may open (D53).
+const pipelineThreads = config.pipeline === "inline" && database.engine === "postgres" ? config.pipelineWorkers : 0;
+// The workers start while the dashboard loads; the server listens once they run.
+const workersStarting = config.pipeline === "inline" && pipelineThreads > 0 ? startPipelineWorkers(root, pipelineThreads) : null;
+const pipelineStarting = config.pipeline !== "inline" ? null : (workersStarting ?? Promise.resolve(startPipelineLoop(database)));
+let pipeline: Awaited<typeof pipelineStarting> = null;
+// D73: bounce and complaint reports by e-mail, when a port is configured.
+const bounces = config.inboundSmtpPort === undefined ? null : await startBounceListener(database, config.inboundSmtpPort);
+const ops = await opsRoutes({ database, root, lastPass: pipelineStarting ? () => pipeline?.lastPass() ?? null : null }); // D52
 
 progress("starting the dashboard");
 const nextApp = next({ dev, dir: root, quiet: true });
 await nextApp.prepare();
 const nextHandler = nextApp.getRequestHandler();
+pipeline = await pipelineStarting;
 
 function isApiPath(url: string): boolean {
   return url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
@@ -157,8 +168,9 @@ await new Promise<void>((resolve) => server.listen(config.port, resolve));
 const address = server.address();
 const port = typeof address === "object" && address ? address.port : config.port;
 setListeningPort(port);
+(await workersStarting)?.listening(port);
 
-logger.info({ port, engine: database.engine, pipeline: config.pipeline, dev }, "listening");
+logger.info({ port, engine: database.engine, pipeline: config.pipeline, workers: pipelineThreads, dev }, "listening");
 // The sign-in and keys come last, once the service answers, so no log line scrolls them away.
 await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => {});
 printBanner(port);
@@ -174,6 +186,7 @@ async function shutdown(signal: string): Promise<void> {
   await closed;
   clearTimeout(deadline);
   await pipeline?.stop();
+  await bounces?.close();
   closeSmtpTransports();
   await nextApp.close?.();
   await closeDb();

@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import { Modal } from "@/app/_components/modal.tsx";
 import { errorMessage } from "@/app/_components/trpc.ts";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 type Props = {
   title: string;
@@ -30,14 +31,11 @@ export function ConfirmDialog({ title, children, confirmLabel, pendingLabel, dan
             {errorMessage(error)}
           </p>
         ) : null}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose} autoFocus>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose} cancelFirst>
           <button type="button" className={danger ? "button danger" : "button primary"} disabled={pending} onClick={onConfirm}>
             {pending ? pendingLabel : confirmLabel}
           </button>
-        </div>
+        </DialogFooter>
       </div>
     </Modal>
   );

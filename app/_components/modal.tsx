@@ -8,6 +8,8 @@ type Props = {
   onClose: () => void;
   /** `alertdialog` for confirmations of something that cannot be undone. */
   role?: "dialog" | "alertdialog";
+  /** Wider, for a table (a save's preview of the people in a journey). */
+  wide?: boolean;
   children: ReactNode;
 };
 
@@ -18,7 +20,7 @@ type Props = {
  * the effect's cleanup runs, and a detached dialog's close() restores nothing, so the opener
  * is remembered here and focused again (when it is still on the page).
  */
-export function Modal({ title, onClose, role = "dialog", children }: Props) {
+export function Modal({ title, onClose, role = "dialog", wide = false, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -36,7 +38,7 @@ export function Modal({ title, onClose, role = "dialog", children }: Props) {
       ref={ref}
       role={role}
       aria-labelledby={titleId}
-      className="modal"
+      className={wide ? "modal wide" : "modal"}
       onCancel={(event) => {
         event.preventDefault();
         onClose();

@@ -9,6 +9,7 @@ const SECTIONS = [
   { segment: "overview", label: "Overview" },
   { segment: "messages", label: "Messages" },
   { segment: "contacts", label: "Contacts" },
+  { segment: "suppressions", label: "Suppressions" },
   { segment: "tags", label: "Tags & fields" },
   { segment: "flows", label: "Flows" },
   { segment: "channels", label: "Channels" },
@@ -17,6 +18,7 @@ const SECTIONS = [
   { segment: "keys", label: "API keys" },
   { segment: "team", label: "Team", adminOnly: true },
   { segment: "audit", label: "Audit log", adminOnly: true },
+  { segment: "settings", label: "Settings", adminOnly: true },
 ] as const satisfies { segment: string; label: string; adminOnly?: boolean }[];
 
 /**

@@ -33,6 +33,9 @@ export default function DocsLayout({ children }: { children: ReactNode }) {
               <Link href="/docs/whatsapp">WhatsApp</Link>
             </li>
             <li>
+              <Link href="/docs/email">E-mail</Link>
+            </li>
+            <li>
               <Link href="/docs/journeys">Journeys</Link>
             </li>
             <li>

@@ -52,6 +52,7 @@ describe("POST /contacts: create", () => {
       opt_out_whatsapp: false,
       opt_out_email: false,
       whatsapp_window_expires_at: null,
+      time_zone: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

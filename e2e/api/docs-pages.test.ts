@@ -11,15 +11,16 @@ const page = async (path: string) => {
 };
 
 describe("/docs pages", () => {
-  it("show the official TypeScript client first on /docs", async () => {
+  it("open /docs with the quickstart, then the official TypeScript client", async () => {
     const html = await page("/docs");
     expect(html).toContain("Official TypeScript client");
-    expect(html).toContain("npm install @svc/client");
+    expect(html).toContain("npm install /path/to/svc/packages/client");
     expect(html).toContain("svc.messages.send(");
     expect(html.indexOf("Official TypeScript client")).toBeLessThan(html.indexOf("<noscript"));
+    expect(html.indexOf("Quickstart")).toBeLessThan(html.indexOf("Official TypeScript client"));
   });
 
-  it.each(["/docs", "/docs/getting-started", "/docs/errors", "/docs/webhooks", "/docs/whatsapp", "/docs/journeys"])(
+  it.each(["/docs", "/docs/getting-started", "/docs/errors", "/docs/webhooks", "/docs/whatsapp", "/docs/email", "/docs/journeys"])(
     "%s carries no decision number",
     async (path) => {
       const text = (await page(path)).replace(/<[^>]+>/g, " ");

@@ -292,16 +292,25 @@ describe("dashboard sign-in is slowed, never locked (D51)", () => {
   });
 
   it("an attempt for an unknown e-mail takes as long as a wrong password for a real user", async () => {
-    // Both from fresh addresses with few failures: neither is slowed. Alternated, so both see the same load.
-    const unknown: number[] = [];
-    const checked: number[] = [];
+    // Both from fresh addresses with few failures (five per e-mail a minute are free): neither is
+    // slowed. Each pair of attempts is sent at once, so both meet the same load: on a busy
+    // machine the load moves a request's time by more than the paths could differ (medians of
+    // five attempts in turn differed by 70 ms, 95 against 165, and the fastest of each by 38 ms,
+    // though both paths run one password hash). A leak, an unknown e-mail skipping the hash, the
+    // bulk of an attempt, would make it a fraction of its pair's time, pair after pair.
+    const pairs: { unknown: number; checked: number }[] = [];
     for (let i = 0; i < 5; i++) {
-      unknown.push((await signIn(`nobody-timing-${i}@example.test`, "wrong-password", "127.0.0.10")).ms);
-      checked.push((await signIn(FIXTURE_OUTSIDER.email, "wrong-password", "127.0.0.6")).ms);
+      const [unknown, checked] = await Promise.all([
+        signIn(`nobody-timing-${i}@example.test`, "wrong-password", "127.0.0.10"),
+        signIn(FIXTURE_OUTSIDER.email, "wrong-password", "127.0.0.6"),
+      ]);
+      pairs.push({ unknown: unknown.ms, checked: checked.ms });
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    console.log(`sign-in: unknown e-mail median ${median(unknown).toFixed(0)} ms, real user median ${median(checked).toFixed(0)} ms`);
-    expect(median(unknown)).toBeGreaterThan(median(checked) * 0.6);
+    const ratios = pairs.map((p) => p.unknown / p.checked).sort((a, b) => a - b);
+    console.log(
+      `sign-in, unknown e-mail against real user, at once: ${pairs.map((p) => `${p.unknown.toFixed(0)}/${p.checked.toFixed(0)}`).join(", ")} ms`,
+    );
+    expect(ratios[2]).toBeGreaterThan(0.6);
   });
 
   it("ten wrong passwords slow the next attempt for that e-mail down, and the right password still signs in", async () => {

@@ -438,14 +438,18 @@ describe("flow lifecycle and versions (D6, D37)", () => {
   });
 
   it("holds runs while paused, continues them on resume, and archiving stops them", async () => {
+    // The pause must land before the wait is over: 4 s leaves a loaded machine room (with 1 s,
+    // a CI run's enroll and pause took longer, and the run had finished before the pause). The
+    // run is checked once its wait is surely over: due at most 4 s after the enroll answered.
     const f = await flow([
-      { type: "wait", duration: "PT1S" },
+      { type: "wait", duration: "PT4S" },
       { type: "tag", add: [vip] },
     ]);
     const res = await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } });
+    const due = Date.now() + 4_000;
     await mutation("flows.setStatus", { flow_id: f, status: "paused" });
     expectError(await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } }), { status: 409, type: "conflict" });
-    await new Promise((r) => setTimeout(r, 2_000));
+    await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now()) + 1_500));
     expect((await runOf(res.body.id)).status).toBe("active");
     expect((await contact(res.body.contact_id)).tags).toEqual([]);
     await mutation("flows.setStatus", { flow_id: f, status: "active" });

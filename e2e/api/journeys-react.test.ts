@@ -263,7 +263,11 @@ describe("triggers and run keys (D62, D66, D82)", () => {
     expect(endedB.history.at(-1)).toMatchObject({ kind: "ended", status: "completed", reason: "goal_reached" });
     expect(endedB.history.find((h) => h.kind === "converted")).toMatchObject({ event_id: paid.body.id });
     const runA = await runOf(runs.find((r) => r.key === "inv_a")!.id);
-    expect(runA).toMatchObject({ status: "active", converted_at: null, current_step: { id: null, path: "steps.1" } });
+    expect(runA).toMatchObject({
+      status: "active",
+      converted_at: null,
+      current_step: { id: expect.stringMatching(/^st_/), path: "steps.1" },
+    }); // D70: assigned ids
     const concluded = await until(
       () => contactEvents(ws.id, a.body.contact_id),
       (e) => e.some((x) => x.event === "fluxo.concluido" && x.data.id === runB.id),

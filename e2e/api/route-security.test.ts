@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { appRouter } from "../../server/api/root.ts";
 import type { Meta } from "../../server/api/trpc.ts";
-import { api, expectError, fixtures } from "../support/client.ts";
+import { api, expectError, fixtures, type ApiResponse } from "../support/client.ts";
 import { dashboardMutation } from "../support/dashboard.ts";
 import { FIXTURE_ADMIN, FIXTURE_OUTSIDER, FIXTURE_SUPPORT } from "../support/fixtures.ts";
 
@@ -59,12 +59,19 @@ const makers: Record<string, () => Promise<string>> = {
         definition: { name: `Other's flow ${Date.now()}`, status: "active", steps: [{ type: "exit" }] },
       })
     ).id,
+  "webhook-endpoints": async () =>
+    (await dashboardMutation<{ id: string }>(other.id, "webhooks.create", { url: "http://127.0.0.1:9/others" })).id,
+  "webhook-deliveries": async () => {
+    const endpoint = await othersId("webhook-endpoints");
+    return (await dashboardMutation<{ delivery_id: string }>(other.id, "webhooks.sendTestEvent", { endpoint_id: endpoint })).delivery_id;
+  },
   runs: async () => {
     const { flow_id } = await dashboardMutation<{ flow_id: string }>(other.id, "flows.create", {
       definition: { name: `Other's journey ${Date.now()}`, status: "active", steps: [{ type: "wait", duration: "PT1H" }] },
     });
     return (await api(other.keys.test).post(`/flows/${flow_id}/enroll`, { to: { phone: "+15550107003" } })).body.id;
   },
+  suppressions: async () => (await api(other.keys.test).post("/suppressions", { email: "others.suppressed@example.com" })).body.email,
 };
 const othersIds = new Map<string, Promise<string>>();
 function othersId(collection: string): Promise<string> {
@@ -95,7 +102,25 @@ function sendable(example: Record<string, unknown> | undefined): Record<string, 
 }
 
 const call = (key: string | undefined, op: Operation, path: string, headers?: Record<string, string>) =>
-  op.method === "GET" ? api(key).get(path, { headers }) : api(key).post(path, sendable(op.example), { headers });
+  op.path === STREAM
+    ? openStream(key, path, headers)
+    : api(key).request(op.method, path, op.method === "GET" || op.method === "DELETE" ? undefined : sendable(op.example), { headers });
+
+/** The event stream (D77) stays open when it is granted: its status and headers, then it is closed. */
+const STREAM = "/webhook-events/stream";
+async function openStream(key: string | undefined, path: string, headers: Record<string, string> = {}): Promise<ApiResponse> {
+  const abort = new AbortController();
+  const res = await fetch(`${baseUrl}/api/v1${path}`, {
+    headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers },
+    signal: abort.signal,
+  });
+  if (res.headers.get("content-type")?.startsWith("text/event-stream")) {
+    abort.abort();
+    return { status: res.status, headers: res.headers, body: undefined, text: "" };
+  }
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
+}
 
 /** The first string of `value` (depth first) and its dotted path. */
 function firstString(value: unknown, path: string[] = []): string[] | null {
@@ -172,9 +197,9 @@ describe.each(operations.map((op) => [label(op), op] as const))("%s", (_name, op
     const key = main.keys.test;
     let res;
     let param: string;
-    if (op.method === "POST" && textTarget) {
+    if (op.method !== "GET" && textTarget) {
       param = textTarget.join(".");
-      res = await api(key).post(await fill(op, "x_1"), withText(op.example, textTarget, "a\u0000b"));
+      res = await api(key).request(op.method, await fill(op, "x_1"), withText(op.example, textTarget, "a\u0000b"));
     } else {
       param = queryParam!.name;
       res = await api(key).get(`${await fill(op, "x_1")}?${queryParam!.name}=a%00b`);

@@ -4,7 +4,8 @@ import { loadavg } from "node:os";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
 import { freshDatabase, seedFixtures } from "../support/database.ts";
-import { postWebhook, startFakeWhatsApp, statusWebhook, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
+import { postWebhook, statusWebhook } from "../support/fake-whatsapp.ts";
+import { startFakeWhatsAppProcess, type FakeWhatsAppProcess } from "../support/fake-whatsapp-process.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { startServers, type RunningServer } from "../support/server.ts";
 import { svcJson } from "../support/svc.ts";
@@ -15,7 +16,9 @@ import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 // may come back to an answer that arrived in time after its deadline's timer is due; it reads
 // the answer first. And a call that truly got no answer is never made again: its message waits
 // for WhatsApp's report (matched by the `biz_opaque_callback_data` the send carried), or fails
-// as `provider_timeout`.
+// as `provider_timeout`. The fake Cloud APIs run in processes of their own: starved in the
+// test's process, the fake accepted new connections so late that 3 s answers came after the
+// deadline (e2e/support/fake-whatsapp-process.ts).
 
 const engine = inject("api").engine;
 const MESSAGES = 400;
@@ -23,8 +26,8 @@ const SETTLE_SECONDS = 60;
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let fx: Fixtures;
-let answering: FakeWhatsApp;
-let silent: FakeWhatsApp;
+let answering: FakeWhatsAppProcess;
+let silent: FakeWhatsAppProcess;
 let servers: RunningServer[] = [];
 const hogs: ChildProcess[] = [];
 
@@ -35,9 +38,9 @@ function cpuHog(): ChildProcess {
   return hog;
 }
 
-async function connect(workspace: string, phoneNumberId: string, fake: FakeWhatsApp): Promise<void> {
+async function connect(workspace: string, phoneNumberId: string, fake: FakeWhatsAppProcess): Promise<void> {
   const waba = `${phoneNumberId}0`;
-  fake.templates.set(waba, [HELLO_TEMPLATE]);
+  await fake.setTemplates(waba, [HELLO_TEMPLATE]);
   // prettier-ignore
   await svcJson({ ...database.env, ALLOW_PRIVATE_WEBHOOKS: "1" },
     "channel", "connect", "--workspace", workspace, "--type", "whatsapp", "--phone-number-id", phoneNumberId, "--waba-id", waba,
@@ -83,9 +86,10 @@ async function settled(key: string, ids: string[], deadlineMs: number): Promise<
 }
 
 /** Provider calls per message, from what the fake Cloud API received. */
-const callsPerMessage = (fake: FakeWhatsApp, ids: string[]) => {
+const callsPerMessage = async (fake: FakeWhatsAppProcess, ids: string[]) => {
   const calls = new Map<string, number>();
-  for (const r of fake.requests) calls.set(r.body?.biz_opaque_callback_data, (calls.get(r.body?.biz_opaque_callback_data) ?? 0) + 1);
+  for (const r of await fake.requests())
+    calls.set(r.body?.biz_opaque_callback_data, (calls.get(r.body?.biz_opaque_callback_data) ?? 0) + 1);
   return ids.map((id) => calls.get(id) ?? 0);
 };
 
@@ -93,12 +97,12 @@ beforeAll(async () => {
   if (engine !== "postgres") return;
   database = await freshDatabase(engine, "starved");
   fx = seedFixtures({ ...process.env, ...database.env });
-  answering = await startFakeWhatsApp({ latencyMs: 3_000 });
-  silent = await startFakeWhatsApp();
+  answering = await startFakeWhatsAppProcess({ latencyMs: 3_000 });
+  silent = await startFakeWhatsAppProcess();
   await connect(fx.delivery!.id, "5550091", answering);
   await connect(fx.whatsapp!.id, "5550092", silent);
   // Only now: connecting lists the channel's templates on it.
-  silent.setMode({ kind: "hang" });
+  await silent.setMode({ kind: "hang" });
   servers = await startServers(3, {
     ...database.env,
     ALLOW_PRIVATE_WEBHOOKS: "1",
@@ -126,11 +130,11 @@ describe.runIf(engine === "postgres")("three instances on a starved CPU (D47)", 
     const statuses = [...states.values()].map((m) => m.status as string);
     console.info(
       `starved CPU, answering in 3 s: load average ${loadBefore.toFixed(1)} -> ${loadavg()[0]!.toFixed(1)}; ` +
-        `${statuses.filter((s) => s === "sent").length} of ${MESSAGES} sent, ${answering.requests.length} provider calls`,
+        `${statuses.filter((s) => s === "sent").length} of ${MESSAGES} sent, ${(await answering.requests()).length} provider calls`,
     );
     const unsent = [...states.values()].filter((m) => m.status !== "sent");
     expect(unsent.map((m) => ({ id: m.id, status: m.status, error_code: m.error_code, error: m.error }))).toEqual([]);
-    expect(callsPerMessage(answering, ids).filter((n) => n !== 1)).toEqual([]);
+    expect((await callsPerMessage(answering, ids)).filter((n) => n !== 1)).toEqual([]);
   });
 
   it(
@@ -138,7 +142,7 @@ describe.runIf(engine === "postgres")("three instances on a starved CPU (D47)", 
     { timeout: 600_000 },
     async () => {
       const ids = await sendAll(fx.whatsapp!.keys.live!, "55119772", MESSAGES);
-      while (callsPerMessage(silent, ids).some((n) => n === 0)) await new Promise((resolve) => setTimeout(resolve, 500));
+      while ((await callsPerMessage(silent, ids)).some((n) => n === 0)) await new Promise((resolve) => setTimeout(resolve, 500));
       // WhatsApp took every other message and reports on it, its report carrying our id (the
       // send's answer, with the wamid, never came): some reports arrive while the call is still
       // waiting, others once the message already says its outcome is unknown.
@@ -166,7 +170,7 @@ describe.runIf(engine === "postgres")("three instances on a starved CPU (D47)", 
           expect(m.error).toMatch(/did not answer within 15 s/);
         }
       }
-      expect(callsPerMessage(silent, ids).filter((n) => n !== 1)).toEqual([]);
+      expect((await callsPerMessage(silent, ids)).filter((n) => n !== 1)).toEqual([]);
     },
   );
 });

@@ -70,7 +70,7 @@ afterAll(async () => {
 describe("registration (D30)", () => {
   it("answers the secret once as whsec_ + 32 characters, and lists the endpoint without it", async () => {
     const { id, secret, endpoint } = await register({ events: ["contato.criado"] });
-    expect(id).toMatch(/^wh_/);
+    expect(id).toMatch(/^we_/);
     expect(secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
     expect(endpoint).toMatchObject({ url: receiver.url, events: ["contato.criado"], enabled: true });
     const list = await query<Endpoint[]>("webhooks.list", undefined);

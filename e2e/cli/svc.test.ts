@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { SCOPES } from "../../server/keys/scopes.ts";
 import { verifyPassword } from "../../server/lib/crypto.ts";
+import { startDnsServer, type DnsFixture } from "../support/dns-server.ts";
 import { svc, svcJson } from "../support/svc.ts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -343,7 +344,7 @@ describe.each(engines)("svc on the $name", (engine) => {
       ],
     );
     expect(Object.keys(out)).toEqual(["id", "secret"]);
-    expect(out.id).toMatch(/^wh_/);
+    expect(out.id).toMatch(/^we_/);
     expect(out.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
     const [endpoint] = await query("SELECT url, events, enabled FROM webhook_endpoints WHERE id = $1", [out.id]);
     expect(endpoint).toEqual({ url: "http://127.0.0.1:9/hooks", events: ["mensagem.enviada", "contato.criado"], enabled: true });
@@ -396,7 +397,7 @@ describe.each(engines)("svc on the $name", (engine) => {
       "--url",
       "https://h.example.com",
       "--events",
-      "contato.apagado",
+      "contato.inventado",
       "--json",
     );
     jsonFailure(run, 1);
@@ -440,6 +441,109 @@ describe.each(engines)("svc on the $name", (engine) => {
     expect(after!.n).toBe(before!.n);
     const missing = await svc(env, "flow", "import", "--workspace", workspace, "--file", "/nonexistent/flow.json", "--json");
     expect(missing.code).toBe(2);
+  });
+
+  // D74/D85: DKIM on connect, and `svc channel dns` against a real DNS server (dns2 on loopback).
+  describe("DKIM and channel dns", () => {
+    let dns: DnsFixture;
+    let ws = "";
+    const from = "News@Shop.Example.com";
+    const connect = (...extra: string[]) =>
+      svc(
+        { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" },
+        ...["channel", "connect", "--workspace", ws, "--type", "email", "--smtp-url", "smtp://relay:pw@127.0.0.1:2525", "--from", from],
+        ...extra,
+        "--json",
+      );
+    beforeAll(async () => {
+      dns = await startDnsServer();
+      ws = String((await svcJson(env, "workspace", "create", "--name", "DKIM Co")).workspace);
+    });
+    afterAll(async () => {
+      await dns?.close();
+    });
+
+    it("channel connect --dkim-selector seals a generated key; channel dns reports missing, then verified, then mismatch", async () => {
+      const run = await connect("--bounce-domain", "Bounces.Shop.Example.com", "--dkim-selector", "svc2026");
+      expect(run.code, run.stderr).toBe(0);
+      const { channel_id } = JSON.parse(run.stdout) as { channel_id: string };
+      const [row] = await query("SELECT settings, secrets FROM channels WHERE id = $1", [channel_id]);
+      const settings = row!.settings as Record<string, string>;
+      expect(settings).toMatchObject({ dkim_selector: "svc2026", dkim_public_key: expect.stringMatching(/^MIIBIjAN[A-Za-z0-9+/]+=*$/) });
+      expect(String(row!.secrets)).not.toContain("PRIVATE KEY");
+
+      const dnsEnv = { ...env, DNS_SERVERS: dns.server };
+      const check = async () => {
+        const out = await svcJson(dnsEnv, "channel", "dns", "--workspace", ws, "--channel", channel_id);
+        expect(Object.keys(out)).toEqual(["records"]);
+        const records = out.records as { type: string; name: string; value: string; status: string }[];
+        for (const r of records) expect(Object.keys(r)).toEqual(["type", "name", "value", "status"]);
+        return records;
+      };
+      const missing = await check();
+      const dkim = `v=DKIM1; k=rsa; p=${settings.dkim_public_key}`;
+      expect(missing).toEqual([
+        { type: "TXT", name: "svc2026._domainkey.shop.example.com", value: dkim, status: "missing" },
+        { type: "TXT", name: "bounces.shop.example.com", value: "v=spf1 ip4:127.0.0.1 ~all", status: "missing" },
+        { type: "TXT", name: "_dmarc.shop.example.com", value: "v=DMARC1; p=none", status: "missing" },
+        { type: "MX", name: "bounces.shop.example.com", value: expect.stringMatching(/^10 \S+$/), status: "missing" },
+      ]);
+
+      for (const r of missing) {
+        if (r.type === "TXT") dns.txt(r.name, r.value);
+        else dns.mx(r.name, { priority: 10, exchange: r.value.split(" ")[1]! });
+      }
+      expect((await check()).map((r) => r.status)).toEqual(["verified", "verified", "verified", "verified"]);
+
+      dns.txt("svc2026._domainkey.shop.example.com", "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAnotours");
+      expect((await check()).map((r) => r.status)).toEqual(["mismatch", "verified", "verified", "verified"]);
+
+      // The human output says the same, one record a line.
+      const text = await svc(dnsEnv, "channel", "dns", "--workspace", ws, "--channel", channel_id);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(/MISMATCH\s+TXT\s+svc2026\._domainkey\.shop\.example\.com/);
+      expect(text.stdout).toMatch(/verified\s+MX\s+bounces\.shop\.example\.com/);
+    });
+
+    it("bad DKIM input is refused with the flag that carried it, and writes nothing", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "svc-dkim-"));
+      const [before] = await query("SELECT count(*)::int AS n FROM channels");
+      try {
+        const notAKey = join(dir, "not-a-key.pem");
+        writeFileSync(notAKey, "hello, I am not a key\n");
+        const bad = await connect("--dkim-selector", "svc", "--dkim-private-key-file", notAKey);
+        expect(jsonFailure(bad, 1).code).toBe("parameter_invalid");
+        expect(bad.stderr).toContain("invalid --dkim-private-key-file: The DKIM private key must be a PEM private key");
+
+        const ed25519 = join(dir, "ed25519.pem");
+        writeFileSync(ed25519, generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }));
+        const ed = await connect("--dkim-selector", "svc", "--dkim-private-key-file", ed25519);
+        expect(jsonFailure(ed, 1).code).toBe("parameter_invalid");
+        expect(ed.stderr).toContain("invalid --dkim-private-key-file: The DKIM private key is an Ed25519 key");
+
+        const selector = await connect("--dkim-selector", "my_selector!");
+        expect(jsonFailure(selector, 1).code).toBe("invalid_input");
+        expect(selector.stderr).toContain("invalid --dkim-selector");
+
+        const absent = await connect("--dkim-selector", "svc", "--dkim-private-key-file", join(dir, "absent.pem"));
+        expect(jsonFailure(absent, 2).code).toBe("usage");
+        expect(absent.stderr).toContain("--dkim-private-key-file: cannot read");
+
+        const alone = await connect("--dkim-private-key-file", notAKey);
+        expect(jsonFailure(alone, 2).code).toBe("usage");
+        expect(alone.stderr).toContain("--dkim-private-key-file needs --dkim-selector");
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const [after] = await query("SELECT count(*)::int AS n FROM channels");
+      expect(after!.n).toBe(before!.n);
+    });
+
+    it("channel dns of a WhatsApp channel or an unknown id is not found", async () => {
+      const run = await svc(env, "channel", "dns", "--workspace", ws, "--channel", "ch_nope", "--json");
+      expect(jsonFailure(run, 1).code).toBe("resource_missing");
+      expect(run.stderr).toContain("No such e-mail channel");
+    });
   });
 
   it("channel connect refuses flags of the other type as bad usage", async () => {

@@ -17,6 +17,19 @@ export type WorkspaceSpec = {
   keys: Record<string, KeySpec>;
 };
 
+/** The integrators' workspaces (contact erase, tag edits, the client, webhook endpoints): keys of each kind. */
+const INTEGRATORS = {
+  plan: "pro",
+  rateLimit: 100_000,
+  defaultCountry: "BR",
+  keys: {
+    test: { mode: "test" },
+    live: { mode: "live" },
+    readOnly: { mode: "test", scopes: ["messages:read"] },
+    sendOnly: { mode: "test", scopes: ["messages:send"] },
+  },
+} satisfies WorkspaceSpec;
+
 export const FIXTURES = {
   main: {
     plan: "pro",
@@ -63,24 +76,50 @@ export const FIXTURES = {
     defaultCountry: "BR",
     keys: { live: { mode: "live" }, test: { mode: "test" } },
   },
-  idem: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
-  webhooks: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
-  integrators: {
+  // Suppressions, bounces and complaints (e2e/api/suppressions.test.ts, D72, D73).
+  suppressions: {
     plan: "pro",
     rateLimit: 100_000,
-    defaultCountry: "BR",
-    keys: {
-      test: { mode: "test" },
-      live: { mode: "live" },
-      readOnly: { mode: "test", scopes: ["messages:read"] },
-      sendOnly: { mode: "test", scopes: ["messages:send"] },
-    },
+    keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "live", scopes: ["contacts:read"] } },
   },
+  // The SMTP listener (e2e/api/bounces.test.ts, D73): a workspace with a bounce domain, and another.
+  bounces: { plan: "pro", rateLimit: 100_000, keys: { live: { mode: "live" } } },
+  bouncesOther: { plan: "pro", rateLimit: 100_000, keys: { live: { mode: "live" } } },
+  // DKIM and the domain's records (e2e/api/email-dkim.test.ts, D74): a signing channel, and another workspace.
+  dkim: { plan: "pro", rateLimit: 100_000, keys: { live: { mode: "live" } } },
+  dkimOther: { plan: "pro", rateLimit: 100_000, keys: { live: { mode: "live" } } },
+  // Amazon SES notifications through SNS (e2e/api/ses-notifications.test.ts, D73 path 2).
+  ses: { plan: "pro", rateLimit: 100_000, keys: { live: { mode: "live" } } },
+  idem: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
+  webhooks: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" }, live: { mode: "live" } } },
+  integrators: INTEGRATORS,
   flows: {
     plan: "pro",
     rateLimit: 100_000,
     defaultCountry: "BR",
     keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["flows:read"] } },
+  },
+  // Webhook endpoints by API and `svc listen` (e2e/api/webhook-endpoints.test.ts, D77): the
+  // integrators' keys in a workspace of its own, so its endpoints and the stream hear only its
+  // own messages' events.
+  webhookEndpoints: INTEGRATORS,
+  // Step ids, statistics, preview and move (e2e/api/flow-edits.test.ts): a workspace of its own,
+  // so its check that a preview writes nothing sees no other file's rows.
+  flowEdits: {
+    plan: "pro",
+    rateLimit: 100_000,
+    defaultCountry: "BR",
+    keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["flows:read"] } },
+  },
+  // Reachability and dry runs (e2e/api/reachability.test.ts, D71): a workspace of its own, so its
+  // check that a dry run writes nothing sees no other file's rows; one live message a day per
+  // channel, so a scheduled send reaches the limit and its cancel gives it back.
+  reach: {
+    plan: "pro",
+    rateLimit: 100_000,
+    dailyLimit: 1,
+    defaultCountry: "BR",
+    keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "live", scopes: ["contacts:read"] } },
   },
   // Contact events and the journeys that react to them (e2e/api/journeys-react.test.ts).
   reactive: {
@@ -98,8 +137,14 @@ export const FIXTURES = {
   audit: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   // Flow send steps with WhatsApp templates and the 24-hour window (e2e/api/flow-templates.test.ts).
   flowTemplates: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" }, live: { mode: "live" } } },
+  // Quiet hours, frequency caps, splits and reachability (e2e/api/journeys-trust.test.ts).
+  trust: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" }, live: { mode: "live" } } },
   // The OpenAPI document's examples are sent here, as written (e2e/api/openapi-examples.test.ts).
   examples: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" } } },
+  // The /docs quickstart, pasted block by block into an empty workspace (e2e/api/docs-quickstart.test.ts).
+  quickstart: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
+  // The dashboard's test/live switch (e2e/api/dashboard-mode.test.ts): counts of one mode, in a workspace of its own.
+  modes: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   // The official TypeScript client's tests (packages/client/test/).
   client: {
     plan: "pro",

@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
@@ -5,6 +6,8 @@ import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 // A real SMTP server on loopback (smtp-server) that keeps every message it accepts, for tests
 // of the e-mail channel: point a channel's `smtp_url` at `url`. `reject(code)` makes it answer
 // the following messages with that reply code (5xx permanent, 4xx temporary in D39's terms).
+// Each accepted message gets a queue id of its own in the 250 reply, as Postfix gives
+// (`250 2.0.0 Ok: queued as <id>`), or as Amazon SES gives (`250 Ok <id>`) with `replyLike: "ses"`.
 
 export type SinkMessage = {
   from: string | null;
@@ -13,6 +16,8 @@ export type SinkMessage = {
   raw: string;
   user: string | null;
   at: number;
+  /** The id the sink's 250 reply gave the message. */
+  queueId: string;
 };
 
 export type Rejection = { code: number; message?: string; at?: "rcpt" | "data"; times?: number };
@@ -30,7 +35,9 @@ export type SmtpSink = {
   close(): Promise<void>;
 };
 
-export async function startSmtpSink(opts: { auth?: { user: string; pass: string }; latencyMs?: number } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(
+  opts: { auth?: { user: string; pass: string }; latencyMs?: number; replyLike?: "postfix" | "ses" } = {},
+): Promise<SmtpSink> {
   const messages: SinkMessage[] = [];
   let rejection: Rejection | null = null;
   let latencyMs = opts.latencyMs ?? 0;
@@ -69,15 +76,20 @@ export async function startSmtpSink(opts: { auth?: { user: string; pass: string 
         const finish = () => {
           const refused = refuse("data");
           if (refused) return callback(refused);
+          const queueId =
+            opts.replyLike === "ses"
+              ? `0100019${randomBytes(8).toString("hex")}-${randomUUID()}-000000`
+              : randomBytes(6).toString("hex").toUpperCase();
           messages.push({
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
             to: session.envelope.rcptTo.map((r) => r.address),
             raw: Buffer.concat(chunks).toString("utf8"),
             user: typeof session.user === "string" ? session.user : null,
             at: Date.now(),
+            queueId,
           });
           for (const wake of waiters) wake();
-          callback(null, `2.0.0 Ok: queued as ${messages.length}`);
+          callback(null, opts.replyLike === "ses" ? `Ok ${queueId}` : `2.0.0 Ok: queued as ${queueId}`);
         };
         if (latencyMs > 0) setTimeout(finish, latencyMs);
         else finish();

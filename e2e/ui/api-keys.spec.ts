@@ -12,8 +12,8 @@ test("an admin creates a key, sees it once, uses it, and revokes it", async ({ p
   await form.getByLabel("Name").fill(name);
   await form.getByLabel(/^Live/).check();
   const scopes = form.getByRole("group", { name: "Scopes" }).getByRole("checkbox");
-  // Every scope of server/keys/scopes.ts, events:read and events:write (D61) included.
-  await expect(scopes).toHaveCount(12);
+  // Every scope of server/keys/scopes.ts, events:read and events:write (D61) and webhooks:read and webhooks:write (D77) included.
+  await expect(scopes).toHaveCount(14);
   for (const box of await scopes.all()) await expect(box).toBeChecked();
   await form.getByRole("button", { name: "Create key" }).click();
 
@@ -22,7 +22,7 @@ test("an admin creates a key, sees it once, uses it, and revokes it", async ({ p
   const key = await shown.getByLabel("Your new API key").inputValue();
   expect(key).toMatch(/^svc_live_[0-9A-Za-z]{32,}$/);
   await shown.getByRole("button", { name: "Copy" }).click();
-  await expect(shown.getByRole("status")).toHaveText("Copied to the clipboard.");
+  await expect(shown.getByRole("status")).toHaveText("Copied.");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
   await shown.getByRole("button", { name: "Done" }).click();
   await expect(shown).toBeHidden();

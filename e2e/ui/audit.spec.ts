@@ -13,16 +13,16 @@ test("an admin's team changes appear in the audit log, with filters and pages", 
   const { audit } = seed;
   await signIn(audit.admin);
   await page.goto(`/w/${audit.id}/team`);
-  await page.getByRole("button", { name: "Change the role of Mo Member" }).click();
+  await page.getByRole("button", { name: "Change role of Mo Member" }).click();
   const role = page.getByRole("dialog", { name: "Change the role of Mo Member" });
   await role.getByLabel("Admin").check();
   await role.getByRole("button", { name: "Save role" }).click();
   await expect(role).toBeHidden();
-  await page.getByRole("button", { name: "Reset the password of Mo Member" }).click();
+  await page.getByRole("button", { name: "Reset password of Mo Member" }).click();
   await page.getByRole("alertdialog", { name: "Reset the password of Mo Member?" }).getByRole("button", { name: "Reset password" }).click();
   await page.getByRole("dialog", { name: "Password reset" }).getByRole("button", { name: "Done" }).click();
   // Back to support, so a second run finds the seed as it was.
-  await page.getByRole("button", { name: "Change the role of Mo Member" }).click();
+  await page.getByRole("button", { name: "Change role of Mo Member" }).click();
   await role.getByLabel("Support").check();
   await role.getByRole("button", { name: "Save role" }).click();
   await expect(role).toBeHidden();

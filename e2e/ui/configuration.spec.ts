@@ -21,7 +21,7 @@ test("an admin sees which channel and endpoint cannot work and how to fix it, on
     .getByRole("alert", { name: "Configuration problems" })
     .getByRole("link", { name: `Webhook endpoint ${restored.endpointUrl}` })
     .click();
-  await expect(page).toHaveURL(new RegExp(`/w/${restored.id}/webhooks/wh_`));
+  await expect(page).toHaveURL(new RegExp(`/w/${restored.id}/webhooks/we_`));
   await expect(page.getByRole("heading", { level: 1, name: "Delivery log" })).toBeVisible();
   await expect(page.getByText(restored.endpointUrl).first()).toBeVisible();
 });

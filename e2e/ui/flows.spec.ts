@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
+import { addStep, selectStep, stepForm, stepNode } from "./fixtures/flow-canvas.ts";
 import { expect, test } from "./fixtures/test.ts";
 
-// The flows page, a flow's editor and its runs, in the "Flows" workspace seeded by
+// The flows page, a flow's editor (its canvas: fixtures/flow-canvas.ts) and its runs, in the "Flows" workspace seeded by
 // fixtures/seed.ts (a test key with flows:enroll, the tag "Flow Welcomed", the text field
 // `stage`, and the active flow "Seeded nurture" with one test run waiting a day). The server
 // runs the pipeline inline, so an enrolled run walks its steps while the test watches.
@@ -18,14 +19,7 @@ async function openFlows(page: Page): Promise<void> {
   await expect(page.getByRole("table", { name: "Flows" })).toBeVisible();
 }
 
-/** Adds a step of `type` (the option's label) at the end of the top-level list, or of a branch side (`to`, e.g. "Step 2 › then"). */
-async function addStep(page: Page, type: string, to?: string): Promise<void> {
-  const where = to ? ` to ${to}` : "";
-  await page.getByLabel(`Type of the step to add${where}`, { exact: true }).selectOption({ label: type });
-  await page.getByRole("button", { name: `Add step${where}`, exact: true }).click();
-}
-
-const step = (page: Page, label: string): Locator => page.getByRole("group", { name: label, exact: true });
+const step = stepForm;
 
 /** Enrolls a phone through the public API with the seeded test key; returns the run's id. */
 async function enroll(page: Page, key: string, flowId: string, phone: string, variables?: Record<string, string>): Promise<string> {
@@ -64,35 +58,37 @@ test("an admin builds a flow in the editor, sees a fault at its step, activates 
   await page.getByLabel("Name", { exact: true }).fill(name);
 
   // Step 1: add the tag.
-  await addStep(page, "Add or remove tags");
+  await addStep(page, "Add or remove tags", "at the start");
   await step(page, "Step 1").getByRole("group", { name: "Tags to add" }).getByLabel(flows.tagName).check();
   // Step 2: a branch on that tag, with a set_field step inside `then`.
-  await addStep(page, "Branch (if / else)");
+  await addStep(page, "Branch (if / else)", "after Step 1");
   await expect(step(page, "Step 2").getByLabel("If", { exact: true })).toHaveValue("has_tag");
   await step(page, "Step 2").getByLabel("Tag", { exact: true }).selectOption({ label: flows.tagName });
-  await addStep(page, "Set a custom field", "Step 2 › then");
+  await addStep(page, "Set a custom field", "to Step 2 › then");
   const nested = step(page, "Step 2 › then › 1");
   await nested.getByLabel("Field", { exact: true }).selectOption(flows.fieldKey);
   await nested.getByLabel("Value", { exact: true }).fill("vip");
   // Step 3: a WhatsApp message, left empty for now; step 4: set a field.
-  await addStep(page, "Send a message");
-  await addStep(page, "Set a custom field");
+  await addStep(page, "Send a message", "after Step 2");
+  await addStep(page, "Set a custom field", "after Step 3");
   await step(page, "Step 4").getByLabel("Field", { exact: true }).selectOption(flows.fieldKey);
   await step(page, "Step 4").getByLabel("Value", { exact: true }).fill("onboarded");
-  // Reorder: move step 4 up and back down.
+  // Reorder: move step 4 up and back down (the form follows the step).
   await page.getByRole("button", { name: "Move Step 4 up" }).click();
   await expect(step(page, "Step 3").getByLabel("Value", { exact: true })).toHaveValue("onboarded");
   await page.getByRole("button", { name: "Move Step 3 down" }).click();
   await expect(step(page, "Step 4").getByLabel("Value", { exact: true })).toHaveValue("onboarded");
 
-  // The empty body is refused by the server, and the fault is shown at step 3.
+  // The empty body is refused by the server: the fault is said in words at step 3, whose form opens.
   await page.getByRole("button", { name: "Create flow" }).click();
   const send = step(page, "Step 3");
-  await expect(send.getByRole("alert")).toContainText("steps.2.whatsapp.body");
+  await expect(send.getByRole("alert")).toHaveText("Write the message or add a media URL.");
   await expect(send).toHaveClass(/has-fault/);
   const body = send.getByLabel("Message", { exact: true });
   await expect(body).toHaveAttribute("aria-invalid", "true");
-  await expect(step(page, "Step 1")).not.toHaveClass(/has-fault/);
+  await expect(body).toBeFocused();
+  await expect(stepNode(page, "Step 3")).toContainText("Needs a fix");
+  await expect(stepNode(page, "Step 1")).not.toContainText("Needs a fix");
 
   // A placeholder hint inserts at the cursor; the custom field's key is offered too.
   const hints = send.getByRole("group", { name: "Placeholders" });
@@ -125,7 +121,9 @@ test("an admin builds a flow in the editor, sees a fault at its step, activates 
   };
   await page.getByText("Flow document (JSON)").click();
   const shown = (await page.getByLabel("Flow document", { exact: true }).textContent()) ?? "";
-  expect(JSON.parse(shown)).toEqual(expected);
+  // D70: the service gave every step an id, and the export shows it.
+  expect(JSON.parse(shown)).toMatchObject(expected);
+  expect(JSON.stringify(JSON.parse(shown).steps)).toMatch(/"id":"st_[\w-]{8}"/);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download JSON" }).click()]);
   const downloaded = readFileSync((await download.path())!, "utf8");
   expect(downloaded).toBe(shown);
@@ -177,7 +175,7 @@ test("an admin imports a flow that waits, sees its run waiting and unenrolls it 
   const text = dialog.getByLabel("Flow document (JSON)");
   await text.fill(JSON.stringify({ name, steps: [{ type: "wait", duration: "one hour" }] }));
   await dialog.getByRole("button", { name: "Import flow" }).click();
-  await expect(dialog.getByRole("alert")).toContainText("steps.0.duration");
+  await expect(dialog.getByRole("alert")).toHaveText("Step 1: Enter a duration such as PT1H (an hour) or P2D (two days).");
   const document = {
     name,
     status: "active",
@@ -242,8 +240,9 @@ test("support staff see flows, a flow's document and runs, but no controls that 
   await expect(page.getByRole("heading", { level: 1, name: flows.seededFlow.name })).toBeVisible();
   await expect(step(page, "Step 1").getByLabel("Duration", { exact: true })).toHaveValue("P1D");
   await expect(step(page, "Step 1").getByLabel("Duration", { exact: true })).toBeDisabled();
+  await expect((await selectStep(page, "Step 2")).getByRole("group", { name: "Tags to add" }).getByRole("checkbox").first()).toBeDisabled();
   await expect(page.getByRole("group", { name: "Flow status" })).toHaveCount(0);
-  for (const name of ["Save changes", "Add step", "Import JSON…", "Delete Step 1", "Move Step 2 up"]) {
+  for (const name of ["Save changes", "Add a step after Step 1", "Import JSON…", "Delete Step 1", "Move Step 2 up"]) {
     await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
   }
   await expect(page.getByRole("button", { name: "Download JSON" })).toBeVisible();

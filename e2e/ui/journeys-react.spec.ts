@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+import { addStep, stepNode } from "./fixtures/flow-canvas.ts";
 import { checkPageAtWidths } from "./fixtures/page-checks.ts";
 import { expect, test } from "./fixtures/test.ts";
 
@@ -12,17 +13,11 @@ const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).sli
 
 const group = (scope: Page | Locator, name: string): Locator => scope.getByRole("group", { name, exact: true });
 
-/** Adds a step of `type` (the option's label) at the end of the top-level list, or of a path (`to`, e.g. "Step 2 › on_event"). */
-async function addStep(page: Page, type: string, to?: string): Promise<void> {
-  const where = to ? ` to ${to}` : "";
-  await page.getByLabel(`Type of the step to add${where}`, { exact: true }).selectOption({ label: type });
-  await page.getByRole("button", { name: `Add step${where}`, exact: true }).click();
-}
-
-/** Saves the new flow and expects the server's fault at `param`, said above the save button. */
-async function refusedAt(page: Page, param: string, place: string): Promise<void> {
+/** Saves the new flow and expects the server's fault in words, linked from the summary above the editor to its place. */
+async function refusedAt(page: Page, place: string, words: string): Promise<void> {
   await page.getByRole("button", { name: "Create flow" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: `Not saved: fix ${place} marked above (${param}).` })).toBeVisible();
+  const summary = page.getByRole("alert").filter({ hasText: "Not saved: fix this first." });
+  await expect(summary.getByRole("listitem")).toHaveText(`${place}: ${words}`);
 }
 
 /** Records a contact event through the public API with the test key. */
@@ -68,12 +63,12 @@ test("an admin builds an abandoned-cart flow in the editor, an event starts its 
   await goal.getByLabel(/^End the run when the goal is reached/).uncheck();
 
   // Step 1: the reminder; step 2: wait a day for the payment of this cart (its match mistyped first).
-  await addStep(page, "Send a message");
+  await addStep(page, "Send a message", "at the start");
   await group(page, "Step 1").getByLabel("Message", { exact: true }).fill("Your cart {{run.key}} is waiting");
   await expect(
     group(page, "Step 1").getByRole("group", { name: "Placeholders" }).getByRole("button", { name: "{{run.key}}" }),
   ).toBeVisible();
-  await addStep(page, "Wait for an event or a reply");
+  await addStep(page, "Wait for an event or a reply", "after Step 1");
   const wait = group(page, "Step 2");
   await wait.getByLabel("Event name", { exact: true }).fill("order_paid");
   await wait.getByRole("button", { name: "Add a property to match" }).click();
@@ -81,31 +76,37 @@ test("an admin builds an abandoned-cart flow in the editor, an event starts its 
   await wait.getByLabel("Equals", { exact: true }).fill("{{run.key}}");
   await expect(wait.getByLabel("Timeout", { exact: true })).toHaveValue("P1D");
   await expect(wait).toContainText("Gives up after 1 day.");
-  // Its two paths, drawn like a branch's sides: a thank-you (left empty first), a last nudge.
-  await expect(wait.getByRole("heading", { name: "When order_paid arrives (on_event)" })).toBeVisible();
-  await expect(wait.getByRole("heading", { name: "If the timeout passes first (on_timeout)" })).toBeVisible();
-  await addStep(page, "Send a message", "Step 2 › on_event");
-  await addStep(page, "Send a message", "Step 2 › on_timeout");
+  // Its two paths, drawn on the canvas like a branch's: a thank-you (left empty first), a last nudge.
+  await expect(page.getByRole("img", { name: "event arrived: from Step 2 to Step 2 › on_event" })).toBeAttached();
+  await expect(page.getByRole("img", { name: "timed out: from Step 2 to Step 2 › on_timeout" })).toBeAttached();
+  await addStep(page, "Send a message", "to Step 2 › on_event");
+  await addStep(page, "Send a message", "to Step 2 › on_timeout");
   await group(page, "Step 2 › on_timeout › 1").getByLabel("Message", { exact: true }).fill("Still thinking about cart {{run.key}}?");
 
   // Each fault is shown where it is: the trigger, the wait_for's match, a step inside its path.
-  await refusedAt(page, "trigger.event", "the trigger");
+  const eventWords = "Name the event in lowercase letters, digits, _ and . (such as order_paid).";
+  await refusedAt(page, "Trigger", eventWords);
   await expect(trigger).toHaveClass(/has-fault/);
-  await expect(trigger.getByRole("alert")).toContainText("trigger.event");
+  await expect(trigger.getByRole("alert")).toHaveText(eventWords);
   await expect(trigger.getByLabel("Event name", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await checkPageAtWidths(page, "react-editor-fault");
   await trigger.getByLabel("Event name", { exact: true }).fill("cart_abandoned");
 
-  await refusedAt(page, "steps.1.match.order id", "the step");
+  await refusedAt(
+    page,
+    "Step 2 (Wait for an event or a reply)",
+    "Name each property to match as a path such as order.id (letters, digits, _ and -, joined by dots).",
+  );
   await expect(trigger).not.toHaveClass(/has-fault/);
   await expect(wait).toHaveClass(/has-fault/);
   await expect(group(wait, "Match").getByLabel("Property", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await group(wait, "Match").getByLabel("Property", { exact: true }).fill("order_id");
 
-  await refusedAt(page, "steps.1.on_event.0.whatsapp.body", "the step");
+  await refusedAt(page, "Step 2 › on_event › 1 (Send a message)", "Write the message or add a media URL.");
   const thanks = group(page, "Step 2 › on_event › 1");
   await expect(thanks).toHaveClass(/has-fault/);
-  await expect(wait).not.toHaveClass(/has-fault/);
+  await expect(stepNode(page, "Step 2 › on_event › 1")).toContainText("Needs a fix");
+  await expect(stepNode(page, "Step 2")).not.toContainText("Needs a fix");
   await expect(thanks.getByLabel("Message", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await thanks.getByLabel("Message", { exact: true }).fill("Thanks for paying {{wait.order_id}}!");
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { listSettled, messageRows, searchMessages } from "./fixtures/messages.ts";
+import { listSettled, messageRow, messageRows, searchMessages, setMode } from "./fixtures/messages.ts";
 import { expect, test } from "./fixtures/test.ts";
 
 // The message inspector, in the "Messages" workspace seeded by fixtures/seed.ts: a test WhatsApp
@@ -33,77 +33,80 @@ test("search finds a message by id, by phone and by e-mail", async ({ page, seed
   await signIn(m.admin);
   await openMessages(page);
   const rows = messageRows(page);
+  // The seeded examples are test messages; the live one is found in live mode.
+  await setMode(page, "test");
 
   await searchMessages(page, m.whatsappTest);
   await expect(rows).toHaveCount(1);
-  await expect(rows.first().getByRole("link", { name: m.whatsappTest })).toBeVisible();
+  await expect(messageRow(rows, m.whatsappTest)).toBeVisible();
   await expect(rows.first()).toContainText("+15550104001");
   await expect(rows.first()).toContainText("WhatsApp");
-  await expect(rows.first()).toContainText("test");
 
   // A phone as people write it.
   await searchMessages(page, "+1 (555) 010-4001");
   await expect(rows).toHaveCount(1);
-  await expect(rows.first().getByRole("link", { name: m.whatsappTest })).toBeVisible();
+  await expect(messageRow(rows, m.whatsappTest)).toBeVisible();
 
   // An e-mail address, in any case.
   await searchMessages(page, "INSPECT.EMAIL@example.test");
   await expect(rows).toHaveCount(1);
-  await expect(rows.first().getByRole("link", { name: m.emailTest })).toBeVisible();
+  await expect(messageRow(rows, m.emailTest)).toBeVisible();
   await expect(rows.first()).toContainText("E-mail");
 
-  // Typing alone searches too, once the typing pauses.
-  await page.getByRole("searchbox", { name: "Search messages" }).fill(m.liveQueued);
+  // Typing alone searches too, once the typing pauses; the live message is listed in live mode only.
+  await page.getByRole("searchbox", { name: "Search messages", exact: true }).fill(m.liveQueued);
+  await listSettled(page, "q", m.liveQueued);
+  await expect(page.getByText("No messages match this search.")).toBeVisible();
+  await setMode(page, "live");
   await expect(rows).toHaveCount(1);
-  await expect(rows.first().getByRole("link", { name: m.liveQueued })).toBeVisible();
+  await expect(messageRow(rows, m.liveQueued)).toBeVisible();
 
   await searchMessages(page, "msg_nothing_like_this");
   await expect(page.getByText("No messages match this search.")).toBeVisible();
 });
 
-test("filters by status, mode, channel and dates, kept in the URL", async ({ page, seed, signIn }) => {
+test("filters by status, channel and dates, kept in the URL; the mode is the top bar's", async ({ page, seed, signIn }) => {
   const m = seed.messages;
   await signIn(m.admin);
   await openMessages(page);
   const rows = messageRows(page);
+  await setMode(page, "test");
 
   // The seeded failed message is the workspace's only one (other tests send messages that do not fail).
   await filter(page, "Status", "failed");
   await expect(rows).toHaveCount(1);
-  await expect(rows.first().getByRole("link", { name: m.failedTest })).toBeVisible();
+  await expect(messageRow(rows, m.failedTest)).toBeVisible();
   await expect(rows.first()).toContainText("failed");
 
   await filter(page, "Status", "queued");
-  await filter(page, "Mode", "live");
+  await setMode(page, "live");
   await expect(rows).toHaveCount(1);
-  await expect(rows.first().getByRole("link", { name: m.liveQueued })).toBeVisible();
-  await expect(rows.first()).toContainText("live");
+  await expect(messageRow(rows, m.liveQueued)).toBeVisible();
 
-  // Opening a message and coming back keeps the filters.
-  await rows.first().getByRole("link", { name: m.liveQueued }).click();
+  // Opening a message (the whole row opens it) and coming back keeps the filters and the mode.
+  await messageRow(rows, m.liveQueued).click();
   await expect(page.getByRole("heading", { level: 1, name: "WhatsApp message to +15550104002" })).toBeVisible();
   await page.goBack();
   await expect(page.getByRole("heading", { level: 1, name: "Messages" })).toBeVisible();
   await expect(page.getByLabel("Status", { exact: true })).toHaveValue("queued");
-  await expect(page.getByLabel("Mode", { exact: true })).toHaveValue("live");
+  await expect(page.getByRole("switch", { name: "Test data" })).toHaveAttribute("aria-checked", "false");
   await expect(rows).toHaveCount(1);
-  await expect(rows.first().getByRole("link", { name: m.liveQueued })).toBeVisible();
+  await expect(messageRow(rows, m.liveQueued)).toBeVisible();
 
   // Test mode only, e-mails only: the seeded test e-mail is the only one.
   await filter(page, "Status", "");
-  await filter(page, "Mode", "test");
+  await setMode(page, "test");
   await filter(page, "Channel", "email");
   await expect(rows).toHaveCount(1);
-  await expect(rows.first().getByRole("link", { name: m.emailTest })).toBeVisible();
+  await expect(messageRow(rows, m.emailTest)).toBeVisible();
   await expect(rows.first()).toContainText("E-mail");
-  await expect(rows.first()).toContainText("test");
 
   // Dates: today holds the seeded messages, tomorrow none.
   await page.getByLabel("From").fill(localDay());
   await page.getByLabel("To", { exact: true }).fill(localDay());
   await listSettled(page, "to", localDay());
   await expect(rows).toHaveCount(1);
-  await expect(rows.first().getByRole("link", { name: m.emailTest })).toBeVisible();
+  await expect(messageRow(rows, m.emailTest)).toBeVisible();
   await page.getByLabel("To", { exact: true }).fill(localDay(1));
   await page.getByLabel("From").fill(localDay(1));
   await listSettled(page, "from", localDay(1));
@@ -111,15 +114,16 @@ test("filters by status, mode, channel and dates, kept in the URL", async ({ pag
 
   await page.getByRole("button", { name: "Clear filters" }).click();
   await expect(page).not.toHaveURL(/\?/);
-  await expect(rows.getByRole("link", { name: m.whatsappTest })).toBeVisible();
-  await expect(rows.getByRole("link", { name: m.liveQueued })).toBeVisible();
+  await expect(messageRow(rows, m.whatsappTest)).toBeVisible();
+  await expect(messageRow(rows, m.failedTest)).toBeVisible();
 });
 
 test("pages of 25, newest first, keep the search", async ({ page, seed, signIn }) => {
   await signIn(seed.messages.support);
   await openMessages(page);
   const rows = messageRows(page);
-  const ids = async () => (await rows.locator("th").allTextContents()).map((t) => t.trim());
+  await setMode(page, "test");
+  const ids = async () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-message-id")));
 
   // Seeded one after the other to +1 555 010 7000 (any spelling of the number finds them).
   await searchMessages(page, "+1 (555) 010-7000");
@@ -218,8 +222,9 @@ test("support staff inspect a live message that keeps retrying, one whose provid
   const m = seed.messages;
   await signIn(m.support);
   await openMessages(page);
+  await setMode(page, "live");
   await searchMessages(page, m.liveQueued);
-  await messageRows(page).getByRole("link", { name: m.liveQueued }).click();
+  await messageRow(messageRows(page), m.liveQueued).getByRole("link").click();
 
   await expect(page.getByRole("heading", { level: 1, name: "WhatsApp message to +15550104002" })).toBeVisible();
   await expect(details(page).getByRole("definition").first()).toHaveText("queued");
@@ -281,4 +286,59 @@ test("an admin cancels a scheduled message from its page; support staff see no c
   await expect(details(page).getByText("Canceled", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Cancel message" })).toHaveCount(0);
   await expect(timeline(page).last().locator(".badge")).toHaveText("canceled");
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("one line a message under a header for its day, the filters behind a Filters button", async ({ page, seed, signIn }) => {
+    const m = seed.messages;
+    await signIn(m.support);
+    await page.goto(`/w/${m.id}/messages`);
+    await expect(messageRows(page).first()).toBeVisible();
+    await setMode(page, "test");
+    // 25 of the 30 seeded to one number: a full page.
+    await searchMessages(page, "+1 (555) 010-7000");
+    const rows = messageRows(page);
+    await expect(rows).toHaveCount(25);
+
+    // Each row one line (recipient, status, time), none wider than the screen.
+    const boxes = await rows.evaluateAll((trs) =>
+      trs.map((tr) => tr.getBoundingClientRect()).map((r) => ({ h: r.height, right: r.right })),
+    );
+    const line = await rows.first().evaluate((tr) => parseFloat(getComputedStyle(tr).lineHeight));
+    for (const box of boxes) {
+      expect(box.h).toBeLessThan(2 * line + 20);
+      expect(box.right).toBeLessThanOrEqual(390);
+    }
+    await expect(page.getByRole("table", { name: "Messages, newest first" }).locator("tr.day-row")).toHaveCount(1);
+    // The whole page: 7,027 px for these 25 messages before the list was rebuilt (a block of
+    // six labelled lines a message); now the top of the page and 25 lines.
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    console.log(`messages list at 390 px, 25 rows: page ${height} px, rows ${boxes[0]!.h} px`);
+    expect(height).toBeLessThan(2_400);
+
+    // The filters wait behind their button; the search stays in view.
+    const status = page.getByLabel("Status", { exact: true });
+    await expect(status).toBeHidden();
+    await expect(page.getByRole("searchbox", { name: "Search messages", exact: true })).toBeVisible();
+    const button = page.getByRole("button", { name: /^Filters/ });
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+    await button.click();
+    await expect(button).toHaveAttribute("aria-expanded", "true");
+    await expect(status).toBeVisible();
+    await expect(page.getByLabel("Channel", { exact: true })).toBeVisible();
+    await status.selectOption("read");
+    await listSettled(page, "status", "read");
+    await expect(button).toHaveText("Filters (1)");
+    await button.click();
+    await expect(status).toBeHidden();
+
+    // The whole row opens its message.
+    const first = await rows.first().getAttribute("data-message-id");
+    // A click anywhere on the row (its middle: the content and source are not shown) opens it.
+    await rows.first().click();
+    await expect(page).toHaveURL(new RegExp(`/messages/${first}$`));
+    await expect(page.getByRole("heading", { level: 1, name: "WhatsApp message to +15550107000" })).toBeVisible();
+  });
 });

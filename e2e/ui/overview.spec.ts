@@ -1,3 +1,4 @@
+import { setMode } from "./fixtures/messages.ts";
 import { expect, test } from "./fixtures/test.ts";
 
 // The overview, a workspace's home: an admin lands on it, support staff on Messages. Figures
@@ -16,8 +17,11 @@ test("an admin lands on the overview: volume today, outcomes by status and chann
     "page",
   );
 
-  // 30 paging messages, the inspector's examples and a failed one: all sent today in test mode.
+  // 30 paging messages, the inspector's examples and a failed one: all sent today in test mode,
+  // which the top bar's switch shows.
+  await setMode(page, "test");
   const today = page.getByRole("region", { name: "Today" });
+  await expect(today).toContainText("test WhatsApp messages");
   const whatsappToday = Number((await today.locator(".figure-value").first().textContent())!.replace(/\D/g, ""));
   expect(whatsappToday).toBeGreaterThanOrEqual(32);
 
@@ -30,7 +34,7 @@ test("an admin lands on the overview: volume today, outcomes by status and chann
   await expect(reasons.getByRole("listitem").first()).toBeVisible();
   await reasons.getByRole("link", { name: "Failed messages" }).click();
   await expect(page).toHaveURL(/\/messages\?status=failed$/);
-  await expect(page.getByRole("row", { name: new RegExp(messages.failedTest) })).toBeVisible();
+  await expect(page.locator(`tr[data-message-id="${messages.failedTest}"]`)).toBeVisible();
 });
 
 test("support staff land on Messages", async ({ page, seed }) => {

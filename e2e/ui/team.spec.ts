@@ -32,7 +32,7 @@ test("an admin adds a member, changes a role, cannot remove the last admin, and 
   await confirm.getByRole("button", { name: "Cancel" }).click();
   await expect(confirm).toBeHidden();
   await expect(removeSelf).toBeFocused();
-  await page.getByRole("button", { name: "Change the role of Tia Team" }).click();
+  await page.getByRole("button", { name: "Change role of Tia Team" }).click();
   const demote = page.getByRole("dialog", { name: "Change the role of Tia Team" });
   await demote.getByLabel("Support").check();
   await demote.getByRole("button", { name: "Save role" }).click();
@@ -65,7 +65,7 @@ test("an admin adds a member, changes a role, cannot remove the last admin, and 
   await add.getByRole("button", { name: "Cancel" }).click();
 
   // Change the role.
-  await page.getByRole("button", { name: "Change the role of Nia New" }).click();
+  await page.getByRole("button", { name: "Change role of Nia New" }).click();
   const role = page.getByRole("dialog", { name: "Change the role of Nia New" });
   await role.getByLabel("Admin").check();
   await role.getByRole("button", { name: "Save role" }).click();
@@ -74,7 +74,7 @@ test("an admin adds a member, changes a role, cannot remove the last admin, and 
   await expect(row).toContainText("Admin");
 
   // Reset the password: a new one, shown once, which signs in (the first one no longer does).
-  await page.getByRole("button", { name: "Reset the password of Nia New" }).click();
+  await page.getByRole("button", { name: "Reset password of Nia New" }).click();
   await page.getByRole("alertdialog", { name: "Reset the password of Nia New?" }).getByRole("button", { name: "Reset password" }).click();
   const reset = page.getByRole("dialog", { name: "Password reset" });
   const newPassword = await reset.getByLabel("Password (shown once)").inputValue();

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { setMode } from "./fixtures/messages.ts";
 import { expect, test } from "./fixtures/test.ts";
 
 // The usage page on the "Usage" workspace seeded by fixtures/seed.ts: limits of 50 a month and
@@ -39,16 +40,20 @@ test("this month's live messages against the limits, day by day, test versus liv
   await expect(legend).toContainText("E-mail (live)");
   await expect(legend).not.toContainText("(test)");
 
-  // Test messages as a second stack beside the live one.
-  await page.getByLabel("Show test messages").check();
-  await expect(bars).toHaveCount(4);
-  await expect(legend).toContainText("WhatsApp (test)");
-
   // The same numbers as a table, for those who cannot see the chart.
   await page.getByText("Show the numbers").click();
   const today = new Date().toISOString().slice(0, 10);
   const todayRow = page.getByRole("table", { name: "Messages per day" }).locator(`tr:has(time[datetime="${today}"])`);
-  await expect(todayRow.locator("td")).toHaveText(["3", "2", "4", "1"]);
+  await expect(todayRow.locator("td")).toHaveText(["3", "2"]);
+
+  // The top bar's switch shows the test messages instead; the limits stay live.
+  await setMode(page, "test");
+  await expect(legend).toContainText("WhatsApp (test)");
+  await expect(legend).not.toContainText("(live)");
+  await expect(bars).toHaveCount(2);
+  await expect(page.getByRole("heading", { level: 2, name: /^Test messages day by day/ })).toBeVisible();
+  await expect(todayRow.locator("td")).toHaveText(["4", "1"]);
+  await expect(month).toHaveAttribute("aria-valuenow", "5");
 
   const totals = page.getByRole("table", { name: "Live and test messages this month" });
   await expect(totals.getByRole("row", { name: /^WhatsApp/ }).locator("td")).toHaveText(["3", "4", "7"]);

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { openContact } from "./fixtures/contacts.ts";
 import { checkPageAtWidths, WIDTHS } from "./fixtures/page-checks.ts";
 import type { UiUser } from "./fixtures/target.ts";
+import { addStep, selectStep } from "./fixtures/flow-canvas.ts";
 import { expect, test } from "./fixtures/test.ts";
 
 // WhatsApp templates and the 24-hour window in the dashboard (D41-D44), in the "WhatsApp"
@@ -41,7 +42,7 @@ test.describe("Channels: templates", () => {
     const before = await synced.getAttribute("datetime");
     expect(Date.now() - new Date(before!).getTime()).toBeGreaterThan(86_400_000);
 
-    await card.getByRole("button", { name: `Sync the templates of ${whatsapp.channel}` }).click();
+    await card.getByRole("button", { name: `Sync templates of ${whatsapp.channel}` }).click();
     await expect(card.getByRole("status").filter({ hasText: "3 templates synced." })).toBeVisible();
     await expect(table.locator("tbody tr")).toHaveCount(3);
     await expect(table.getByRole("row").filter({ hasText: "promo" })).toContainText("pending");
@@ -72,7 +73,7 @@ test.describe("Channels: templates", () => {
     await signIn(whatsapp.support);
     await page.goto(`/w/${whatsapp.id}/channels`);
     await expect(templatesOf(page, whatsapp.channel).getByRole("row").filter({ hasText: "order_shipped" })).toBeVisible();
-    await expect(page.getByRole("button", { name: /Sync the templates/ })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /Sync templates/ })).toHaveCount(0);
     await expect(page.getByRole("button", { name: /Send a test message/ })).toHaveCount(0);
   });
 });
@@ -106,8 +107,7 @@ test.describe("Flow editor: a send step with a template", () => {
     await page.goto(`/w/${whatsapp.id}/flows/new`);
     await expect(page.getByRole("heading", { level: 1, name: "New flow" })).toBeVisible();
     await page.getByLabel("Name", { exact: true }).fill(`Template flow ${Date.now().toString(36)}`);
-    await page.getByLabel("Type of the step to add", { exact: true }).selectOption({ label: "Send a message" });
-    await page.getByRole("button", { name: "Add step", exact: true }).click();
+    await addStep(page, "Send a message", "at the start");
     const step = page.getByRole("group", { name: "Step 1", exact: true });
     const template = step.getByLabel(/^Template/);
     await expect(template.getByRole("option")).toHaveText(["No template", "order_shipped (en_US)", "login_code (pt_BR)"]);
@@ -140,7 +140,7 @@ test.describe("Flow editor: a send step with a template", () => {
     const { whatsapp } = seed;
     await signIn(whatsapp.support);
     await page.goto(`/w/${whatsapp.id}/flows/${whatsapp.flowId}`);
-    const step = page.getByRole("group", { name: "Step 2", exact: true });
+    const step = await selectStep(page, "Step 2");
     await expect(step.getByLabel(/^Template/)).toHaveValue("order_shipped:en_US");
     await expect(step.getByLabel(/^Template/)).toBeDisabled();
     await expect(step.getByRole("switch", { name: /Fallback/ })).toBeChecked();
@@ -161,7 +161,7 @@ for (const role of ["admin", "support"] as const) {
     await expect(page.getByRole("list", { name: "Messages, oldest first" })).toBeVisible();
     await checkLayout(page, `contact-${role}`);
     await page.goto(`/w/${whatsapp.id}/flows/${whatsapp.flowId}`);
-    await expect(page.getByRole("group", { name: "Step 2", exact: true }).getByLabel(/^Template/)).toHaveValue("order_shipped:en_US");
+    await expect((await selectStep(page, "Step 2")).getByLabel(/^Template/)).toHaveValue("order_shipped:en_US");
     await checkLayout(page, `flow-${role}`);
   });
 }

@@ -59,6 +59,8 @@ const cacheDir = (root) => join(root, "node_modules", ".cache", "svc");
 /** When the newest of the files a bundle was built from (`inputs`, relative to `root`) last changed. */
 const newestInput = (root, inputs) => Math.max(...inputs.map((input) => mtime(join(root, input))));
 
+let builds = 0;
+
 async function bundledFile(root, entry, name) {
   const dir = cacheDir(root);
   const out = join(dir, `${name}.mjs`);
@@ -73,11 +75,13 @@ async function bundledFile(root, entry, name) {
   mkdirSync(dir, { recursive: true });
   // Built under a name of this process's own and renamed into place, so CLI commands started
   // at the same moment never load a half-written file.
-  const tmp = `${out}.${process.pid}.tmp`;
+  // (and of this call: a test starting three servers at once builds three times in one process).
+  const tag = `${process.pid}.${++builds}`;
+  const tmp = `${out}.${tag}.tmp`;
   const result = await build({ ...OPTIONS, entryPoints: [join(root, entry)], absWorkingDir: root, outfile: tmp });
-  writeFileSync(`${inputsFile}.${process.pid}.tmp`, JSON.stringify(Object.keys(result.metafile.inputs)));
+  writeFileSync(`${inputsFile}.${tag}.tmp`, JSON.stringify(Object.keys(result.metafile.inputs)));
   renameSync(tmp, out);
-  renameSync(`${inputsFile}.${process.pid}.tmp`, inputsFile);
+  renameSync(`${inputsFile}.${tag}.tmp`, inputsFile);
   return out;
 }
 

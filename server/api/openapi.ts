@@ -175,6 +175,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Usage: "Live messages counted this month against the plan's limits.",
   Flows: "Journeys: enroll contacts in active flows and take them out.",
   WhatsApp: "The message templates of your WhatsApp channels, synced from Meta.",
+  Suppressions: "E-mail addresses that e-mail is not sent to: hard bounces, spam complaints and your own entries.",
 };
 
 const pascal = (text: string) =>
@@ -373,6 +374,20 @@ function finishOperation(op: Operation, procedure: Procedure, appUrl: string, sc
   const responses: Record<string, Response> = {};
   if (success) {
     if (success.description === "Successful response") success.description = SUCCESS_TITLE[successStatus] ?? "Success";
+    // A dry run (D71): the output's second branch is answered with 200, the first with the success status.
+    const media = success.content?.["application/json"];
+    const branches = media?.schema?.anyOf;
+    if (meta.dryRun && media && Array.isArray(branches) && branches.length === 2) {
+      media.schema = branches[0] as Json;
+      delete media.example;
+      const dry: Media = { schema: branches[1] as Json };
+      addExample(dry, schemas);
+      responses["200"] = {
+        description: "OK: a dry run (`dry_run: true`): the message as it would be created, with no `id`. Nothing was written or sent.",
+        headers: { ...COMMON_HEADERS },
+        content: { "application/json": dry },
+      };
+    }
     success.headers = {
       ...success.headers,
       ...COMMON_HEADERS,
@@ -380,6 +395,10 @@ function finishOperation(op: Operation, procedure: Procedure, appUrl: string, sc
       ...(facts.idempotent ? { "Idempotent-Replayed": { $ref: "#/components/headers/Idempotent-Replayed" } } : {}),
     };
     for (const media of Object.values(success.content ?? {})) addExample(media, schemas);
+    // A streamed response (D77) is Server-Sent Events, not JSON.
+    if (meta.stream && success.content?.["application/json"]) {
+      success.content = { "text/event-stream": success.content["application/json"] };
+    }
     responses[String(successStatus)] = success;
   }
   for (const media of Object.values(op.requestBody?.content ?? {})) addExample(media, schemas);
@@ -548,7 +567,7 @@ function addExample(media: Media, schemas: Record<string, Json>): void {
 
 /** `whatsapp`, `email`: a named example is called after its `channel` when it has one. */
 const exampleName = (value: unknown, i: number) =>
-  isObject(value) && typeof value.channel === "string" ? value.channel : `example-${i + 1}`;
+  isObject(value) && typeof value.channel === "string" ? `${value.channel}${value.dry_run === true ? "_dry_run" : ""}` : `example-${i + 1}`;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 

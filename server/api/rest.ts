@@ -23,6 +23,7 @@ import { dropRest, readNodeBody } from "../lib/read-body.ts";
 import { AppError } from "../lib/errors.ts";
 import { assertStorable } from "../lib/storable-input.ts";
 import type { RateDecision } from "../ratelimit/sliding-window.ts";
+import { streamEvents } from "../webhooks/event-stream.ts";
 import { openApiDocument } from "./openapi.ts";
 import { API_PREFIX } from "./rest-paths.ts";
 import { appRouter } from "./root.ts";
@@ -97,6 +98,9 @@ class CapturedResponse extends EventEmitter {
 
 type Outcome = { status: number; body: string; headers: Record<string, string> };
 
+/** The outcome of a request whose response was streamed and is over. */
+const STREAMED = Symbol("streamed");
+
 /** What the access log says of an API call (D54): who called and, on errors, the code. */
 export type RequestFacts = { workspace?: string; key_id?: string; code?: string };
 
@@ -155,15 +159,17 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, deps
       deps.facts.workspace = authenticated.key.caller.workspaceId;
       deps.facts.key_id = authenticated.key.caller.keyId;
     }
-    outcome = authenticated.key ? await afterAuthentication(req, res, deps, authenticated.key, rate) : authenticated.outcome!;
+    if (rate) {
+      res.setHeader("RateLimit-Limit", rate.limit);
+      res.setHeader("RateLimit-Remaining", rate.remaining);
+      res.setHeader("RateLimit-Reset", rate.reset);
+      if (!rate.allowed) res.setHeader("Retry-After", rate.retryAfter);
+    }
+    const after = authenticated.key ? await afterAuthentication(req, res, deps, authenticated.key, rate) : authenticated.outcome!;
+    if (after === STREAMED) return;
+    outcome = after;
   } catch (err) {
     outcome = errorOutcome(toAppError(err, deps), deps.appUrl);
-  }
-  if (rate) {
-    res.setHeader("RateLimit-Limit", rate.limit);
-    res.setHeader("RateLimit-Remaining", rate.remaining);
-    res.setHeader("RateLimit-Reset", rate.reset);
-    if (!rate.allowed) res.setHeader("Retry-After", rate.retryAfter);
   }
   if (outcome.status >= 400 && deps.facts) deps.facts.code = errorCodeOf(outcome.body);
   for (const [k, v] of Object.entries(outcome.headers)) res.setHeader(k, v);
@@ -197,7 +203,7 @@ async function afterAuthentication(
   deps: RestDeps,
   { caller, apiAccess }: AuthenticatedKey,
   rate: RateDecision,
-): Promise<Outcome> {
+): Promise<Outcome | typeof STREAMED> {
   if (!apiAccess) {
     throw new AppError("plan_without_api_access", "This workspace's plan does not include API access. Upgrade the plan to use the API.");
   }
@@ -220,6 +226,16 @@ async function afterAuthentication(
     }
   }
 
+  if (route.meta.stream) {
+    // A response that stays open (D77), answered here rather than through the procedure.
+    if (route.meta.scope && !caller.scopes.includes(route.meta.scope)) {
+      throw new AppError("missing_scope", `This API key lacks the scope \`${route.meta.scope}\` that this endpoint needs.`);
+    }
+    assertStorable(Object.fromEntries(url.searchParams));
+    await streamEvents(res, deps.database, caller, url.searchParams);
+    return STREAMED;
+  }
+
   let body: unknown;
   if (method === "POST" || method === "PUT" || method === "PATCH") {
     body = parseJson(await readBody(req, route.meta.maxBodyBytes ?? MAX_BODY_BYTES));
@@ -228,7 +244,9 @@ async function afterAuthentication(
   }
 
   const idempotencyKey = req.headers["idempotency-key"];
-  if (!route.meta.idempotent || idempotencyKey === undefined) {
+  // D71: a dry run writes nothing, so it neither claims nor replays an Idempotency-Key.
+  const dryRun = route.meta.dryRun && typeof body === "object" && body !== null && (body as { dry_run?: unknown }).dry_run === true;
+  if (!route.meta.idempotent || idempotencyKey === undefined || dryRun) {
     return dispatch(req, res, deps, caller, route, `${path}${url.search}`);
   }
   const key = Array.isArray(idempotencyKey) ? idempotencyKey[0]! : idempotencyKey;
@@ -294,6 +312,7 @@ async function dispatch(
     requestId: deps.requestId,
     appUrl: deps.appUrl,
     responseHeaders: {},
+    response: {},
     idempotency,
   };
   const target = req as RestRequest & { svcContext: Context; svcError?: TRPCError };
@@ -303,7 +322,11 @@ async function dispatch(
   res.once("close", () => captured.emit("close"));
   await handler(target, captured as unknown as ServerResponse);
   if (target.svcError) return errorOutcome(toAppError(target.svcError, deps), deps.appUrl);
-  return { status: route.meta.successStatus ?? captured.statusCode, body: captured.body, headers: context.responseHeaders };
+  return {
+    status: context.response?.status ?? route.meta.successStatus ?? captured.statusCode,
+    body: captured.body,
+    headers: context.responseHeaders,
+  };
 }
 
 /** Every failure becomes one of the spec's error types; unknown ones are a logged 500. */
@@ -375,7 +398,7 @@ function setCorsHeaders(req: IncomingMessage, res: ServerResponse): void {
     "Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Idempotent-Replayed, Link",
   );
   if (req.method === "OPTIONS") {
-    res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+    res.setHeader("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE, OPTIONS");
     res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key");
     res.setHeader("Access-Control-Max-Age", "600");
   }

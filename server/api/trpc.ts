@@ -25,6 +25,8 @@ export type Context = {
   appUrl: string;
   /** Headers a procedure adds to its REST response (`Link` of D10, for example). */
   responseHeaders: Record<string, string>;
+  /** A procedure whose success status depends on the outcome sets `status` (POST /suppressions: 200 for an existing entry). */
+  response?: { status?: 200 | 201 | 202 };
   /** REST requests with an `Idempotency-Key`: the services that write an effect store the response with it (D46). */
   idempotency?: IdempotentEffect;
 };
@@ -36,8 +38,16 @@ export type Meta = OpenApiMeta<{
   idempotent?: boolean;
   /** Dashboard callers: the roles allowed (default: both for queries, admin for mutations). */
   roles?: ("admin" | "support")[];
+  /**
+   * A body with `dry_run: true` checks without acting (D71): the REST facade claims no
+   * `Idempotency-Key` for it, and the OpenAPI document answers the output's second branch
+   * with `200` beside the success status.
+   */
+  dryRun?: true;
   /** The largest body the REST facade reads for it (D26's 256 KiB by default; a batch's 5 MiB, D86). */
   maxBodyBytes?: number;
+  /** A response the REST facade streams itself (Server-Sent Events, D77) instead of the procedure's JSON. */
+  stream?: true;
   /** The success status the REST facade answers with (200 by default). */
   successStatus?: 200 | 201 | 202;
   /**
@@ -79,22 +89,24 @@ const t = initTRPC
   .create({
     // The dashboard's view of errors: an AppError keeps its HTTP status, type, code and param;
     // an unexpected error is a generic 500 whose message reveals nothing (it is logged).
-    errorFormatter({ shape, error }) {
+    // Every error names its request id, which the dashboard shows next to a failed load.
+    errorFormatter({ shape, error, ctx }) {
+      const request_id = ctx?.requestId;
       const app = appErrorOf(error);
       if (app) {
         return {
           ...shape,
           message: app.message,
-          data: { ...shape.data, httpStatus: app.status, type: app.type, code: app.code, param: app.param },
+          data: { ...shape.data, httpStatus: app.status, type: app.type, code: app.code, param: app.param, request_id },
         };
       }
       if (error.code === "SERVICE_UNAVAILABLE") {
-        return { ...shape, message: UNAVAILABLE_MESSAGE, data: { ...shape.data, type: "api_error", stack: undefined } };
+        return { ...shape, message: UNAVAILABLE_MESSAGE, data: { ...shape.data, type: "api_error", stack: undefined, request_id } };
       }
       if (error.code === "INTERNAL_SERVER_ERROR") {
-        return { ...shape, message: "An unexpected error occurred.", data: { ...shape.data, stack: undefined } };
+        return { ...shape, message: "An unexpected error occurred.", data: { ...shape.data, stack: undefined, request_id } };
       }
-      return shape;
+      return { ...shape, data: { ...shape.data, request_id } };
     },
   });
 

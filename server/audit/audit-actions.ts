@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = {
   "team.member_removed": "Removed a team member",
   "team.password_reset": "Reset a team member's password",
   "workspace.created": "Created the workspace",
+  "workspace.updated": "Changed the workspace's time zone or frequency caps",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -13,7 +13,7 @@ export const DEFAULT_RATE_PER_SECOND = { whatsapp: 80, email: 10 } as const;
 /** The secrets each channel type keeps, in the order they are shown. */
 export const SECRET_NAMES = {
   whatsapp: ["access_token", "app_secret", "verify_token"],
-  email: ["smtp_url", "events_token"],
+  email: ["smtp_url", "events_token", "dkim_private_key"],
 } as const;
 
 const ZHttpUrl = z
@@ -47,6 +47,20 @@ export const ZConnectWhatsAppRequest = z.object({
   rate_per_second: ZRate,
 });
 
+/** A DKIM selector: one or more DNS labels (RFC 6376 3.1), e.g. `svc` or `mail.2026`. */
+export const ZDkimSelector = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(63)
+  .regex(
+    /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
+    "must be a DNS label: letters, digits and dashes (dots between labels), e.g. svc or mail2026",
+  );
+
+/** A PEM private key as given (the file's contents); checked by `dkimKey`. */
+export const ZDkimPrivateKey = z.string().max(16_384, "must be a PEM private key of at most 16 KiB");
+
 export const ZConnectEmailRequest = z.object({
   type: z.literal("email"),
   name: ZName,
@@ -60,6 +74,20 @@ export const ZConnectEmailRequest = z.object({
     ),
   from: z.string().trim().min(3).max(320).describe("The sender address."),
   tracking_base_url: ZHttpUrl.optional().describe("Origin of the tracking and unsubscribe links; APP_URL by default."),
+  bounce_domain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(253)
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "must be a domain name, e.g. bounces.example.com")
+    .optional()
+    .describe("The domain of the return path `bounces+<message id>@<domain>`, whose MX points at the service's SMTP listener."),
+  dkim_selector: ZDkimSelector.optional().describe(
+    "Signs every mail with DKIM under this selector: its key is published at `<selector>._domainkey.<from domain>`.",
+  ),
+  dkim_private_key: ZDkimPrivateKey.optional().describe(
+    "With `dkim_selector`: the PEM RSA private key to sign with (1024 to 4096 bits); a 2048-bit key is generated when absent.",
+  ),
   rate_per_second: ZRate,
 });
 
@@ -72,7 +100,9 @@ export const ZChannel = z.object({
   type: z.enum(["whatsapp", "email"]),
   name: z.string(),
   external_id: z.string().describe("WhatsApp: the phone number id; e-mail: the from address."),
-  settings: z.record(z.string(), z.string()).describe("api_base_url and waba_id (WhatsApp), from and tracking_base_url (e-mail)."),
+  settings: z
+    .record(z.string(), z.string())
+    .describe("api_base_url and waba_id (WhatsApp), from, tracking_base_url, bounce_domain, dkim_selector and dkim_public_key (e-mail)."),
   templates_synced_at: z.string().nullable().describe("WhatsApp: when the message templates were last synced; null before the first sync."),
   secrets_set: z.array(z.string()).describe("Names of the secrets stored; their values are never shown."),
   secrets_readable: z.boolean().describe("False when the stored secrets cannot be decrypted (AUTH_SECRET changed)."),

@@ -17,6 +17,8 @@ import {
   type ConnectChannelResponse,
 } from "./channel-schemas.ts";
 import { channelView } from "./list-channels.ts";
+import { DKIM_SECRET, DKIM_SETTINGS } from "../providers/dkim.ts";
+import { dkimKey, generateDkimKey } from "./email-domain.ts";
 import { log } from "../lib/log.ts";
 import { syncTemplates, TEMPLATE_SYNC_EVERY_MS } from "../whatsapp/sync-templates.ts";
 
@@ -54,6 +56,15 @@ export async function connectChannel(
     if (!smtp.hostname) throw invalid("parameter_invalid", "smtp_url has no host.", "smtp_url");
     await assertAllowedHost(smtp.hostname, "smtp_url");
     eventsToken = `${id}.${randomBase62(40)}`;
+    // D74: a channel with a selector signs every mail; its key is given or generated, and sealed.
+    if (request.dkim_private_key !== undefined && !request.dkim_selector) {
+      throw invalid("parameter_missing", "A DKIM private key needs a DKIM selector.", "dkim_selector");
+    }
+    const dkim = request.dkim_selector
+      ? request.dkim_private_key !== undefined
+        ? dkimKey(request.dkim_private_key)
+        : await generateDkimKey()
+      : null;
     data = {
       name: request.name ?? `E-mail ${from}`,
       externalId: from,
@@ -61,8 +72,16 @@ export async function connectChannel(
         from,
         smtp_server: `${smtp.protocol}//${smtp.host}`,
         ...(request.tracking_base_url ? { tracking_base_url: request.tracking_base_url } : {}),
+        ...(request.bounce_domain ? { bounce_domain: request.bounce_domain } : {}),
+        ...(dkim && request.dkim_selector
+          ? { [DKIM_SETTINGS.selector]: request.dkim_selector, [DKIM_SETTINGS.publicKey]: dkim.publicKey }
+          : {}),
       },
-      secrets: { smtp_url: request.smtp_url, events_token: eventsToken },
+      secrets: {
+        smtp_url: request.smtp_url,
+        events_token: eventsToken,
+        ...(dkim ? { [DKIM_SECRET]: dkim.privateKeyPem } : {}),
+      },
     };
   }
 

@@ -20,6 +20,11 @@ export const COMMANDS: Entry[] = [
     load: async () => (await import("./commands/workspace-create.ts")).workspaceCreate,
   },
   {
+    name: "workspace update",
+    summary: "Change a workspace's time zone and frequency caps",
+    load: async () => (await import("./commands/workspace-update.ts")).workspaceUpdate,
+  },
+  {
     name: "key create",
     summary: "Create an API key (the key is shown once)",
     load: async () => (await import("./commands/key-create.ts")).keyCreate,
@@ -50,9 +55,19 @@ export const COMMANDS: Entry[] = [
     load: async () => (await import("./commands/channel-sync-templates.ts")).channelSyncTemplates,
   },
   {
+    name: "channel dns",
+    summary: "List and check the DNS records of an e-mail channel's domain (DKIM, SPF, DMARC, MX)",
+    load: async () => (await import("./commands/channel-dns.ts")).channelDns,
+  },
+  {
     name: "webhook create",
     summary: "Register a webhook endpoint and print its signing secret (once)",
     load: async () => (await import("./commands/webhook-create.ts")).webhookCreate,
+  },
+  {
+    name: "listen",
+    summary: "Forward the workspace's test-mode events to a local URL, signed (no public endpoint needed)",
+    load: async () => (await import("./commands/listen.ts")).listen,
   },
   {
     name: "flow import",

@@ -7,16 +7,28 @@ import type { UpsertContactRequest } from "./contact-schemas.ts";
 import { defaultCountry } from "./get-contact.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 
+/** The tag set a patch leaves on a contact that has `current`. */
+export function patchedTags(current: string[], patch: Pick<ContactPatch, "tags" | "addTags" | "removeTags">): string[] {
+  if (patch.tags) return patch.tags;
+  const removed = new Set(patch.removeTags ?? []);
+  return [...new Set([...current, ...(patch.addTags ?? [])])].filter((t) => !removed.has(t)).sort();
+}
+
 /** A contact change with every value normalized and checked (D1, D2, D14), before any write. */
 export type ContactPatch = {
   phone?: string;
   email?: string;
   name?: string | null;
   tags?: string[];
+  /** Tag ids added and taken off (D78); never with `tags`. */
+  addTags?: string[];
+  removeTags?: string[];
   /** null removes the key. */
   fields?: Record<string, string | number | boolean | null>;
   optOutWhatsapp?: boolean;
   optOutEmail?: boolean;
+  /** null clears it (D65). */
+  timeZone?: string | null;
 };
 
 export async function checkContactPatch(
@@ -29,19 +41,25 @@ export async function checkContactPatch(
   if (input.phone !== undefined) patch.phone = normalizePhone(input.phone, await defaultCountry(database, ref), "phone");
   if (input.email !== undefined) patch.email = normalizeEmail(input.email, "email");
   if (input.name !== undefined) patch.name = input.name === null || input.name === "" ? null : input.name;
-  if (input.tags !== undefined) patch.tags = await checkTags(database, workspaceId, input.tags);
+  if (input.tags !== undefined && (input.add_tags !== undefined || input.remove_tags !== undefined)) {
+    throw invalid("parameter_invalid", "Give `tags` (the whole set) or `add_tags`/`remove_tags` (changes to it), not both.", "tags");
+  }
+  if (input.tags !== undefined) patch.tags = await checkTags(database, workspaceId, input.tags, "tags");
+  if (input.add_tags !== undefined) patch.addTags = await checkTags(database, workspaceId, input.add_tags, "add_tags");
+  if (input.remove_tags !== undefined) patch.removeTags = await checkTags(database, workspaceId, input.remove_tags, "remove_tags");
   if (input.fields !== undefined) patch.fields = await checkFields(database, workspaceId, input.fields);
   if (input.opt_out_whatsapp !== undefined) patch.optOutWhatsapp = input.opt_out_whatsapp;
   if (input.opt_out_email !== undefined) patch.optOutEmail = input.opt_out_email;
+  if (input.time_zone !== undefined) patch.timeZone = input.time_zone;
   return patch;
 }
 
-/** D14: every id must be a tag of the workspace; the first unknown one is `tags.<index>`. */
-async function checkTags(database: Database, workspaceId: string, ids: string[]): Promise<string[]> {
+/** D14: every id must be a tag of the workspace; the first unknown one is `<param>.<index>`. */
+async function checkTags(database: Database, workspaceId: string, ids: string[], param: string): Promise<string[]> {
   const found = await database.prisma.tag.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true } });
   const known = new Set(found.map((t) => t.id));
   const unknown = ids.findIndex((id) => !known.has(id));
-  if (unknown >= 0) throw invalid("unknown_tag", `tags.${unknown}: no tag ${ids[unknown]} in this workspace.`, `tags.${unknown}`);
+  if (unknown >= 0) throw invalid("unknown_tag", `${param}.${unknown}: no tag ${ids[unknown]} in this workspace.`, `${param}.${unknown}`);
   return [...new Set(ids)].sort();
 }
 

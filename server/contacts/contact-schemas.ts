@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { ZTimeZone } from "../lib/time-zones.ts";
 
 /** A custom-field value: its field's type decides which (D14, checked in field-values.ts). */
 const ZFieldValue = z.union([z.string(), z.number(), z.boolean()]).describe("Text, a number, `true`/`false`, or a date `YYYY-MM-DD`.");
@@ -21,7 +22,17 @@ export const ZUpsertContactRequest = z
       .optional()
       .describe("null clears it.")
       .meta({ example: "Ana" }),
-    tags: z.array(z.string()).max(100).optional().describe("Tag ids; when given, replaces the contact's tags."),
+    tags: z
+      .array(z.string())
+      .max(100)
+      .optional()
+      .describe("Tag ids; when given, replaces the contact's tags. Not with `add_tags` or `remove_tags`."),
+    add_tags: z.array(z.string()).max(100).optional().describe("Tag ids to add to the contact's tags."),
+    remove_tags: z
+      .array(z.string())
+      .max(100)
+      .optional()
+      .describe("Tag ids to take off the contact's tags; one it does not have is ignored."),
     fields: z
       .record(z.string(), ZFieldValue.nullable())
       .optional()
@@ -29,6 +40,7 @@ export const ZUpsertContactRequest = z
       .meta({ example: { plan: "gold" } }),
     opt_out_whatsapp: z.boolean().optional(),
     opt_out_email: z.boolean().optional(),
+    time_zone: ZTimeZone.nullable().optional().describe("The contact's IANA time zone, for a journey's quiet hours; null clears it."),
   })
   .meta({ examples: [{ phone: "+55 11 98765-4321", name: "Ana", fields: { plan: "gold" } }] });
 
@@ -50,6 +62,13 @@ export const ZContact = z
       .describe(
         "When the contact's 24-hour WhatsApp window closes: the time of its latest WhatsApp message to you plus 24 hours. Null when it never wrote. Outside the window only a template can be sent.",
       ),
+    time_zone: z
+      .string()
+      .nullable()
+      .describe(
+        "The contact's IANA time zone, or null: a journey's quiet hours then use the zone of its phone number's country when that country has one zone, else the workspace's.",
+      )
+      .meta({ example: "America/Sao_Paulo" }),
     created_at: z.string().describe("ISO 8601 timestamp."),
     updated_at: z.string().describe("ISO 8601 timestamp."),
   })
@@ -68,6 +87,7 @@ export const CONTACT_SELECT = {
   optOutWhatsapp: true,
   optOutEmail: true,
   whatsappWindowExpiresAt: true,
+  timeZone: true,
   createdAt: true,
   updatedAt: true,
   tags: { select: { tagId: true }, orderBy: { tagId: "asc" as const } },
@@ -84,6 +104,7 @@ export function contactView(row: ContactRow): Contact {
     opt_out_whatsapp: row.optOutWhatsapp,
     opt_out_email: row.optOutEmail,
     whatsapp_window_expires_at: row.whatsappWindowExpiresAt?.toISOString() ?? null,
+    time_zone: row.timeZone,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -1,5 +1,5 @@
 import type { Database, Handle } from "../db/client.ts";
-import type { Columns } from "../db/rows.ts";
+import type { Columns, Nullable } from "../db/rows.ts";
 import { invalid, notFound } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { normalizeEmail } from "../lib/email.ts";
@@ -9,7 +9,16 @@ import type { CallerInWorkspace } from "../lib/caller.ts";
 
 type Row = Columns<
   "contacts",
-  "id" | "phone" | "email" | "name" | "opt_out_whatsapp" | "opt_out_email" | "whatsapp_window_expires_at" | "created_at" | "updated_at"
+  | "id"
+  | "phone"
+  | "email"
+  | "name"
+  | "opt_out_whatsapp"
+  | "opt_out_email"
+  | "whatsapp_window_expires_at"
+  | "time_zone"
+  | "created_at"
+  | "updated_at"
 > & { fields: Contact["fields"]; tags: string[] };
 
 // One statement, straight to the driver: the contact and its tag ids. Sending a message looks
@@ -25,7 +34,7 @@ export const CONTACT_MATCH = {
   phone: "c.phone = $2",
   email: "(c.email = $2 OR c.email_key = lower($2)) ORDER BY c.email = $2 DESC",
 } as const;
-const COLUMNS = `c.id, c.phone, c.email, c.name, c.fields, c.opt_out_whatsapp, c.opt_out_email, c.whatsapp_window_expires_at, c.created_at, c.updated_at,
+const COLUMNS = `c.id, c.phone, c.email, c.name, c.fields, c.opt_out_whatsapp, c.opt_out_email, c.whatsapp_window_expires_at, c.time_zone, c.created_at, c.updated_at,
   coalesce((SELECT array_agg(t.tag_id ORDER BY t.tag_id) FROM contact_tags t WHERE t.contact_id = c.id), '{}') AS tags`;
 const FIND = (match: string) => `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = $1 AND ${match} LIMIT 1`;
 const QUERIES = { id: FIND(CONTACT_MATCH.id), phone: FIND(CONTACT_MATCH.phone), email: FIND(CONTACT_MATCH.email) };
@@ -54,10 +63,38 @@ type Ref = { workspaceId: string; id: string };
  * would still read the contacts' tags as they were before the wait.
  */
 export async function lockContacts(sql: Handle, refs: readonly Ref[]): Promise<Map<string, Contact>> {
-  if (refs.length === 0) return new Map();
+  const rows = await lockThenRead<Row>(sql, refs, FIND_MANY);
+  return new Map(rows.map((r) => [r.id, contactOf(r)]));
+}
+
+// D72: `lockContacts` for a batch of journey steps, each contact read with the reason the
+// live suppression list gives its e-mail, in the same statement: a live e-mail step checks it
+// without a round trip of its own.
+const FIND_MANY_SUPPRESSED = `SELECT ${COLUMNS},
+  (SELECT s.reason::text FROM suppressions s WHERE s.workspace_id = c.workspace_id AND s.mode = 'live' AND s.email_key = lower(c.email)) AS suppressed
+  FROM contacts c WHERE ${PAIRS}`;
+
+/** `lockContacts`, each contact with its live suppression's reason (null when its address is not suppressed). */
+export async function lockRecipients(
+  sql: Handle,
+  refs: readonly Ref[],
+): Promise<Map<string, { contact: Contact; suppressed: string | null }>> {
+  const rows = await lockThenRead<Row & { suppressed: string | null }>(sql, refs, FIND_MANY_SUPPRESSED);
+  return new Map(rows.map((r) => [r.id, { contact: contactOf(r), suppressed: r.suppressed }]));
+}
+
+/** Locks the contacts (LOCK_MANY), then reads them with `find`, a statement over the same pairs. */
+async function lockThenRead<R>(sql: Handle, refs: readonly Ref[], find: string): Promise<R[]> {
+  if (refs.length === 0) return [];
   const params = [refs.map((r) => r.workspaceId), refs.map((r) => r.id)];
   await sql(LOCK_MANY, params);
-  const rows = await sql<Row>(FIND_MANY, params);
+  return sql<R>(find, params);
+}
+
+/** The contacts as they are, by id, without locking them (a preview reads them, D70). */
+export async function readContacts(sql: Handle, refs: readonly Ref[]): Promise<Map<string, Contact>> {
+  if (refs.length === 0) return new Map();
+  const rows = await sql<Row>(FIND_MANY, [refs.map((r) => r.workspaceId), refs.map((r) => r.id)]);
   return new Map(rows.map((r) => [r.id, contactOf(r)]));
 }
 
@@ -105,6 +142,45 @@ export function lookUpContact(database: Database, workspaceId: string, by: By): 
   return lookUps[column](database, { workspaceId, value });
 }
 
+// D72: the same look-ups with the reason the live suppression list gives the address (the
+// contact's e-mail, or the address looked up when no contact has it), read in the same
+// statement, so a live e-mail send checks it without another round trip.
+const suppressionOf = (address: string) =>
+  `(SELECT s.reason::text FROM suppressions s WHERE s.workspace_id = k.ws AND s.mode = 'live' AND s.email_key = lower(${address}))`;
+const MANY_SUPPRESSED = Object.fromEntries(
+  Object.entries(CONTACT_MATCH).map(([column, match]) => [
+    column,
+    `SELECT k.i, c.*, ${suppressionOf(column === "email" ? "k.v" : "c.email")} AS suppressed
+     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(ws, v, i)
+     LEFT JOIN LATERAL (${FIND(match).replaceAll("$2", "k.v").replaceAll("$1", "k.ws")}) c ON true`,
+  ]),
+) as Record<keyof typeof QUERIES, string>;
+
+export type RecipientRead = { contact: Contact | null; suppressed: string | null };
+
+const recipientLookUps = Object.fromEntries(
+  Object.keys(QUERIES).map((column) => [
+    column,
+    groupCommitEach(async (database: Database, keys: readonly { workspaceId: string; value: string }[]) => {
+      const rows = await database.query<Nullable<Row> & { i: string; suppressed: string | null }>(
+        MANY_SUPPRESSED[column as keyof typeof QUERIES],
+        [keys.map((k) => k.workspaceId), keys.map((k) => k.value)],
+      );
+      const found = new Map(rows.map((r) => [Number(r.i), { contact: r.id ? contactOf(r as Row) : null, suppressed: r.suppressed }]));
+      return keys.map((_, i) => found.get(i + 1) ?? { contact: null, suppressed: null });
+    }),
+  ]),
+) as Record<keyof typeof QUERIES, (database: Database, key: { workspaceId: string; value: string }) => Promise<RecipientRead>>;
+
+/**
+ * `lookUpContact` for a live e-mail send: the contact, and whether its address (or the
+ * address asked for) is on the workspace's live suppression list, with its reason.
+ */
+export function lookUpRecipient(database: Database, workspaceId: string, by: By): Promise<RecipientRead> {
+  const [column, value] = Object.entries(by)[0] as [keyof typeof QUERIES, string];
+  return recipientLookUps[column](database, { workspaceId, value });
+}
+
 function contactOf(row: Row): Contact {
   return {
     id: row.id,
@@ -116,6 +192,7 @@ function contactOf(row: Row): Contact {
     opt_out_whatsapp: row.opt_out_whatsapp,
     opt_out_email: row.opt_out_email,
     whatsapp_window_expires_at: row.whatsapp_window_expires_at ? new Date(row.whatsapp_window_expires_at).toISOString() : null,
+    time_zone: row.time_zone,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };

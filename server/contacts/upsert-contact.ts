@@ -10,7 +10,7 @@ import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { CONTACT_MATCH } from "./get-contact.ts";
 import { CONTACT_SELECT, contactView, type Contact, type UpsertContactRequest } from "./contact-schemas.ts";
-import { checkContactPatch, type ContactPatch } from "./contact-patch.ts";
+import { checkContactPatch, patchedTags, type ContactPatch } from "./contact-patch.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 import type { Columns } from "../db/rows.ts";
@@ -81,11 +81,11 @@ const CREATE_CONTACTS = `
     SELECT * FROM ${jsonRows(
       "$1",
       `id text, workspace_id text, phone text, email text, name text, fields jsonb, opt_out_whatsapp boolean, opt_out_email boolean,
-       at timestamptz, tags jsonb, event_id text, mode "KeyMode", data jsonb, request_id text, traceparent text`,
+       time_zone text, at timestamptz, tags jsonb, event_id text, mode "KeyMode", data jsonb, request_id text, traceparent text`,
     )} AS x
   ), ins AS (
-    INSERT INTO contacts (id, workspace_id, phone, email, email_key, name, fields, opt_out_whatsapp, opt_out_email, created_at, updated_at)
-    SELECT id, workspace_id, phone, email, lower(email), name, fields, opt_out_whatsapp, opt_out_email, at, at FROM x
+    INSERT INTO contacts (id, workspace_id, phone, email, email_key, name, fields, opt_out_whatsapp, opt_out_email, time_zone, created_at, updated_at)
+    SELECT id, workspace_id, phone, email, lower(email), name, fields, opt_out_whatsapp, opt_out_email, time_zone, at, at FROM x
     ON CONFLICT DO NOTHING
     RETURNING id
   ), tagged AS (
@@ -119,6 +119,7 @@ const insertContact = groupCommitEach(
       fields: contact.fields,
       opt_out_whatsapp: contact.opt_out_whatsapp,
       opt_out_email: contact.opt_out_email,
+      time_zone: contact.time_zone,
       at,
       tags: contact.tags,
       event_id: newId("event"),
@@ -145,11 +146,12 @@ async function createContact(
     phone: patch.phone ?? null,
     email: patch.email ?? null,
     name: patch.name ?? null,
-    tags: patch.tags ?? [],
+    tags: patchedTags([], patch),
     fields: Object.fromEntries(Object.entries(patch.fields ?? {}).filter(([, v]) => v !== null)) as Contact["fields"],
     opt_out_whatsapp: patch.optOutWhatsapp ?? false,
     opt_out_email: patch.optOutEmail ?? false,
     whatsapp_window_expires_at: null,
+    time_zone: patch.timeZone ?? null,
     created_at: at.toISOString(),
     updated_at: at.toISOString(),
   };
@@ -196,10 +198,11 @@ async function applyPatch(
     phone: patch.phone ?? before.phone,
     email: emailChanged ? patch.email! : before.email,
     name: patch.name !== undefined ? patch.name : before.name,
-    tags: patch.tags ?? before.tags,
+    tags: patchedTags(before.tags, patch),
     fields,
     opt_out_whatsapp: patch.optOutWhatsapp ?? before.opt_out_whatsapp,
     opt_out_email: patch.optOutEmail ?? before.opt_out_email,
+    time_zone: patch.timeZone !== undefined ? patch.timeZone : before.time_zone,
   };
   const comparable = (c: Contact) => canonicalJson({ ...c, tags: [...c.tags].sort(), updated_at: null });
   if (comparable(after) === comparable(before)) return before;
@@ -216,10 +219,11 @@ async function applyPatch(
       fields: after.fields,
       optOutWhatsapp: after.opt_out_whatsapp,
       optOutEmail: after.opt_out_email,
+      timeZone: after.time_zone,
       updatedAt: now,
     },
   });
-  if (patch.tags) {
+  if (comparable({ ...after, tags: before.tags }) !== comparable(after)) {
     await tx.contactTag.deleteMany({ where: { contactId: before.id } });
     if (after.tags.length) await tx.contactTag.createMany({ data: after.tags.map((tagId) => ({ contactId: before.id, tagId })) });
   }

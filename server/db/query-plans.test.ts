@@ -9,7 +9,6 @@ import { listContactEvents } from "../contact-events/list-contact-events.ts";
 import { contactHistory } from "../contacts/search-contacts.ts";
 import { contactRuns } from "../flows/contact-runs.ts";
 import { getRun, listRuns } from "../flows/list-runs.ts";
-import { stepCounts } from "../flows/step-counts.ts";
 import { listFlows } from "../flows/list-flows.ts";
 import { getMessageOrThrow } from "../messaging/get-message.ts";
 import { listMessages } from "../messaging/list-messages.ts";
@@ -150,6 +149,9 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
     ["inspector: by phone", () => searchMessages(database, ws, { q: "+55 21 90000-0001" }, { limit: 25 })],
     ["inspector: by e-mail", () => searchMessages(database, ws, { q: "PERSON1@EXAMPLE.COM" }, { limit: 25 })],
     ["inspector: failed only, with names", () => searchMessages(database, ws, { status: "failed" }, { limit: 25 })],
+    // The dashboard's list always asks in the mode of its test/live switch.
+    ["inspector: one mode, newest first", () => searchMessages(database, ws, { mode: "live" }, { limit: 25 })],
+    ["inspector: one mode, by phone", () => searchMessages(database, ws, { q: "+55 21 90000-0001", mode: "test" }, { limit: 25 })],
     ["inspector: one contact's messages", () => searchMessages(database, ws, { contact_id: "ct_g0_1" }, { limit: 10 })],
     [
       "inspector: CSV export, two pages",
@@ -173,7 +175,8 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
         ),
     ],
     ["usage page", () => usageReport(database, ws)],
-    ["overview: volume, outcomes of the newest messages, endpoints, flows, setup steps", () => workspaceOverview(database, ws)],
+    ["overview: volume, outcomes of the newest messages, endpoints, flows, setup steps", () => workspaceOverview(database, ws, "live")],
+    ["overview of test messages", () => workspaceOverview(database, ws, "test")],
     ["contact history", () => contactHistory(database, ws, "ct_g0_1")],
     ["webhook endpoints with their last 24 hours", () => listEndpoints(database, ws)],
     ["webhook delivery log", () => listDeliveries(database, ws, { endpoint_id: "wh_0" })],
@@ -191,7 +194,6 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
       "a contact's events in both modes (its page)",
       () => listContactEvents(database, { workspaceId: ws, mode: null }, { contact_id: "ct_g0_1" }, { limit: 10 }, null),
     ],
-    ["a flow's runs by step", () => stepCounts(database, ws, "flow_0")],
   ];
 
   it.each(cases)("%s: index scans within the workspace, no sequential scan of a growing table", async (_name, call) => {

@@ -15,6 +15,7 @@ export const EVENT_NAMES = [
   "fluxo.parado",
   "contato.criado",
   "contato.atualizado",
+  "contato.apagado",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
@@ -50,6 +51,10 @@ export const EVENT_DESCRIPTIONS: Record<EventName, { title: string; description:
   "contato.atualizado": {
     title: "Contact updated",
     description: "A stored value of a contact changed: address, name, tags, fields or opt-outs.",
+  },
+  "contato.apagado": {
+    title: "Contact erased",
+    description: "A contact was erased: its addresses, name, fields and message texts are gone; `data` holds its id only.",
   },
 };
 

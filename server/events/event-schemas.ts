@@ -14,6 +14,13 @@ const ZMessageEventData = z
     status: z.enum(["sent", "delivered", "read", "failed", "canceled"]),
     contact: z.string().nullable().describe("The contact id (prefix `ct_`)."),
     error: z.string().optional().describe("Why it failed (`mensagem.falhou` only)."),
+    error_code: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "`mensagem.falhou` only: the provider's code (`smtp_550`, Meta's number as text), `bounce_hard` for a bounce report, or ours; null when none.",
+      ),
   })
   .meta({ id: "MessageEventData" });
 
@@ -41,6 +48,10 @@ const ZFlowEventData = z
   })
   .meta({ id: "FlowEventData" });
 
+export const ZErasedContact = z
+  .object({ id: z.string().describe("The erased contact's id (prefix `ct_`)."), erased: z.literal(true) })
+  .meta({ id: "ErasedContact" });
+
 export const EVENTS: Record<EventName, { description: string; data: z.ZodType }> = {
   "mensagem.enviada": { description: "A message left the service (status `sent`).", data: ZMessageEventData },
   "mensagem.entregue": { description: "A message was delivered to the recipient's device (status `delivered`).", data: ZMessageEventData },
@@ -61,6 +72,10 @@ export const EVENTS: Record<EventName, { description: string; data: z.ZodType }>
   },
   "contato.criado": { description: "A contact was created; `data` is the contact.", data: ZContact },
   "contato.atualizado": { description: "A stored value of a contact changed; `data` is the contact as it now is.", data: ZContact },
+  "contato.apagado": {
+    description: "A contact was erased (`DELETE /contacts/{id}`); its messages stay, with their addresses and texts erased.",
+    data: ZErasedContact,
+  },
 };
 
 /** The body of a delivery (server/webhooks/event-body.ts) for one event name. */

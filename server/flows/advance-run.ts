@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Contact } from "../contacts/contact-schemas.ts";
-import { lockContacts, touchContacts } from "../contacts/get-contact.ts";
+import { lockRecipients, touchContacts } from "../contacts/get-contact.ts";
 import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import { jsonRows } from "../db/json-rows.ts";
 import type { Columns } from "../db/rows.ts";
@@ -10,17 +10,22 @@ import type { Mode } from "../keys/scopes.ts";
 import { AppError } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import type { SendMessageRequest } from "../messaging/message-schemas.ts";
-import { connectedChannel, deliveryAddress, pickChannel, renderContent, whatsappContent } from "../messaging/send-message.ts";
+import { connectedChannel } from "../messaging/connected-channel.ts";
+import { pickChannel, renderContent, whatsappContent } from "../messaging/send-message.ts";
+import { skipReason, whyNot } from "../messaging/why-not.ts";
 import { countedMessage, insertMessages, type Accepted, type NewMessage } from "../messaging/insert-messages.ts";
 import { currentCause, withCause, type Cause } from "../observability/request-context.ts";
 import { settleJobs, type Job, type Settlement } from "../outbox/jobs.ts";
 import type { Scalar } from "../messaging/render.ts";
 import { addDuration, type Goal, type SendStep, type Step } from "./flow-schemas.ts";
 import { PARKED } from "./set-flow-status.ts";
-import { enterList, holds, nextPath, stepAt, type Path } from "./step-path.ts";
-import { skipReason } from "./run-views.ts";
+import { enterList, holds, nextPath, SPLIT_PATHS, stepAt, type Path } from "./step-path.ts";
+import { splitPath } from "./split-path.ts";
 import { findEvent, renderMatch, runVariables, waitFor, withoutWait, type RunWait } from "./run-waits.ts";
 import type { Caller } from "../lib/caller.ts";
+import { contactTimeZone, quietHold, type QuietHours } from "../lib/time-zones.ts";
+import { capsFor, type Caps } from "../messaging/frequency-caps.ts";
+import { readSettings, type WorkspaceSettings } from "../workspaces/workspace-settings.ts";
 
 // The run engine: the pipeline's handler for `flow.step` jobs. A job walks a run from its
 // position through every step that is due now: `tag`, `set_field` and `exit` act on the
@@ -53,12 +58,14 @@ export type RunRow = Columns<
   | "last_message_id"
 > & {
   position: Path | null;
+  /** D69: the step the run waits in (or failed at), its place in the statistics. */
+  waiting_at: Path | null;
   variables: Record<string, Scalar>;
   wait: RunWait | null;
   flow_status: Columns<"flows", "status">["status"];
 };
 
-type Version = { steps: Step[]; goal: Goal | null };
+type Version = { steps: Step[]; goal: Goal | null; quiet_hours: QuietHours | null; caps: Caps | null };
 const versions = new Map<string, Version>();
 
 /** Versions never change once runs use them (a draft has none), so they are read once per process. */
@@ -66,7 +73,10 @@ async function versionOf(sql: Handle, flowId: string, version: number): Promise<
   const key = `${flowId}:${version}`;
   const cached = versions.get(key);
   if (cached) return cached;
-  const [row] = await sql<Version>(`SELECT steps, goal FROM flow_versions WHERE flow_id = $1 AND version = $2`, [flowId, version]);
+  const [row] = await sql<Version>(`SELECT steps, goal, quiet_hours, caps FROM flow_versions WHERE flow_id = $1 AND version = $2`, [
+    flowId,
+    version,
+  ]);
   if (!row) return null;
   if (versions.size > 5_000) versions.clear();
   versions.set(key, row);
@@ -92,22 +102,22 @@ const advanceBatch = groupCommitEach(advanceRuns, { alone: (err) => !isConnectio
 // The runs of a batch, locked in id order (two batches never wait on each other in a circle).
 const LOCK_RUNS = `
   SELECT r.id, r.workspace_id, r.flow_id, r.version, r.contact_id, r.mode::text AS mode, r.status::text AS status, r.position,
-    r.variables, r.key, r.created_at, r.next_step_at, r.converted_at, r.last_message_id, r.wait, f.status::text AS flow_status
+    r.variables, r.key, r.created_at, r.next_step_at, r.converted_at, r.last_message_id, r.wait, r.waiting_at, f.status::text AS flow_status
   FROM flow_runs r JOIN flows f ON f.id = r.flow_id WHERE r.id = ANY($1::text[]) ORDER BY r.id FOR UPDATE OF r`;
 
 async function advanceRuns(database: Database, batch: readonly Due[]): Promise<AdvanceResult[]> {
   return database.transaction(async (sql) => {
     const runs = new Map((await sql<RunRow>(LOCK_RUNS, [[...new Set(batch.map((d) => d.job.subject_id))]])).map((r) => [r.id, r]));
     const live = [...runs.values()].filter((r) => r.status === "active" && r.flow_status !== "paused");
-    const contacts = await lockContacts(
+    const recipients = await lockRecipients(
       sql,
       live.map((r) => ({ workspaceId: r.workspace_id, id: r.contact_id })),
     );
-    const writes = new Writes(contacts);
+    const writes = new Writes(recipients);
     const results: AdvanceResult[] = [];
     for (const due of batch) {
       const run = runs.get(due.job.subject_id);
-      results.push(await withCause(due.cause, () => walk(sql, due, run, contacts.get(run?.contact_id ?? ""), writes)));
+      results.push(await withCause(due.cause, () => walk(sql, due, run, recipients.get(run?.contact_id ?? "")?.contact, writes)));
     }
     await writes.flush(sql);
     return results;
@@ -160,6 +170,7 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
   }
   let contactChanged = false;
   let position: Path | null = run.position;
+  run.waiting_at = null; // set again by a wait that holds the run (or the step it fails at)
   for (let n = 0; position; n++) {
     const step = stepAt(steps, position);
     if (!step || n >= MAX_STEPS_PER_JOB) {
@@ -170,7 +181,15 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
     const at = position;
     switch (step.type) {
       case "send": {
-        const sent = await send(sql, run, contact, step, writes);
+        // D65: a send due in the contact's quiet hours waits until they end, then runs.
+        const zone = version.quiet_hours && contactTimeZone(contact, (await writes.settings(sql, run.workspace_id)).time_zone);
+        const held = zone ? quietHold(version.quiet_hours!, zone, now) : null;
+        if (held) {
+          history.push({ kind: "held_quiet_hours", position: at, detail: { until: held.until.toISOString(), time_zone: zone } });
+          if (contactChanged) writes.contactUpdated(due, run, now);
+          return writes.wait(due, run, history, at, held.due, now, null, at);
+        }
+        const sent = await send(sql, run, contact, step, writes, version.caps, now);
         if (typeof sent.detail.message_id === "string") run.last_message_id = sent.detail.message_id;
         history.push({ position: at, ...sent });
         position = nextPath(steps, at);
@@ -183,7 +202,7 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
         if (until > now) {
           history.push({ kind: "waiting", position: at, detail: { for: step.duration ?? step.until, until: until.toISOString() } });
           if (contactChanged) writes.contactUpdated(due, run, now);
-          return writes.wait(due, run, history, position, until, now, null);
+          return writes.wait(due, run, history, position, until, now, null, at);
         }
         history.push({ kind: "step", position: at, detail: { type: "wait", until: until.toISOString() } });
         break;
@@ -193,15 +212,18 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
         if (outcome.kind === "wait") {
           if (!outcome.started && wake) {
             // A wake that does not end the wait: the run goes on waiting for its own job (due at the timeout).
+            run.waiting_at = at;
             if (history.length) writes.record(run, history, now);
             writes.settle({ id: job.id, owner: due.owner });
             return "skipped";
           }
           if (outcome.started) history.push({ kind: "waiting", position: at, detail: outcome.detail });
           if (contactChanged) writes.contactUpdated(due, run, now);
-          return writes.wait(due, run, history, at, outcome.until, now, outcome.wait);
+          return writes.wait(due, run, history, at, outcome.until, now, outcome.wait, at);
         }
-        history.push({ kind: "woke", position: at, detail: outcome.woke });
+        // D69: a wait_for that ends as it is reached (a lookback, no message to wait on) is counted as reached by this entry.
+        const atOnce = !(run.wait && isDeepStrictEqual(run.wait.position, at));
+        history.push({ kind: "woke", position: at, detail: atOnce ? { ...outcome.woke, at_once: true } : outcome.woke });
         history.push({ kind: "path", position: at, detail: { type: "wait_for", path: outcome.path } });
         // D63, D84: `{{wait.…}}` in later steps is what ended the wait.
         run.variables = { ...withoutWait(run.variables), ...outcome.values };
@@ -213,6 +235,18 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
         const side = holds(step.if, contact) ? "then" : "else";
         history.push({ kind: "step", position: at, detail: { type: "branch", took: side } });
         position = enterList(steps, at, side);
+        break;
+      }
+      case "split": {
+        // D68: the path by a hash of the flow, the step and the contact; its index in the history.
+        const index = splitPath(
+          run.flow_id,
+          at,
+          contact.id,
+          step.paths.map((p) => p.weight),
+        );
+        history.push({ kind: "path", position: at, detail: { type: "split", path: index } });
+        position = enterList(steps, at, SPLIT_PATHS[index]!);
         break;
       }
       case "tag":
@@ -244,14 +278,32 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
  * usable channel or template, or a reached limit (D25): no message, and the run goes on with
  * the reason (and its error code) in its history.
  */
-async function send(sql: Handle, run: RunRow, contact: Contact, step: SendStep, writes: Writes): Promise<Omit<History, "position">> {
+async function send(
+  sql: Handle,
+  run: RunRow,
+  contact: Contact,
+  step: SendStep,
+  writes: Writes,
+  flowCaps: Caps | null,
+  now: Date,
+): Promise<Omit<History, "position">> {
   // D81: the reason in the vocabulary statistics and reachability share, with the error's words and code.
   const skip = (reason: string, code: string) => ({
     kind: "skipped",
     detail: { type: "send", channel: step.channel, reason, code, skip: skipReason(code) },
   });
-  const { address, refused } = deliveryAddress(contact, step.channel);
-  if (refused) return skip(`The contact ${refused.reason}.`, refused.code);
+  // D16, D38, D72, D67: no address, opt-out, a suppressed address (live e-mail, read as the contact was locked), then the
+  // workspace's cap and the flow's own, counted in the run's mode: the rule the API send and
+  // reachability share (`whyNot`).
+  const caps = capsFor(step.channel, (await writes.settings(sql, run.workspace_id)).caps, flowCaps);
+  const to = { workspaceId: run.workspace_id, contactId: contact.id, mode: run.mode, channel: step.channel };
+  const [refused] = await whyNot(
+    sql,
+    { workspaceId: run.workspace_id, mode: run.mode, channel: step.channel, contact },
+    { suppressed: writes.suppression(contact.id), caps: { caps, pending: (since) => writes.pending(to, since) }, now },
+  );
+  if (refused) return skip(refused.message, refused.code);
+  const address = (step.channel === "whatsapp" ? contact.phone : contact.email)!;
   const sender = { kind: "pipeline", workspaceId: run.workspace_id, mode: run.mode } satisfies Caller;
   const request = { ...step, to: { contact_id: contact.id }, variables: runVariables(run) } as SendMessageRequest;
   try {
@@ -292,6 +344,7 @@ type RunChange = {
   ended_at: Date | null;
   /** JSON text: the position (`null` after a last-step wait or at the end). */
   position: string;
+  waiting_at: string | null;
   next_step_at: Date | null;
   wait: string | null;
   wait_event: string | null;
@@ -321,9 +374,25 @@ class Writes {
   private readonly conversions = new Map<string, string>();
   private readonly events: Pending[] = [];
   private readonly settlements: Settlement[] = [];
+  private readonly workspaces = new Map<string, WorkspaceSettings>();
 
-  constructor(contacts: Map<string, Contact>) {
-    for (const [id, c] of contacts) this.before.set(id, { tags: new Set(c.tags), fields: c.fields });
+  /** `recipients`: each locked contact with its live suppression (D72; its e-mail does not change in a batch). */
+  constructor(private readonly recipients: Map<string, { contact: Contact; suppressed: string | null }>) {
+    for (const [id, { contact: c }] of recipients) this.before.set(id, { tags: new Set(c.tags), fields: c.fields });
+  }
+
+  /** The reason the live suppression list gives the contact's e-mail, read with the contact. */
+  suppression(contactId: string): string | null {
+    return this.recipients.get(contactId)?.suppressed ?? null;
+  }
+
+  /** The run's workspace's time zone and caps, read once per batch. */
+  async settings(sql: Handle, workspaceId: string): Promise<WorkspaceSettings> {
+    if (!this.workspaces.has(workspaceId)) {
+      const read = await readSettings(sql, [workspaceId]);
+      this.workspaces.set(workspaceId, read.get(workspaceId) ?? { time_zone: "UTC", caps: {} });
+    }
+    return this.workspaces.get(workspaceId)!;
   }
 
   settle(settlement: Settlement): void {
@@ -365,6 +434,18 @@ class Writes {
     return true;
   }
 
+  /** The batch's messages to this contact on this channel in this mode since `since`, not yet written (D67). */
+  pending(to: { workspaceId: string; contactId: string; mode: Mode; channel: string }, since: Date): number {
+    return this.messages.filter(
+      ({ message: m, at }) =>
+        m.contactId === to.contactId &&
+        m.channel === to.channel &&
+        m.sender.mode === to.mode &&
+        m.sender.workspaceId === to.workspaceId &&
+        at > since,
+    ).length;
+  }
+
   /** A `send` step's message (a live one counted now, D25); its id. */
   async message(sql: Handle, message: NewMessage): Promise<string> {
     const accepted = await countedMessage(sql, message);
@@ -392,10 +473,20 @@ class Writes {
    * A wait not yet due (`wait`, or a `wait_for` with what it waits for): the run moves to
    * `position` and its job comes back at `until`.
    */
-  wait(due: Due, run: RunRow, history: History[], position: Path | null, until: Date, now: Date, wait: RunWait | null): "waiting" {
+  wait(
+    due: Due,
+    run: RunRow,
+    history: History[],
+    position: Path | null,
+    until: Date,
+    now: Date,
+    wait: RunWait | null,
+    waitingAt: Path,
+  ): "waiting" {
     run.position = position; // another job of this run in the batch is now stale
     run.next_step_at = until;
     run.wait = wait;
+    run.waiting_at = waitingAt;
     this.record(run, history, now);
     this.settle({ id: due.job.id, owner: due.owner, runAt: until, payload: { kind: due.job.kind, value: { position } } });
     return "waiting";
@@ -412,6 +503,7 @@ class Writes {
     const at = new Date();
     history.push({ kind: status, position, detail: { reason } });
     run.status = status; // another job of this run in the batch is now stale
+    if (status === "failed" && position) run.waiting_at = position;
     run.position = null;
     run.next_step_at = null;
     run.wait = null;
@@ -441,6 +533,7 @@ class Writes {
       reason: null,
       ended_at: null,
       position: JSON.stringify(run.position),
+      waiting_at: run.waiting_at ? JSON.stringify(run.waiting_at) : null,
       next_step_at: run.next_step_at ? new Date(run.next_step_at) : null,
       wait: run.wait ? JSON.stringify(run.wait) : null,
       wait_event: run.wait?.event ?? null,
@@ -512,6 +605,7 @@ const WRITE_RUNS = `
     reason = CASE WHEN x.ended_at IS NULL THEN r.reason ELSE x.reason END,
     ended_at = coalesce(x.ended_at, r.ended_at),
     position = CASE WHEN x.status = 'active' THEN x.position::jsonb ELSE r.position END,
+    waiting_at = x.waiting_at::jsonb,
     next_step_at = x.next_step_at,
     wait = x.wait::jsonb,
     wait_event = x.wait_event,
@@ -524,7 +618,7 @@ const WRITE_RUNS = `
   FROM (
     SELECT DISTINCT ON (id) * FROM ${jsonRows(
       "$2",
-      `id text, status text, reason text, ended_at timestamptz, position text, next_step_at timestamptz,
+      `id text, status text, reason text, ended_at timestamptz, position text, waiting_at text, next_step_at timestamptz,
       wait text, wait_event text, wait_message_id text, variables text, converted_at timestamptz, converted_event_id text, last_message_id text,
       at timestamptz, i int`,
     )} r ORDER BY id, i DESC

@@ -2,6 +2,7 @@ import type { Database } from "../db/client.ts";
 import { checkFieldValue } from "../fields/field-values.ts";
 import { AppError, fromZodError, invalid } from "../lib/errors.ts";
 import { checkTemplateSend, type TemplateRequest } from "../whatsapp/check-template-send.ts";
+import { eachStep, withStepIds } from "./step-path.ts";
 import { ZFlowDefinition, type FlowDefinition, type FlowDefinitionInput, type Step } from "./flow-schemas.ts";
 
 /**
@@ -13,7 +14,16 @@ import { ZFlowDefinition, type FlowDefinition, type FlowDefinitionInput, type St
 export async function checkDefinition(database: Database, workspaceId: string, input: FlowDefinitionInput): Promise<FlowDefinition> {
   const parsed = ZFlowDefinition.safeParse(input);
   if (!parsed.success) throw fromZodError(parsed.error)!;
-  const definition = parsed.data;
+  // D70: a step's id names one step of the document.
+  const seen = new Set<string>();
+  eachStep(parsed.data.steps, (step, path) => {
+    if (step.id === undefined) return;
+    const param = ["steps", ...path, "id"].join(".");
+    if (seen.has(step.id)) throw invalid("parameter_invalid", `${param}: another step has the id ${step.id}`, param);
+    seen.add(step.id);
+  });
+  // D70: steps without an id get one here, so every saved version names each of its steps.
+  const definition = { ...parsed.data, steps: withStepIds(parsed.data.steps) };
   const [tags, fields, channels] = await Promise.all([
     database.prisma.tag.findMany({ where: { workspaceId }, select: { id: true } }),
     database.prisma.customField.findMany({ where: { workspaceId }, select: { key: true, type: true } }),
@@ -49,6 +59,9 @@ export async function checkDefinition(database: Database, workspaceId: string, i
           }
           await walk(step.then, `${at}.then`);
           await walk(step.else, `${at}.else`);
+          break;
+        case "split":
+          for (const [j, path] of step.paths.entries()) await walk(path.steps, `${at}.paths.${j}.steps`);
           break;
         case "wait_for":
           await walk(step.on_event, `${at}.on_event`);

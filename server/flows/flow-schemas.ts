@@ -1,6 +1,8 @@
 import { parse as parseDuration, type Duration } from "tinyduration";
 import { z } from "zod";
 import { ZEventCondition, ZEventName, ZPropertyPath, type EventCondition } from "../contact-events/conditions.ts";
+import { ZQuietHours } from "../lib/time-zones.ts";
+import { ZCaps } from "../messaging/frequency-caps.ts";
 import { CHANNELS, checkContent, ZEmailContent, ZSingleRecipient, ZVariables, ZWhatsAppContent } from "../messaging/message-schemas.ts";
 
 // The flow document of D37: the one format of the dashboard editor, its import and export, the
@@ -13,6 +15,9 @@ export const RUN_STATUSES = ["active", "completed", "stopped", "failed"] as cons
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 const ZId = z.string().trim().min(1).max(64);
+
+/** D70: a step's id, unique in its document; the service assigns one to a step without. */
+const ZStepId = z.string().trim().min(1).max(64, "must be at most 64 characters");
 
 /** An ISO 8601 duration (`PT1H`, `P2D`, `P1M`), as tinyduration reads it. */
 export const ZDuration = z
@@ -65,6 +70,7 @@ export const ZStepWhatsAppContent = ZWhatsAppContent.extend({ fallback: z.litera
 const ZSendStep = z
   .object({
     type: z.literal("send"),
+    id: ZStepId.optional(),
     channel: z.enum(CHANNELS),
     channel_id: ZId.optional(),
     whatsapp: ZStepWhatsAppContent.optional(),
@@ -76,6 +82,7 @@ const ZSendStep = z
 const ZWaitStep = z
   .object({
     type: z.literal("wait"),
+    id: ZStepId.optional(),
     duration: ZDuration.optional(),
     until: z.iso.datetime({ offset: true }).optional(),
   })
@@ -95,7 +102,12 @@ const ZCondition = z.union([
 export type Condition = z.infer<typeof ZCondition>;
 
 const ZTagStep = z
-  .object({ type: z.literal("tag"), add: z.array(ZId).max(100).optional(), remove: z.array(ZId).max(100).optional() })
+  .object({
+    type: z.literal("tag"),
+    id: ZStepId.optional(),
+    add: z.array(ZId).max(100).optional(),
+    remove: z.array(ZId).max(100).optional(),
+  })
   .strict()
   .superRefine((v, ctx) => {
     if (!v.add?.length && !v.remove?.length) ctx.addIssue({ code: "custom", path: ["add"], message: "give tag ids to add or remove" });
@@ -104,20 +116,22 @@ const ZTagStep = z
 const ZSetFieldStep = z
   .object({
     type: z.literal("set_field"),
+    id: ZStepId.optional(),
     key: ZId,
     value: z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]),
   })
   .strict();
 
-const ZExitStep = z.object({ type: z.literal("exit") }).strict();
+const ZExitStep = z.object({ type: z.literal("exit"), id: ZStepId.optional() }).strict();
 
 export type SendStep = z.infer<typeof ZSendStep>;
 export type WaitStep = z.infer<typeof ZWaitStep>;
 export type TagStep = z.infer<typeof ZTagStep>;
 export type SetFieldStep = z.infer<typeof ZSetFieldStep>;
-export type BranchStep = { type: "branch"; if: Condition; then: Step[]; else: Step[] };
+export type BranchStep = { type: "branch"; id?: string; if: Condition; then: Step[]; else: Step[] };
 export type WaitForStep = {
   type: "wait_for";
+  id?: string;
   event?: string;
   match?: Record<string, string>;
   message?: MessageOutcome;
@@ -126,12 +140,34 @@ export type WaitForStep = {
   on_event: Step[];
   on_timeout: Step[];
 };
-export type Step = SendStep | WaitStep | BranchStep | WaitForStep | TagStep | SetFieldStep | { type: "exit" };
+/** D68: a random split; each contact takes one path, by a hash (split-path.ts). */
+export type SplitStep = { type: "split"; id?: string; paths: { weight: number; steps: Step[] }[] };
+export type Step = SendStep | WaitStep | BranchStep | WaitForStep | SplitStep | TagStep | SetFieldStep | { type: "exit"; id?: string };
+
+/** D68: 2 to 5 paths, each a positive whole weight and its steps. */
+const ZSplitStep: z.ZodType<SplitStep> = z.lazy(() =>
+  z
+    .object({
+      type: z.literal("split"),
+      id: ZStepId.optional(),
+      paths: z
+        .array(
+          z.strictObject({
+            weight: z.number().int("must be a whole number").min(1, "must be a positive whole number").max(1_000_000),
+            steps: z.array(ZStep).max(100).default([]),
+          }),
+        )
+        .min(2, "a split needs 2 to 5 paths")
+        .max(5, "a split needs 2 to 5 paths"),
+    })
+    .strict(),
+) as unknown as z.ZodType<SplitStep>;
 
 const ZBranchStep: z.ZodType<BranchStep> = z.lazy(() =>
   z
     .object({
       type: z.literal("branch"),
+      id: ZStepId.optional(),
       if: ZCondition,
       then: z.array(ZStep).max(100).default([]),
       else: z.array(ZStep).max(100).default([]),
@@ -148,6 +184,7 @@ const ZWaitForStep: z.ZodType<WaitForStep> = z.lazy(() =>
   z
     .object({
       type: z.literal("wait_for"),
+      id: ZStepId.optional(),
       event: ZEventName.optional(),
       match: ZMatch.optional(),
       message: z.enum(MESSAGE_OUTCOMES).optional(),
@@ -172,7 +209,16 @@ const ZWaitForStep: z.ZodType<WaitForStep> = z.lazy(() =>
 
 /** One step, told apart by its `type`, so that a fault's path points inside the right step. */
 export const ZStep: z.ZodType<Step> = z.lazy(() =>
-  z.discriminatedUnion("type", [ZSendStep, ZWaitStep, ZBranchStep as never, ZWaitForStep as never, ZTagStep, ZSetFieldStep, ZExitStep]),
+  z.discriminatedUnion("type", [
+    ZSendStep,
+    ZWaitStep,
+    ZBranchStep as never,
+    ZWaitForStep as never,
+    ZSplitStep as never,
+    ZTagStep,
+    ZSetFieldStep,
+    ZExitStep,
+  ]),
 ) as unknown as z.ZodType<Step>;
 
 /** D62: the event that enrolls contacts, with conditions on its properties and the run's key. */
@@ -185,16 +231,23 @@ export type Trigger = { event: string; where?: EventCondition; key?: string };
 export const ZGoal = z.object({ event: ZEventName, match: ZMatch.optional(), exit: z.boolean().default(true) }).strict();
 export type Goal = z.output<typeof ZGoal>;
 
+/** D70: what saving a new version does to the flow's active runs (`keep` when absent). */
+export const MIGRATE = ["keep", "move"] as const;
+export type Migrate = (typeof MIGRATE)[number];
+
 export const ZFlowDefinition = z
   .object({
     name: z.string().trim().min(1).max(200),
+    migrate: z.enum(MIGRATE).optional(),
     status: z.enum(FLOW_STATUSES).optional(),
     allow_reentry: z.boolean().default(false),
     trigger: ZTrigger.optional(),
     goal: ZGoal.optional(),
+    quiet_hours: ZQuietHours.optional(),
+    caps: ZCaps.optional(),
     steps: z.array(ZStep).min(1, "a flow needs at least one step").max(200),
   })
-  .strict();
+  .strict(); // D70: unique step ids are checked by checkDefinition (step-path.ts walks the steps)
 
 export type FlowDefinitionInput = z.input<typeof ZFlowDefinition>;
 export type FlowDefinition = z.output<typeof ZFlowDefinition>;

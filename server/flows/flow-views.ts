@@ -1,6 +1,9 @@
 import { z } from "zod";
 import type { Flow, FlowRun } from "../generated/prisma/client.ts";
+import { stepId, withStepIds } from "./step-path.ts";
 import type { FlowDefinition, Goal, Step, Trigger } from "./flow-schemas.ts";
+import type { QuietHours } from "../lib/time-zones.ts";
+import type { Caps } from "../messaging/frequency-caps.ts";
 
 // What flows and runs look like to callers: the spec's Flow and Flow run objects (API), and
 // the D37 document (export, editor).
@@ -47,7 +50,7 @@ export const runView = (r: RunRow): z.infer<typeof ZFlowRun> => ({
 /** The D37 document of a flow's current version (export, editor), with its trigger and goal when it has them. */
 export function flowDocument(
   f: Pick<Flow, "name" | "status" | "allowReentry">,
-  version: { steps: unknown; trigger: unknown; goal: unknown },
+  version: { steps: unknown; trigger: unknown; goal: unknown; quiet_hours?: unknown; caps?: unknown },
 ): FlowDefinition {
   return {
     name: f.name,
@@ -55,6 +58,9 @@ export function flowDocument(
     allow_reentry: f.allowReentry,
     ...(version.trigger ? { trigger: version.trigger as Trigger } : {}),
     ...(version.goal ? { goal: version.goal as Goal } : {}),
-    steps: version.steps as Step[],
+    ...(version.quiet_hours ? { quiet_hours: version.quiet_hours as QuietHours } : {}),
+    ...(version.caps ? { caps: version.caps as Caps } : {}),
+    // D70: a version saved before steps had ids shows each step's path as its id (what a move matches).
+    steps: withStepIds(version.steps as Step[], stepId),
   };
 }

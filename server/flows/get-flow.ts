@@ -11,12 +11,12 @@ export async function getFlow(database: Database, workspaceId: string, flowId: s
   if (!flow) throw notFound("flow", "flow_id");
   const version = await database.prisma.flowVersion.findUniqueOrThrow({
     where: { flowId_version: { flowId, version: flow.version } },
-    select: { steps: true, trigger: true, goal: true },
+    select: { steps: true, trigger: true, goal: true, quietHours: true, caps: true },
   });
   return {
     ...flowView(flow),
     version: flow.version,
     updated_at: flow.updatedAt.toISOString(),
-    definition: flowDocument(flow, version),
+    definition: flowDocument(flow, { ...version, quiet_hours: version.quietHours }),
   };
 }

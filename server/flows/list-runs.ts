@@ -62,7 +62,7 @@ export async function listRuns(
 type ContactName = { name: string | null; phone: string | null; email: string | null };
 
 /** The names of a page's contacts in one query (by primary key), never one per run. */
-async function contactNames(database: Database, workspaceId: string, ids: string[]): Promise<Map<string, ContactName>> {
+export async function contactNames(database: Database, workspaceId: string, ids: string[]): Promise<Map<string, ContactName>> {
   if (ids.length === 0) return new Map();
   const rows = await database.prisma.contact.findMany({
     where: { workspaceId, id: { in: [...new Set(ids)] } },

@@ -1,44 +1,11 @@
 import { z } from "zod";
 import type { Step } from "./flow-schemas.ts";
 import { stepAt, stepParam, type Path } from "./step-path.ts";
+import { SKIP_REASONS, skipReason } from "../messaging/why-not.ts";
 
 // D82: a run as the API reads it, and its history in the vocabulary of D81 and D82. The
 // history table keeps what the run engine wrote (the dashboard reads it as such); this module
 // says it in the public terms.
-
-/** D81: why a `send` step sent nothing. */
-export const SKIP_REASONS = [
-  "no_address",
-  "opted_out",
-  "recipient_suppressed",
-  "whatsapp_window_closed",
-  "no_channel",
-  "quota_reached",
-  "frequency_capped",
-] as const;
-export type SkipReason = (typeof SKIP_REASONS)[number];
-
-/** The D81 reason of a send step's refusal, from the error code the send answered with. */
-export function skipReason(code: string): SkipReason {
-  switch (code) {
-    case "recipient_missing_address":
-      return "no_address";
-    case "recipient_opted_out":
-      return "opted_out";
-    case "recipient_suppressed":
-      return "recipient_suppressed";
-    case "whatsapp_window_closed":
-      return "whatsapp_window_closed";
-    case "daily_limit_reached":
-    case "monthly_limit_reached":
-      return "quota_reached";
-    case "frequency_capped":
-      return "frequency_capped";
-    default:
-      // No connected channel, or none that can send this content (its template gone).
-      return "no_channel";
-  }
-}
 
 export const ZRunStep = z
   .object({
@@ -51,8 +18,9 @@ export const ZRunHistoryEntry = z
   .object({
     at: z.string(),
     step: z.string().nullable().describe("The step's position (`steps.2`), or null for the run as a whole."),
-    kind: z.enum(["entered", "sent", "skipped", "waiting", "woke", "path", "converted", "ended"]),
-    version: z.number().int().optional().describe("`entered`: the flow version the run follows."),
+    kind: z.enum(["entered", "sent", "skipped", "held_quiet_hours", "waiting", "woke", "path", "converted", "moved", "ended"]),
+    version: z.number().int().optional().describe("`entered`, `moved`: the flow version the run follows from then on."),
+    from_version: z.number().int().optional().describe("`moved`: the version the run left when the flow was edited."),
     event_id: z.string().optional().describe("`entered` by a trigger, `woke` by an event, `converted`: the event (prefix `cev_`)."),
     message_id: z.string().optional().describe("`sent`, or `woke` by a message: the message."),
     channel: z.enum(["whatsapp", "email"]).optional().describe("`sent`, `skipped`: the step's channel."),
@@ -62,10 +30,20 @@ export const ZRunHistoryEntry = z
       .describe("`skipped`: one of " + SKIP_REASONS.join(", ") + ". `ended`: why the run ended."),
     message: z.string().optional().describe("`skipped`, `ended` as `failed`: the reason in words."),
     for: z.string().optional().describe("`waiting`: a duration, a time, an event name or a message outcome."),
-    until: z.string().optional().describe("`waiting`: when the wait ends at the latest."),
+    until: z
+      .string()
+      .optional()
+      .describe("`waiting`: when the wait ends at the latest. `held_quiet_hours`: when the quiet hours end and the send runs."),
+    time_zone: z.string().optional().describe("`held_quiet_hours`: the contact's time zone the quiet hours were read in."),
     by: z.enum(["event", "message", "timeout"]).optional().describe("`woke`: what ended the wait."),
     status: z.string().optional().describe("`woke` by a message: its status (`replied` for a reply). `ended`: the run's status."),
-    path: z.string().optional().describe("`path`: the branch or wait_for path taken: `then`, `else`, `on_event`, `on_timeout`."),
+    path: z
+      .string()
+      .optional()
+      .describe(
+        "`path`: the branch, wait_for or split path taken: `then`, `else`, `on_event`, `on_timeout`, or `paths.<index>` of a split.",
+      ),
+    index: z.number().int().optional().describe("`path` of a split: the index of the path taken, from 0."),
   })
   .meta({ id: "RunHistoryEntry" });
 export type RunHistoryEntry = z.infer<typeof ZRunHistoryEntry>;
@@ -170,6 +148,8 @@ export function publicEntry(h: StoredEntry): RunHistoryEntry | null {
       };
     case "waiting":
       return { at, step, kind: "waiting", for: text(d.for), until: text(d.until) };
+    case "held_quiet_hours":
+      return { at, step, kind: "held_quiet_hours", until: text(d.until), time_zone: text(d.time_zone) };
     case "woke":
       return {
         at,
@@ -180,9 +160,12 @@ export function publicEntry(h: StoredEntry): RunHistoryEntry | null {
         ...(d.message_id ? { message_id: text(d.message_id), status: text(d.status) } : {}),
       };
     case "path":
+      if (d.type === "split") return { at, step, kind: "path", path: `paths.${String(d.path)}`, index: d.path as number };
       return { at, step, kind: "path", path: text(d.path) };
     case "converted":
       return { at, step, kind: "converted", event_id: text(d.event_id) };
+    case "moved":
+      return { at, step, kind: "moved", version: d.to_version as number, from_version: d.from_version as number };
     case "completed":
       return { at, step: null, kind: "ended", status: "completed", reason: text(d.reason) ?? "end" };
     case "failed":

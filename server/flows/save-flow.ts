@@ -10,6 +10,7 @@ import { newId } from "../lib/ids.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { checkDefinition } from "./check-definition.ts";
 import type { FlowDefinitionInput } from "./flow-schemas.ts";
+import { checkMigrate, moveRuns } from "./move-runs.ts";
 import { moveFlow } from "./set-flow-status.ts";
 
 /**
@@ -23,6 +24,7 @@ export async function createFlow(
   actor: Caller,
 ): Promise<{ flow_id: string }> {
   const definition = await checkDefinition(database, workspaceId, input);
+  checkMigrate(definition.migrate, definition.status ?? "draft");
   if (definition.status === "archived") throw conflict("invalid_flow_status", "A new flow cannot be archived.", "status");
   const id = newId("flow");
   const status = definition.status ?? "draft";
@@ -41,6 +43,8 @@ export async function createFlow(
             steps: definition.steps as Prisma.InputJsonValue,
             trigger: (definition.trigger ?? undefined) as Prisma.InputJsonValue | undefined,
             goal: (definition.goal ?? undefined) as Prisma.InputJsonValue | undefined,
+            quietHours: (definition.quiet_hours ?? undefined) as Prisma.InputJsonValue | undefined,
+            caps: (definition.caps ?? undefined) as Prisma.InputJsonValue | undefined,
           },
         },
       },
@@ -59,41 +63,54 @@ export async function createFlow(
  * Saves an edited document. A draft's steps change in place; once a flow has left draft, new
  * steps make a new version, and runs already started keep theirs (D37). A status in the
  * document moves the flow like `setFlowStatus`, in the same transaction: a move the lifecycle
- * refuses leaves the document unsaved. Archived flows are read-only.
+ * refuses leaves the document unsaved. Archived flows are read-only. `migrate: "move"` (D70)
+ * then moves the active runs onto the new version (`moveRuns`).
  */
 export async function updateFlow(database: Database, workspaceId: string, flowId: string, input: FlowDefinitionInput, actor: Caller) {
   const definition = await checkDefinition(database, workspaceId, input);
   const saved = await database.transaction(async (sql) => {
     const [flow] = await sql<Columns<"flows", "status" | "version">>(
-      `SELECT status::text AS status, version FROM flows WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
+      `SELECT status::text AS status, version FROM flows WHERE id = $1 AND workspace_id = $2 FOR NO KEY UPDATE`,
       [flowId, workspaceId],
     );
     if (!flow) throw notFound("flow", "flow_id");
     if (flow.status === "archived") throw conflict("flow_archived", "An archived flow cannot be changed.", "flow_id");
-    const [current] = await sql<Columns<"flow_versions", "steps" | "trigger" | "goal">>(
-      `SELECT steps, trigger, goal FROM flow_versions WHERE flow_id = $1 AND version = $2`,
+    checkMigrate(definition.migrate, flow.status);
+    const [current] = await sql<Columns<"flow_versions", "steps" | "trigger" | "goal" | "quiet_hours" | "caps">>(
+      `SELECT steps, trigger, goal, quiet_hours, caps FROM flow_versions WHERE flow_id = $1 AND version = $2`,
       [flowId, flow.version],
     );
     let version = flow.version;
-    // A version is its steps, trigger and goal (D62, D64): a run keeps the goal it started with.
+    // A version is its steps, trigger, goal and quiet hours (D62, D64, D65): a run keeps the ones it started with.
     const content = JSON.parse(
-      JSON.stringify({ steps: definition.steps, trigger: definition.trigger ?? null, goal: definition.goal ?? null }),
+      JSON.stringify({
+        steps: definition.steps,
+        trigger: definition.trigger ?? null,
+        goal: definition.goal ?? null,
+        quiet_hours: definition.quiet_hours ?? null,
+        caps: definition.caps ?? null,
+      }),
     );
-    if (!isDeepStrictEqual({ steps: current!.steps, trigger: current!.trigger, goal: current!.goal }, content)) {
+    if (
+      !isDeepStrictEqual(
+        { steps: current!.steps, trigger: current!.trigger, goal: current!.goal, quiet_hours: current!.quiet_hours, caps: current!.caps },
+        content,
+      )
+    ) {
       const values = [
         flowId,
         version + (flow.status === "draft" ? 0 : 1),
-        ...[content.steps, content.trigger, content.goal].map((v) => JSON.stringify(v)),
+        ...[content.steps, content.trigger, content.goal, content.quiet_hours, content.caps].map((v) => JSON.stringify(v)),
       ];
       if (flow.status === "draft") {
         await sql(
-          `UPDATE flow_versions SET steps = $3::jsonb, trigger = $4::jsonb, goal = $5::jsonb WHERE flow_id = $1 AND version = $2`,
+          `UPDATE flow_versions SET steps = $3::jsonb, trigger = $4::jsonb, goal = $5::jsonb, quiet_hours = $6::jsonb, caps = $7::jsonb WHERE flow_id = $1 AND version = $2`,
           values,
         );
       } else {
         version += 1;
         await sql(
-          `INSERT INTO flow_versions (flow_id, version, steps, trigger, goal) VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb)`,
+          `INSERT INTO flow_versions (flow_id, version, steps, trigger, goal, quiet_hours, caps) VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb)`,
           values,
         );
       }
@@ -113,8 +130,10 @@ export async function updateFlow(database: Database, workspaceId: string, flowId
     });
     const moved = definition.status !== undefined && definition.status !== flow.status;
     if (moved) await moveFlow(sql, { id: flowId, workspaceId, status: flow.status, name: definition.name }, definition.status!, actor);
-    return { version, moved };
+    return { version, moved, newVersion: version !== flow.version };
   });
-  if (saved.moved) wakePipeline();
-  return { flow_id: flowId, version: saved.version };
+  // D70: with `move`, the runs go to the new version once it is saved, in batches of their own.
+  const runs = definition.migrate === "move" && saved.newVersion ? await moveRuns(database, flowId, saved.version) : null;
+  if (saved.moved || runs) wakePipeline();
+  return { flow_id: flowId, version: saved.version, runs: runs ?? undefined };
 }

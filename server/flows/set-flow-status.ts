@@ -35,7 +35,7 @@ export const PARKED = new Date("9999-12-31T00:00:00Z");
 export async function setFlowStatus(database: Database, workspaceId: string, flowId: string, status: FlowStatus, actor: Caller) {
   await database.transaction(async (sql) => {
     const [flow] = await sql<Columns<"flows", "status" | "name">>(
-      `SELECT status::text AS status, name FROM flows WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
+      `SELECT status::text AS status, name FROM flows WHERE id = $1 AND workspace_id = $2 FOR NO KEY UPDATE`,
       [flowId, workspaceId],
     );
     if (!flow) throw notFound("flow", "flow_id");
@@ -47,7 +47,8 @@ export async function setFlowStatus(database: Database, workspaceId: string, flo
 
 /**
  * `setFlowStatus`'s move inside the caller's transaction, for a flow whose row it has locked
- * (`FOR UPDATE`) and read as `flow`: nothing when the flow already has `status`, a conflict
+ * (`FOR NO KEY UPDATE`: the counters of flow_step_stats, whose foreign key takes KEY SHARE on
+ * the flow while the run engine holds its runs, must not wait on it) and read as `flow`: nothing when the flow already has `status`, a conflict
  * when D6's lifecycle forbids the move. The caller wakes the pipeline after its commit.
  */
 export async function moveFlow(

@@ -1,10 +1,14 @@
+import { randomBytes } from "node:crypto";
 import type { Condition, Step } from "./flow-schemas.ts";
 
 // A run's position is the path of its next step in the version's step tree: `[2]` is the
 // third top-level step, `[2, "then", 0]` the first step of that branch's `then` list,
 // `[3, "on_timeout", 1]` the second step of a `wait_for`'s timeout path.
 
-export const STEP_LISTS = ["then", "else", "on_event", "on_timeout"] as const;
+// A split's paths (D68) are the lists `paths.<i>.steps`, so a position reads as the
+// document's own path: `[2, "paths.1.steps", 0]` is `steps.2.paths.1.steps.0`.
+export const SPLIT_PATHS = ["paths.0.steps", "paths.1.steps", "paths.2.steps", "paths.3.steps", "paths.4.steps"] as const;
+export const STEP_LISTS = ["then", "else", "on_event", "on_timeout", ...SPLIT_PATHS] as const;
 export type StepList = (typeof STEP_LISTS)[number];
 export type Path = (number | StepList)[];
 
@@ -12,6 +16,7 @@ export type Path = (number | StepList)[];
 function listOf(step: Step | undefined, side: StepList): Step[] | undefined {
   if (step?.type === "branch" && (side === "then" || side === "else")) return step[side];
   if (step?.type === "wait_for" && (side === "on_event" || side === "on_timeout")) return step[side];
+  if (step?.type === "split") return step.paths[(SPLIT_PATHS as readonly string[]).indexOf(side)]?.steps;
   return undefined;
 }
 
@@ -63,4 +68,44 @@ export function holds(condition: Condition, contact: ConditionContact): boolean 
   const value = contact.fields[condition.field];
   if ("exists" in condition) return value !== undefined && value !== null;
   return value === condition.equals;
+}
+
+/** Calls `visit` for every step of the tree, depth first in document order, with its path. */
+export function eachStep(steps: Step[], visit: (step: Step, path: Path) => void, base: Path = []): void {
+  steps.forEach((step, i) => {
+    const path: Path = [...base, i];
+    visit(step, path);
+    for (const side of STEP_LISTS) {
+      const list = listOf(step, side);
+      if (list) eachStep(list, visit, [...path, side]);
+    }
+  });
+}
+
+/** D70: a step's id; a version saved before steps had ids names its steps by their paths. */
+export function stepId(step: Step, path: Path): string {
+  return step.id ?? stepParam(path);
+}
+
+const randomId = () => `st_${randomBytes(6).toString("base64url")}`;
+
+/** D70: the document's steps with an id on every step (`newId`, random by default, where it has none). */
+export function withStepIds(steps: Step[], newId: (step: Step, path: Path) => string = randomId): Step[] {
+  const assign = (list: Step[], base: Path): Step[] =>
+    list.map((step, i) => {
+      const copy = { ...step, id: step.id ?? newId(step, [...base, i]) } as Step;
+      for (const side of STEP_LISTS) {
+        const inner = listOf(copy, side);
+        if (inner) (copy as Record<string, unknown>)[side] = assign(inner, [...base, i, side]);
+      }
+      return copy;
+    });
+  return assign(steps, []);
+}
+
+/** Every step's path by its id (`stepId`). */
+export function pathsById(steps: Step[]): Map<string, Path> {
+  const paths = new Map<string, Path>();
+  eachStep(steps, (step, path) => paths.set(stepId(step, path), path));
+  return paths;
 }

@@ -8,6 +8,7 @@ import { findMessageByProviderId } from "../messaging/find-message.ts";
 import { loadChannel } from "../providers/load-channel.ts";
 import { verifyToken } from "../providers/email-token.ts";
 import { wakePipeline } from "../outbox/wake.ts";
+import { recordBounce, recordComplaint } from "../suppressions/email-reports.ts";
 
 // What the e-mail callbacks do (D39, operations.md "Provider endpoints"); the routes under
 // app/api/providers/email/ are thin edges over these functions.
@@ -60,7 +61,7 @@ export async function unsubscribeByToken(database: Database, token: string): Pro
 
 export const ZEmailEvent = z.object({
   message_id: z.string().trim().min(1).max(998).describe("Our `msg_…` id, or the SMTP Message-ID the relay reports."),
-  event: z.enum(["delivered", "bounced"]),
+  event: z.enum(["delivered", "bounced", "soft_bounced", "complained"]),
   timestamp: z
     .union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })])
     .optional()
@@ -98,26 +99,41 @@ export async function handleEmailEvent(database: Database, authorization: string
       : typeof event.timestamp === "number"
         ? new Date(event.timestamp * 1000)
         : new Date(event.timestamp);
-  const applied = await database.transaction((sql) =>
-    applyReport(
-      sql,
-      messageId,
-      event.event === "delivered"
-        ? { status: "delivered", at, kind: "provider_report", detail: { source: "email_events", event: event.event } }
-        : {
-            status: "failed",
-            at,
-            error: event.reason ? `Bounced: ${event.reason}` : "Bounced.",
-            kind: "provider_report",
-            detail: { source: "email_events", event: event.event, ...(event.reason ? { reason: event.reason } : {}) },
-          },
-    ),
-  );
-  if (applied) wakePipeline();
+  // D73: a bounce is permanent (fails and suppresses), a soft bounce temporary (history only),
+  // a complaint suppresses the address and opts the contact out of e-mail.
+  const source = { source: "email_events" as const, at, detail: { event: event.event, ...(event.reason ? { reason: event.reason } : {}) } };
+  let applied: boolean;
+  if (event.event === "bounced" || event.event === "soft_bounced") {
+    const smtpCode = Number(/^\s*([245]\d\d)\b/.exec(event.reason ?? "")?.[1] ?? 0) || undefined;
+    applied = await recordBounce(database, messageId, {
+      ...source,
+      permanent: event.event === "bounced",
+      diagnostic: event.reason,
+      smtpCode,
+    });
+  } else if (event.event === "complained") {
+    const message = await database.prisma.message.findUniqueOrThrow({
+      where: { id: messageId },
+      select: { id: true, workspaceId: true, contactId: true, mode: true },
+    });
+    await recordComplaint(database, message, source);
+    applied = true;
+  } else {
+    applied = await database.transaction((sql) =>
+      applyReport(sql, messageId, {
+        status: "delivered",
+        at,
+        kind: "provider_report",
+        detail: { source: "email_events", event: event.event },
+      }),
+    );
+    if (applied) wakePipeline();
+  }
   return { status: 200, body: { ok: true, message_id: messageId, applied } };
 }
 
-async function resolveMessageId(database: Database, channelId: string, given: string): Promise<string | null> {
+/** The message of a channel that `given` names: our `msg_…` id (bare or in a Message-ID), or the provider id the relay gave. */
+export async function resolveMessageId(database: Database, channelId: string, given: string): Promise<string | null> {
   const ours = MSG_IN_MESSAGE_ID.exec(given)?.[1];
   if (ours) {
     const found = await database.prisma.message.findFirst({ where: { id: ours, channelId }, select: { id: true } });

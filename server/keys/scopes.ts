@@ -12,6 +12,8 @@ export const SCOPES = [
   "tags:read",
   "fields:write",
   "fields:read",
+  "webhooks:write",
+  "webhooks:read",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import proxyaddr from "proxy-addr";
 import { z } from "zod";
@@ -15,7 +16,26 @@ const ZEnv = z.object({
   PIPELINE: z.enum(["inline", "off"]).default("inline"),
   ALLOW_PRIVATE_WEBHOOKS: z.enum(["0", "1", ""]).optional(),
   METRICS_TOKEN: z.string().min(1).optional(),
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // D85: `host` or `host:port` (an IPv6 address in brackets when it has a port), comma-separated.
+  DNS_SERVERS: z
+    .string()
+    .regex(/^\s*[^,\s]+\s*(,\s*[^,\s]+\s*)*$/, "a comma-separated list of host or host:port")
+    .optional(),
+  // D85: host names (`host` or `host:port`), comma-separated, that replace the default list.
+  SNS_CERT_HOSTS: z
+    .string()
+    .regex(/^\s*[^,\s]+\s*(,\s*[^,\s]+\s*)*$/, "a comma-separated list of host or host:port")
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  PIPELINE_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64)
+    // The API keeps a core of its own (docs/pipeline.md, "Running it"); 0 runs the pipeline in
+    // the server's thread.
+    .default(() => Math.max(1, availableParallelism() - 1)),
   PIPELINE_LISTEN_URL: z.string().min(1).optional(),
   PIPELINE_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   IDEMPOTENCY_CLAIM_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
@@ -52,10 +72,22 @@ export type Env = {
   authSecret: string;
   cronSecret: string | undefined;
   pipeline: "inline" | "off";
+  /**
+   * With the inline pipeline on PostgreSQL, how many worker threads run it beside the API
+   * (default: the cores but one, at least 1); 0 runs it in the server's own thread, as the
+   * embedded store always does (docs/pipeline.md "Running it").
+   */
+  pipelineWorkers: number;
   allowPrivateWebhooks: boolean;
   logLevel: z.infer<typeof ZEnv>["LOG_LEVEL"];
   /** Bearer token for `/metrics` from other addresses than loopback (D52). */
   metricsToken: string | undefined;
+  /** D73: the port of the SMTP listener for bounce and complaint reports; undefined: no listener. */
+  inboundSmtpPort: number | undefined;
+  /** D74/D85: the resolvers of the DNS checks of e-mail domains; empty: the system's. */
+  dnsServers: string[];
+  /** D73/D85: hosts an SNS signing certificate or subscribe URL may be on; null: SNS's own (`sns.<region>.amazonaws.com`). */
+  snsCertHosts: string[] | null;
   /**
    * Where the inline pipeline LISTENs for new work of other instances: `DATABASE_URL` unless
    * set (a direct address when the service's traffic goes through a transaction pooler);
@@ -80,8 +112,9 @@ export type Env = {
   /** Rows deleted by one statement of that sweep, so no statement holds its locks for long. */
   retentionBatchRows: number;
   /**
-   * PostgreSQL connections this process's pool opens at most (requests and pipeline share
-   * them). Instances times this, plus one LISTEN connection each, must stay under the
+   * PostgreSQL connections this thread's pool opens at most: `DATABASE_POOL_SIZE` shared
+   * evenly by the server's thread and its pipeline workers (requests and an inline pipeline
+   * in one thread share its pool). Instances times this, plus one LISTEN connection each, must stay under the
    * server's `max_connections` (100 by default).
    */
   databasePoolSize: number;
@@ -111,9 +144,13 @@ export function env(): Env {
     authSecret: e.AUTH_SECRET ?? generatedSecret(dataDir),
     cronSecret: e.CRON_SECRET,
     pipeline: e.PIPELINE,
+    pipelineWorkers: e.PIPELINE_WORKERS,
     allowPrivateWebhooks: e.ALLOW_PRIVATE_WEBHOOKS === "1",
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN,
+    inboundSmtpPort: e.INBOUND_SMTP_PORT,
+    snsCertHosts: e.SNS_CERT_HOSTS ? e.SNS_CERT_HOSTS.split(",").map((s) => s.trim().toLowerCase()) : null,
+    dnsServers: e.DNS_SERVERS ? e.DNS_SERVERS.split(",").map((s) => s.trim()) : [],
     pipelineListenUrl: e.PIPELINE_LISTEN_URL === "off" ? null : (e.PIPELINE_LISTEN_URL ?? e.DATABASE_URL ?? null),
     pipelineLeaseMs: e.PIPELINE_LEASE_SECONDS * 1000,
     idempotencyClaimSeconds: e.IDEMPOTENCY_CLAIM_SECONDS,
@@ -122,7 +159,12 @@ export function env(): Env {
     webhookRetryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE.split(",").map((s) => Number(s) * 1000),
     retentionDays: e.RETENTION_DAYS,
     retentionBatchRows: e.RETENTION_BATCH_ROWS,
-    databasePoolSize: e.DATABASE_POOL_SIZE,
+    // The instance's connections are shared out: with the pipeline in worker threads, the
+    // server's thread and each worker open at most an even share (docs/deploy.md).
+    databasePoolSize: Math.max(
+      2,
+      Math.ceil(e.DATABASE_POOL_SIZE / (e.PIPELINE === "inline" && e.DATABASE_URL ? 1 + e.PIPELINE_WORKERS : 1)),
+    ),
     trustProxy: e.TRUST_PROXY,
   };
   return cached;

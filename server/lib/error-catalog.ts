@@ -171,6 +171,12 @@ export const ERROR_CATALOG = {
     message: "Live keys are refused from browsers (the request has an Origin header). Call the API from your backend, or use a test key.",
     where: ["api"],
   },
+  test_key_required: {
+    type: "forbidden",
+    description: "`GET /webhook-events/stream` streams test-mode events to test keys only; a live key is refused.",
+    message: "This endpoint streams test-mode events: call it with a test key (svc_test_…).",
+    where: ["api-declared"],
+  },
   role_required: {
     type: "forbidden",
     description: "Dashboard: the signed-in user's role in the workspace does not allow the action (support users may only read).",
@@ -286,6 +292,14 @@ export const ERROR_CATALOG = {
     description: "The recipient opted out of the channel (`opt_out_whatsapp` or `opt_out_email`); `param` is `to`.",
     message: "The recipient opted out of whatsapp messages.",
     param: "to",
+    where: ["api-declared"],
+  },
+  recipient_suppressed: {
+    type: "conflict",
+    description:
+      "A live e-mail to an address on the workspace's suppression list: it bounced permanently, its owner reported your mail as spam, or you suppressed it. `param` is `to.email`. Remove it with `DELETE /suppressions/{email}` only when you know the address works again.",
+    message: "The recipient's address is suppressed (hard_bounce): e-mail to it is not sent.",
+    param: "to.email",
     where: ["api-declared"],
   },
   whatsapp_window_closed: {
@@ -425,7 +439,7 @@ export const ERROR_CATALOG = {
     message:
       "api_base_url: 127.0.0.1 is a loopback or private address (127.0.0.1); set ALLOW_PRIVATE_WEBHOOKS=1 to allow it (development, tests).",
     param: "api_base_url",
-    where: ["dashboard", "cli"],
+    where: ["dashboard", "cli", "api-declared"],
   },
   unresolvable_host: {
     type: "invalid_request",
@@ -433,7 +447,7 @@ export const ERROR_CATALOG = {
       "Dashboard and operator CLI: a webhook endpoint's host or a channel's provider host does not resolve in DNS, so it cannot be checked or reached.",
     message: "smtp_url: the host smtp.example.invalid does not resolve.",
     param: "smtp_url",
-    where: ["dashboard", "cli"],
+    where: ["dashboard", "cli", "api-declared"],
   },
   flow_not_active: {
     type: "conflict",
@@ -496,17 +510,17 @@ export const ERROR_CATALOG = {
   },
   endpoint_disabled: {
     type: "conflict",
-    description: "Dashboard: a test event or a replay was asked of a disabled webhook endpoint. Enable the endpoint first.",
+    description: "A test event or a redelivery was asked of a disabled webhook endpoint. Enable the endpoint first.",
     message: "The endpoint is disabled; enable it to send it events.",
-    param: "endpoint_id",
-    where: ["dashboard"],
+    param: "id",
+    where: ["dashboard", "api-declared"],
   },
   delivery_pending: {
     type: "conflict",
-    description: "Dashboard: a replay was asked of a webhook delivery that is still pending; it will be attempted again on its own.",
+    description: "A redelivery was asked of a webhook delivery that is still pending; it will be attempted again on its own.",
     message: "This delivery is still pending: it will be attempted again on its own.",
-    param: "delivery_id",
-    where: ["dashboard"],
+    param: "id",
+    where: ["dashboard", "api-declared"],
   },
   // not_found
   resource_missing: {
@@ -567,6 +581,12 @@ export const ERROR_CATALOG = {
       "Too many requests with this key in the rolling 60-second window; requests without a valid key are limited per client address.",
     message: "Too many requests: the limit is 120 per rolling 60 seconds. Retry after 12 s.",
     where: ["api"],
+  },
+  too_many_streams: {
+    type: "rate_limit",
+    description: "`GET /webhook-events/stream`: this key already has 5 streams open. Close one (stop an `svc listen`) first.",
+    message: "This key already has 5 event streams open; close one before opening another.",
+    where: ["api-declared"],
   },
   // api_error
   internal_error: {

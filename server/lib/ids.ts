@@ -1,7 +1,7 @@
 import { randomFillSync } from "node:crypto";
 
 // Every identifier of the service is made here: the spec's prefixes (msg_, ct_, flow_, run_,
-// tag_, field_, cev_) plus our own (evt_, key_, wh_, usr_, ch_, ses_, aud_).
+// tag_, field_, cev_) plus our own (evt_, key_, wh_, usr_, ch_, ses_, aud_, sup_).
 const PREFIXES = {
   message: "msg",
   contact: "ct",
@@ -12,7 +12,7 @@ const PREFIXES = {
   event: "evt",
   contactEvent: "cev",
   key: "key",
-  webhook: "wh",
+  webhook: "we",
   delivery: "whd",
   user: "usr",
   channel: "ch",
@@ -20,6 +20,7 @@ const PREFIXES = {
   session: "ses",
   template: "tpl",
   audit: "aud",
+  suppression: "sup",
 } as const;
 
 export type IdKind = keyof typeof PREFIXES;

@@ -7,6 +7,7 @@ import { newId } from "../lib/ids.ts";
 import { EVENT_OF, transitionPath, type Status } from "./transitions.ts";
 import { insertEventsFrom } from "../events/record-event.ts";
 import { insertHistory } from "./message-history.ts";
+import { insertSuppressions } from "../suppressions/insert-suppressions.ts";
 
 export type Report = {
   status: Exclude<Status, "queued">;
@@ -18,6 +19,11 @@ export type Report = {
   /** `status` for the pipeline's own changes, `provider_report` for a provider's. */
   kind: "status" | "provider_report";
   detail?: Record<string, unknown>;
+  /**
+   * D72, D73: the message's address goes on its workspace's suppression list (of the message's
+   * mode) with this reason, in the same statement; an address already there keeps its entry.
+   */
+  suppress?: { reason: "hard_bounce" | "complaint"; detail?: string };
 };
 
 const TIMESTAMP: Record<Exclude<Status, "queued">, "sent_at" | "delivered_at" | "read_at" | "failed_at" | "canceled_at"> = {
@@ -28,13 +34,13 @@ const TIMESTAMP: Record<Exclude<Status, "queued">, "sent_at" | "delivered_at" | 
   canceled: "canceled_at",
 };
 
-type Row = MessageEventSource & { workspace_id: string; mode: Mode; status: Status };
+type Row = MessageEventSource & { workspace_id: string; mode: Mode; status: Status; to: string | null };
 
 /** One report for `applyReports`: the message, the report, and the cause its events carry (the current one unless given, D54). */
 export type ReportFor = { messageId: string; report: Report; cause?: [string | null, string | null] };
 
 // The messages are locked in id order, so two batches over the same messages never deadlock.
-const LOCK = `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, status::text AS status, metadata FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`;
+const LOCK = `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, status::text AS status, metadata, "to" FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`;
 
 // Every report's history entry, the status changes and their events (with their webhook
 // deliveries) in one statement. Only a failed message keeps an error: any other status clears
@@ -65,7 +71,12 @@ const CHANGE = `
     `SELECT e.id, e.workspace_id, e.name, e.mode::"KeyMode", e.data, e.contact_id, e.created_at, e.request_id, e.traceparent
     FROM jsonb_to_recordset($3::jsonb)
       AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text, created_at timestamptz, request_id text, traceparent text)`,
-  )}
+  )},
+  s AS (
+    ${insertSuppressions(`SELECT s.id, s.workspace_id, s.mode, s.email, s.reason, s.message_id, s.detail, s.created_at
+    FROM jsonb_to_recordset($4::jsonb)
+      AS s(id text, workspace_id text, mode text, email text, reason text, message_id text, detail text, created_at timestamptz)`)}
+  )
   SELECT count(*) FROM e`;
 
 /**
@@ -94,10 +105,23 @@ export async function applyReports(sql: Handle, reports: ReportFor[]): Promise<b
   const history: unknown[] = [];
   const changes: unknown[] = [];
   const events: unknown[] = [];
+  const suppressions: unknown[] = [];
   const paths = reports.map(({ messageId, report, cause }) => {
     const m = byId.get(messageId);
     if (!m) return null;
     const at = report.at ?? new Date();
+    if (report.suppress && m.channel === "email" && m.to) {
+      suppressions.push({
+        id: newId("suppression"),
+        workspace_id: m.workspace_id,
+        mode: m.mode,
+        email: m.to,
+        reason: report.suppress.reason,
+        message_id: m.id,
+        detail: report.suppress.detail?.slice(0, 1000) ?? null,
+        created_at: at,
+      });
+    }
     const path = transitionPath(m.status, report.status);
     const detail = { ...(report.detail ?? {}), ...(report.error ? { error: report.error } : {}), applied: path.length > 0 };
     history.push({ message_id: messageId, at, kind: report.kind, status: report.status, detail });
@@ -119,7 +143,7 @@ export async function applyReports(sql: Handle, reports: ReportFor[]): Promise<b
         workspace_id: m.workspace_id,
         name: EVENT_OF[status],
         mode: m.mode,
-        data: messageEventData(m, status, report.error),
+        data: messageEventData(m, status, report.error, report.errorCode),
         contact_id: m.contact_id,
         created_at: new Date(recordedAt + i).toISOString(),
         request_id: requestId,
@@ -128,7 +152,9 @@ export async function applyReports(sql: Handle, reports: ReportFor[]): Promise<b
     );
     return path;
   });
-  if (history.length) await sql(CHANGE, [JSON.stringify(history), JSON.stringify(changes), JSON.stringify(events)]);
+  if (history.length) {
+    await sql(CHANGE, [JSON.stringify(history), JSON.stringify(changes), JSON.stringify(events), JSON.stringify(suppressions)]);
+  }
   for (const path of paths) for (const status of path ?? []) recorder()?.statusChange(status); // D52
   return paths.map((path) => (path?.length ?? 0) > 0);
 }

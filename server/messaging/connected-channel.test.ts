@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openFreshDatabase } from "../../e2e/support/open-database.ts";
 import type { Database } from "../db/client.ts";
-import { connectedChannel } from "./send-message.ts";
+import { connectedChannel } from "./connected-channel.ts";
 
 // D16: a live send without `channel_id` goes through the oldest connected channel of its type,
 // and is a 409 when there is none. The live sends of one tick ask in one statement, each

@@ -13,7 +13,7 @@ import { newId } from "../lib/ids.ts";
 import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { recorder } from "../observability/metrics.ts";
 import { inSpan } from "../observability/tracing.ts";
-import { applyReport } from "./apply-report.ts";
+import { applyReport, type Report } from "./apply-report.ts";
 import { SECOND_TAIL_MS, slowChannel } from "../channels/pacing.ts";
 import { slowsChannel } from "../providers/meta-error-codes.ts";
 import { jsonRows } from "../db/json-rows.ts";
@@ -225,6 +225,9 @@ async function record(
       error: result.error,
       detail,
       ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+      ...(result.outcome === "permanent" && result.addressRejected
+        ? { suppress: { reason: "hard_bounce" as const, detail: result.error } }
+        : {}),
     });
     return "failed";
   }
@@ -298,7 +301,7 @@ async function finish(
   database: Database,
   job: Job,
   owner: string,
-  report: { status: "sent" | "failed"; error?: string; errorCode?: string; providerMessageId?: string; detail?: Record<string, unknown> },
+  report: Pick<Report, "error" | "errorCode" | "providerMessageId" | "detail" | "suppress"> & { status: "sent" | "failed" },
 ): Promise<void> {
   await database.transaction(async (sql) => {
     if (await completeJob(sql, job, owner)) await applyReport(sql, job.subject_id, { ...report, kind: "status" });

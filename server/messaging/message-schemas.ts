@@ -35,7 +35,7 @@ export const ZRecipient = z
       .trim()
       .max(200)
       .optional()
-      .describe("May accompany `phone` or `email`: the name of a contact created for them.")
+      .describe("May accompany `phone` or `email`: the name of a contact created for them, or of the matched contact when it has none.")
       .meta({ example: "Ana" }),
   })
   .superRefine((to, ctx) => {
@@ -169,6 +169,12 @@ export const ZSendMessageRequest = z
     channel_id: z.string().max(64).optional().describe("A specific channel; otherwise the connected channel of the type is used."),
     metadata: ZMetadata.optional(),
     send_at: ZSendAt.optional(),
+    dry_run: z
+      .boolean()
+      .optional()
+      .describe(
+        "`true`: run every check of the send and answer `200` with the message as it would be created, its content rendered, and no `id`; nothing is written, sent or counted. The same errors as a real send. Not taken by `POST /messages/batch`.",
+      ),
   })
   .superRefine(checkContent)
   .meta({
@@ -176,6 +182,13 @@ export const ZSendMessageRequest = z
     examples: [
       { channel: "whatsapp", to: { phone: "+5511987654321" }, whatsapp: { body: "Your code is {{code}}." }, variables: { code: "4821" } },
       { channel: "email", to: { email: "ana@example.com", name: "Ana" }, email: { subject: "Welcome", html: "<p>Hello {{name}}!</p>" } },
+      {
+        channel: "whatsapp",
+        to: { phone: "+5511987654321" },
+        whatsapp: { body: "Your code is {{code}}." },
+        variables: { code: "4821" },
+        dry_run: true,
+      },
     ],
   });
 
@@ -220,6 +233,59 @@ export const ZMessage = z
   .meta({ id: "Message" });
 
 export type Message = z.infer<typeof ZMessage>;
+
+/** D71: a message's content as it would be sent, placeholders filled. */
+export const ZRenderedContent = z
+  .object({
+    body: z.string().optional().describe("WhatsApp: the text, or a template's body with its parameters filled."),
+    media_url: z.string().optional(),
+    media_type: z.enum(MEDIA_TYPES).optional(),
+    template: z
+      .object({
+        name: z.string(),
+        language: z.string(),
+        parameters: z.record(z.string(), z.string()).describe("Each template parameter's text, filled."),
+      })
+      .optional()
+      .describe("WhatsApp: the template that would be sent."),
+    subject: z.string().optional().describe("E-mail: the subject."),
+    html: z.string().optional().describe("E-mail: the HTML body."),
+    reply_to: z.string().optional(),
+    preview_text: z.string().optional(),
+  })
+  .meta({ id: "RenderedContent" });
+export type RenderedContent = z.infer<typeof ZRenderedContent>;
+
+/** D71: what `POST /messages` with `dry_run` answers: the message a send would create, with no id, and its rendered content. */
+export const ZMessageDryRun = ZMessage.omit({ id: true })
+  .extend({
+    dry_run: z.literal(true),
+    contact_id: z.string().nullable().describe("The recipient's contact; null when a real send would create it (the recipient is new)."),
+    content: ZRenderedContent,
+  })
+  .meta({
+    id: "MessageDryRun",
+    example: {
+      dry_run: true,
+      status: "queued",
+      channel: "whatsapp",
+      direction: "outbound",
+      to: "+5511987654321",
+      contact_id: "ct_0mwq18yo3jJFvnIzUvqf4q",
+      metadata: {},
+      provider_message_id: null,
+      error: null,
+      error_code: null,
+      scheduled_at: null,
+      canceled_at: null,
+      sent_at: null,
+      delivered_at: null,
+      read_at: null,
+      created_at: "2026-11-27T10:00:00.000Z",
+      content: { body: "Your code is 4821." },
+    },
+  });
+export type MessageDryRun = z.infer<typeof ZMessageDryRun>;
 
 export type MessageRow = Pick<
   MessageModel,

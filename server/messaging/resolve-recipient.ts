@@ -1,5 +1,5 @@
 import type { Contact } from "../contacts/contact-schemas.ts";
-import { defaultCountry, lookUpContact } from "../contacts/get-contact.ts";
+import { defaultCountry, lookUpContact, lookUpRecipient } from "../contacts/get-contact.ts";
 import type { Database } from "../db/client.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { notFound } from "../lib/errors.ts";
@@ -17,19 +17,27 @@ export async function resolveRecipient(
   database: Database,
   ref: Pick<CallerInWorkspace, "workspaceId" | "defaultCountry">,
   to: Recipient,
+  opts: { suppression?: boolean } = {},
 ): Promise<
-  { contact: Contact; exists: true } | { contact: null; exists: false; draft: { phone?: string; email?: string; name?: string } }
+  ({ contact: Contact; exists: true } | { contact: null; exists: false; draft: { phone?: string; email?: string; name?: string } }) & {
+    suppressed: string | null;
+  }
 > {
+  // D72: a live e-mail send reads the suppression list in the same statement as the contact.
+  const lookUp = async (by: Parameters<typeof lookUpContact>[2]) =>
+    opts.suppression
+      ? lookUpRecipient(database, ref.workspaceId, by)
+      : { contact: await lookUpContact(database, ref.workspaceId, by), suppressed: null };
   if (to.contact_id !== undefined) {
-    const contact = await lookUpContact(database, ref.workspaceId, { id: to.contact_id });
+    const { contact, suppressed } = await lookUp({ id: to.contact_id });
     if (!contact) throw notFound("contact", "to.contact_id");
-    return { contact, exists: true };
+    return { contact, exists: true, suppressed };
   }
   const by =
     to.phone !== undefined
       ? { phone: normalizePhone(to.phone, await defaultCountry(database, ref), "to.phone") }
       : { email: normalizeEmail(to.email!, "to.email") };
-  const contact = await lookUpContact(database, ref.workspaceId, by);
-  if (contact) return { contact, exists: true };
-  return { contact: null, exists: false, draft: { ...by, ...(to.name ? { name: to.name } : {}) } };
+  const { contact, suppressed } = await lookUp(by);
+  if (contact) return { contact, exists: true, suppressed };
+  return { contact: null, exists: false, draft: { ...by, ...(to.name ? { name: to.name } : {}) }, suppressed };
 }

@@ -38,6 +38,11 @@ export async function sendBatch(
     items.map(async (item, i) => {
       const parsed = ZSendMessageRequest.safeParse(item);
       if (!parsed.success) return itemError(fromZodError(parsed.error)!, i);
+      // D71: a dry run is POST /messages' alone; an item that asks for one is refused, never sent.
+      if (parsed.data.dry_run !== undefined) {
+        const message = "dry_run is not a parameter of a batch item: check a message with POST /messages and dry_run instead.";
+        return itemError(new AppError("unknown_parameter", message, { param: "dry_run" }), i);
+      }
       return prepareMessage(database, sender, parsed.data, { ...opts, createContact }).catch((err: unknown) => itemError(err, i));
     }),
   );

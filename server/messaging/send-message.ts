@@ -2,46 +2,21 @@ import type { Contact } from "../contacts/contact-schemas.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database, Handle } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
-import type { Mode } from "../keys/scopes.ts";
 import { normalizeEmail } from "../lib/email.ts";
-import { conflict, invalid, notFound } from "../lib/errors.ts";
-import { batchedRows } from "../lib/batched-rows.ts";
-import { versionedCache } from "../lib/versioned-cache.ts";
+import { notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
-import { messageView, type Message, type SendMessageRequest } from "./message-schemas.ts";
+import { quotaRefusal } from "../usage/quota.ts";
+import { connectedChannel } from "./connected-channel.ts";
+import { messageView, type Message, type MessageDryRun, type RenderedContent, type SendMessageRequest } from "./message-schemas.ts";
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient } from "./resolve-recipient.ts";
-import { WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
+import { whyNot, windowClosedError, windowOpen } from "./why-not.ts";
 import { acceptMessage, type Accepted, type NewMessage } from "./insert-messages.ts";
 import { currentCause } from "../observability/request-context.ts";
 import type { Content } from "../providers/provider.ts";
 import { checkTemplateSend, templateContent, lookUpTemplate, type StoredTemplate } from "../whatsapp/check-template-send.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 import type { Columns } from "../db/rows.ts";
-
-/** Why a contact cannot be sent a message on a channel; `reason` ends "The recipient …" or "The contact …". */
-type Refusal = { code: "recipient_missing_address" | "recipient_opted_out"; reason: string };
-
-/**
- * The address a message on `channel` goes to (the contact's phone or e-mail), or why it cannot
- * go: no address for the channel, or the contact opted out of it (D38). One rule for
- * POST /messages, which answers the refusal as an error, and a flow's send step, which skips.
- */
-export function deliveryAddress(
-  contact: Pick<Contact, "phone" | "email" | "opt_out_whatsapp" | "opt_out_email">,
-  channel: "whatsapp" | "email",
-): { address: string; refused?: undefined } | { address?: undefined; refused: Refusal } {
-  const address = channel === "whatsapp" ? contact.phone : contact.email;
-  if (!address) {
-    return {
-      refused: { code: "recipient_missing_address", reason: `has no ${channel === "whatsapp" ? "phone number" : "e-mail address"}` },
-    };
-  }
-  if (channel === "whatsapp" ? contact.opt_out_whatsapp : contact.opt_out_email) {
-    return { refused: { code: "recipient_opted_out", reason: `opted out of ${channel} messages` } };
-  }
-  return { address };
-}
 
 /**
  * POST /messages (spec "Send message", D15, D16, D17, D25, D35, D76): `prepareMessage`'s
@@ -64,6 +39,26 @@ export async function sendMessage(
   return view;
 }
 
+/**
+ * POST /messages with `dry_run` (D71): every check of `sendMessage`, the daily and monthly
+ * limits read instead of counted, and the message it would create with its content rendered;
+ * nothing is written (no contact, message, count, event or job).
+ */
+export async function dryRunMessage(database: Database, sender: Sender, input: SendMessageRequest): Promise<MessageDryRun> {
+  const checked = await checkMessage(database, sender, input);
+  if (sender.mode === "live") {
+    const limit = await quotaRefusal(database.query, sender.workspaceId, input.channel, checked.now);
+    if (limit) throw limit;
+  }
+  const { id: _id, ...view } = messageView(viewRow(input, checked, checked.recipient.exists ? checked.contact.id : ""));
+  return {
+    ...view,
+    dry_run: true,
+    contact_id: checked.recipient.exists ? checked.contact.id : null,
+    content: renderedView(checked.content),
+  };
+}
+
 type Sender = Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">;
 type SendOptions = {
   source?: "api" | "flow";
@@ -75,16 +70,11 @@ type RecipientDraft = { phone?: string; email?: string; name?: string };
 
 /**
  * Every check of a send before anything is written, in D16's order: the channel id, the
- * recipient's address, opt-out, a connected channel (live keys), placeholders; the quota is
- * counted by the write (`acceptMessage`). Creates the recipient's contact when it is new (D15).
- * The message ready to write, and how it will be answered.
+ * recipient (D15), its address, opt-out and suppression (`whyNot`, the rule flows and
+ * reachability share), a connected channel (live keys), the content (template, window,
+ * placeholders, rendered limits). The quota is counted by the write (`acceptMessage`).
  */
-export async function prepareMessage(
-  database: Database,
-  sender: Sender,
-  input: SendMessageRequest,
-  opts: SendOptions = {},
-): Promise<{ accepted: Accepted; view: Message }> {
+async function checkMessage(database: Database, sender: Sender, input: SendMessageRequest) {
   const channelId = await pickChannel(database.query, sender, input);
   // A template's read needs only the channel, so it runs beside the recipient's; its errors
   // still come in D16's order, when the content is checked. (With no channel given, the read
@@ -93,14 +83,20 @@ export async function prepareMessage(
     ? lookUpTemplate(database, { id: channelId, workspaceId: sender.workspaceId }, input.whatsapp.template, sender.templatesVersion)
     : undefined;
   template?.catch(() => {}); // observed where the content is checked, or not needed
-  const recipient = await resolveRecipient(database, sender, input.to);
-  const contact = recipient.contact ?? draftContact(recipient.draft);
-  const { address, refused } = deliveryAddress(contact, input.channel);
-  if (refused?.code === "recipient_missing_address") {
-    throw invalid("recipient_missing_address", `The recipient ${refused.reason}.`, input.channel === "whatsapp" ? "to.phone" : "to.email");
-  }
-  if (refused) throw conflict("recipient_opted_out", `The recipient ${refused.reason}.`, "to");
   const live = sender.mode === "live";
+  const recipient = await resolveRecipient(database, sender, input.to, { suppression: live && input.channel === "email" });
+  // D78: `to.name` with a phone or e-mail names a matched contact that has no name.
+  const naming = recipient.exists && recipient.contact.name === null && input.to.contact_id === undefined && !!input.to.name;
+  const contact = recipient.contact
+    ? naming
+      ? { ...recipient.contact, name: input.to.name! }
+      : recipient.contact
+    : draftContact(recipient.draft);
+  // D16, D72: no address, opt-out, then (live e-mail) a suppressed address, read with the contact.
+  const target = { workspaceId: sender.workspaceId, mode: sender.mode, channel: input.channel, contact };
+  const [refused] = await whyNot(database.query, target, { suppressed: recipient.suppressed });
+  if (refused) throw refused.error!;
+  const address = (input.channel === "whatsapp" ? contact.phone : contact.email)!;
   const liveChannel = live
     ? (channelId ?? (await connectedChannel({ database, version: sender.templatesVersion }, sender.workspaceId, input.channel)))
     : channelId;
@@ -108,41 +104,78 @@ export async function prepareMessage(
     input.channel === "whatsapp"
       ? await whatsappContent(database.query, sender, input, contact, liveChannel, { missing: "refuse", template })
       : renderContent(input, contact, { missing: "refuse" });
-
-  const create = opts.createContact ?? ((draft: RecipientDraft) => upsertContact(database, sender, draft));
-  const contactId = recipient.exists ? contact.id : (await create(recipient.draft)).id;
   const now = new Date();
   // D76: a `send_at` a few seconds past (clock skew) means now.
   const sendAt = input.send_at !== undefined && Date.parse(input.send_at) > now.getTime() ? new Date(input.send_at) : null;
-  const message: NewMessage = {
-    sender,
-    channel: input.channel,
-    channelId: liveChannel,
-    contactId,
-    address,
-    content,
-    source: opts.source ?? "api",
-    apiKeyId: opts.apiKeyId ?? null,
-    metadata: input.metadata ?? {},
-    sendAt,
-  };
-  const id = newId("message");
-  const view = messageView({
+  return { recipient, naming, contact, address, liveChannel, content, now, sendAt };
+}
+
+type Checked = Awaited<ReturnType<typeof checkMessage>>;
+
+/** The answer's row of a message just accepted (or, in a dry run, that would be). */
+function viewRow(input: SendMessageRequest, checked: Checked, contactId: string, id = "") {
+  return {
     id,
-    status: "queued",
+    status: "queued" as const,
     channel: input.channel,
-    to: address,
+    to: checked.address,
     contactId,
-    metadata: message.metadata,
+    metadata: input.metadata ?? {},
     providerMessageId: null,
     error: null,
-    scheduledAt: sendAt,
+    scheduledAt: checked.sendAt,
     sentAt: null,
     deliveredAt: null,
     readAt: null,
-    createdAt: now,
-  });
-  return { accepted: { id, message, at: now, cause: currentCause() }, view };
+    createdAt: checked.now,
+  };
+}
+
+/** A message's content as a dry run shows it: a template by its name, language and filled parameters. */
+function renderedView(content: Content): RenderedContent {
+  if ("template" in content) {
+    const { name, language, parameters } = content.template;
+    return { body: content.body, template: { name, language, parameters: Object.fromEntries(parameters.map((p) => [p.name, p.text])) } };
+  }
+  return content as RenderedContent;
+}
+
+/**
+ * `checkMessage`, then what the write needs: creates the recipient's contact when it is new
+ * (D15) and names a matched one (D78). The message ready to write, and how it will be answered.
+ */
+export async function prepareMessage(
+  database: Database,
+  sender: Sender,
+  input: SendMessageRequest,
+  opts: SendOptions = {},
+): Promise<{ accepted: Accepted; view: Message }> {
+  const checked = await checkMessage(database, sender, input);
+  const { recipient, contact } = checked;
+  const create = opts.createContact ?? ((draft: RecipientDraft) => upsertContact(database, sender, draft));
+  const contactId = recipient.exists ? contact.id : (await create(recipient.draft)).id;
+  if (checked.naming) {
+    await upsertContact(
+      database,
+      sender,
+      input.to.phone !== undefined ? { phone: contact.phone!, name: contact.name } : { email: contact.email!, name: contact.name },
+    );
+  }
+  const message: NewMessage = {
+    sender,
+    channel: input.channel,
+    channelId: checked.liveChannel,
+    contactId,
+    address: checked.address,
+    content: checked.content,
+    source: opts.source ?? "api",
+    apiKeyId: opts.apiKeyId ?? null,
+    metadata: input.metadata ?? {},
+    sendAt: checked.sendAt,
+  };
+  const id = newId("message");
+  const view = messageView(viewRow(input, checked, contactId, id));
+  return { accepted: { id, message, at: checked.now, cause: currentCause() }, view };
 }
 
 /**
@@ -163,47 +196,6 @@ export async function pickChannel(
   return channel.id;
 }
 
-// The oldest connected channel of each key (`<type> <workspace id>`: the type has no space,
-// the rest is the id whatever it holds): one statement for the live sends of a tick (every
-// live send without `channel_id` asks), or for a flow run's one.
-const CONNECTED_CHANNELS = `
-  SELECT DISTINCT ON (k.key) k.key AS id, c.id AS channel
-  FROM unnest($1::text[]) AS k(key)
-  JOIN channels c ON c.type = split_part(k.key, ' ', 1)::"ChannelType" AND c.workspace_id = substr(k.key, strpos(k.key, ' ') + 1)
-   AND c.disconnected_at IS NULL
-  ORDER BY k.key, c.created_at, c.id`;
-
-const connectedChannelBatched = batchedRows<{ id: string; channel: string }>(CONNECTED_CHANNELS);
-
-/**
- * The oldest connected channel of the type; a live send without one is a 409 (D16). Read
- * with the process's concurrent sends (`database`), or through a flow run's transaction (`sql`).
- * With `version`, the workspace's templates_version that the request's key check read: an
- * answer read at that version is given again from memory (`versionedCache`), since connecting
- * or disconnecting a channel changes the version.
- */
-export async function connectedChannel(
-  via: { database: Database; version?: string } | { sql: Handle },
-  workspaceId: string,
-  type: "whatsapp" | "email",
-): Promise<string> {
-  const key = `${type} ${workspaceId}`;
-  const channel =
-    "sql" in via
-      ? ((await via.sql<{ id: string; channel: string }>(CONNECTED_CHANNELS, [[key]]))[0]?.channel ?? null)
-      : await connectedChannels(
-          via.database,
-          key,
-          via.version,
-          async () => (await connectedChannelBatched(via.database, key))?.channel ?? null,
-        );
-  if (!channel) throw conflict("channel_not_connected", `No ${type} channel is connected: connect one in the dashboard first.`, "channel");
-  return channel;
-}
-
-/** Workspaces' connected channels kept per process and database (about 100 bytes each). */
-const connectedChannels = versionedCache<string | null>(20_000);
-
 function draftContact(draft: { phone?: string; email?: string; name?: string }): Contact {
   return {
     id: "",
@@ -215,15 +207,10 @@ function draftContact(draft: { phone?: string; email?: string; name?: string }):
     opt_out_whatsapp: false,
     opt_out_email: false,
     whatsapp_window_expires_at: null,
+    time_zone: null,
     created_at: "",
     updated_at: "",
   };
-}
-
-/** D43: whether the contact's 24-hour window is open now (test keys: always, but for the reserved recipient). */
-export function windowOpen(mode: Mode, contact: Contact, address: string, now: Date = new Date()): boolean {
-  if (mode === "test") return address !== WINDOW_CLOSED_RECIPIENT;
-  return contact.whatsapp_window_expires_at !== null && new Date(contact.whatsapp_window_expires_at).getTime() > now.getTime();
 }
 
 /**
@@ -258,14 +245,7 @@ export async function whatsappContent(
     for (const p of parameters) filled[p.name] = render(given[p.name]!, values, { ...opts, limit: RENDERED_LIMITS.parameter(p.name) });
     return templateContent(template, parameters, filled);
   }
-  if (!open) {
-    const expired = contact.whatsapp_window_expires_at;
-    throw conflict(
-      "whatsapp_window_closed",
-      `${expired && sender.mode === "live" ? `The contact's 24-hour WhatsApp window closed at ${expired}` : "The contact's 24-hour WhatsApp window never opened: the contact has not written to you on WhatsApp"}. Outside the window only a template can be sent: give whatsapp.template.`,
-      w.body !== undefined ? "whatsapp.body" : "whatsapp.media_url",
-    );
-  }
+  if (!open) throw windowClosedError(sender.mode, contact, w.body !== undefined ? "whatsapp.body" : "whatsapp.media_url");
   return renderContent(input, contact, opts);
 }
 

@@ -3,7 +3,7 @@ import type { Database } from "../db/client.ts";
 import { causeParams } from "../observability/request-context.ts";
 import { settleJobs, type Job } from "../outbox/jobs.ts";
 import { applyReports, type ReportFor } from "./apply-report.ts";
-import { SIMULATED_FAILURE, simulatedSteps } from "./test-mode.ts";
+import { SIMULATED_BOUNCE, SIMULATED_FAILURE, simulatedSteps } from "./test-mode.ts";
 
 type Step = { job: Job<"message.simulate">; owner: string; cause: [string | null, string | null] };
 
@@ -48,8 +48,15 @@ async function runSteps(database: Database, steps: readonly Step[]): Promise<voi
           report: {
             status: step.status,
             kind: "status",
-            error: step.status === "failed" ? SIMULATED_FAILURE : undefined,
-            errorCode: step.status === "failed" ? "simulated_failure" : undefined,
+            ...(step.status === "failed" && outcome === "bounced"
+              ? {
+                  error: SIMULATED_BOUNCE,
+                  errorCode: "bounce_hard",
+                  suppress: { reason: "hard_bounce" as const, detail: SIMULATED_BOUNCE },
+                }
+              : step.status === "failed"
+                ? { error: SIMULATED_FAILURE, errorCode: "simulated_failure" }
+                : {}),
             detail: { simulated: true },
           },
         }

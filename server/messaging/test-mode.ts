@@ -13,6 +13,8 @@ const RESERVED: Record<string, Outcome> = {
   "delivered@example.com": "delivered",
   "+15550100003": "sent",
   "sent@example.com": "sent",
+  // D72: a hard bounce; the address joins the workspace's test suppressions.
+  "bounced@example.com": "bounced",
 };
 
 /** D43: the one test recipient whose 24-hour WhatsApp window is always closed. */
@@ -23,11 +25,12 @@ export function simulatedOutcome(address: string): Outcome {
 }
 
 export const SIMULATED_FAILURE = "simulated failure";
+export const SIMULATED_BOUNCE = "Simulated hard bounce: 550 5.1.1 The e-mail account does not exist.";
 
 /** The simulated steps of an outcome, with their delay after acceptance in milliseconds. */
-export function simulatedSteps(outcome: Outcome): { status: Outcome; afterMs: number }[] {
-  if (outcome === "failed") return [{ status: "failed", afterMs: 0 }];
-  const steps: { status: Outcome; afterMs: number }[] = [{ status: "sent", afterMs: 0 }];
+export function simulatedSteps(outcome: Outcome): { status: Exclude<Outcome, "bounced">; afterMs: number }[] {
+  if (outcome === "failed" || outcome === "bounced") return [{ status: "failed", afterMs: 0 }];
+  const steps: { status: Exclude<Outcome, "bounced">; afterMs: number }[] = [{ status: "sent", afterMs: 0 }];
   if (outcome === "delivered" || outcome === "read") steps.push({ status: "delivered", afterMs: 1000 });
   if (outcome === "read") steps.push({ status: "read", afterMs: 2000 });
   return steps;

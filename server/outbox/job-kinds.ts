@@ -7,7 +7,7 @@ import { z } from "zod";
 // a payload holds are spelled here and the domains take their types from here.
 
 /** A test message's simulated end state (D35). */
-export const SIMULATED_OUTCOMES = ["read", "delivered", "sent", "failed"] as const;
+export const SIMULATED_OUTCOMES = ["read", "delivered", "sent", "failed", "bounced"] as const;
 
 /** A step's position in a flow: indexes, and the list entered (a branch's `then`/`else`, a `wait_for`'s paths). */
 const ZStepPath = z.array(z.union([z.number().int().nonnegative(), z.enum(["then", "else", "on_event", "on_timeout"])]));

@@ -1,4 +1,5 @@
 import type { Database } from "../db/client.ts";
+import type { KeyMode } from "../generated/prisma/enums.ts";
 import type { Columns } from "../db/rows.ts";
 import { listFlows } from "../flows/list-flows.ts";
 import { getUsage } from "../usage/get-usage.ts";
@@ -12,8 +13,9 @@ import { listEndpoints } from "../webhooks/list-endpoints.ts";
 //   scan of (workspace_id, created_at, id, channel, mode) over 30 days (usage_counters hold
 //   live messages only, and the overview shows test messages too);
 // - outcomes (status, failure reasons) from the newest RECENT_SAMPLE messages of the last
-//   30 days, read backwards on the (workspace_id, created_at, id, …) index and capped, so a
-//   workspace with millions of messages costs the same as one with ten thousand.
+//   30 days of the mode the dashboard shows (its test/live switch), read backwards on the
+//   (workspace_id, mode, created_at, id) index and capped, so a workspace with millions of
+//   messages costs the same as one with ten thousand.
 
 export const OVERVIEW_DAYS = 30;
 /** How many of the newest messages the status figures and failure reasons are counted over. */
@@ -28,7 +30,8 @@ function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-export async function workspaceOverview(database: Database, workspaceId: string, now = new Date()) {
+/** The overview of `mode`'s messages (D40: each message belongs to one mode); the limits count live ones whatever the mode shown (D20). */
+export async function workspaceOverview(database: Database, workspaceId: string, mode: KeyMode, now = new Date()) {
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (OVERVIEW_DAYS - 1)));
   const since = new Date(now.getTime() - OVERVIEW_DAYS * 24 * 60 * 60_000);
 
@@ -40,17 +43,17 @@ export async function workspaceOverview(database: Database, workspaceId: string,
     ),
     database.query<Columns<"messages", "channel" | "status"> & { count: string }>(
       `SELECT channel::text AS channel, status::text AS status, count(*) AS count FROM (
-         SELECT channel, status FROM messages WHERE workspace_id = $1 AND created_at >= $2
+         SELECT channel, status FROM messages WHERE workspace_id = $1 AND mode = $4::"KeyMode" AND created_at >= $2
          ORDER BY created_at DESC, id DESC LIMIT $3
        ) recent GROUP BY 1, 2`,
-      [workspaceId, since, RECENT_SAMPLE],
+      [workspaceId, since, RECENT_SAMPLE, mode],
     ),
     database.query<Columns<"messages", "error"> & { count: string }>(
       `SELECT error, count(*) AS count FROM (
-         SELECT status, error FROM messages WHERE workspace_id = $1 AND created_at >= $2
+         SELECT status, error FROM messages WHERE workspace_id = $1 AND mode = $4::"KeyMode" AND created_at >= $2
          ORDER BY created_at DESC, id DESC LIMIT $3
        ) recent WHERE status = 'failed' GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
-      [workspaceId, since, RECENT_SAMPLE],
+      [workspaceId, since, RECENT_SAMPLE, mode],
     ),
     getUsage(database, workspaceId, now),
     listEndpoints(database, workspaceId),
@@ -86,15 +89,16 @@ export async function workspaceOverview(database: Database, workspaceId: string,
 
   return {
     days,
+    mode,
     today: {
-      whatsapp: today.whatsapp_live + today.whatsapp_test,
-      email: today.email_live + today.email_test,
+      whatsapp: today[`whatsapp_${mode}`],
+      email: today[`email_${mode}`],
       whatsapp_live: today.whatsapp_live,
       email_live: today.email_live,
     },
     last_30_days: {
-      whatsapp: days.reduce((s, d) => s + d.whatsapp_live + d.whatsapp_test, 0),
-      email: days.reduce((s, d) => s + d.email_live + d.email_test, 0),
+      whatsapp: days.reduce((s, d) => s + d[`whatsapp_${mode}`], 0),
+      email: days.reduce((s, d) => s + d[`email_${mode}`], 0),
     },
     recent: {
       sampled,

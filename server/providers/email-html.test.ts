@@ -64,7 +64,17 @@ describe("mapSmtpError (D39)", () => {
       error: "550 5.1.1 No such user",
       detail: { status_code: 550, excerpt: "550 5.1.1 No such user" },
       errorCode: "smtp_550", // D45
+      addressRejected: false, // D73: no command named, so nothing says it was the recipient
     });
+    // D73: a 5xx to RCPT TO suppresses the recipient; one to AUTH does not.
+    const rcpt = Object.assign(new Error("Can't send mail"), { responseCode: 550, response: "550 5.1.1 No such user", command: "RCPT TO" });
+    expect(mapSmtpError(rcpt, {}, false)).toMatchObject({ outcome: "permanent", addressRejected: true });
+    const auth = Object.assign(new Error("Invalid login"), {
+      responseCode: 535,
+      response: "535 5.7.8 Bad credentials",
+      command: "AUTH PLAIN",
+    });
+    expect(mapSmtpError(auth, {}, false)).toMatchObject({ outcome: "permanent", addressRejected: false });
   });
 
   it("4xx, and refused connections and timeouts before the whole message was sent, are temporary", () => {

@@ -40,7 +40,14 @@ export type ProviderDetail = { request_id?: string; status_code?: number; excerp
 export type ProviderResult =
   | { outcome: "accepted"; providerMessageId: string; detail: ProviderDetail }
   /** Will never succeed (invalid number, 4xx other than rate limits, SMTP 5xx): `failed`. */
-  | { outcome: "permanent"; error: string; detail: ProviderDetail; errorCode?: string }
+  | {
+      outcome: "permanent";
+      error: string;
+      detail: ProviderDetail;
+      errorCode?: string;
+      /** D73: the recipient's address itself was refused for good (an SMTP 5xx to it): it is suppressed. */
+      addressRejected?: boolean;
+    }
   /** May succeed later (rate limit, 5xx, SMTP 4xx, a connection refused before the request was sent): retried. */
   | { outcome: "temporary"; error: string; detail: ProviderDetail; retryAfterMs?: number; errorCode?: string }
   /**

@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import { env } from "../lib/env.ts";
 import { checkHost } from "../lib/private-address.ts";
+import { dkimSigning } from "./dkim.ts";
 import { decorateHtml, htmlToText } from "./email-html.ts";
 import { signToken } from "./email-token.ts";
 import type { ChannelConfig, Content, OutboundMessage, ProviderClient, ProviderDetail, ProviderResult } from "./provider.ts";
@@ -135,6 +136,7 @@ export function buildMail(channel: ChannelConfig, message: OutboundMessage, cont
   const from = channel.settings.from ?? channel.externalId;
   const links = trackingLinks(channel, message.id);
   const html = decorateHtml(content.html, links, content.preview_text);
+  const dkim = dkimSigning(channel.settings, channel.secrets);
   return {
     from,
     to: message.to,
@@ -144,11 +146,30 @@ export function buildMail(channel: ChannelConfig, message: OutboundMessage, cont
     ...(content.reply_to ? { replyTo: content.reply_to } : {}),
     // Our own id in the Message-ID, so an events call may quote either.
     messageId: `<${message.id}@${from.slice(from.lastIndexOf("@") + 1)}>`,
+    // D73 (VERP): with a bounce domain, the return path names the message, so its bounce
+    // comes back to the service's SMTP listener addressed to it.
+    ...(channel.settings.bounce_domain
+      ? { envelope: { from: `bounces+${message.id}@${channel.settings.bounce_domain}`, to: message.to } }
+      : {}),
     headers: {
       "List-Unsubscribe": `<${links.unsubscribeUrl}>`,
       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     },
+    // D74: a channel with a DKIM key signs every mail (rsa-sha256, relaxed/relaxed, d= the
+    // From domain so that DMARC aligns).
+    ...(dkim ? { dkim } : {}),
   };
+}
+
+/**
+ * The id a relay gives the mail in its 250 reply, when it names one: Amazon SES answers
+ * `250 Ok 0100018c…-000000`, the `mail.messageId` of its notifications (SES replaces the mail's
+ * Message-ID header with its own, so that id is the only one its reports carry); Postfix and
+ * most relays answer `250 2.0.0 Ok: queued as 4FQ3Zk1YbH`. Null for any other reply: the
+ * message's provider id is then its Message-ID.
+ */
+export function relayMessageId(reply: string): string | null {
+  return /^250[ -](?:[245]\.\d{1,3}\.\d{1,3} )?ok(?::? queued as)? ([!-~]{1,200})$/i.exec(reply.trim())?.[1] ?? null;
 }
 
 type SmtpError = Error & { code?: string; responseCode?: number; response?: string; command?: string };
@@ -165,8 +186,17 @@ export function mapSmtpError(err: SmtpError, detail: ProviderDetail, streamed: b
     ...(err.responseCode ? { status_code: err.responseCode } : {}),
     ...(reply ? { excerpt: reply.slice(0, 500) } : {}),
   };
-  if (err.responseCode && err.responseCode >= 500)
-    return { outcome: "permanent", error: reply || err.message, detail: withCode, errorCode: `smtp_${err.responseCode}` };
+  if (err.responseCode && err.responseCode >= 500) {
+    return {
+      outcome: "permanent",
+      error: reply || err.message,
+      detail: withCode,
+      errorCode: `smtp_${err.responseCode}`,
+      // D73: a 5xx to the recipient or to the message suppresses the address; one to the
+      // sender's login or MAIL FROM says nothing about the recipient.
+      addressRejected: err.command === "RCPT TO" || err.command === "DATA",
+    };
+  }
   if (err.responseCode && err.responseCode >= 400)
     return { outcome: "temporary", error: reply || err.message, detail: withCode, errorCode: `smtp_${err.responseCode}` };
   const what = err.code === "ETIMEDOUT" ? "timed out" : err.code === "ECONNECTION" ? "connection failed" : "failed";
@@ -209,9 +239,14 @@ export const smtp: ProviderClient = {
         duration_ms: elapsed(),
       };
       if (info.rejected.length > 0 && info.accepted.length === 0) {
-        return { outcome: "permanent", error: response || "The relay rejected the recipient.", detail };
+        return {
+          outcome: "permanent",
+          error: response || "The relay rejected the recipient.",
+          detail,
+          ...(code >= 500 ? { errorCode: `smtp_${code}`, addressRejected: true } : {}),
+        };
       }
-      return { outcome: "accepted", providerMessageId: info.messageId, detail };
+      return { outcome: "accepted", providerMessageId: relayMessageId(response) ?? info.messageId, detail };
     } catch (err) {
       return mapSmtpError(err as SmtpError, { duration_ms: elapsed() }, streamed);
     } finally {

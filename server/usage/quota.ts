@@ -121,6 +121,29 @@ function outcome(
   return { accepted, refusal };
 }
 
+// A live message's day and month counts with the workspace's limit columns, read without
+// locking or counting (`$1` the workspace, `$2` the UTC day, `$3` the channel).
+const READ_COUNTS = `
+  SELECT w.plan::text AS plan, w.daily_limit, w.monthly_limit, w.monthly_limit_set,
+    coalesce(sum(u.count) FILTER (WHERE u.day = $2 AND u.channel = $3::"ChannelType"), 0)::int AS today,
+    coalesce(sum(u.count), 0)::int AS month
+  FROM workspaces w LEFT JOIN usage_counters u ON u.workspace_id = w.id AND u.mode = 'live' AND u.day LIKE left($2, 7) || '-%'
+  WHERE w.id = $1 GROUP BY w.id`;
+
+/**
+ * D25 without counting (a dry run, reachability, D71): the limit one more live message of the
+ * channel would meet now, or null. It fits as `count_live_messages` would count it: while the
+ * day's count of the channel is under the daily limit and the month's under the monthly one.
+ */
+export async function quotaRefusal(sql: Handle, workspaceId: string, channel: Channel, at: Date): Promise<AppError | null> {
+  const { day, month } = usagePeriod(at);
+  const [row] = await sql<LimitColumns & { today: number; month: number }>(READ_COUNTS, [workspaceId, day, channel]);
+  if (!row) return null;
+  const limits = limitsOf(row);
+  const fits = row.today < limits.dailyLimit && (limits.monthlyLimit === null || row.month < limits.monthlyLimit);
+  return outcome(limits, channel, day, month, 1, row.today, fits ? 1 : 0).refusal;
+}
+
 /**
  * D76: a canceled live message gives back its count against the limits, on the day it was
  * counted (acceptance, D20); `canceled` keeps how many were given back, for the usage page.

@@ -4,7 +4,8 @@ import type { Columns } from "../db/rows.ts";
 
 export type EventRow = Columns<"events", "id" | "name" | "mode" | "workspace_id" | "data" | "created_at">;
 
-export function eventBody(event: EventRow): string {
+/** `test`: a sample body sent by "Send test event" (D77), marked `"test": true`. */
+export function eventBody(event: EventRow, opts: { test?: true } = {}): string {
   return JSON.stringify({
     id: event.id,
     event: event.name,
@@ -14,5 +15,6 @@ export function eventBody(event: EventRow): string {
     namespace: event.workspace_id,
     mode: event.mode,
     data: event.data,
+    ...opts,
   });
 }

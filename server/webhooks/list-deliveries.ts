@@ -53,14 +53,20 @@ function attemptView(a: AttemptRow) {
   };
 }
 
-export async function listDeliveries(database: Database, workspaceId: string, request: z.input<typeof ZListDeliveriesRequest>) {
+/** `url`: the public list's URL, for its `Link` header (D10); null for the dashboard. */
+export async function listDeliveries(
+  database: Database,
+  workspaceId: string,
+  request: z.input<typeof ZListDeliveriesRequest>,
+  url: string | null = null,
+) {
   const input = ZListDeliveriesRequest.parse(request);
   const endpoint = await database.prisma.webhookEndpoint.findFirst({ where: { id: input.endpoint_id, workspaceId }, select: { id: true } });
   if (!endpoint) throw notFound("webhook endpoint", "endpoint_id");
   const where: Prisma.WebhookDeliveryWhereInput = { endpointId: endpoint.id, ...(input.status ? { status: input.status } : {}) };
-  const { items, next } = await listPage(
+  const { items, next, link } = await listPage(
     { limit: input.limit, after: input.after },
-    null,
+    url,
     (id) => database.prisma.webhookDelivery.findFirst({ where: { id, endpointId: endpoint.id }, select: { id: true, createdAt: true } }),
     (after, take) =>
       database.prisma.webhookDelivery.findMany({
@@ -71,10 +77,47 @@ export async function listDeliveries(database: Database, workspaceId: string, re
       }),
     "desc",
   );
+  const subjects = await subjectsOf(
+    database,
+    workspaceId,
+    items.map((d) => d.eventId),
+  );
   return {
-    items: items.map((d) => ({ ...deliveryView(d), last_attempt: d.attemptsLog[0] ? attemptView(d.attemptsLog[0]) : null })),
+    items: items.map((d) => ({
+      ...deliveryView(d),
+      ...(subjects.get(d.eventId) ?? NO_SUBJECT),
+      last_attempt: d.attemptsLog[0] ? attemptView(d.attemptsLog[0]) : null,
+    })),
     next,
+    link,
   };
+}
+
+type Subject = { message_id: string | null; contact_id: string | null };
+const NO_SUBJECT: Subject = { message_id: null, contact_id: null };
+
+/**
+ * What each event of a page is about, for the log's links: a message event's `data.id` and
+ * `data.contact`, a contact event's `data.id`. One query by primary key for the page; a test
+ * event sent from the dashboard has no row and links nowhere.
+ */
+async function subjectsOf(database: Database, workspaceId: string, eventIds: string[]): Promise<Map<string, Subject>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await database.prisma.event.findMany({ where: { id: { in: eventIds }, workspaceId }, select: { id: true, data: true } });
+  return new Map(
+    rows.map((e) => {
+      const data = (e.data ?? {}) as { id?: unknown; contact?: unknown };
+      const id = typeof data.id === "string" ? data.id : null;
+      const contact = typeof data.contact === "string" ? data.contact : null;
+      return [
+        e.id,
+        {
+          message_id: id?.startsWith("msg_") ? id : null,
+          contact_id: id?.startsWith("ct_") ? id : contact?.startsWith("ct_") ? contact : null,
+        },
+      ];
+    }),
+  );
 }
 
 /** One delivery with every attempt (oldest first) and the body it sends. */

@@ -10,6 +10,7 @@ import { insertTestDelivery } from "./deliveries.ts";
 import { eventBody } from "./event-body.ts";
 import { ZSendTestEventRequest } from "./webhook-schemas.ts";
 import type { z } from "zod";
+import type { Columns } from "../db/rows.ts";
 
 /**
  * "Send test event" of the dashboard: one delivery, to this endpoint only, of a sample event
@@ -26,20 +27,39 @@ export async function sendTestEvent(database: Database, workspaceId: string, req
   if (!endpoint.enabled) throw conflict("endpoint_disabled", "The endpoint is disabled; enable it to send it events.", "endpoint_id");
   const eventId = newId("event");
   const deliveryId = newId("delivery");
-  const body = eventBody({
-    id: eventId,
-    name: input.event,
-    mode: "test",
-    workspace_id: workspaceId,
-    data: sampleData(input.event),
-    created_at: new Date(),
-  });
+  const body = eventBody(
+    {
+      id: eventId,
+      name: input.event,
+      mode: "test",
+      workspace_id: workspaceId,
+      data: sampleData(input.event),
+      created_at: new Date(),
+    },
+    { test: true },
+  );
   await database.transaction(async (sql) => {
     await insertTestDelivery(sql, { id: deliveryId, workspaceId, endpointId: endpoint.id, eventId, eventName: input.event, body });
     await insertJob(sql, "webhook.deliver", { endpoint_id: endpoint.id }, { subjectId: deliveryId, workspaceId });
   });
   wakePipeline();
   return { delivery_id: deliveryId, event_id: eventId };
+}
+
+/**
+ * The first attempt of a test delivery (D77's `POST /webhook-endpoints/{id}/test` answers it):
+ * read every 100 ms until the pipeline records it, for at most `timeoutMs`; null past it.
+ */
+export async function firstAttempt(database: Database, deliveryId: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await database.query<Columns<"webhook_attempts", "status_code" | "duration_ms" | "error">>(
+      `SELECT status_code, duration_ms, error FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id LIMIT 1`,
+      [deliveryId],
+    );
+    if (row || Date.now() > deadline) return row ?? null;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Data shaped as D31 says for each kind of event, with sample ids. */
@@ -52,7 +72,7 @@ function sampleData(event: EventName): Record<string, unknown> {
       channelType: "whatsapp",
       status,
       contact,
-      ...(event === "mensagem.falhou" ? { error: "Sample failure: the recipient is not on WhatsApp." } : {}),
+      ...(event === "mensagem.falhou" ? { error: "Sample failure: the recipient is not on WhatsApp.", error_code: "131026" } : {}),
     };
   }
   if (event.startsWith("fluxo.")) {
@@ -74,6 +94,7 @@ function sampleData(event: EventName): Record<string, unknown> {
     fields: {},
     optOutWhatsapp: false,
     optOutEmail: false,
+    timeZone: null,
     whatsappWindowExpiresAt: null,
     createdAt: now,
     updatedAt: now,

@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { EVENT_NAMES } from "../events/event-names.ts";
 
-// Inputs and views of webhook endpoints and their deliveries (D30 to D33). Dashboard and CLI
-// only: the public API has no webhook registration (interface.md "Events").
+// Inputs and views of webhook endpoints and their deliveries (D30 to D33), for the dashboard,
+// the CLI and the public API (D77, server/api/routers/webhook-endpoints/).
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -35,7 +35,7 @@ export const ZSendTestEventRequest = ZEndpointId.extend({ event: z.enum(EVENT_NA
 
 export const ZListDeliveriesRequest = ZEndpointId.extend({
   status: z.enum(DELIVERY_STATUSES).optional(),
-  limit: z.number().int().min(1).max(100).default(25),
+  limit: z.number().int().min(1).max(1000).default(25),
   after: z.string().min(1).max(64).optional(),
 });
 

@@ -42,6 +42,7 @@ const SECTIONS = {
   scopes: "Scopes",
   idempotency: "Idempotency",
   "rate-limits": "Rate limits and quotas",
+  "before-sending": "Before sending: reachability and dry runs",
   volume: "Batches, scheduled sends and cancel",
   errors: "Errors",
   webhooks: "Webhooks",
@@ -160,7 +161,7 @@ export default async function GettingStartedPage() {
   -H "Authorization: Bearer $SVC_API_KEY" \\
   -H "Content-Type: application/json" \\
   -H "Idempotency-Key: 5b0d9e3c-8f47-4f7e-9a39-2a1c6f0d4e11" \\
-  -d '{"channel":"whatsapp","to":{"phone":"+5511987654321"},"whatsapp":{"body":"Hi {{name}}"}}'`}</pre>
+  -d '{"channel":"whatsapp","to":{"phone":"+5511987654321","name":"Ana"},"whatsapp":{"body":"Hi {{name}}"}}'`}</pre>
         <ul>
           <li>
             The same key and body within 24 hours return the stored status, body and headers with <code>Idempotent-Replayed: true</code>;
@@ -194,6 +195,46 @@ export default async function GettingStartedPage() {
             <code>Request-Id</code>: quote it when you contact support.
           </li>
         </ul>
+      </Section>
+
+      <Section id="before-sending">
+        <p>
+          <code>GET /contacts/{"{id}"}/reachability</code> (scope <code>contacts:read</code>) says, per channel, whether a message would go
+          out to the contact now and every reason it would not, with the names a journey&apos;s skipped send step records:
+        </p>
+        <ul>
+          <li>
+            <code>no_address</code>: no phone number (WhatsApp) or e-mail address; <code>opted_out</code>: the contact opted out of the
+            channel; <code>recipient_suppressed</code>: the address is on the suppression list (live e-mail).
+          </li>
+          <li>
+            <code>whatsapp_window_closed</code>: the contact has not written to you on WhatsApp in the last 24 hours, so only a template
+            message would go (<code>template_required</code>; <code>window.expires_at</code> says when it closed or closes).
+          </li>
+          <li>
+            <code>no_channel</code>: no connected channel of the type; <code>quota_reached</code>: the daily or monthly limit is reached
+            (live keys only); <code>frequency_capped</code>: the frequency cap of journey messages is reached (a message you send with{" "}
+            <code>POST /messages</code> is never capped).
+          </li>
+          <li>
+            <code>reachable</code> is true when there is no reason. With <code>?flow_id=</code>, the answer is for that journey: its quiet
+            hours (<code>quiet_hours.active</code> and <code>until</code>, in the contact&apos;s <code>time_zone</code>) and its own caps.
+          </li>
+        </ul>
+        <p>
+          In the dashboard, a contact&apos;s page has a &quot;Reachable now?&quot; panel with the same answer; its &quot;For a journey&quot;
+          picker (the journeys the contact is in first, then the others) asks it for one journey, quiet hours included.
+        </p>
+        <p>
+          To check one message, content included, send it with <code>&quot;dry_run&quot;: true</code>: every check of a real send runs and
+          the answer is <code>200</code> with the message as it would be created, its placeholders filled in <code>content</code>, and no{" "}
+          <code>id</code>; or the error the real send would answer. Nothing is written, sent or counted, and an <code>Idempotency-Key</code>{" "}
+          is ignored, so you can use the same key for the real send afterwards.
+        </p>
+        <pre className="docs-code" tabIndex={0}>{`curl -X POST ${base}/messages \\
+  -H "Authorization: Bearer $SVC_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"channel":"email","to":{"email":"ana@example.com"},"email":{"subject":"Hi {{name}}","html":"<p>Hello</p>"},"dry_run":true}'`}</pre>
       </Section>
 
       <Section id="volume">

@@ -15,6 +15,11 @@ const SECTIONS = {
   goals: "Goals",
   keys: "Run keys",
   runs: "Reading runs",
+  "quiet-hours": "Time zones and quiet hours",
+  caps: "Frequency caps",
+  split: "Random splits",
+  stats: "Statistics",
+  edits: "Editing a live journey",
   cart: "Worked example: an abandoned cart",
   reminder: "Worked example: a payment reminder",
   limits: "Limits",
@@ -44,6 +49,14 @@ const RUN = `curl https://svc.example.com/api/v1/runs/run_… -H "Authorization:
   {"at":"…","step":"steps.0","kind":"sent","message_id":"msg_…","channel":"whatsapp"},
   {"at":"…","step":"steps.1","kind":"waiting","for":"invoice_paid","until":"2026-11-30T10:00:00.000Z"}]}`;
 
+const PREVIEW = `curl https://svc.example.com/api/v1/flows/flow_…/preview -H "Authorization: Bearer $SVC_KEY" \\
+  -H "Content-Type: application/json" -d '{"name":"Welcome","status":"active","migrate":"move","steps":[…]}'
+
+{"counts":{"runs":2,"moved":2,"kept":0,"completed":0},
+ "runs":[{"run_id":"run_…","contact_id":"ct_…","current":{"id":"wait_a","path":"steps.0.then.0"},
+   "next":{"old":{"step":"gone","action":"send","at":"2026-11-27T11:00:00.000Z","text":"Gone"},
+           "new":{"step":"after","action":"send","at":"2026-11-27T11:00:00.000Z","text":"After Ana"}}}]}`;
+
 export default function JourneysGuidePage() {
   return (
     <main className="docs-page">
@@ -61,8 +74,12 @@ export default function JourneysGuidePage() {
           <code>properties</code> is any JSON object describing what happened; <code>timestamp</code> is when it happened (default: now).
           The answer is <code>202</code> with the Event; flows react right after it.
         </p>
-        <pre className="docs-code">{curlEvent(CART_ABANDONED)}</pre>
-        <pre className="docs-code">{EVENT_ANSWER}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {curlEvent(CART_ABANDONED)}
+        </pre>
+        <pre className="docs-code" tabIndex={0}>
+          {EVENT_ANSWER}
+        </pre>
         <ul>
           <li>
             Give your own <code>id</code> to send an event safely more than once (a retry, a replayed queue): a second event with the same{" "}
@@ -88,7 +105,9 @@ export default function JourneysGuidePage() {
           of a text, or an element of a list), or <code>all</code> / <code>any</code> of conditions, nested up to three levels. Numbers
           compare with numbers and texts with texts.
         </p>
-        <pre className="docs-code">{WHERE}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {WHERE}
+        </pre>
         <p>
           The run sees the event as <code>{"{{event.<path>}}"}</code> placeholders, such as <code>{"{{event.items.0.name}}"}</code>, besides
           the contact&apos;s own. A contact already in the flow is not enrolled again unless the flow allows re-entry or the trigger gives a{" "}
@@ -154,7 +173,92 @@ export default function JourneysGuidePage() {
           <code>GET /flows/{"{flow_id}"}/runs</code> lists a flow&apos;s runs, filtered by <code>status</code>, <code>contact_id</code> and{" "}
           <code>key</code>.
         </p>
-        <pre className="docs-code">{RUN}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {RUN}
+        </pre>
+      </Section>
+
+      <Section id="quiet-hours">
+        <p>
+          A flow&apos;s <code>{'"quiet_hours": { "start": "21:00", "end": "08:00" }'}</code> keeps its messages out of the night: a{" "}
+          <code>send</code> step that becomes due between those local times waits until they end, and the run&apos;s history says{" "}
+          <code>held_quiet_hours</code> with the time it will run (<code>until</code>). The hours may wrap midnight; <code>wait</code> steps
+          are not affected. Times are read in the contact&apos;s time zone: its <code>time_zone</code> (an IANA name such as{" "}
+          <code>America/Sao_Paulo</code>, set through <code>POST /contacts</code> or the dashboard; an unknown name is a <code>400</code> on{" "}
+          <code>time_zone</code>), else the zone of its phone number&apos;s country when that country has one zone, else the
+          workspace&apos;s (Settings in the dashboard, or{" "}
+          <code>npx svc workspace update --workspace acme --time-zone America/Sao_Paulo</code>; <code>UTC</code> until set). Daylight-saving
+          changes follow the zone: quiet hours that end at 08:00 end at 08:00 local time on the morning the clocks change.
+        </p>
+      </Section>
+
+      <Section id="caps">
+        <p>
+          A workspace may allow at most a number of journey messages per contact and channel in any rolling period: Settings in the
+          dashboard, or <code>npx svc workspace update --workspace acme --cap whatsapp=3/P1D</code> (<code>--cap whatsapp=none</code>{" "}
+          removes it). A flow may add a stricter <code>{'"caps": { "whatsapp": { "count": 1, "period": "PT12H" } }'}</code> of its own. A{" "}
+          <code>send</code> step over a cap sends nothing and the run goes on, its history saying <code>skipped</code> with reason{" "}
+          <code>frequency_capped</code>. Messages sent through <code>POST /messages</code> count toward the caps but are never held back by
+          them. Test and live messages are counted apart. A count is 1 to 1,000 and a period at most 30 days, in weeks, days, hours or
+          minutes (<code>P1W</code>, <code>P1D</code>, <code>PT12H</code>).
+        </p>
+      </Section>
+
+      <Section id="split">
+        <p>
+          A <code>split</code> step sends each contact down one of 2 to 5 paths, in proportion to their whole, positive weights:
+        </p>
+        <pre className="docs-code" tabIndex={0}>
+          {json({
+            type: "split",
+            paths: [
+              { weight: 50, steps: [{ type: "send", channel: "whatsapp", whatsapp: { body: "10% off today" } }] },
+              { weight: 50, steps: [{ type: "send", channel: "whatsapp", whatsapp: { body: "Free shipping today" } }] },
+            ],
+          })}
+        </pre>
+        <p>
+          The path comes from the flow, the step&apos;s place and the contact, so a contact always takes the same path at that step, and
+          over many contacts the shares follow the weights. After its path the run goes on with the steps after the split. The run&apos;s
+          history records the path taken (<code>path</code> <code>paths.1</code>, <code>index</code> 1). A path&apos;s steps are{" "}
+          <code>steps.N.paths.I.steps</code> in a fault&apos;s <code>param</code>.
+        </p>
+      </Section>
+
+      <Section id="stats">
+        <p>
+          <code>GET /flows/{"{flow_id}"}/stats</code> (scope <code>flows:read</code>) answers the flow&apos;s runs of your key&apos;s mode
+          by status (<code>active</code>, <code>completed</code>, <code>stopped</code>, <code>failed</code>), its <code>conversions</code>,
+          and for each version its runs used (newest first) every step by its <code>id</code> and <code>path</code>: <code>reached</code>,{" "}
+          <code>waiting</code> (active runs in it now), <code>stopped</code> and <code>failed</code> (runs that left there),{" "}
+          <code>skipped</code> by reason, <code>messages</code> by their status now, and for a branch, split or wait_for step the runs per
+          path (<code>paths</code>: a branch&apos;s <code>then</code> is 0 and <code>else</code> 1; a wait_for&apos;s event path 0 and
+          timeout path 1). The numbers are kept as runs advance, so the answer stays fast with millions of runs. The flow&apos;s page in the
+          dashboard shows them on each step.
+        </p>
+      </Section>
+
+      <Section id="edits">
+        <p>
+          Every step has an <code>id</code> (at most 64 characters, unique in the document; svc gives one to a step without it, and the
+          export and the editor keep it). When you save a new version of a flow that has active runs, <code>migrate</code> says what happens
+          to them: <code>keep</code> (the default) lets each run finish on its version; <code>move</code> puts each run on the new version
+          at the step with the same <code>id</code>. A run whose step you removed continues at the next step of its old version that still
+          exists, or completes with the reason <code>step_removed</code>. A run waiting in a <code>wait</code> or <code>wait_for</code>{" "}
+          keeps its due time. <code>migrate</code> on a draft is refused (<code>param</code> <code>migrate</code>).
+        </p>
+        <p>
+          Before saving, <code>POST /flows/{"{flow_id}"}/preview</code> (scope <code>flows:read</code>) takes the same document with{" "}
+          <code>migrate</code> and changes nothing. It answers exact <code>counts</code> (<code>runs</code>, <code>moved</code>,{" "}
+          <code>kept</code>, <code>completed</code>) and, for the first 1,000 active runs, the step each is in and its next action under the
+          old and the new version: the step, <code>send</code>, <code>wait_for</code> or <code>complete</code>, when, and the rendered text
+          (or subject) of the message. An invalid document gets the same error, with the same <code>param</code>, as a save. The dashboard
+          shows this preview when you save an active flow, and <code>svc flow import --flow &lt;id&gt; --migrate move</code> does the same
+          from the command line.
+        </p>
+        <pre className="docs-code" tabIndex={0}>
+          {PREVIEW}
+        </pre>
       </Section>
 
       <Section id="cart">
@@ -163,14 +267,20 @@ export default function JourneysGuidePage() {
           (skipped when the contact has no e-mail address); stop as soon as that cart becomes an order. Save the flow in the
           dashboard&apos;s editor, or import it: <code>npx svc flow import --workspace acme --file cart.json</code>.
         </p>
-        <pre className="docs-code">{json(CART_FLOW)}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {json(CART_FLOW)}
+        </pre>
         <p>Your shop tells svc when a cart is abandoned (the event&apos;s id makes a retry harmless):</p>
-        <pre className="docs-code">{curlEvent(CART_ABANDONED)}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {curlEvent(CART_ABANDONED)}
+        </pre>
         <p>
           The contact enters the journey with the key <code>cart_81f2</code>. If they order within the hour, the goal ends the run before
           anything is sent:
         </p>
-        <pre className="docs-code">{curlEvent(ORDER_PLACED)}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {curlEvent(ORDER_PLACED)}
+        </pre>
       </Section>
 
       <Section id="reminder">
@@ -178,10 +288,16 @@ export default function JourneysGuidePage() {
           Remind a customer of each invoice, thank them when it is paid, and tell them once more when it is overdue; one run per invoice, so
           paying one never stops another&apos;s reminder.
         </p>
-        <pre className="docs-code">{json(REMINDER_FLOW)}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {json(REMINDER_FLOW)}
+        </pre>
         <p>Your billing system records the invoice falling due, then its payment:</p>
-        <pre className="docs-code">{curlEvent(INVOICE_DUE)}</pre>
-        <pre className="docs-code">{curlEvent(INVOICE_PAID)}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {curlEvent(INVOICE_DUE)}
+        </pre>
+        <pre className="docs-code" tabIndex={0}>
+          {curlEvent(INVOICE_PAID)}
+        </pre>
         <p>
           The run sends the reminder, waits for <code>invoice_paid</code> with this invoice&apos;s id, takes <code>on_event</code> and sends
           the thanks. A payment recorded up to an hour before the reminder went out still counts (<code>lookback</code>).

@@ -78,13 +78,17 @@ export default function WhatsAppGuidePage() {
           when you ask (the dashboard&apos;s <em>Sync templates</em> button or the command below) and whenever Meta reports a
           template&apos;s status change.
         </p>
-        <pre className="docs-code">{CONNECT}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {CONNECT}
+        </pre>
         <p>
           <code>GET /whatsapp/templates</code> (scope <code>messages:read</code>; filters <code>channel_id</code> and <code>status</code>)
           lists them. <code>parameters</code> are the names to fill: named parameters keep their names, positional ones are <code>1</code>,{" "}
           <code>2</code>, … (a positional header parameter is <code>header_1</code>).
         </p>
-        <pre className="docs-code">{LIST}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {LIST}
+        </pre>
       </Section>
 
       <Section id="window" title="The 24-hour window">
@@ -93,7 +97,9 @@ export default function WhatsAppGuidePage() {
           when it never wrote. A live free-form message (<code>whatsapp.body</code> or <code>whatsapp.media_url</code>) to a contact whose
           window is closed is refused before anything is stored, with <code>409</code> and code <code>whatsapp_window_closed</code>:
         </p>
-        <pre className="docs-code">{CLOSED}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {CLOSED}
+        </pre>
         <p>
           With a test key every window is open, except for the reserved number <code>+15550100004</code>, whose window is always closed: use
           it to try your handling of the refusal.
@@ -108,9 +114,13 @@ export default function WhatsAppGuidePage() {
             <code>variables</code>, then the contact&apos;s custom fields, then its name, phone and e-mail:
           </li>
         </ol>
-        <pre className="docs-code">{TEMPLATE}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {TEMPLATE}
+        </pre>
         <p>Meta receives the template with its components filled:</p>
-        <pre className="docs-code">{CLOUD}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {CLOUD}
+        </pre>
         <p>
           A template that does not exist on the channel in that language is <code>400 template_not_found</code>; one that is not approved is{" "}
           <code>409 template_not_approved</code>; a parameter missing or unknown is <code>400</code> with{" "}
@@ -123,7 +133,9 @@ export default function WhatsAppGuidePage() {
           status <code>received</code>. Buttons and list replies carry the chosen title as <code>text</code>; a stop word (STOP, PARAR,
           SAIR, CANCELAR, UNSUBSCRIBE) still opts the contact out.
         </p>
-        <pre className="docs-code">{INBOUND}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {INBOUND}
+        </pre>
       </Section>
 
       <Section id="flows" title="Templates in flows">
@@ -132,7 +144,9 @@ export default function WhatsAppGuidePage() {
           template, add <code>&quot;fallback&quot;: &quot;template&quot;</code>: when the step runs, the free-form content goes while the
           contact&apos;s window is open and the template once it has closed, which suits steps that come after a long wait.
         </p>
-        <pre className="docs-code">{FLOW_STEP}</pre>
+        <pre className="docs-code" tabIndex={0}>
+          {FLOW_STEP}
+        </pre>
         <ul>
           <li>
             A step&apos;s template is checked when the flow is saved, as a send is: the errors above, with <code>param</code> pointing into

@@ -1,34 +1,85 @@
-import { SvcConnectionError, SvcError, type ApiErrorBody } from "./errors.js";
-import type { components, paths } from "./schema.js";
+import { errorOf, SvcConnectionError, SvcError, type ApiErrorBody } from "./errors.js";
+import type { components, operations, paths } from "./schema.js";
 
-export { SvcConnectionError, SvcError, WebhookVerificationError, type ErrorCode, type ErrorType } from "./errors.js";
+export {
+  SvcApiError,
+  SvcAuthenticationError,
+  SvcConflictError,
+  SvcConnectionError,
+  SvcError,
+  SvcForbiddenError,
+  SvcInvalidRequestError,
+  SvcNotFoundError,
+  SvcQuotaExceededError,
+  SvcRateLimitError,
+  WebhookVerificationError,
+  type ErrorCode,
+  type ErrorType,
+  type KnownErrorCode,
+} from "./errors.js";
 export { verifyWebhook, type EventName, type VerifyOptions, type WebhookEvent, type WebhookHeaders } from "./webhooks.js";
 export type { components, paths } from "./schema.js";
 
 type Schemas = components["schemas"];
 export type Message = Schemas["Message"];
+export type MessageDryRun = Schemas["MessageDryRun"];
+export type Reachability = Schemas["Reachability"];
 export type Contact = Schemas["Contact"];
 export type Tag = Schemas["Tag"];
 export type CustomField = Schemas["CustomField"];
 export type Flow = Schemas["Flow"];
 export type FlowRun = Schemas["FlowRun"];
 export type Usage = Schemas["Usage"];
-export type Recipient = Schemas["Recipient"];
-export type SendMessageRequest = Schemas["SendMessageRequest"];
-export type SendBatchRequest = Schemas["BatchMessageRequest"];
+type Address = "phone" | "email" | "contact_id";
+type Only<T, K extends PropertyKey> = T & { [P in Exclude<K, keyof T>]?: never };
+/**
+ * Exactly one of `phone`, `email` or `contact_id` (`name` only beside `phone` or `email`): a
+ * recipient with two addresses does not compile.
+ */
+export type Recipient =
+  | Only<Schemas["RecipientByPhone"], Address>
+  | Only<Schemas["RecipientByEmail"], Address>
+  | Only<Schemas["RecipientByContactId"], Address | "name">;
+/** `T` with its `to` an exclusive `Recipient` (each member of a union on its own). */
+type WithRecipient<T> = T extends { to: unknown }
+  ? Omit<T, "to"> & { to: Recipient }
+  : T extends { to?: unknown }
+    ? Omit<T, "to"> & { to?: Recipient }
+    : T;
+export type SendMessageRequest = WithRecipient<Schemas["SendMessageRequest"]>;
+export type SendBatchRequest = Omit<Schemas["BatchMessageRequest"], "messages"> & {
+  messages: WithRecipient<Schemas["BatchMessageRequest"]["messages"][number]>[];
+};
 /** One item of a batch's answer, in the place of its message: the message (it has an `id`), or `{ error }` (`param` starts with `messages.<index>`). */
 export type BatchItem = paths["/messages/batch"]["post"]["responses"]["200"]["content"]["application/json"]["data"][number];
 export type UpsertContactRequest = Schemas["UpsertContactRequest"];
 export type CreateTagRequest = Schemas["CreateTagRequest"];
 export type CreateFieldRequest = Schemas["CreateFieldRequest"];
-export type EnrollRequest = Schemas["EnrollFlowRequest"];
-export type UnenrollRequest = Schemas["UnenrollFlowRequest"];
+export type EnrollRequest = WithRecipient<Schemas["EnrollFlowRequest"]>;
+export type UnenrollRequest = WithRecipient<Schemas["UnenrollFlowRequest"]>;
 export type UnenrollResult = Schemas["UnenrollResult"];
 export type KeyCheck = Schemas["KeyCheck"];
 export type ContactEvent = Schemas["ContactEvent"];
-export type RecordEventRequest = Schemas["RecordEventRequest"];
+export type RecordEventRequest = WithRecipient<Schemas["RecordEventRequest"]>;
+export type ErasedContact = Schemas["ErasedContact"];
+export type WhatsAppTemplate = Schemas["WhatsAppTemplate"];
+export type WebhookEndpoint = Schemas["WebhookEndpoint"];
+export type CreatedWebhookEndpoint = Schemas["CreatedWebhookEndpoint"];
+export type CreateWebhookEndpointRequest = Schemas["CreateWebhookEndpointRequest"];
+export type UpdateWebhookEndpointRequest = Schemas["UpdateWebhookEndpointRequest"];
+export type RotatedSecret = Schemas["RotatedSecret"];
+export type WebhookTestResult = Schemas["WebhookTestResult"];
+export type WebhookDelivery = Schemas["WebhookDelivery"];
 export type Run = Schemas["Run"];
 export type RunWithHistory = Schemas["RunWithHistory"];
+export type Suppression = Schemas["Suppression"];
+export type AddSuppressionRequest = Schemas["AddSuppressionRequest"];
+/** Filters of `GET /suppressions` (`after` is the last address of the previous page). */
+export type SuppressionListQuery = ListQuery & { reason?: Suppression["reason"] };
+export type FlowStats = Schemas["FlowStats"];
+export type FlowPreview = Schemas["FlowPreview"];
+/** A flow document as a save takes it, with `migrate` (`keep` or `move`). */
+export type PreviewFlowRequest = Schemas["PreviewFlowRequest"];
 
 /** Paging of every list: `limit` 1 to 100, `after` the last id of the previous page. */
 export type ListQuery = { limit?: number; after?: string };
@@ -46,6 +97,21 @@ export type EventListQuery = ListQuery & { contact_id?: string; name?: string; c
 /** Filters of `GET /flows/{flow_id}/runs`. */
 export type RunListQuery = ListQuery & { status?: Run["status"]; contact_id?: string; key?: string };
 export type FindContactQuery = NonNullable<paths["/contacts"]["get"]["parameters"]["query"]>;
+/** Filters of `GET /whatsapp/templates`. */
+export type TemplateListQuery = NonNullable<operations["whatsapp-templates"]["parameters"]["query"]>;
+/** Filters of `GET /webhook-endpoints/{id}/deliveries`. */
+export type DeliveryListQuery = ListQuery & { status?: WebhookDelivery["status"] };
+
+/** What the latest response said beside its body (`svc.lastResponse`). */
+export type ResponseInfo = {
+  status: number;
+  /** `Request-Id`: quote it to support. */
+  requestId: string | null;
+  /** `Idempotent-Replayed: true`: the answer is the stored one of an earlier request with the same key. */
+  idempotentReplayed: boolean;
+  /** The rate limit after this request (`RateLimit-*` headers), when the service sent them. */
+  rateLimit: { limit: number; remaining: number; reset: number } | null;
+};
 
 export type SvcOptions = {
   /** `svc_test_…` or `svc_live_…`. */
@@ -58,6 +124,8 @@ export type SvcOptions = {
   maxRetryDelaySeconds?: number;
   /** Per-request timeout in milliseconds (default 30 000). */
   timeoutMs?: number;
+  /** Retries of a `409` `idempotency_key_in_use` (the same key still in progress), with backoff (default 5). */
+  maxInProgressRetries?: number;
   /** A fetch implementation (default: the global `fetch`). */
   fetch?: typeof fetch;
 };
@@ -73,10 +141,13 @@ type Query = Record<string, string | number | undefined>;
 /** The official client of the svc API. */
 export class Svc {
   readonly #options: Required<Omit<SvcOptions, "fetch">> & { fetch: typeof fetch };
+  /** The status and headers of the latest answer (a success or an error), null before the first. */
+  lastResponse: ResponseInfo | null = null;
 
   constructor(options: SvcOptions) {
     this.#options = {
       maxRetries: 2,
+      maxInProgressRetries: 5,
       maxRetryDelaySeconds: 30,
       timeoutMs: 30_000,
       ...options,
@@ -92,6 +163,9 @@ export class Svc {
 
   readonly messages = {
     send: (body: SendMessageRequest, options?: RequestOptions): Promise<Message> => this.#post("/messages", body, options),
+    /** Runs every check of `send` and answers the message it would create, rendered and with no id; writes and sends nothing. */
+    dryRun: (body: SendMessageRequest, options?: RequestOptions): Promise<MessageDryRun> =>
+      this.#post("/messages", { ...body, dry_run: true }, options),
     /** Up to 1,000 messages; answered item by item, in order. One idempotency key covers the batch. */
     batch: (body: SendBatchRequest, options?: RequestOptions): Promise<{ data: BatchItem[] }> =>
       this.#post("/messages/batch", body, options),
@@ -106,6 +180,41 @@ export class Svc {
     upsert: (body: UpsertContactRequest, options?: RequestOptions): Promise<Contact> => this.#post("/contacts", body, options),
     get: (id: string, options?: RequestOptions): Promise<Contact> => this.#get(`/contacts/${encodeURIComponent(id)}`, undefined, options),
     find: (query: FindContactQuery, options?: RequestOptions): Promise<Contact> => this.#get("/contacts", query, options),
+    /** Whether a message would reach the contact now, per channel, and every reason it would not; with `flow_id`, that flow's quiet hours and caps too. */
+    reachability: (id: string, query?: { flow_id?: string }, options?: RequestOptions): Promise<Reachability> =>
+      this.#get(`/contacts/${encodeURIComponent(id)}/reachability`, query, options),
+    /** Erases the contact for privacy laws: its journeys stop and its data leaves every message and event. */
+    erase: (id: string, options?: RequestOptions): Promise<ErasedContact> =>
+      this.#call("DELETE", `/contacts/${encodeURIComponent(id)}`, undefined, options),
+  };
+
+  readonly templates = {
+    /** The WhatsApp message templates of the workspace's channels, as last synced from Meta. */
+    list: (query?: TemplateListQuery, options?: RequestOptions): AsyncGenerator<WhatsAppTemplate> =>
+      this.#list("/whatsapp/templates", query, options),
+  };
+
+  readonly webhookEndpoints = {
+    list: (options?: RequestOptions): Promise<WebhookEndpoint[]> => this.#get("/webhook-endpoints", undefined, options),
+    /** The answer's `secret` is shown this once. */
+    create: (body: CreateWebhookEndpointRequest, options?: RequestOptions): Promise<CreatedWebhookEndpoint> =>
+      this.#post("/webhook-endpoints", body, options),
+    get: (id: string, options?: RequestOptions): Promise<WebhookEndpoint> =>
+      this.#get(`/webhook-endpoints/${encodeURIComponent(id)}`, undefined, options),
+    update: (id: string, body: UpdateWebhookEndpointRequest, options?: RequestOptions): Promise<WebhookEndpoint> =>
+      this.#call("PATCH", `/webhook-endpoints/${encodeURIComponent(id)}`, body, options),
+    delete: (id: string, options?: RequestOptions): Promise<{ id: string; deleted: true }> =>
+      this.#call("DELETE", `/webhook-endpoints/${encodeURIComponent(id)}`, undefined, options),
+    /** A new secret (shown this once); the previous one stays valid for 24 hours. */
+    rotateSecret: (id: string, options?: RequestOptions): Promise<RotatedSecret> =>
+      this.#post(`/webhook-endpoints/${encodeURIComponent(id)}/rotate-secret`, undefined, options),
+    /** Sends one signed sample delivery and answers its first attempt. */
+    test: (id: string, body: { event?: WebhookDelivery["event"] } = {}, options?: RequestOptions): Promise<WebhookTestResult> =>
+      this.#post(`/webhook-endpoints/${encodeURIComponent(id)}/test`, body, options),
+    deliveries: (id: string, query?: DeliveryListQuery, options?: RequestOptions): AsyncGenerator<WebhookDelivery> =>
+      this.#list(`/webhook-endpoints/${encodeURIComponent(id)}/deliveries`, query, options),
+    redeliver: (deliveryId: string, options?: RequestOptions): Promise<WebhookDelivery> =>
+      this.#post(`/webhook-deliveries/${encodeURIComponent(deliveryId)}/redeliver`, undefined, options),
   };
 
   readonly tags = {
@@ -125,6 +234,12 @@ export class Svc {
     /** `flowId` may be `all`: every flow the contact is in. */
     unenroll: (flowId: string, body: UnenrollRequest, options?: RequestOptions): Promise<UnenrollResult> =>
       this.#post(`/flows/${encodeURIComponent(flowId)}/unenroll`, body, options),
+    /** The flow's numbers in the key's mode: runs by status, conversions, and each step of each version. */
+    stats: (flowId: string, options?: RequestOptions): Promise<FlowStats> =>
+      this.#get(`/flows/${encodeURIComponent(flowId)}/stats`, undefined, options),
+    /** What saving `document` would do to the flow's active runs; changes nothing. */
+    preview: (flowId: string, document: PreviewFlowRequest, options?: RequestOptions): Promise<FlowPreview> =>
+      this.#post(`/flows/${encodeURIComponent(flowId)}/preview`, document, options),
   };
 
   readonly events = {
@@ -141,6 +256,15 @@ export class Svc {
       this.#list(`/flows/${encodeURIComponent(flowId)}/runs`, query, options),
   };
 
+  /** E-mail addresses that e-mail is not sent to (hard bounces, complaints, your own entries). */
+  readonly suppressions = {
+    list: (query?: SuppressionListQuery, options?: RequestOptions): AsyncGenerator<Suppression> =>
+      this.#list("/suppressions", query, options),
+    add: (body: AddSuppressionRequest, options?: RequestOptions): Promise<Suppression> => this.#post("/suppressions", body, options),
+    remove: (email: string, options?: RequestOptions): Promise<Suppression> =>
+      this.#request<Suppression>("DELETE", `/suppressions/${encodeURIComponent(email)}`, undefined, undefined, options).then((r) => r.data),
+  };
+
   readonly usage = {
     get: (options?: RequestOptions): Promise<Usage> => this.#get("/usage", undefined, options),
   };
@@ -151,6 +275,10 @@ export class Svc {
 
   #post<T>(path: string, body: unknown, options?: RequestOptions): Promise<T> {
     return this.#request<T>("POST", path, undefined, body, options).then((r) => r.data);
+  }
+
+  #call<T>(method: "PATCH" | "DELETE", path: string, body: unknown, options?: RequestOptions): Promise<T> {
+    return this.#request<T>(method, path, undefined, body, options).then((r) => r.data);
   }
 
   /** Every item of a list, page after page, following the `after` of each `Link: rel="next"`. */
@@ -166,14 +294,13 @@ export class Svc {
   }
 
   async #request<T>(method: string, path: string, query: Query | undefined, body: unknown, options: RequestOptions = {}) {
-    const { baseUrl, apiKey, maxRetries, maxRetryDelaySeconds, timeoutMs } = this.#options;
+    const { baseUrl, apiKey, maxRetries, maxInProgressRetries, maxRetryDelaySeconds, timeoutMs } = this.#options;
     const url = new URL(`${baseUrl}/api/v1${path}`);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}`, Accept: "application/json" };
-    if (method === "POST") {
-      headers["Content-Type"] = "application/json";
-      headers["Idempotency-Key"] = options.idempotencyKey ?? crypto.randomUUID();
-    }
+    if (method === "POST" || method === "PATCH") headers["Content-Type"] = "application/json";
+    if (method === "POST") headers["Idempotency-Key"] = options.idempotencyKey ?? crypto.randomUUID();
+    let inProgress = 0;
     for (let attempt = 0; ; attempt++) {
       const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
       let res: Response;
@@ -185,15 +312,23 @@ export class Svc {
         await sleep(backoff(attempt));
         continue;
       }
+      this.lastResponse = responseInfo(res);
       if (res.ok) return { data: (await res.json()) as T, headers: res.headers };
+      const error = await apiError(res);
+      // The same Idempotency-Key is still being answered (a concurrent or interrupted try):
+      // wait and ask again, and the first answer is replayed once it is stored.
+      if (error.code === "idempotency_key_in_use" && inProgress < maxInProgressRetries) {
+        await sleep(backoff(inProgress++));
+        attempt--;
+        continue;
+      }
       const retryable = res.status === 429 || res.status >= 500;
       const wait = retryAfter(res.headers.get("retry-after")) ?? backoff(attempt);
       if (retryable && attempt < maxRetries && wait <= maxRetryDelaySeconds * 1000) {
-        await res.body?.cancel();
         await sleep(wait);
         continue;
       }
-      throw await apiError(res);
+      throw error;
     }
   }
 }
@@ -213,7 +348,24 @@ async function apiError(res: Response): Promise<SvcError> {
     param: null,
     doc_url: "",
   } satisfies ApiErrorBody;
-  return new SvcError(res.status, error ?? fallback, res.headers.get("request-id"));
+  return errorOf(res.status, error ?? fallback, res.headers.get("request-id"));
+}
+
+function responseInfo(res: Response): ResponseInfo {
+  const limit = res.headers.get("ratelimit-limit");
+  return {
+    status: res.status,
+    requestId: res.headers.get("request-id"),
+    idempotentReplayed: res.headers.get("idempotent-replayed") === "true",
+    rateLimit:
+      limit === null
+        ? null
+        : {
+            limit: Number(limit),
+            remaining: Number(res.headers.get("ratelimit-remaining")),
+            reset: Number(res.headers.get("ratelimit-reset")),
+          },
+  };
 }
 
 /** `<…?after=ct_9>; rel="next"` → `ct_9`. */

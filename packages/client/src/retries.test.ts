@@ -35,6 +35,18 @@ const rateLimited = (retryAfter: string) =>
 const tag = { id: "tag_1", name: "VIP", color: null, created_at: "2026-11-21T12:00:00.000Z" };
 
 describe("retries", () => {
+  it("retries a 409 idempotency_key_in_use with the same key until the answer is replayed (D80)", async () => {
+    seen.length = 0;
+    const inUse = json(409, {
+      error: { type: "conflict", code: "idempotency_key_in_use", message: "In progress.", param: "Idempotency-Key", doc_url: "x" },
+    });
+    answers = [inUse, inUse, json(201, tag, { "Idempotent-Replayed": "true", "Request-Id": "req_1" })];
+    const svc = new Svc({ apiKey: "svc_test_x", baseUrl, maxRetries: 0 });
+    await expect(svc.tags.create({ name: "VIP" }, { idempotencyKey: "k-409" })).resolves.toEqual(tag);
+    expect(seen.map((s) => s.key)).toEqual(["k-409", "k-409", "k-409"]);
+    expect(svc.lastResponse).toMatchObject({ status: 201, requestId: "req_1", idempotentReplayed: true, rateLimit: null });
+  });
+
   it("waits Retry-After after a 429 and retries the POST with the same idempotency key", async () => {
     seen.length = 0;
     answers = [rateLimited("1"), json(201, tag)];

@@ -130,6 +130,34 @@ export interface paths {
     get: operations["contacts-get"];
     put?: never;
     post?: never;
+    /**
+     * Erase a contact
+     * @description Erases a contact for privacy laws: its journeys stop (`fluxo.parado` with reason `contact_erased`), its messages not yet handed to a provider are canceled, its phone, e-mail, name, fields and tags are removed, and its messages and events keep no address or text (each becomes `[erased]`). Usage counts are kept. The contact then answers `404`. Emits `contato.apagado`.
+     *
+     *     **Scope:** `contacts:write`.
+     */
+    delete: operations["contacts-erase"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/contacts/{id}/reachability": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Check whether a message would reach a contact now
+     * @description Answers per channel whether a message would go out now and every reason it would not, with the reasons a journey's skipped send step records: `no_address`, `opted_out`, `recipient_suppressed`, `whatsapp_window_closed`, `no_channel`, `quota_reached`, `frequency_capped`. Also the contact's 24-hour WhatsApp window, its time zone and, with `flow_id`, that flow's quiet hours (its caps count too). Answered in the key's mode (a test key sees its test suppressions and a simulated window). Changes nothing. `POST /messages` with `dry_run: true` checks one message, content included.
+     *
+     *     **Scope:** `contacts:read`.
+     */
+    get: operations["contacts-reachability"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -153,7 +181,7 @@ export interface paths {
     put?: never;
     /**
      * Send a message
-     * @description Accepts the message and answers `202` with status `queued`; the result arrives by webhook or `GET /messages/{id}`. Checks, in order: `channel_id` (404), the recipient's address (400), opt-out (409), a connected channel for live keys (409), placeholders (400, `variables.<name>`), then the daily and monthly limits for live keys (403 `quota_exceeded`). A test key dispatches nothing and simulates the states.
+     * @description Accepts the message and answers `202` with status `queued`; the result arrives by webhook or `GET /messages/{id}`. Checks, in order: `channel_id` (404), the recipient's address (400), opt-out (409), for live e-mail a suppressed address (409), a connected channel for live keys (409), placeholders (400, `variables.<name>`), then the daily and monthly limits for live keys (403 `quota_exceeded`). A test key dispatches nothing and simulates the states. With `dry_run: true` nothing is written, sent or counted: the same checks run (the limits are read, not counted) and the answer is `200` with the message as it would be created, its content rendered and no `id`, or the error the send would answer.
      *
      *     **Scope:** `messages:send`.
      *
@@ -256,6 +284,178 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/webhook-endpoints": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhook endpoints
+     * @description Newest first.
+     *
+     *     **Scope:** `webhooks:read`.
+     */
+    get: operations["webhookEndpoints-list"];
+    put?: never;
+    /**
+     * Create a webhook endpoint
+     * @description Registers a URL to receive signed event deliveries. The answer carries the signing `secret`, shown this once. A URL on a loopback, private, link-local or metadata address is refused unless the operator allows it.
+     *
+     *     **Scope:** `webhooks:write`.
+     *
+     *     **Idempotency:** send an `Idempotency-Key` header (for example a UUID) to retry safely: the same key and body within 24 hours replay the first response with `Idempotent-Replayed: true`; the same key with another body is a `422`.
+     */
+    post: operations["webhookEndpoints-create"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhook-endpoints/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a webhook endpoint
+     * @description **Scope:** `webhooks:read`.
+     */
+    get: operations["webhookEndpoints-get"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description Deletes the endpoint with its secrets and delivery log; its pending deliveries are not sent.
+     *
+     *     **Scope:** `webhooks:write`.
+     */
+    delete: operations["webhookEndpoints-delete"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a webhook endpoint
+     * @description Changes the URL, events, description or enabled flag; fields left out are kept. Disabling stops deliveries at once; enabling clears the failure streak.
+     *
+     *     **Scope:** `webhooks:write`.
+     */
+    patch: operations["webhookEndpoints-update"];
+    trace?: never;
+  };
+  "/webhook-endpoints/{id}/rotate-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate an endpoint's signing secret
+     * @description A new secret becomes current and is in this answer only; the previous one stays valid for 24 hours, and meanwhile each delivery carries one signature per valid secret.
+     *
+     *     **Scope:** `webhooks:write`.
+     */
+    post: operations["webhookEndpoints-rotateSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhook-endpoints/{id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test delivery
+     * @description Sends one signed delivery of a sample body of the event (with `"test": true` and made-up ids) to the endpoint, and answers with its first attempt's status code and duration. It is logged with the endpoint's deliveries and retried like them.
+     *
+     *     **Scope:** `webhooks:write`.
+     */
+    post: operations["webhookEndpoints-test"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhook-endpoints/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an endpoint's deliveries
+     * @description Newest first, kept 30 days. When more exist, a `Link` header with `rel="next"` gives the next page.
+     *
+     *     **Scope:** `webhooks:read`.
+     */
+    get: operations["webhookEndpoints-deliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhook-events/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Stream test-mode events
+     * @description Server-Sent Events (`text/event-stream`): each test-mode event of the workspace as it happens, `id:` the event id, `event:` its name and `data:` the body a webhook delivery carries. Test keys only; at most 5 streams open per key; a stream with no event for an hour is closed. `svc listen` reads it and forwards each event, signed, to a local URL.
+     *
+     *     **Scope:** `webhooks:read`.
+     */
+    get: operations["webhookEndpoints-stream"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhook-deliveries/{id}/redeliver": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Redeliver a delivery
+     * @description Sends a delivery again, with the same event id and body and a fresh retry schedule. A delivery still pending is `409` `delivery_pending`.
+     *
+     *     **Scope:** `webhooks:write`.
+     */
+    post: operations["webhookEndpoints-redeliver"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/flows": {
     parameters: {
       query?: never;
@@ -320,6 +520,50 @@ export interface paths {
      *     **Idempotency:** send an `Idempotency-Key` header (for example a UUID) to retry safely: the same key and body within 24 hours replay the first response with `Idempotent-Replayed: true`; the same key with another body is a `422`.
      */
     post: operations["flows-unenroll"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/flows/{flow_id}/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Retrieve a flow's statistics
+     * @description The flow's runs of the key's mode by status and its conversions, and for each version its runs used, each step by its position: runs that reached it, wait in it, were stopped or failed in it, sends skipped by reason, messages by status, and the runs that took each path of a branch, split or wait_for. Read from counters kept as runs advance, so it stays fast however many runs the flow has.
+     *
+     *     **Scope:** `flows:read`.
+     */
+    get: operations["flows-stats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/flows/{flow_id}/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Preview an edit of a flow
+     * @description Takes the flow document a save would take, with `migrate` (`keep`, the default, or `move`), and changes nothing. Answers how many active runs the save would keep on their version, move to the new one, or complete because their step is gone, and for the first 1,000 active runs (oldest first) the step each is in and its next action under the old and the new version: the step, `send`, `wait_for` or `complete`, when, and the rendered text (or subject) of a message. An invalid document is refused with the `param` a save would give.
+     *
+     *     **Scope:** `flows:read`.
+     */
+    post: operations["flows-preview"];
     delete?: never;
     options?: never;
     head?: never;
@@ -417,6 +661,58 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/suppressions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List suppressed addresses
+     * @description E-mail addresses that e-mail is not sent to: hard bounces, spam complaints and the ones you added. Ordered by `created_at`; `after` is the last address of the previous page. A key sees the list of its mode: a test key's simulated bounces never reach the live list.
+     *
+     *     **Scope:** `contacts:read`.
+     */
+    get: operations["suppressions-list"];
+    put?: never;
+    /**
+     * Suppress an address
+     * @description Live e-mail to the address is then refused (`409 recipient_suppressed`) and journeys skip it. Answers `201` with the new entry, or `200` with the existing one when the address is already suppressed. A key sees the list of its mode: a test key's simulated bounces never reach the live list.
+     *
+     *     **Scope:** `contacts:write`.
+     *
+     *     **Idempotency:** send an `Idempotency-Key` header (for example a UUID) to retry safely: the same key and body within 24 hours replay the first response with `Idempotent-Replayed: true`; the same key with another body is a `422`.
+     */
+    post: operations["suppressions-add"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/suppressions/{email}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a suppressed address
+     * @description E-mail to the address is sent again. Remove a bounced address only when you know it works again: mail to dead addresses and to people who complained harms your sending reputation. Answers the removed entry; an address not suppressed is a `404`. A key sees the list of its mode: a test key's simulated bounces never reach the live list.
+     *
+     *     **Scope:** `contacts:write`.
+     */
+    delete: operations["suppressions-remove"];
     options?: never;
     head?: never;
     patch?: never;
@@ -644,6 +940,28 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "contato.apagado": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * contato.apagado: A contact was erased (`DELETE /contacts/{id}`); its messages stay, with their addresses and texts erased
+     * @description A contact was erased (`DELETE /contacts/{id}`); its messages stay, with their addresses and texts erased.
+     *
+     *     Sent to each enabled endpoint subscribed to `contato.apagado`. Verify the signature on the raw body before parsing it, answer 2xx quickly, and deduplicate on `id`: a delivery may come more than once and out of order.
+     */
+    post: operations["event-contato-apagado"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -741,6 +1059,11 @@ export interface components {
        */
       whatsapp_window_expires_at: string | null;
       /**
+       * @description The contact's IANA time zone, or null: a journey's quiet hours then use the zone of its phone number's country when that country has one zone, else the workspace's.
+       * @example America/Sao_Paulo
+       */
+      time_zone: string | null;
+      /**
        * Format: date-time
        * @description ISO 8601 timestamp.
        */
@@ -750,6 +1073,91 @@ export interface components {
        * @description ISO 8601 timestamp.
        */
       updated_at: string;
+    };
+    ErasedContact: {
+      /** @description The erased contact's id (prefix `ct_`). */
+      id: string;
+      /** @constant */
+      erased: true;
+    };
+    /**
+     * @example {
+     *       "contact_id": "ct_0mwq18yo3jJFvnIzUvqf4q",
+     *       "whatsapp": {
+     *         "reachable": false,
+     *         "reasons": [
+     *           "whatsapp_window_closed"
+     *         ],
+     *         "window": {
+     *           "open": false,
+     *           "expires_at": "2026-11-26T18:04:00.000Z"
+     *         },
+     *         "template_required": true
+     *       },
+     *       "email": {
+     *         "reachable": false,
+     *         "reasons": [
+     *           "recipient_suppressed"
+     *         ]
+     *       },
+     *       "quiet_hours": {
+     *         "active": true,
+     *         "until": "2026-11-28T08:00:00.000Z"
+     *       },
+     *       "time_zone": "America/Sao_Paulo"
+     *     }
+     */
+    Reachability: {
+      /** @description Prefix `ct_`. */
+      contact_id: string;
+      whatsapp: {
+        /** @description Whether a WhatsApp message would go out now: true when `reasons` is empty. */
+        reachable: boolean;
+        /** @description Every reason that holds now: `no_address`, `opted_out`, `recipient_suppressed` (e-mail), `whatsapp_window_closed`, `no_channel` (live: no connected channel of the type), `quota_reached` (live: the daily or monthly limit), `frequency_capped` (journey messages only). Empty when a message would go out. */
+        reasons: (
+          | "no_address"
+          | "opted_out"
+          | "recipient_suppressed"
+          | "whatsapp_window_closed"
+          | "no_channel"
+          | "quota_reached"
+          | "frequency_capped"
+        )[];
+        window: {
+          /** @description Whether the 24-hour window is open: a free-form message (text or media) may go. Test keys simulate an open window. */
+          open: boolean;
+          /**
+           * Format: date-time
+           * @description When the window closes (or closed); null when the contact never wrote.
+           */
+          expires_at: string | null;
+        };
+        /** @description The window is closed: only a template message would go (with `whatsapp_window_closed` the only reason, it would). */
+        template_required: boolean;
+      };
+      email: {
+        /** @description Whether an e-mail would go out now: true when `reasons` is empty. */
+        reachable: boolean;
+        /** @description Every reason that holds now: `no_address`, `opted_out`, `recipient_suppressed` (e-mail), `whatsapp_window_closed`, `no_channel` (live: no connected channel of the type), `quota_reached` (live: the daily or monthly limit), `frequency_capped` (journey messages only). Empty when a message would go out. */
+        reasons: (
+          | "no_address"
+          | "opted_out"
+          | "recipient_suppressed"
+          | "whatsapp_window_closed"
+          | "no_channel"
+          | "quota_reached"
+          | "frequency_capped"
+        )[];
+      };
+      /** @description Quiet hours are a flow's setting: asked with `flow_id`, those of the flow's current version. */
+      quiet_hours: {
+        /** @description Whether the flow's quiet hours hold now in the contact's time zone; always false without `flow_id`. */
+        active: boolean;
+        /** @description When they end: a journey's send step waits until then. */
+        until: string | null;
+      };
+      /** @description The contact's time zone: its own, else its phone number's country's when it has one zone, else the workspace's. */
+      time_zone: string;
     };
     Message: {
       /** @description Prefix `msg_`. */
@@ -799,6 +1207,100 @@ export interface components {
       /** Format: date-time */
       created_at: string;
     };
+    /**
+     * @example {
+     *       "dry_run": true,
+     *       "status": "queued",
+     *       "channel": "whatsapp",
+     *       "direction": "outbound",
+     *       "to": "+5511987654321",
+     *       "contact_id": "ct_0mwq18yo3jJFvnIzUvqf4q",
+     *       "metadata": {},
+     *       "provider_message_id": null,
+     *       "error": null,
+     *       "error_code": null,
+     *       "scheduled_at": null,
+     *       "canceled_at": null,
+     *       "sent_at": null,
+     *       "delivered_at": null,
+     *       "read_at": null,
+     *       "created_at": "2026-11-27T10:00:00.000Z",
+     *       "content": {
+     *         "body": "Your code is 4821."
+     *       }
+     *     }
+     */
+    MessageDryRun: {
+      /**
+       * @description `received` for an inbound message; a message you send moves from `queued` to `sent`, `delivered`, `read` or `failed`, or to `canceled` when canceled before it was handed to the provider. New values may be added: accept values you do not know.
+       * @enum {string}
+       */
+      status: "queued" | "sent" | "delivered" | "read" | "failed" | "received" | "canceled";
+      /** @enum {string} */
+      channel: "whatsapp" | "email";
+      /**
+       * @description `outbound` for messages sent, `inbound` for messages received.
+       * @enum {string}
+       */
+      direction: "outbound" | "inbound";
+      /** @description The address the message goes to. */
+      to: string | null;
+      /** @description The recipient's contact; null when a real send would create it (the recipient is new). */
+      contact_id: string | null;
+      /** @description The `metadata` given on send; `{}` when none. */
+      metadata: {
+        [key: string]: string;
+      };
+      /** @description Null right after acceptance. */
+      provider_message_id: string | null;
+      /** @description Why it failed, or, while it is `queued` with `error_code` `provider_timeout`, why its outcome is not known yet; null otherwise. */
+      error: string | null;
+      /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise. */
+      error_code: string | null;
+      /**
+       * Format: date-time
+       * @description The `send_at` it was sent with; null when it was sent at once.
+       */
+      scheduled_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it was canceled; null otherwise.
+       */
+      canceled_at: string | null;
+      /** Format: date-time */
+      sent_at: string | null;
+      /** Format: date-time */
+      delivered_at: string | null;
+      /** Format: date-time */
+      read_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** @constant */
+      dry_run: true;
+      content: components["schemas"]["RenderedContent"];
+    };
+    RenderedContent: {
+      /** @description WhatsApp: the text, or a template's body with its parameters filled. */
+      body?: string;
+      media_url?: string;
+      /** @enum {string} */
+      media_type?: "image" | "video" | "audio" | "document";
+      /** @description WhatsApp: the template that would be sent. */
+      template?: {
+        name: string;
+        language: string;
+        /** @description Each template parameter's text, filled. */
+        parameters: {
+          [key: string]: string;
+        };
+      };
+      /** @description E-mail: the subject. */
+      subject?: string;
+      /** @description E-mail: the HTML body. */
+      html?: string;
+      reply_to?: string;
+      preview_text?: string;
+    };
     BatchItemError: {
       error: {
         type: string;
@@ -824,6 +1326,105 @@ export interface components {
       limit: number | null;
       /** @description Daily limit applied to each channel (UTC day). */
       daily_limit_per_channel: number;
+    };
+    WebhookEndpoint: {
+      /** @description Prefix `we_`. */
+      id: string;
+      url: string;
+      description: string | null;
+      /** @description The event names sent to it; empty: every event. */
+      events: string[];
+      enabled: boolean;
+      /** @description `manual` when disabled by a person, `failing` after five days of failed deliveries. */
+      disabled_reason: ("manual" | "failing") | null;
+      /** Format: date-time */
+      disabled_at: string | null;
+      /** @description Since when every delivery has failed; null when the last one succeeded. */
+      failing_since: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** @description The valid signing secrets (never their values): the current one, and during a rotation the previous one with its expiry. */
+      secrets: {
+        /** Format: date-time */
+        created_at: string;
+        /** Format: date-time */
+        expires_at: string | null;
+      }[];
+    };
+    CreatedWebhookEndpoint: {
+      /** @description Prefix `we_`. */
+      id: string;
+      url: string;
+      description: string | null;
+      /** @description The event names sent to it; empty: every event. */
+      events: string[];
+      enabled: boolean;
+      /** @description `manual` when disabled by a person, `failing` after five days of failed deliveries. */
+      disabled_reason: ("manual" | "failing") | null;
+      /** Format: date-time */
+      disabled_at: string | null;
+      /** @description Since when every delivery has failed; null when the last one succeeded. */
+      failing_since: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** @description The valid signing secrets (never their values): the current one, and during a rotation the previous one with its expiry. */
+      secrets: {
+        /** Format: date-time */
+        created_at: string;
+        /** Format: date-time */
+        expires_at: string | null;
+      }[];
+      /** @description The signing secret, `whsec_` and 32 characters: shown in this answer only. */
+      secret: string;
+    };
+    DeletedWebhookEndpoint: {
+      id: string;
+      /** @constant */
+      deleted: true;
+    };
+    RotatedSecret: {
+      /** @description The new signing secret, shown this once. */
+      secret: string;
+      /**
+       * Format: date-time
+       * @description When the previous secret stops being valid.
+       */
+      previous_expires_at: string;
+    };
+    WebhookTestResult: {
+      delivery_id: string;
+      event_id: string;
+      /** @description The endpoint's HTTP status; null when it did not answer (see `error`). */
+      status_code: number | null;
+      duration_ms: number | null;
+      /** @description Whether the endpoint answered 2xx in time. */
+      succeeded: boolean;
+      error: string | null;
+    };
+    WebhookDelivery: {
+      /** @description Prefix `whd_`. */
+      id: string;
+      endpoint_id: string;
+      /** @description The event's id (prefix `evt_`), the body's `id`. */
+      event_id: string;
+      /** @description The event name. */
+      event: string;
+      /** @enum {string} */
+      status: "pending" | "succeeded" | "failed";
+      /** @description Attempts made so far. */
+      attempts: number;
+      /**
+       * Format: date-time
+       * @description When the next attempt is due, while `pending`.
+       */
+      next_attempt_at: string | null;
+      /** @description The HTTP status of the last attempt; null when it got no answer. */
+      last_status_code: number | null;
+      last_error: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
     };
     Flow: {
       /** @description Prefix `flow_`. */
@@ -864,6 +1465,83 @@ export interface components {
         /** @constant */
         status: "stopped";
         reason: string | null;
+      }[];
+    };
+    FlowStats: {
+      flow_id: string;
+      runs: {
+        active: number;
+        completed: number;
+        stopped: number;
+        failed: number;
+      };
+      /** @description Runs that reached the flow's goal. */
+      conversions: number;
+      versions: {
+        version: number;
+        steps: {
+          id: string;
+          /** @description The step's position in the document, such as `steps.2.then.0`. */
+          path: string;
+          type: string;
+          /** @description Runs that ran the step, skipped it, or began waiting in it. */
+          reached: number;
+          /** @description Active runs that are in the step now. */
+          waiting: number;
+          /** @description Runs stopped while in the step. */
+          stopped: number;
+          /** @description Runs that failed at the step. */
+          failed: number;
+          /** @description Sends that sent nothing, by reason. */
+          skipped: {
+            [key: string]: number;
+          };
+          /** @description Messages the step sent, by their status now. */
+          messages: {
+            [key: string]: number;
+          };
+          /** @description Branch (0 then, 1 else), split and wait_for (0 event, 1 timeout) steps only: runs per path. */
+          paths?: {
+            index: number;
+            taken: number;
+          }[];
+        }[];
+      }[];
+    };
+    FlowPreview: {
+      counts: {
+        runs: number;
+        moved: number;
+        kept: number;
+        completed: number;
+      };
+      runs: {
+        run_id: string;
+        contact_id: string;
+        current: {
+          id: string;
+          path: string;
+        } | null;
+        next: {
+          old: {
+            /** @description The id of the step that acts; null at the end. */
+            step: string | null;
+            /** @enum {string} */
+            action: "send" | "wait_for" | "complete";
+            at: string | null;
+            /** @description The rendered text (or e-mail subject) the send would carry. */
+            text: string | null;
+          };
+          new: {
+            /** @description The id of the step that acts; null at the end. */
+            step: string | null;
+            /** @enum {string} */
+            action: "send" | "wait_for" | "complete";
+            at: string | null;
+            /** @description The rendered text (or e-mail subject) the send would carry. */
+            text: string | null;
+          };
+        };
       }[];
     };
     /**
@@ -941,9 +1619,11 @@ export interface components {
       /** @description The step's position (`steps.2`), or null for the run as a whole. */
       step: string | null;
       /** @enum {string} */
-      kind: "entered" | "sent" | "skipped" | "waiting" | "woke" | "path" | "converted" | "ended";
-      /** @description `entered`: the flow version the run follows. */
+      kind: "entered" | "sent" | "skipped" | "held_quiet_hours" | "waiting" | "woke" | "path" | "converted" | "moved" | "ended";
+      /** @description `entered`, `moved`: the flow version the run follows from then on. */
       version?: number;
+      /** @description `moved`: the version the run left when the flow was edited. */
+      from_version?: number;
       /** @description `entered` by a trigger, `woke` by an event, `converted`: the event (prefix `cev_`). */
       event_id?: string;
       /** @description `sent`, or `woke` by a message: the message. */
@@ -959,8 +1639,10 @@ export interface components {
       message?: string;
       /** @description `waiting`: a duration, a time, an event name or a message outcome. */
       for?: string;
-      /** @description `waiting`: when the wait ends at the latest. */
+      /** @description `waiting`: when the wait ends at the latest. `held_quiet_hours`: when the quiet hours end and the send runs. */
       until?: string;
+      /** @description `held_quiet_hours`: the contact's time zone the quiet hours were read in. */
+      time_zone?: string;
       /**
        * @description `woke`: what ended the wait.
        * @enum {string}
@@ -968,8 +1650,10 @@ export interface components {
       by?: "event" | "message" | "timeout";
       /** @description `woke` by a message: its status (`replied` for a reply). `ended`: the run's status. */
       status?: string;
-      /** @description `path`: the branch or wait_for path taken: `then`, `else`, `on_event`, `on_timeout`. */
+      /** @description `path`: the branch, wait_for or split path taken: `then`, `else`, `on_event`, `on_timeout`, or `paths.<index>` of a split. */
       path?: string;
+      /** @description `path` of a split: the index of the path taken, from 0. */
+      index?: number;
     };
     /**
      * @example {
@@ -1077,6 +1761,24 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    Suppression: {
+      /** @description The address, as first given. */
+      email: string;
+      /**
+       * @description `hard_bounce`: a permanent delivery failure; `complaint`: the recipient reported the mail as spam; `manual`: added by you.
+       * @enum {string}
+       */
+      reason: "hard_bounce" | "complaint" | "manual";
+      /** @description The message whose bounce or complaint caused it (prefix `msg_`); null when added by hand. */
+      message_id: string | null;
+      /** @description The mail server's reply or the report's diagnostic, when there was one. */
+      detail: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 timestamp.
+       */
+      created_at: string;
+    };
     /** @description Every error has this body and the HTTP status of its type. See the error reference at `/docs/errors`. */
     ApiError: {
       error: {
@@ -1096,6 +1798,7 @@ export interface components {
           | "missing_scope"
           | "plan_without_api_access"
           | "live_key_in_browser"
+          | "test_key_required"
           | "parameter_missing"
           | "parameter_invalid"
           | "unknown_parameter"
@@ -1109,6 +1812,7 @@ export interface components {
           | "missing_variable"
           | "rendered_too_long"
           | "recipient_opted_out"
+          | "recipient_suppressed"
           | "whatsapp_window_closed"
           | "message_not_cancelable"
           | "template_not_found"
@@ -1122,8 +1826,12 @@ export interface components {
           | "invalid_idempotency_key"
           | "idempotency_key_reused"
           | "method_not_allowed"
+          | "private_address"
+          | "unresolvable_host"
           | "flow_not_active"
           | "already_enrolled"
+          | "endpoint_disabled"
+          | "delivery_pending"
           | "resource_missing"
           | "route_not_found"
           | "idempotency_key_in_use"
@@ -1132,6 +1840,7 @@ export interface components {
           | "phone_taken"
           | "email_taken"
           | "rate_limited"
+          | "too_many_streams"
           | "internal_error"
           | "service_unavailable";
         /** @description Human-readable; may change. Do not parse it. */
@@ -1200,8 +1909,12 @@ export interface components {
        * @example Ana
        */
       name?: string | null;
-      /** @description Tag ids; when given, replaces the contact's tags. */
+      /** @description Tag ids; when given, replaces the contact's tags. Not with `add_tags` or `remove_tags`. */
       tags?: string[];
+      /** @description Tag ids to add to the contact's tags. */
+      add_tags?: string[];
+      /** @description Tag ids to take off the contact's tags; one it does not have is ignored. */
+      remove_tags?: string[];
       /**
        * @description Custom-field values by key, merged key by key; `null` removes a key.
        * @example {
@@ -1213,6 +1926,8 @@ export interface components {
       };
       opt_out_whatsapp?: boolean;
       opt_out_email?: boolean;
+      /** @description The contact's IANA time zone, for a journey's quiet hours; null clears it. */
+      time_zone?: string | null;
     };
     /**
      * @example {
@@ -1237,6 +1952,19 @@ export interface components {
      *         "subject": "Welcome",
      *         "html": "<p>Hello {{name}}!</p>"
      *       }
+     *     }
+     * @example {
+     *       "channel": "whatsapp",
+     *       "to": {
+     *         "phone": "+5511987654321"
+     *       },
+     *       "whatsapp": {
+     *         "body": "Your code is {{code}}."
+     *       },
+     *       "variables": {
+     *         "code": "4821"
+     *       },
+     *       "dry_run": true
      *     }
      */
     SendMessageRequest: components["schemas"]["SendWhatsAppMessageRequest"] | components["schemas"]["SendEmailMessageRequest"];
@@ -1272,6 +2000,93 @@ export interface components {
       /** @description 1 to 1000 messages, each a `POST /messages` body. */
       messages: components["schemas"]["SendMessageRequest"][];
     };
+    /**
+     * @example {
+     *       "url": "https://example.com/webhooks/svc",
+     *       "events": [
+     *         "mensagem.entregue"
+     *       ]
+     *     }
+     */
+    CreateWebhookEndpointRequest: {
+      /**
+       * @description Where events are POSTed: https (http only to hosts the operator allows, for development).
+       * @example https://example.com/webhooks/svc
+       */
+      url: string;
+      /** @description The event names sent to the endpoint; empty or absent: every event. */
+      events?: (
+        | "mensagem.enviada"
+        | "mensagem.entregue"
+        | "mensagem.lida"
+        | "mensagem.falhou"
+        | "mensagem.recebida"
+        | "mensagem.cancelada"
+        | "fluxo.concluido"
+        | "fluxo.parado"
+        | "contato.criado"
+        | "contato.atualizado"
+        | "contato.apagado"
+      )[];
+      /** @example Order system */
+      description?: string;
+    };
+    /**
+     * @example {
+     *       "events": [
+     *         "mensagem.entregue",
+     *         "mensagem.falhou"
+     *       ]
+     *     }
+     */
+    UpdateWebhookEndpointRequest: {
+      /**
+       * @description Where events are POSTed: https (http only to hosts the operator allows, for development).
+       * @example https://example.com/webhooks/svc
+       */
+      url?: string;
+      /** @description The event names sent to the endpoint; empty or absent: every event. */
+      events?: (
+        | "mensagem.enviada"
+        | "mensagem.entregue"
+        | "mensagem.lida"
+        | "mensagem.falhou"
+        | "mensagem.recebida"
+        | "mensagem.cancelada"
+        | "fluxo.concluido"
+        | "fluxo.parado"
+        | "contato.criado"
+        | "contato.atualizado"
+        | "contato.apagado"
+      )[];
+      /** @description null clears it. */
+      description?: string | null;
+      enabled?: boolean;
+    };
+    /**
+     * @example {
+     *       "event": "mensagem.entregue"
+     *     }
+     */
+    TestWebhookEndpointRequest: {
+      /**
+       * @description The sample event's name; `contato.criado` when absent.
+       * @default contato.criado
+       * @enum {string}
+       */
+      event:
+        | "mensagem.enviada"
+        | "mensagem.entregue"
+        | "mensagem.lida"
+        | "mensagem.falhou"
+        | "mensagem.recebida"
+        | "mensagem.cancelada"
+        | "fluxo.concluido"
+        | "fluxo.parado"
+        | "contato.criado"
+        | "contato.atualizado"
+        | "contato.apagado";
+    };
     EnrollFlowRequest: {
       to: components["schemas"]["Recipient"];
       /** @description Values for the `{{variable}}` placeholders: at most 100 keys; strings, numbers or booleans. */
@@ -1293,6 +2108,34 @@ export interface components {
       key?: string;
       /** @example Paid in the shop */
       reason?: string;
+    };
+    PreviewFlowRequest: {
+      /** @example Welcome */
+      name: unknown;
+      /**
+       * @description `keep` (the default): runs finish on their version; `move`: runs continue on the new one.
+       * @enum {string}
+       */
+      migrate?: "keep" | "move";
+      status?: unknown;
+      allow_reentry?: unknown;
+      trigger?: unknown;
+      goal?: unknown;
+      quiet_hours?: unknown;
+      caps?: unknown;
+      /**
+       * @example [
+       *       {
+       *         "id": "hello",
+       *         "type": "send",
+       *         "channel": "whatsapp",
+       *         "whatsapp": {
+       *           "body": "Hi {{name}}!"
+       *         }
+       *       }
+       *     ]
+       */
+      steps: unknown;
     };
     RecordEventRequest: {
       /**
@@ -1323,12 +2166,27 @@ export interface components {
        */
       id?: string;
     };
+    /**
+     * @example {
+     *       "email": "ana@example.com",
+     *       "reason": "manual"
+     *     }
+     */
+    AddSuppressionRequest: {
+      /**
+       * @description The address (matched in any case).
+       * @example ana@example.com
+       */
+      email: string;
+      /** @description `manual`, the default and the only value you can give. */
+      reason?: string;
+    };
     /** RecipientByPhone */
     RecipientByPhone: {
       /** @example +5511987654321 */
       phone: string;
       /**
-       * @description May accompany `phone` or `email`: the name of a contact created for them.
+       * @description May accompany `phone` or `email`: the name of a contact created for them, or of the matched contact when it has none.
        * @example Ana
        */
       name?: string;
@@ -1338,7 +2196,7 @@ export interface components {
       /** @example ana@example.com */
       email: string;
       /**
-       * @description May accompany `phone` or `email`: the name of a contact created for them.
+       * @description May accompany `phone` or `email`: the name of a contact created for them, or of the matched contact when it has none.
        * @example Ana
        */
       name?: string;
@@ -1377,6 +2235,8 @@ export interface components {
        * @example 2026-12-01T09:00:00Z
        */
       send_at?: string;
+      /** @description `true`: run every check of the send and answer `200` with the message as it would be created, its content rendered, and no `id`; nothing is written, sent or counted. The same errors as a real send. Not taken by `POST /messages/batch`. */
+      dry_run?: boolean;
       whatsapp:
         | {
             /** @description Text; accepts `{{variable}}` placeholders. */
@@ -1423,6 +2283,8 @@ export interface components {
        * @example 2026-12-01T09:00:00Z
        */
       send_at?: string;
+      /** @description `true`: run every check of the send and answer `200` with the message as it would be created, its content rendered, and no `id`; nothing is written, sent or counted. The same errors as a real send. Not taken by `POST /messages/batch`. */
+      dry_run?: boolean;
       email: {
         subject?: string;
         /** @description HTML body; accepts placeholders (their values are HTML-escaped). */
@@ -1442,6 +2304,8 @@ export interface components {
       contact: string | null;
       /** @description Why it failed (`mensagem.falhou` only). */
       error?: string;
+      /** @description `mensagem.falhou` only: the provider's code (`smtp_550`, Meta's number as text), `bounce_hard` for a bounce report, or ours; null when none. */
+      error_code?: string | null;
     };
     MensagemEnviadaEvent: {
       /** @description The event id (prefix `evt_`), the same on every retry and replay: deduplicate on it. */
@@ -1707,6 +2571,30 @@ export interface components {
        */
       mode: "test" | "live";
       data: components["schemas"]["Contact"];
+    };
+    ContatoApagadoEvent: {
+      /** @description The event id (prefix `evt_`), the same on every retry and replay: deduplicate on it. */
+      id: string;
+      /** @constant */
+      event: "contato.apagado";
+      /**
+       * @description The same as `event`, under the name Standard Webhooks tooling reads.
+       * @constant
+       */
+      type: "contato.apagado";
+      /**
+       * Format: date-time
+       * @description When the event was recorded (ISO 8601, milliseconds, UTC).
+       */
+      timestamp: string;
+      /** @description The workspace id. */
+      namespace: string;
+      /**
+       * @description The mode of the key (or the dashboard action) that caused the event.
+       * @enum {string}
+       */
+      mode: "test" | "live";
+      data: components["schemas"]["ErasedContact"];
     };
   };
   responses: never;
@@ -2439,6 +3327,7 @@ export interface operations {
            *       "opt_out_whatsapp": false,
            *       "opt_out_email": false,
            *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
+           *       "time_zone": "America/Sao_Paulo",
            *       "created_at": "2026-01-15T12:00:00.000Z",
            *       "updated_at": "2026-01-15T12:00:00.000Z"
            *     }
@@ -2592,6 +3481,7 @@ export interface operations {
            *       "opt_out_whatsapp": false,
            *       "opt_out_email": false,
            *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
+           *       "time_zone": "America/Sao_Paulo",
            *       "created_at": "2026-01-15T12:00:00.000Z",
            *       "updated_at": "2026-01-15T12:00:00.000Z"
            *     }
@@ -2754,11 +3644,286 @@ export interface operations {
            *       "opt_out_whatsapp": false,
            *       "opt_out_email": false,
            *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
+           *       "time_zone": "America/Sao_Paulo",
            *       "created_at": "2026-01-15T12:00:00.000Z",
            *       "updated_at": "2026-01-15T12:00:00.000Z"
            *     }
            */
           "application/json": components["schemas"]["Contact"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "contacts-erase": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `ct_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "string",
+           *       "erased": true
+           *     }
+           */
+          "application/json": components["schemas"]["ErasedContact"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "contacts-reachability": {
+    parameters: {
+      query?: {
+        /** @description Answer for a send step of this flow: its quiet hours and its own frequency caps apply too. Prefix `flow_`. */
+        flow_id?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Prefix `ct_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "contact_id": "ct_0mwq18yo3jJFvnIzUvqf4q",
+           *       "whatsapp": {
+           *         "reachable": false,
+           *         "reasons": [
+           *           "whatsapp_window_closed"
+           *         ],
+           *         "window": {
+           *           "open": false,
+           *           "expires_at": "2026-11-26T18:04:00.000Z"
+           *         },
+           *         "template_required": true
+           *       },
+           *       "email": {
+           *         "reachable": false,
+           *         "reasons": [
+           *           "recipient_suppressed"
+           *         ]
+           *       },
+           *       "quiet_hours": {
+           *         "active": true,
+           *         "until": "2026-11-28T08:00:00.000Z"
+           *       },
+           *       "time_zone": "America/Sao_Paulo"
+           *     }
+           */
+          "application/json": components["schemas"]["Reachability"];
         };
       };
       /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
@@ -3017,6 +4182,42 @@ export interface operations {
       };
     };
     responses: {
+      /** @description OK: a dry run (`dry_run: true`): the message as it would be created, with no `id`. Nothing was written or sent. */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "dry_run": true,
+           *       "status": "queued",
+           *       "channel": "whatsapp",
+           *       "direction": "outbound",
+           *       "to": "+5511987654321",
+           *       "contact_id": "ct_0mwq18yo3jJFvnIzUvqf4q",
+           *       "metadata": {},
+           *       "provider_message_id": null,
+           *       "error": null,
+           *       "error_code": null,
+           *       "scheduled_at": null,
+           *       "canceled_at": null,
+           *       "sent_at": null,
+           *       "delivered_at": null,
+           *       "read_at": null,
+           *       "created_at": "2026-11-27T10:00:00.000Z",
+           *       "content": {
+           *         "body": "Your code is 4821."
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["MessageDryRun"];
+        };
+      };
       /** @description Accepted */
       202: {
         headers: {
@@ -3103,7 +4304,7 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
-      /** @description Conflict with the current state (`recipient_opted_out`, `whatsapp_window_closed`, `template_not_approved`, `channel_not_connected`, `idempotency_key_in_use`). */
+      /** @description Conflict with the current state (`recipient_opted_out`, `recipient_suppressed`, `whatsapp_window_closed`, `template_not_approved`, `channel_not_connected`, `idempotency_key_in_use`). */
       409: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3311,7 +4512,7 @@ export interface operations {
           "application/json": components["schemas"]["ApiError"];
         };
       };
-      /** @description Conflict with the current state (`recipient_opted_out`, `whatsapp_window_closed`, `template_not_approved`, `channel_not_connected`, `idempotency_key_in_use`). */
+      /** @description Conflict with the current state (`recipient_opted_out`, `recipient_suppressed`, `whatsapp_window_closed`, `template_not_approved`, `channel_not_connected`, `idempotency_key_in_use`). */
       409: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3717,6 +4918,1380 @@ export interface operations {
       };
       /** @description Forbidden (`plan_without_api_access`, `live_key_in_browser`). */
       403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "webhookEndpoints-list": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": "string",
+           *         "url": "https://example.com/",
+           *         "description": "string",
+           *         "events": [
+           *           "string"
+           *         ],
+           *         "enabled": false,
+           *         "disabled_reason": "manual",
+           *         "disabled_at": "2026-01-15T12:00:00.000Z",
+           *         "failing_since": "string",
+           *         "created_at": "2026-01-15T12:00:00.000Z",
+           *         "secrets": [
+           *           {
+           *             "created_at": "2026-01-15T12:00:00.000Z",
+           *             "expires_at": "2026-01-15T12:00:00.000Z"
+           *           }
+           *         ]
+           *       }
+           *     ]
+           */
+          "application/json": components["schemas"]["WebhookEndpoint"][];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "webhookEndpoints-create": {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A unique key per logical request (a UUID is a good choice), 1 to 255 characters. Kept 24 hours per workspace, key mode and endpoint.
+         * @example 5b0d9e3c-8f47-4f7e-9a39-2a1c6f0d4e11
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://example.com/webhooks/svc",
+         *       "events": [
+         *         "mensagem.entregue"
+         *       ]
+         *     }
+         */
+        "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "string",
+           *       "url": "https://example.com/",
+           *       "description": "string",
+           *       "events": [
+           *         "string"
+           *       ],
+           *       "enabled": false,
+           *       "disabled_reason": "manual",
+           *       "disabled_at": "2026-01-15T12:00:00.000Z",
+           *       "failing_since": "string",
+           *       "created_at": "2026-01-15T12:00:00.000Z",
+           *       "secrets": [
+           *         {
+           *           "created_at": "2026-01-15T12:00:00.000Z",
+           *           "expires_at": "2026-01-15T12:00:00.000Z"
+           *         }
+           *       ],
+           *       "secret": "string"
+           *     }
+           */
+          "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_idempotency_key`, `private_address`, `unresolvable_host`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Conflict with the current state (`idempotency_key_in_use`). */
+      409: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description `Idempotency-Key` reused with a different body (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "webhookEndpoints-get": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `we_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "string",
+           *       "url": "https://example.com/",
+           *       "description": "string",
+           *       "events": [
+           *         "string"
+           *       ],
+           *       "enabled": false,
+           *       "disabled_reason": "manual",
+           *       "disabled_at": "2026-01-15T12:00:00.000Z",
+           *       "failing_since": "string",
+           *       "created_at": "2026-01-15T12:00:00.000Z",
+           *       "secrets": [
+           *         {
+           *           "created_at": "2026-01-15T12:00:00.000Z",
+           *           "expires_at": "2026-01-15T12:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["WebhookEndpoint"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "webhookEndpoints-delete": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `we_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "string",
+           *       "deleted": true
+           *     }
+           */
+          "application/json": components["schemas"]["DeletedWebhookEndpoint"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "webhookEndpoints-update": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `we_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "events": [
+         *         "mensagem.entregue",
+         *         "mensagem.falhou"
+         *       ]
+         *     }
+         */
+        "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "string",
+           *       "url": "https://example.com/",
+           *       "description": "string",
+           *       "events": [
+           *         "string"
+           *       ],
+           *       "enabled": false,
+           *       "disabled_reason": "manual",
+           *       "disabled_at": "2026-01-15T12:00:00.000Z",
+           *       "failing_since": "string",
+           *       "created_at": "2026-01-15T12:00:00.000Z",
+           *       "secrets": [
+           *         {
+           *           "created_at": "2026-01-15T12:00:00.000Z",
+           *           "expires_at": "2026-01-15T12:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["WebhookEndpoint"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `private_address`, `unresolvable_host`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "webhookEndpoints-rotateSecret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `we_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "secret": "string",
+           *       "previous_expires_at": "2026-01-15T12:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["RotatedSecret"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "webhookEndpoints-test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `we_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "event": "mensagem.entregue"
+         *     }
+         */
+        "application/json": components["schemas"]["TestWebhookEndpointRequest"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "delivery_id": "string",
+           *       "event_id": "string",
+           *       "status_code": -9007199254740991,
+           *       "duration_ms": -9007199254740991,
+           *       "succeeded": false,
+           *       "error": "string"
+           *     }
+           */
+          "application/json": components["schemas"]["WebhookTestResult"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Conflict with the current state (`endpoint_disabled`). */
+      409: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "webhookEndpoints-deliveries": {
+    parameters: {
+      query?: {
+        /** @description Page size, 1 to 1000 (default 100). */
+        limit?: number;
+        /** @description An id from the previous page: this page starts after it. */
+        after?: string;
+        /** @description Only deliveries in this status. */
+        status?: "pending" | "succeeded" | "failed";
+      };
+      header?: never;
+      path: {
+        /** @description Prefix `we_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          Link: components["headers"]["Link"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": "string",
+           *         "endpoint_id": "string",
+           *         "event_id": "string",
+           *         "event": "string",
+           *         "status": "pending",
+           *         "attempts": -9007199254740991,
+           *         "next_attempt_at": "2026-01-15T12:00:00.000Z",
+           *         "last_status_code": -9007199254740991,
+           *         "last_error": "string",
+           *         "created_at": "2026-01-15T12:00:00.000Z",
+           *         "updated_at": "2026-01-15T12:00:00.000Z"
+           *       }
+           *     ]
+           */
+          "application/json": components["schemas"]["WebhookDelivery"][];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_cursor`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "webhookEndpoints-stream": {
+    parameters: {
+      query?: {
+        /** @description Comma-separated event names; every event when absent. */
+        events?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example string */
+          "text/event-stream": string;
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`, `test_key_required`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`, `too_many_streams`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "webhookEndpoints-redeliver": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `whd_`. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "string",
+           *       "endpoint_id": "string",
+           *       "event_id": "string",
+           *       "event": "string",
+           *       "status": "pending",
+           *       "attempts": -9007199254740991,
+           *       "next_attempt_at": "2026-01-15T12:00:00.000Z",
+           *       "last_status_code": -9007199254740991,
+           *       "last_error": "string",
+           *       "created_at": "2026-01-15T12:00:00.000Z",
+           *       "updated_at": "2026-01-15T12:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["WebhookDelivery"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Conflict with the current state (`endpoint_disabled`, `delivery_pending`). */
+      409: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
           "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4193,6 +6768,334 @@ export interface operations {
       };
       /** @description `Idempotency-Key` reused with a different body (`idempotency_key_reused`). */
       422: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "flows-stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `flow_`. */
+        flow_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "flow_id": "string",
+           *       "runs": {
+           *         "active": -9007199254740991,
+           *         "completed": -9007199254740991,
+           *         "stopped": -9007199254740991,
+           *         "failed": -9007199254740991
+           *       },
+           *       "conversions": -9007199254740991,
+           *       "versions": [
+           *         {
+           *           "version": -9007199254740991,
+           *           "steps": [
+           *             {
+           *               "id": "string",
+           *               "path": "string",
+           *               "type": "string",
+           *               "reached": -9007199254740991,
+           *               "waiting": -9007199254740991,
+           *               "stopped": -9007199254740991,
+           *               "failed": -9007199254740991,
+           *               "skipped": {},
+           *               "messages": {},
+           *               "paths": [
+           *                 {
+           *                   "index": -9007199254740991,
+           *                   "taken": -9007199254740991
+           *                 }
+           *               ]
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["FlowStats"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "flows-preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Prefix `flow_`. */
+        flow_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Welcome",
+         *       "migrate": "keep",
+         *       "steps": [
+         *         {
+         *           "id": "hello",
+         *           "type": "send",
+         *           "channel": "whatsapp",
+         *           "whatsapp": {
+         *             "body": "Hi {{name}}!"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        "application/json": components["schemas"]["PreviewFlowRequest"];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "counts": {
+           *         "runs": -9007199254740991,
+           *         "moved": -9007199254740991,
+           *         "kept": -9007199254740991,
+           *         "completed": -9007199254740991
+           *       },
+           *       "runs": [
+           *         {
+           *           "run_id": "string",
+           *           "contact_id": "string",
+           *           "current": {
+           *             "id": "string",
+           *             "path": "string"
+           *           },
+           *           "next": {
+           *             "old": {
+           *               "step": "string",
+           *               "action": "send",
+           *               "at": "string",
+           *               "text": "string"
+           *             },
+           *             "new": {
+           *               "step": "string",
+           *               "action": "send",
+           *               "at": "string",
+           *               "text": "string"
+           *             }
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["FlowPreview"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
         headers: {
           "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
           "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5010,6 +7913,411 @@ export interface operations {
       };
     };
   };
+  "suppressions-list": {
+    parameters: {
+      query?: {
+        /** @description Page size, 1 to 1000 (default 100). */
+        limit?: number;
+        /** @description The last address of the previous page: this page starts after it. */
+        after?: string;
+        /** @description Only the entries of this reason. */
+        reason?: "hard_bounce" | "complaint" | "manual";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          Link: components["headers"]["Link"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "email": "ana@example.com",
+           *         "reason": "hard_bounce",
+           *         "message_id": "string",
+           *         "detail": "string",
+           *         "created_at": "2026-01-15T12:00:00.000Z"
+           *       }
+           *     ]
+           */
+          "application/json": components["schemas"]["Suppression"][];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_cursor`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "suppressions-add": {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description A unique key per logical request (a UUID is a good choice), 1 to 255 characters. Kept 24 hours per workspace, key mode and endpoint.
+         * @example 5b0d9e3c-8f47-4f7e-9a39-2a1c6f0d4e11
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ana@example.com",
+         *       "reason": "manual"
+         *     }
+         */
+        "application/json": components["schemas"]["AddSuppressionRequest"];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "email": "ana@example.com",
+           *       "reason": "hard_bounce",
+           *       "message_id": "string",
+           *       "detail": "string",
+           *       "created_at": "2026-01-15T12:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Suppression"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_email`, `invalid_idempotency_key`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Conflict with the current state (`idempotency_key_in_use`). */
+      409: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description `Idempotency-Key` reused with a different body (`idempotency_key_reused`). */
+      422: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  "suppressions-remove": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The address, URL-encoded. */
+        email: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "email": "ana@example.com",
+           *       "reason": "hard_bounce",
+           *       "message_id": "string",
+           *       "detail": "string",
+           *       "created_at": "2026-01-15T12:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["Suppression"];
+        };
+      };
+      /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
+      400: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+      401: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+      403: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Not found (`resource_missing`). */
+      404: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+      429: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          "Retry-After": components["headers"]["Retry-After"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Unexpected error: safe to retry (`internal_error`). */
+      500: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+      503: {
+        headers: {
+          "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+          "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+          "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+          "Request-Id": components["headers"]["Request-Id"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
   "event-mensagem-enviada": {
     parameters: {
       query?: never;
@@ -5278,6 +8586,34 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["ContatoAtualizadoEvent"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx answer within 10 seconds acknowledges the delivery; anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  "event-contato-apagado": {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: each `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with one of the endpoint's valid secrets.
+         * @example t=1763700000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+         */
+        "X-svc-Signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ContatoApagadoEvent"];
       };
     };
     responses: {

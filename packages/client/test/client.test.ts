@@ -36,6 +36,16 @@ describe("@svc/client against the service", () => {
     expect(new Set(listed).size).toBe(listed.length);
   });
 
+  it("adds, lists across pages and removes suppressed addresses (D72)", async () => {
+    const emails = [0, 1, 2].map((i) => `client.${i}.${Date.now()}@example.com`);
+    for (const email of emails) await expect(svc.suppressions.add({ email })).resolves.toMatchObject({ email, reason: "manual" });
+    const listed: string[] = [];
+    for await (const s of svc.suppressions.list({ limit: 2, reason: "manual" })) listed.push(s.email);
+    expect(listed).toEqual(expect.arrayContaining(emails));
+    await expect(svc.suppressions.remove(emails[0]!)).resolves.toMatchObject({ email: emails[0] });
+    await expect(svc.suppressions.remove(emails[0]!)).rejects.toMatchObject({ status: 404, type: "not_found" });
+  });
+
   it("upserts, gets and finds a contact with typed custom fields", async () => {
     await svc.fields.create({ name: "Plan", key: "plan", type: "text" });
     const p = phone();
@@ -107,6 +117,18 @@ describe("@svc/client against the service", () => {
     for await (const flow of svc.flows.list()) flows.push(flow.id);
     expect(flows).toContain(flow_id);
     await expect(svc.flows.unenroll("all", { to, reason: "done" })).resolves.toMatchObject({ unenrolled: 1, runs: [{ id: run.id }] });
+  });
+
+  it("reads a flow's statistics and previews an edit", async () => {
+    const steps = [{ type: "wait", id: "day", duration: "P1D" }];
+    const { flow_id } = await dashboardMutation<{ flow_id: string }>(ws.id, "flows.create", {
+      definition: { name: "Client stats", status: "active", steps },
+    });
+    const run = await svc.flows.enroll(flow_id, { to: { phone: phone() } });
+    const stats = await svc.flows.stats(flow_id);
+    expect(stats).toMatchObject({ flow_id, runs: { active: 1 }, versions: [{ version: 1, steps: [{ id: "day", path: "steps.0" }] }] });
+    const preview = await svc.flows.preview(flow_id, { name: "Client stats", migrate: "move", steps: [{ type: "exit", id: "day" }] });
+    expect(preview).toMatchObject({ counts: { runs: 1, moved: 1 }, runs: [{ run_id: run.id }] });
   });
 
   it("records events that start a keyed run, and reads the run with its history", async () => {

@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from "node:fs";
 import { callbackUrl, type ConnectChannelRequest } from "../../channels/channel-schemas.ts";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../../providers/provider.ts";
 import { connectChannel } from "../../channels/connect-channel.ts";
@@ -18,7 +19,24 @@ const ONLY_FOR: Record<string, (typeof TYPES)[number]> = {
   "smtp-url": "email",
   from: "email",
   "tracking-base-url": "email",
+  "bounce-domain": "email",
+  "dkim-selector": "email",
+  "dkim-private-key-file": "email",
 };
+
+/** A PEM key file is a few KiB; anything much larger is not one (and is not read whole). */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
+
+function readKeyFile(path: string): string {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (err) {
+    throw new UsageError(`--dkim-private-key-file: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? "error"}).`);
+  }
+  if (size > MAX_KEY_FILE_BYTES) throw new UsageError(`--dkim-private-key-file: ${path} is not a PEM key file (${size} bytes).`);
+  return readFileSync(path, "utf8");
+}
 
 function request(values: Values, type: (typeof TYPES)[number]): ConnectChannelRequest {
   for (const [flag, only] of Object.entries(ONLY_FOR)) {
@@ -37,12 +55,19 @@ function request(values: Values, type: (typeof TYPES)[number]): ConnectChannelRe
       waba_id: optionalString(values, "waba-id"),
     };
   }
+  const keyFile = optionalString(values, "dkim-private-key-file");
+  if (keyFile !== undefined && optionalString(values, "dkim-selector") === undefined) {
+    throw new UsageError("--dkim-private-key-file needs --dkim-selector.");
+  }
   return {
     type,
     ...common,
     smtp_url: requiredString(values, "smtp-url"),
     from: requiredString(values, "from"),
     tracking_base_url: optionalString(values, "tracking-base-url"),
+    bounce_domain: optionalString(values, "bounce-domain"),
+    dkim_selector: optionalString(values, "dkim-selector"),
+    dkim_private_key: keyFile === undefined ? undefined : readKeyFile(keyFile),
   };
 }
 
@@ -51,7 +76,7 @@ export const channelConnect: Command = {
   summary: "Connect a WhatsApp Cloud API number or an SMTP relay to a workspace",
   usage:
     "channel connect --workspace W --type whatsapp --phone-number-id ID --access-token T --app-secret S --verify-token V [--waba-id ID] [--api-base-url URL]\n" +
-    "       svc channel connect --workspace W --type email --smtp-url URL --from ADDRESS [--tracking-base-url URL]",
+    "       svc channel connect --workspace W --type email --smtp-url URL --from ADDRESS [--tracking-base-url URL] [--bounce-domain DOMAIN] [--dkim-selector S [--dkim-private-key-file PATH]]",
   help: [
     ["--workspace W", "the workspace identifier"],
     ["--type whatsapp|email", "the channel type"],
@@ -64,6 +89,9 @@ export const channelConnect: Command = {
     ["--smtp-url URL", "email: smtp:// or smtps://, with optional user:password@, e.g. smtps://user:pass@smtp.example.com:465"],
     ["--from ADDRESS", "email: the sender address"],
     ["--tracking-base-url URL", "email: origin of the tracking image and unsubscribe links (APP_URL by default)"],
+    ["--bounce-domain DOMAIN", "email: return path bounces+<message id>@DOMAIN; point its MX at the service's SMTP listener"],
+    ["--dkim-selector S", "email: sign every mail with DKIM under selector S (a 2048-bit RSA key is generated); see svc channel dns"],
+    ["--dkim-private-key-file PATH", "email: with --dkim-selector, sign with this PEM RSA private key instead"],
     ["--name TEXT", "a label for the dashboard"],
     ["--rate-per-second N", "provider calls per second at most (80 for WhatsApp, 10 for e-mail by default)"],
     [
@@ -83,6 +111,9 @@ export const channelConnect: Command = {
     "smtp-url": { type: "string" },
     from: { type: "string" },
     "tracking-base-url": { type: "string" },
+    "bounce-domain": { type: "string" },
+    "dkim-selector": { type: "string" },
+    "dkim-private-key-file": { type: "string" },
     name: { type: "string" },
     "rate-per-second": { type: "string" },
   },
@@ -98,6 +129,9 @@ export const channelConnect: Command = {
     smtp_url: "--smtp-url",
     from: "--from",
     tracking_base_url: "--tracking-base-url",
+    bounce_domain: "--bounce-domain",
+    dkim_selector: "--dkim-selector",
+    dkim_private_key: "--dkim-private-key-file",
     name: "--name",
     rate_per_second: "--rate-per-second",
   },
@@ -128,6 +162,11 @@ export const channelConnect: Command = {
             "",
             `  POST ${callbackUrl("email", env().appUrl)}`,
             "  Authorization: Bearer <events token>",
+            "",
+            `Amazon SES: subscribe ${env().appUrl}/api/providers/email/ses/${connected.channel_id} (https) to the SNS topic of its notifications.`,
+            ...(channel.settings.dkim_selector
+              ? ["", `Mail is signed with DKIM (selector ${channel.settings.dkim_selector}): svc channel dns lists the records to publish.`]
+              : []),
           ];
     return { json: { channel_id: connected.channel_id }, text: text.join("\n") };
   },

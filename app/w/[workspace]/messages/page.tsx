@@ -4,6 +4,7 @@ import { requireMember } from "@/app/_lib/dashboard.ts";
 import "@/app/styles/records.css";
 import "@/app/styles/messaging.css";
 import { MessagesView } from "./_components/messages-view.tsx";
+import { Loading } from "@/app/_components/query-state.tsx";
 
 export const metadata: Metadata = { title: "Messages" };
 
@@ -15,7 +16,7 @@ export default async function MessagesPage({ params }: Props) {
   await requireMember(workspace);
   // The view reads its filters from the URL (useSearchParams).
   return (
-    <Suspense fallback={<p role="status">Loading messages…</p>}>
+    <Suspense fallback={<Loading what="the messages" />}>
       <MessagesView workspace={workspace} />
     </Suspense>
   );

@@ -3,13 +3,15 @@ import { allFlows } from "./all-flows.ts";
 import { contactRuns } from "./contact-runs.ts";
 import { createFlow } from "./create-flow.ts";
 import { enrollContact } from "./enroll-contact.ts";
+import { flowStats } from "./flow-stats.ts";
+import { previewEdit } from "./preview-edit.ts";
 import { getFlow } from "./get-flow.ts";
 import { getRun } from "./get-run.ts";
 import { listFlows } from "./list-flows.ts";
 import { listRuns } from "./list-runs.ts";
+import { modeStats } from "./mode-stats.ts";
 import { setFlowStatus } from "./set-flow-status.ts";
 import { startRun } from "./start-run.ts";
-import { stepCounts } from "./step-counts.ts";
 import { stopRun } from "./stop-run.ts";
 import { unenrollContact } from "./unenroll-contact.ts";
 import { updateFlow } from "./update-flow.ts";
@@ -27,6 +29,8 @@ export const flowsRouter = router({
   run: getRun,
   stopRun,
   startRun,
-  stepCounts,
+  stats: flowStats,
+  modeStats,
+  preview: previewEdit,
   contactRuns,
 });

@@ -2,12 +2,12 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { useCursorPages } from "@/app/_components/cursor-pages.ts";
 import { Pager } from "@/app/_components/pager.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { AUDIT_ACTIONS, AUDIT_TARGETS, type AuditAction } from "@/server/audit/audit-actions.ts";
 import { AuditTable } from "./audit-table.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 const PAGE_SIZE = 25;
 
@@ -89,12 +89,7 @@ export function AuditView({ workspace }: { workspace: string }) {
           </select>
         </div>
       </form>
-      {events.isPending && <p role="status">Loading the audit log…</p>}
-      {events.isError && (
-        <p role="alert" className="error">
-          Could not load the audit log: {apiFault(events.error).message}
-        </p>
-      )}
+      <QueryState query={events} what="the audit log" />
       {events.data &&
         (events.data.items.length === 0 ? (
           <p className="empty">{action || actor ? "No changes match these filters." : "No changes recorded yet."}</p>

@@ -4,6 +4,7 @@ import { useId } from "react";
 import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { When } from "@/app/_components/when.tsx";
 import { SECRET_NAMES, type Channel } from "@/server/channels/channel-schemas.ts";
+import { ChannelDomain } from "./channel-domain.tsx";
 import { ChannelTemplates } from "./channel-templates.tsx";
 import { EXTERNAL_ID_LABEL, SECRET_LABEL, TYPE_LABEL } from "./channel-labels.ts";
 
@@ -72,6 +73,8 @@ export function ChannelCard({ channel, canManage = false, onSendTest, onDisconne
                 <span className="muted">This service&apos;s address</span>
               )}
             </dd>
+            <dt>DKIM</dt>
+            <dd>{settings.dkim_selector ? <code>selector {settings.dkim_selector}</code> : <span className="muted">Not signed</span>}</dd>
           </>
         )}
         <dt>Rate</dt>
@@ -106,6 +109,7 @@ export function ChannelCard({ channel, canManage = false, onSendTest, onDisconne
         )}
       </dl>
       {channel.type === "whatsapp" && !disconnected && <ChannelTemplates channel={channel} canManage={canManage} />}
+      {channel.type === "email" && !disconnected && <ChannelDomain channel={channel} />}
     </article>
   );
 }

@@ -11,6 +11,7 @@ export const SECRET_LABEL: Record<string, string> = {
   verify_token: "Verify token",
   smtp_url: "SMTP URL",
   events_token: "Events token",
+  dkim_private_key: "DKIM private key",
 };
 
 /** What `external_id` is for each type. */

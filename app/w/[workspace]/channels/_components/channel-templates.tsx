@@ -7,6 +7,7 @@ import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
 import type { Channel } from "@/server/channels/channel-schemas.ts";
 import "@/app/styles/whatsapp.css";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 /** At most this many templates are listed per channel (one page of the listing). */
 const SHOWN = 100;
@@ -45,7 +46,7 @@ export function ChannelTemplates({ channel, canManage }: { channel: Channel; can
           <button
             type="button"
             className="button small"
-            aria-label={`Sync the templates of ${channel.name}`}
+            aria-label={`Sync templates of ${channel.name}`}
             disabled={sync.isPending}
             onClick={() => {
               setSynced(null);
@@ -70,12 +71,7 @@ export function ChannelTemplates({ channel, canManage }: { channel: Channel; can
           outside the 24-hour window.
         </p>
       )}
-      {templates.isPending && <p role="status">Loading the templates…</p>}
-      {templates.isError && (
-        <p role="alert" className="error">
-          Could not load the templates: {apiFault(templates.error).message}
-        </p>
-      )}
+      <QueryState query={templates} what="the templates" />
       {templates.data &&
         !noAccount &&
         (templates.data.length === 0 ? (

@@ -2,7 +2,6 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { Channel } from "@/server/channels/channel-schemas.ts";
 import { ChannelCard } from "./channel-card.tsx";
@@ -11,6 +10,7 @@ import { ConnectChannelDialog, type Connected } from "./connect-channel-dialog.t
 import { DisconnectChannelDialog } from "./disconnect-channel-dialog.tsx";
 import { EventsTokenDialog } from "./events-token-dialog.tsx";
 import { SendTestDialog } from "./send-test-dialog.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 /** The channels page. Support staff (`canManage` false) get the list without controls. */
 export function ChannelsView({ canManage }: { canManage: boolean }) {
@@ -64,12 +64,7 @@ export function ChannelsView({ canManage }: { canManage: boolean }) {
           Show disconnected channels
         </label>
       </div>
-      {channels.isPending && <p role="status">Loading channels…</p>}
-      {channels.isError && (
-        <p role="alert" className="error">
-          Could not load the channels: {apiFault(channels.error).message}
-        </p>
-      )}
+      <QueryState query={channels} what="the channels" />
       {list &&
         (list.length === 0 ? (
           <p className="empty">

@@ -10,6 +10,7 @@ import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
 import { DEFAULT_RATE_PER_SECOND, type Channel, type ConnectChannelRequest } from "@/server/channels/channel-schemas.ts";
 import { DEFAULT_GRAPH_API_BASE_URL } from "@/server/providers/provider.ts";
 import { TYPE_LABEL, type ChannelType } from "./channel-labels.ts";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 /** A channel just connected; an e-mail channel's events token is in this answer only. */
 export type Connected = { channel: Channel; eventsToken: string | null };
@@ -85,6 +86,12 @@ const FIELDS: Record<ChannelType, FieldSpec[]> = {
       type: "url",
       placeholder: "https://svc.example.com",
       hint: "Origin of the open-tracking and unsubscribe links (https in production). This service's address by default.",
+    },
+    {
+      name: "dkim_selector",
+      label: "DKIM selector",
+      placeholder: "e.g. svc",
+      hint: "Signs every mail with DKIM: a key is made for this channel, and the channel lists the DNS record to publish.",
     },
     { name: "rate_per_second", label: "Rate", type: "number", placeholder: String(DEFAULT_RATE_PER_SECOND.email), hint: RATE_HINT },
   ],
@@ -169,14 +176,11 @@ export function ConnectChannelDialog({ type, onClose, onConnected }: Props) {
             {general}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose}>
           <button type="submit" className="button primary" disabled={connect.isPending}>
             {connect.isPending ? "Connecting…" : `Connect ${TYPE_LABEL[type]}`}
           </button>
-        </div>
+        </DialogFooter>
       </form>
     </Modal>
   );
@@ -221,5 +225,6 @@ function request(type: ChannelType, values: Record<string, string>): ConnectChan
     smtp_url: values.smtp_url ?? "",
     from: values.from ?? "",
     ...(values.tracking_base_url ? { tracking_base_url: values.tracking_base_url } : {}),
+    ...(values.dkim_selector ? { dkim_selector: values.dkim_selector } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Modal } from "@/app/_components/modal.tsx";
 import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
 import type { Channel } from "@/server/channels/channel-schemas.ts";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 type Props = { channel: Channel; onClose: () => void; onDisconnected: () => void };
 
@@ -31,10 +32,7 @@ export function DisconnectChannelDialog({ channel, onClose, onDisconnected }: Pr
             {errorMessage(disconnect.error)}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose} autoFocus>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose} cancelFirst>
           <button
             type="button"
             className="button danger"
@@ -43,7 +41,7 @@ export function DisconnectChannelDialog({ channel, onClose, onDisconnected }: Pr
           >
             {disconnect.isPending ? "Disconnecting…" : "Disconnect channel"}
           </button>
-        </div>
+        </DialogFooter>
       </div>
     </Modal>
   );

@@ -11,6 +11,8 @@ import type { Channel } from "@/server/channels/channel-schemas.ts";
 import type { SendTestResult } from "@/server/channels/send-test-message.ts";
 import type { Template } from "@/server/whatsapp/template-schemas.ts";
 import "@/app/styles/whatsapp.css";
+import { Loading } from "@/app/_components/query-state.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 /**
  * "Send a test message to…": one real provider call with the given text (or, on WhatsApp, an
@@ -121,14 +123,14 @@ export function SendTestDialog({ channel, onClose }: { channel: Channel; onClose
         <section aria-label="Provider's answer" aria-live="polite">
           {send.data && <ProviderAnswer result={send.data} />}
         </section>
-        <div className="actions">
+        <DialogFooter>
           <button type="button" className="button" onClick={onClose}>
             Close
           </button>
           <button type="submit" className="button primary" disabled={send.isPending}>
             {send.isPending ? "Sending…" : "Send test message"}
           </button>
-        </div>
+        </DialogFooter>
       </form>
     </Modal>
   );
@@ -144,7 +146,7 @@ function TemplateFields(props: {
 }) {
   const { templates, loading, chosen, onChoose, error } = props;
   const template = templates?.find((t) => `${t.name}:${t.language}` === chosen);
-  if (loading) return <p role="status">Loading the templates…</p>;
+  if (loading) return <Loading what="the templates" />;
   if (!templates?.length) return <p className="note">This channel has no approved templates. Sync them on the channel first.</p>;
   return (
     <>

@@ -12,6 +12,7 @@ export type ContactChanges = {
   fields?: Record<string, FieldValue | null>;
   opt_out_whatsapp?: boolean;
   opt_out_email?: boolean;
+  time_zone?: string | null;
 };
 
 /** What the contact form holds; a custom field's empty input is null. */
@@ -23,6 +24,7 @@ export type ContactFormValues = {
   fields: Record<string, FieldValue | null>;
   optOutWhatsapp: boolean;
   optOutEmail: boolean;
+  timeZone: string;
 };
 
 /** Errors found before sending, by the parameter name the server would use. */
@@ -58,6 +60,7 @@ export function readContactForm(form: HTMLFormElement, fields: CustomField[]): {
       fields: values,
       optOutWhatsapp: data.get("opt_out_whatsapp") === "on",
       optOutEmail: data.get("opt_out_email") === "on",
+      timeZone: text("time_zone"),
     },
     errors,
   };
@@ -80,6 +83,7 @@ export function contactChanges(values: ContactFormValues, before: Contact | null
     if (filled.length) changes.fields = Object.fromEntries(filled);
     if (values.optOutWhatsapp) changes.opt_out_whatsapp = true;
     if (values.optOutEmail) changes.opt_out_email = true;
+    if (values.timeZone) changes.time_zone = values.timeZone;
     return { changes, errors };
   }
 
@@ -101,5 +105,6 @@ export function contactChanges(values: ContactFormValues, before: Contact | null
   if (Object.keys(fields).length) changes.fields = fields;
   if (values.optOutWhatsapp !== before.opt_out_whatsapp) changes.opt_out_whatsapp = values.optOutWhatsapp;
   if (values.optOutEmail !== before.opt_out_email) changes.opt_out_email = values.optOutEmail;
+  if ((values.timeZone || null) !== before.time_zone) changes.time_zone = values.timeZone || null;
   return { changes, errors };
 }

@@ -3,7 +3,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@/app/_components/link.tsx";
 import { useEffect, useRef, useState } from "react";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { TagChips } from "@/app/_components/tag-chips.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useWorkspaceFields, useWorkspaceTags } from "@/app/_components/use-catalog.ts";
@@ -15,8 +14,11 @@ import { ContactForm } from "./contact-form.tsx";
 import { ContactHistory } from "./contact-history.tsx";
 import { ContactEvents } from "./contact-events.tsx";
 import { ContactMessages } from "./contact-messages.tsx";
+import { ContactReachability } from "./contact-reachability.tsx";
 import { ContactRuns } from "./contact-runs.tsx";
 import { OptOuts } from "./contacts-table.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
+import { Loading } from "@/app/_components/query-state.tsx";
 
 type Props = { workspace: string; id: string; canManage: boolean };
 
@@ -56,6 +58,7 @@ export function ContactDetail({ workspace, id, canManage }: Props) {
           await Promise.all([
             queryClient.invalidateQueries(trpc.contacts.history.queryFilter({ id })),
             queryClient.invalidateQueries(trpc.contacts.search.queryFilter()),
+            queryClient.invalidateQueries(trpc.contacts.reachability.queryFilter({ id })),
           ]);
           returnFocus.current = true;
           setEditing(false);
@@ -75,21 +78,11 @@ export function ContactDetail({ workspace, id, canManage }: Props) {
       ← All contacts
     </Link>
   );
-  if (contact.isPending) {
+  if (contact.isPending || contact.isError) {
     return (
       <>
         {back}
-        <p role="status">Loading the contact…</p>
-      </>
-    );
-  }
-  if (contact.isError) {
-    return (
-      <>
-        {back}
-        <p role="alert" className="error">
-          Could not load the contact: {apiFault(contact.error).message}
-        </p>
+        <QueryState query={contact} what="the contact" />
       </>
     );
   }
@@ -172,18 +165,14 @@ export function ContactDetail({ workspace, id, canManage }: Props) {
         </>
       )}
 
+      <ContactReachability contactId={c.id} />
       <ContactMessages workspace={workspace} contactId={c.id} />
       <ContactEvents workspace={workspace} contactId={c.id} />
       <ContactRuns workspace={workspace} contactId={c.id} />
 
       <section className="section" aria-labelledby="history">
         <h2 id="history">History</h2>
-        {history.isPending && <p role="status">Loading the history…</p>}
-        {history.isError && (
-          <p role="alert" className="error">
-            Could not load the history: {apiFault(history.error).message}
-          </p>
-        )}
+        <QueryState query={history} what="the history" />
         {history.data && <ContactHistory events={history.data} workspace={workspace} />}
       </section>
     </>
@@ -200,7 +189,7 @@ function formatValue(value: string | number | boolean): string {
  * key no field of the workspace has (shown by its key).
  */
 function CustomFieldValues({ contact, fields }: { contact: Contact; fields: CustomField[] | undefined }) {
-  if (!fields) return <p role="status">Loading the custom fields…</p>;
+  if (!fields) return <Loading what="the custom fields" />;
   const known = new Set(fields.map((f) => f.key));
   const rows = [
     ...fields.map((f) => ({ key: f.key, name: f.name, type: f.type as string, value: contact.fields[f.key] })),

@@ -36,7 +36,16 @@ export function ContactForm({ contact, tags, fields, error, pending, submitLabel
   const [local, setLocal] = useState<FormErrors>({});
   const fault = error ? apiFault(error) : null;
 
-  const controls = ["name", "phone", "email", "opt_out_whatsapp", "opt_out_email", "tags", ...fields.map((f) => `fields.${f.key}`)];
+  const controls = [
+    "name",
+    "phone",
+    "email",
+    "time_zone",
+    "opt_out_whatsapp",
+    "opt_out_email",
+    "tags",
+    ...fields.map((f) => `fields.${f.key}`),
+  ];
   const errorAt = (param: string): string | null => local[param] ?? faultAt(fault, param);
   const general = fault && !controls.some((param) => faultAt(fault, param)) ? fault.message : null;
 
@@ -71,6 +80,26 @@ export function ContactForm({ contact, tags, fields, error, pending, submitLabel
         <TextField label="E-mail" a11y={a11y("email")} error={errorAt("email")}>
           <input {...a11y("email")} name="email" type="email" maxLength={320} defaultValue={contact?.email ?? ""} autoComplete="off" />
         </TextField>
+        <TextField
+          label="Time zone"
+          a11y={a11y("time_zone")}
+          error={errorAt("time_zone")}
+          hint="For a journey's quiet hours, e.g. America/Sao_Paulo. Empty: the phone number's country when it has one zone, else the workspace's."
+        >
+          <input
+            {...a11y("time_zone")}
+            name="time_zone"
+            list={`${prefix}-zones`}
+            maxLength={64}
+            defaultValue={contact?.time_zone ?? ""}
+            autoComplete="off"
+          />
+        </TextField>
+        <datalist id={`${prefix}-zones`}>
+          {Intl.supportedValuesOf("timeZone").map((zone) => (
+            <option key={zone} value={zone} />
+          ))}
+        </datalist>
       </div>
 
       <fieldset>

@@ -2,13 +2,13 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link } from "@/app/_components/link.tsx";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { useCursorPages } from "@/app/_components/cursor-pages.ts";
 import { Pager } from "@/app/_components/pager.tsx";
 import { RelativeTime } from "@/app/_components/relative-time.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { CHANNEL_LABEL, ModeBadge, StatusBadge } from "../../messages/_components/message-labels.tsx";
 import { MessageSummary } from "../../messages/_components/message-source.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 const PAGE_SIZE = 10;
 
@@ -26,12 +26,7 @@ export function ContactMessages({ workspace, contactId }: { workspace: string; c
   return (
     <section className="section" aria-labelledby="contact-messages">
       <h2 id="contact-messages">Messages</h2>
-      {page.isPending && <p role="status">Loading the messages…</p>}
-      {page.isError && (
-        <p role="alert" className="error">
-          Could not load the messages: {apiFault(page.error).message}
-        </p>
-      )}
+      <QueryState query={page} what="the messages" />
       {page.data &&
         (page.data.items.length === 0 && pages.page === 1 ? (
           <p className="empty">No messages to or from this contact yet.</p>

@@ -2,10 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@/app/_components/link.tsx";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { RelativeTime } from "@/app/_components/relative-time.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { RunStatusBadge } from "../../flows/_components/flow-labels.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 /** A contact's journeys: each run with its flow (linked to the run on the flow's page), status and times. */
 export function ContactRuns({ workspace, contactId }: { workspace: string; contactId: string }) {
@@ -15,12 +15,7 @@ export function ContactRuns({ workspace, contactId }: { workspace: string; conta
   return (
     <section className="section" aria-labelledby="contact-runs">
       <h2 id="contact-runs">Flow runs</h2>
-      {runs.isPending && <p role="status">Loading the runs…</p>}
-      {runs.isError && (
-        <p role="alert" className="error">
-          Could not load the runs: {apiFault(runs.error).message}
-        </p>
-      )}
+      <QueryState query={runs} what="the runs" />
       {runs.data &&
         (runs.data.length === 0 ? (
           <p className="empty">This contact has not been in any flow.</p>

@@ -2,11 +2,11 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useWorkspaceTags } from "@/app/_components/use-catalog.ts";
 import { ContactsTable } from "./contacts-table.tsx";
 import { NewContactDialog } from "./new-contact-dialog.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 const PAGE_SIZE = 25;
 /** Typing searches once the user pauses; Enter searches at once. */
@@ -82,12 +82,7 @@ export function ContactsView({ workspace, canManage }: { workspace: string; canM
         </button>
       </form>
 
-      {page.isPending && <p role="status">Loading contacts…</p>}
-      {page.isError && (
-        <p role="alert" className="error">
-          Could not load the contacts: {apiFault(page.error).message}
-        </p>
-      )}
+      <QueryState query={page} what="the contacts" />
       {page.data &&
         (page.data.items.length === 0 && pageNumber === 1 ? (
           <p className="empty">{position.q ? `No contacts match “${position.q}”.` : "No contacts yet."}</p>

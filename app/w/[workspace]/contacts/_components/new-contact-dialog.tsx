@@ -2,11 +2,11 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { Modal } from "@/app/_components/modal.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useWorkspaceFields, useWorkspaceTags } from "@/app/_components/use-catalog.ts";
 import { ContactForm } from "./contact-form.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 /**
  * Creates a contact through `contacts.upsert`, the rule of POST /contacts: a contact with the
@@ -35,11 +35,11 @@ export function NewContactDialog({ workspace, onClose }: { workspace: string; on
           Give a phone number or an e-mail address. A contact that already has this phone (or, without a phone, this e-mail) is updated
           instead.
         </p>
-        {!ready && !(tags.isError || fields.isError) && <p role="status">Loading tags and fields…</p>}
-        {(tags.isError || fields.isError) && (
-          <p role="alert" className="error">
-            Could not load the workspace&apos;s tags and fields: {apiFault(tags.error ?? fields.error).message}
-          </p>
+        {!ready && (
+          <QueryState
+            query={tags.isError ? tags : fields.isError ? fields : tags.isPending ? tags : fields}
+            what="the workspace's tags and fields"
+          />
         )}
         {ready && (
           <ContactForm

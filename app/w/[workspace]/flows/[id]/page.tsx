@@ -3,10 +3,13 @@ import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { isNotFoundError } from "@/app/_components/not-found-error.ts";
 import { dashboardCaller, requireMember } from "@/app/_lib/dashboard.ts";
+import { API_PREFIX } from "@/server/api/rest-paths.ts";
+import { env } from "@/server/lib/env.ts";
 import "@/app/styles/records.css";
 import "@/app/styles/messaging.css";
 import "@/app/styles/flows.css";
 import { FlowPage } from "../_components/flow-page.tsx";
+import { Loading } from "@/app/_components/query-state.tsx";
 
 export const metadata: Metadata = { title: "Flow" };
 
@@ -25,8 +28,8 @@ export default async function FlowDetailPage({ params }: Props) {
   }
   // The view reads `?created=1` from the URL (useSearchParams).
   return (
-    <Suspense fallback={<p role="status">Loading the flow…</p>}>
-      <FlowPage workspace={workspace} flowId={id} canManage={member.role === "admin"} />
+    <Suspense fallback={<Loading what="the flow" />}>
+      <FlowPage workspace={workspace} flowId={id} canManage={member.role === "admin"} apiBaseUrl={`${env().appUrl}${API_PREFIX}`} />
     </Suspense>
   );
 }

@@ -3,6 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";
+import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { FlowDetails } from "./flow-labels.tsx";
 
@@ -32,7 +33,7 @@ export function EnrollSection({ flow }: { flow: FlowDetails }) {
       onSuccess: async (run) => {
         await Promise.all([
           queryClient.invalidateQueries(trpc.flows.runs.queryFilter()),
-          queryClient.invalidateQueries(trpc.flows.stepCounts.queryFilter({ flow_id: flow.id })),
+          queryClient.invalidateQueries(trpc.flows.modeStats.queryFilter()),
           queryClient.invalidateQueries(trpc.flows.all.queryFilter()),
         ]);
         setStarted({ id: run.id, mode });
@@ -125,6 +126,31 @@ export function EnrollSection({ flow }: { flow: FlowDetails }) {
           )}
         </div>
       )}
+    </section>
+  );
+}
+
+/** A ready `curl` call that enrolls a contact through the public API, for a backend developer to copy (D9's base URL). */
+export function EnrollSnippet({ flowId, baseUrl }: { flowId: string; baseUrl: string }) {
+  const id = useId();
+  const snippet = [
+    `curl -X POST ${baseUrl}/flows/${flowId}/enroll \\`,
+    `  -H "Authorization: Bearer $SVC_API_KEY" \\`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -d '{"to": {"phone": "+5511987654321"}, "variables": {"name": "Ana"}}'`,
+  ].join("\n");
+  return (
+    <section className="section" aria-labelledby={`${id}-heading`}>
+      <div className="section-head">
+        <h2 id={`${id}-heading`}>Enroll from your backend</h2>
+        <CopyButton value={snippet} label="Copy the enroll command" />
+      </div>
+      <p className="muted">
+        With an API key that may enroll (<code>SVC_API_KEY</code>): a test key starts test runs, a live key live ones.
+      </p>
+      <pre className="code-snippet" tabIndex={0} aria-label="Enroll command">
+        {snippet}
+      </pre>
     </section>
   );
 }

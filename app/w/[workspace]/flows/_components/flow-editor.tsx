@@ -1,18 +1,35 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { apiFault, faultAt } from "@/app/_components/api-error.ts";
 import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { FieldError } from "@/app/_components/form-feedback.tsx";
+import { useMode } from "@/app/_components/mode-switch.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useWorkspaceFields, useWorkspaceTags } from "@/app/_components/use-catalog.ts";
+import type { Step } from "@/server/flows/flow-schemas.ts";
+import { stepId, type Path } from "@/server/flows/step-path.ts";
 import type { EditorContext } from "./editor-context.ts";
-import { documentJson, exportFileName, type FlowDetails, type FlowDocument } from "./flow-labels.tsx";
+import { FlowCanvas, StepOutline, type CanvasProps } from "./flow-canvas.tsx";
+import {
+  documentJson,
+  exportFileName,
+  newStep,
+  positionLabel,
+  STEP_TYPE_LABEL,
+  stepAtPosition,
+  type FlowDetails,
+  type FlowDocument,
+  type StepType,
+} from "./flow-labels.tsx";
+import { faultPlace, inWords } from "./fault-words.ts";
 import { GoalPanel } from "./goal-panel.tsx";
+import { SavePreviewDialog } from "./save-preview-dialog.tsx";
 import { ImportDialog } from "./import-dialog.tsx";
-import { StepList } from "./step-list.tsx";
+import { AddStepChooser, StepCard } from "./step-card.tsx";
+import { insertStep, moveStep, removeStep, replaceStep } from "./step-edits.ts";
 import { TriggerPanel } from "./trigger-panel.tsx";
 
 type Draft = Omit<FlowDocument, "status">;
@@ -35,14 +52,6 @@ function exported(draft: Draft, flow: FlowDetails | null): FlowDocument {
   return { name, status: flow.status, allow_reentry, ...rest };
 }
 
-/** Where the server's fault is, for the sentence above the save button: a step, the trigger, the goal, or nowhere in particular. */
-function faultPlace(param: string | null | undefined): string | null {
-  if (param?.startsWith("steps.")) return "the step";
-  if (param === "trigger" || param?.startsWith("trigger.")) return "the trigger";
-  if (param === "goal" || param?.startsWith("goal.")) return "the goal";
-  return null;
-}
-
 function download(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
   const link = document.createElement("a");
@@ -61,11 +70,35 @@ type Props = {
   onDirty?: (dirty: boolean) => void;
 };
 
+/** Where a fault is, as the summary at the top of the editor links to it: a step, the name, the trigger or the goal. */
+function faultTarget(param: string | null, steps: Step[]): { label: string; position: Path | null } | null {
+  const place = faultPlace(param);
+  if (!place) return null;
+  if (place.position) {
+    const step = stepAtPosition(steps, place.position);
+    return { label: `${positionLabel(place.position)}${step ? ` (${STEP_TYPE_LABEL[step.type]})` : ""}`, position: place.position };
+  }
+  const top = place.field.split(".")[0];
+  if (top === "name") return { label: "Name", position: null };
+  if (top === "trigger") return { label: "Trigger", position: null };
+  if (top === "goal") return { label: "Goal", position: null };
+  return null;
+}
+
+/** After a step is deleted: its previous sibling, else the step that holds its path, else what took its place. */
+function selectionAfterDelete(steps: Step[], position: Path): Path | null {
+  const index = position[position.length - 1] as number;
+  if (index > 0) return [...position.slice(0, -1), index - 1];
+  if (position.length > 1) return position.slice(0, -2);
+  return steps.length > 0 ? [0] : null;
+}
+
 /**
  * The visual editor of a D37 document: name, re-entry, the trigger and goal (D62, D64), and the
- * steps (recursive for a branch's and a wait_for's paths).
- * Saving creates or updates the flow; the server's fault is shown at the step its `param` names.
- * The document can be exported (download, copy) and a JSON document imported into the editor.
+ * steps drawn as a graph (an outline on phones); the selected step's form beside it.
+ * Saving creates or updates the flow; the server's fault is said in words (fault-words.ts) at
+ * its field, and summed up at the top with a link to it. The document can be exported
+ * (download, copy) and a JSON document imported into the editor.
  * Support staff, and everyone on an archived flow, see it read-only.
  */
 export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
@@ -79,26 +112,95 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
   const [saved, setSaved] = useState<string>(() => JSON.stringify(draftOf(flow)));
   const [done, setDone] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
+  // The step whose form is open beside the canvas (the first one to begin with), or where a new step goes.
+  const [selected, setSelected] = useState<Path | null>(() => (draftOf(flow).steps.length > 0 ? [0] : null));
+  const [adding, setAdding] = useState<{ list: Path; index: number; where: string } | null>(null);
+  const focusNext = useRef<"heading" | "invalid" | null>(null);
+  const panelHeading = useRef<HTMLHeadingElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  // D70: saving an active flow first shows what happens to the people already in it.
+  const [previewing, setPreviewing] = useState(false);
   const create = useMutation(trpc.flows.create.mutationOptions());
   const update = useMutation(trpc.flows.update.mutationOptions());
+  // D69: each step's numbers on its node, from the statistics the page shows below (one query).
+  // The nodes' numbers: runs of the mode the top bar's switch shows.
+  const mode = useMode();
+  const stats = useQuery({ ...trpc.flows.modeStats.queryOptions(flow ? { flow_id: flow.id, mode } : skipToken), refetchInterval: 5_000 });
   const mutation = flow ? update : create;
-  const fault = mutation.isError ? apiFault(mutation.error) : null;
+  const fault = mutation.isError ? inWords(apiFault(mutation.error)) : null;
   const readOnly = !canManage || flow?.status === "archived";
   const dirty = JSON.stringify(draft) !== saved;
+
+  // Focus follows a selection made by the reader: the form's heading, or the field a fault names.
+  useEffect(() => {
+    const target = focusNext.current;
+    if (!target) return;
+    focusNext.current = null;
+    // The last control marked: a condition's tag picker rather than the condition's kind, which the same fault marks.
+    const invalid = target === "invalid" ? [...(panel.current?.querySelectorAll<HTMLElement>('[aria-invalid="true"]') ?? [])].pop() : null;
+    const control = invalid instanceof HTMLFieldSetElement ? invalid.querySelector<HTMLElement>("input") : invalid;
+    (control ?? panelHeading.current)?.focus();
+  });
 
   function setDraft(next: Draft) {
     setDraftState(next);
     setDone(null);
     onDirty?.(JSON.stringify(next) !== saved);
   }
+  const setSteps = (steps: Step[]) => setDraft({ ...draft, steps });
+
+  function select(position: Path | null, focus: "heading" | "invalid" = "heading") {
+    setAdding(null);
+    setSelected(position);
+    focusNext.current = position ? focus : null;
+  }
+
+  function openAdd(list: Path, index: number, label: string) {
+    setAdding({ list, index, where: label.replace(/^Add a step /, "") });
+    focusNext.current = "heading";
+  }
+
+  function add(type: StepType) {
+    if (!adding) return;
+    setSteps(insertStep(draft.steps, adding.list, adding.index, newStep(type)));
+    select([...adding.list, adding.index]);
+  }
 
   const context: EditorContext = { tags: tags.data ?? [], fields: fields.data ?? [], fault, readOnly };
   const nameError = faultAt(fault, "name");
-  const place = faultPlace(fault?.param);
-  const general = fault && !place && !nameError ? fault.message : null;
+  const target = faultTarget(fault?.param ?? null, draft.steps);
   const json = documentJson(exported(draft, flow));
+  const step = selected ? stepAtPosition(draft.steps, selected) : undefined;
+
+  const current = stats.data?.versions.find((v) => v.version === flow?.version);
+  const byStep = new Map((current?.steps ?? []).map((s) => [s.id, s]));
+  const numbers: CanvasProps["numbers"] = (s, position) => {
+    const n = stats.data && byStep.get(stepId(s, position));
+    if (!stats.data) return undefined;
+    return { reached: n?.reached ?? 0, waiting: n?.waiting ?? 0, skipped: Object.values(n?.skipped ?? {}).reduce((a, b) => a + b, 0) };
+  };
+  const canvas: CanvasProps = {
+    steps: draft.steps,
+    selected,
+    onSelect: (position) => select(position),
+    onAdd: readOnly ? undefined : openAdd,
+    numbers: flow ? numbers : undefined,
+    faulty: faultPlace(fault?.param)?.position ?? null,
+    tags: context.tags,
+  };
 
   function onSave() {
+    if (flow?.status === "active") setPreviewing(true);
+    else save();
+  }
+
+  /** A refused save: the faulty step's form opens, its field focused. */
+  function showFault(error: unknown) {
+    const position = faultPlace(apiFault(error).param)?.position;
+    if (position && stepAtPosition(draft.steps, position)) select(position, "invalid");
+  }
+
+  function save(migrate?: "keep" | "move") {
     setDone(null);
     const refresh = () =>
       Promise.all([
@@ -107,13 +209,18 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
       ]);
     if (flow) {
       update.mutate(
-        { flow_id: flow.id, definition: draft },
+        { flow_id: flow.id, definition: migrate ? { ...draft, migrate } : draft },
         {
           onSuccess: async (answer) => {
+            setPreviewing(false);
             setSaved(JSON.stringify(draft));
             onDirty?.(false);
             await refresh();
             setDone(`Saved. The flow is at version ${answer.version}.`);
+          },
+          onError: (error) => {
+            setPreviewing(false);
+            showFault(error);
           },
         },
       );
@@ -126,6 +233,7 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
             await refresh();
             router.push(`/w/${encodeURIComponent(workspace)}/flows/${answer.flow_id}?created=1`);
           },
+          onError: showFault,
         },
       );
     }
@@ -135,15 +243,17 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
     const doc = value as Partial<FlowDocument>;
     setImporting(false);
     const object = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? v : undefined);
+    const steps = Array.isArray(doc.steps) ? doc.steps : [];
     setDraft(
       draftFrom({
         name: typeof doc.name === "string" ? doc.name : draft.name,
         allow_reentry: typeof doc.allow_reentry === "boolean" ? doc.allow_reentry : false,
         trigger: object(doc.trigger) as FlowDocument["trigger"],
         goal: object(doc.goal) as FlowDocument["goal"],
-        steps: Array.isArray(doc.steps) ? doc.steps : [],
+        steps,
       }),
     );
+    select(steps.length > 0 ? [0] : null);
     setDone("Document imported into the editor: save to keep it.");
   }
 
@@ -168,6 +278,30 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
         <p className="muted hint">Saving changed steps makes a new version; runs already started keep theirs.</p>
       )}
 
+      {fault && (
+        <div role="alert" className="error fault-summary">
+          <p>Not saved: fix this first.</p>
+          <ul>
+            <li>
+              {target ? (
+                <a
+                  href={target.position ? "#flow-step-form" : target.label === "Name" ? `#${id}-name` : "#flow-editor-panels"}
+                  onClick={(e) => {
+                    if (!target.position) return;
+                    e.preventDefault();
+                    select(target.position, "invalid");
+                  }}
+                >
+                  {target.label}: {fault.message}
+                </a>
+              ) : (
+                fault.message
+              )}
+            </li>
+          </ul>
+        </div>
+      )}
+
       <fieldset disabled={readOnly} className="editor-fields">
         <legend className="visually-hidden">Flow</legend>
         <div className="field">
@@ -186,24 +320,51 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
           <input type="checkbox" checked={draft.allow_reentry} onChange={(e) => setDraft({ ...draft, allow_reentry: e.target.checked })} />
           Allow re-entry (a contact with an active run may be enrolled again)
         </label>
-        <div className="editor-panels">
+        <div className="editor-panels" id="flow-editor-panels">
           <TriggerPanel trigger={draft.trigger} onChange={(trigger) => setDraft(draftFrom({ ...draft, trigger }))} context={context} />
           <GoalPanel goal={draft.goal} onChange={(goal) => setDraft(draftFrom({ ...draft, goal }))} context={context} />
         </div>
-        <h3 className="steps-heading">Steps</h3>
-        <StepList steps={draft.steps} base={[]} context={context} onChange={(steps) => setDraft({ ...draft, steps })} />
       </fieldset>
 
-      {general && (
-        <p role="alert" className="error">
-          {general}
-        </p>
-      )}
-      {place && (
-        <p role="alert" className="error">
-          Not saved: fix {place} marked above ({fault?.param}).
-        </p>
-      )}
+      <h3 className="steps-heading">Steps</h3>
+      <div className="canvas-layout">
+        <div className="canvas-area">
+          <FlowCanvas {...canvas} />
+          <StepOutline {...canvas} />
+        </div>
+        <div className="canvas-panel" id="flow-step-form" ref={panel}>
+          {adding ? (
+            <AddStepChooser where={adding.where} onAdd={add} onCancel={() => select(selected)} headingRef={panelHeading} />
+          ) : step && selected ? (
+            <StepCard
+              key={selected.join(".")}
+              step={step}
+              position={selected}
+              first={selected[selected.length - 1] === 0}
+              last={stepAtPosition(draft.steps, [...selected.slice(0, -1), (selected[selected.length - 1] as number) + 1]) === undefined}
+              context={context}
+              onChange={(s) => setSteps(replaceStep(draft.steps, selected, s))}
+              onMove={(by) => {
+                setSteps(moveStep(draft.steps, selected, by));
+                select([...selected.slice(0, -1), (selected[selected.length - 1] as number) + by]);
+              }}
+              onDelete={() => {
+                const steps = removeStep(draft.steps, selected);
+                setSteps(steps);
+                select(selectionAfterDelete(steps, selected));
+              }}
+              headingRef={panelHeading}
+            />
+          ) : (
+            <p className="muted canvas-hint">
+              {draft.steps.length === 0 && !readOnly
+                ? "No steps yet: add the first one with the + after Start."
+                : "Select a step to see its settings."}
+            </p>
+          )}
+        </div>
+      </div>
+
       {!readOnly && (
         <div className="form-actions editor-actions">
           <button type="button" className="button primary" onClick={onSave} disabled={mutation.isPending || (Boolean(flow) && !dirty)}>
@@ -223,6 +384,17 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
           {json}
         </pre>
       </details>
+
+      {previewing && flow && (
+        <SavePreviewDialog
+          flowId={flow.id}
+          draft={draft}
+          savedSteps={flow.definition.steps}
+          saving={update.isPending}
+          onSave={save}
+          onClose={() => setPreviewing(false)}
+        />
+      )}
 
       {importing && (
         <ImportDialog

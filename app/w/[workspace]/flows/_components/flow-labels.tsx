@@ -1,6 +1,6 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root.ts";
-import type { FlowStatus, Goal, MessageOutcome, RunStatus, Step, Trigger } from "@/server/flows/flow-schemas.ts";
+import type { FlowStatus, Goal, RunStatus, Step, Trigger } from "@/server/flows/flow-schemas.ts";
 import { stepAt, type Path } from "@/server/flows/step-path.ts";
 
 type Outputs = inferRouterOutputs<AppRouter>["flows"];
@@ -23,22 +23,27 @@ export const STEP_TYPES: { type: StepType; label: string }[] = [
   { type: "wait", label: "Wait" },
   { type: "branch", label: "Branch (if / else)" },
   { type: "wait_for", label: "Wait for an event or a reply" },
+  { type: "split", label: "Random split" },
   { type: "tag", label: "Add or remove tags" },
   { type: "set_field", label: "Set a custom field" },
   { type: "exit", label: "Exit" },
 ];
 export const STEP_TYPE_LABEL = Object.fromEntries(STEP_TYPES.map((s) => [s.type, s.label])) as Record<StepType, string>;
 
-/** A wait for an outcome of the run's latest message, in a few words. */
-export const MESSAGE_WAIT_WORDS: Record<MessageOutcome, string> = {
-  delivered: "Wait for the last message to be delivered",
-  read: "Wait for the last message to be read",
-  replied: "Wait for a reply to the last message",
-  failed: "Wait for the last message to fail",
-};
+/** D70: a new step's id, as the service would give it (`st_` and 8 random characters), so a save's preview names it as the editor does. */
+function newStepId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return `st_${btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")}`;
+}
 
-/** A new step of `type` with empty values the author fills in (saving checks them). */
+/** A new step of `type`, with its id, and empty values the author fills in (saving checks them). */
 export function newStep(type: StepType): Step {
+  return { id: newStepId(), ...emptyStep(type) } as Step;
+}
+
+function emptyStep(type: StepType): Step {
   switch (type) {
     case "send":
       return { type: "send", channel: "whatsapp", whatsapp: { body: "" } };
@@ -48,6 +53,14 @@ export function newStep(type: StepType): Step {
       return { type: "branch", if: { has_tag: "" }, then: [], else: [] };
     case "wait_for":
       return { type: "wait_for", event: "", timeout: "P1D", on_event: [], on_timeout: [] };
+    case "split":
+      return {
+        type: "split",
+        paths: [
+          { weight: 50, steps: [] },
+          { weight: 50, steps: [] },
+        ],
+      };
     case "tag":
       return { type: "tag", add: [] };
     case "set_field":
@@ -60,7 +73,10 @@ export function newStep(type: StepType): Step {
 /** A run's position (`[2, "then", 0]`) as people count steps: "Step 3 › then › 1". */
 export function positionLabel(position: readonly (number | string)[] | null | undefined): string {
   if (!position || position.length === 0) return "—";
-  return position.map((part, i) => (typeof part === "number" ? (i === 0 ? `Step ${part + 1}` : String(part + 1)) : part)).join(" › ");
+  const words = (part: string) => part.replace(/^paths\.(\d+)\.steps$/, (_, i: string) => `path ${Number(i) + 1}`);
+  return position
+    .map((part, i) => (typeof part === "number" ? (i === 0 ? `Step ${part + 1}` : String(part + 1)) : words(part)))
+    .join(" › ");
 }
 
 /** The step at a run's position in a document's steps, if it has one there (the engine's own lookup). */

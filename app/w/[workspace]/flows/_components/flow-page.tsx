@@ -6,19 +6,27 @@ import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { ConfirmDialog } from "@/app/_components/confirm-dialog.tsx";
+import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { FlowStatus } from "@/server/flows/flow-schemas.ts";
 import { FlowEditor } from "./flow-editor.tsx";
 import { FlowStatusBadge, type FlowDetails } from "./flow-labels.tsx";
-import { EnrollSection } from "./enroll-section.tsx";
+import { EnrollSection, EnrollSnippet } from "./enroll-section.tsx";
 import { RunsSection } from "./runs-section.tsx";
-import { StepCounts } from "./step-counts.tsx";
+import { FlowStatsView } from "./flow-stats.tsx";
 import { TriggerGoalSummary } from "./trigger-goal-summary.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
-type Props = { workspace: string; flowId: string | null; canManage: boolean };
+type Props = {
+  workspace: string;
+  flowId: string | null;
+  canManage: boolean;
+  /** The public API's base URL (APP_URL and /api/v1), for the enroll command. */
+  apiBaseUrl: string;
+};
 
 /** A flow's page (or a new flow's): its status and lifecycle buttons, the editor, and its runs. */
-export function FlowPage({ workspace, flowId, canManage }: Props) {
+export function FlowPage({ workspace, flowId, canManage, apiBaseUrl }: Props) {
   const list = `/w/${encodeURIComponent(workspace)}/flows`;
   const back = (
     <Link href={list} className="back-link">
@@ -39,7 +47,7 @@ export function FlowPage({ workspace, flowId, canManage }: Props) {
       </>
     );
   }
-  return <SavedFlow workspace={workspace} flowId={flowId} canManage={canManage} back={back} />;
+  return <SavedFlow workspace={workspace} flowId={flowId} canManage={canManage} back={back} apiBaseUrl={apiBaseUrl} />;
 }
 
 function SavedFlow({
@@ -47,32 +55,24 @@ function SavedFlow({
   flowId,
   canManage,
   back,
+  apiBaseUrl,
 }: {
   workspace: string;
   flowId: string;
   canManage: boolean;
   back: React.ReactNode;
+  apiBaseUrl: string;
 }) {
   const trpc = useTRPC();
   const flow = useQuery(trpc.flows.get.queryOptions({ flow_id: flowId }));
   const created = useSearchParams().get("created") === "1";
   const [dirty, setDirty] = useState(false);
   const [done, setDone] = useState<string | null>(created ? "Flow created as a draft." : null);
-  if (flow.isPending) {
+  if (flow.isPending || flow.isError) {
     return (
       <>
         {back}
-        <p role="status">Loading the flow…</p>
-      </>
-    );
-  }
-  if (flow.isError) {
-    return (
-      <>
-        {back}
-        <p role="alert" className="error">
-          Could not load the flow: {apiFault(flow.error).message}
-        </p>
+        <QueryState query={flow} what="the flow" />
       </>
     );
   }
@@ -85,6 +85,7 @@ function SavedFlow({
           <h1>{f.name}</h1>
           <p className="flow-meta">
             <FlowStatusBadge status={f.status} /> <span>Version {f.version}</span> <code>{f.id}</code>
+            <CopyButton value={f.id} label="Copy the flow ID" />
           </p>
         </div>
         {canManage && <StatusActions flow={f} dirty={dirty} onDone={setDone} />}
@@ -99,8 +100,9 @@ function SavedFlow({
       </p>
       <TriggerGoalSummary flow={f} />
       <FlowEditor key={f.id} workspace={workspace} flow={f} canManage={canManage} onDirty={setDirty} />
-      <StepCounts flow={f} />
+      <FlowStatsView flowId={f.id} />
       {canManage && <EnrollSection flow={f} />}
+      <EnrollSnippet flowId={f.id} baseUrl={apiBaseUrl} />
       <RunsSection workspace={workspace} flow={f} canManage={canManage} />
     </>
   );
@@ -157,7 +159,8 @@ function StatusActions({ flow, dirty, onDone }: { flow: FlowDetails; dirty: bool
         <button
           key={m.to}
           type="button"
-          className={m.to === "archived" ? "button danger" : m.to === "active" ? "button primary" : "button"}
+          // Archiving is final and rare: a quiet button at the end (it asks first), not the page's loudest.
+          className={m.to === "archived" ? "button quiet" : m.to === "active" ? "button primary" : "button"}
           disabled={setStatus.isPending || (m.to === "active" && dirty)}
           title={m.to === "active" && dirty ? "Save your changes first" : undefined}
           onClick={() => (m.to === "archived" ? setArchiving(true) : setStatus.mutate({ flow_id: flow.id, status: m.to }))}
@@ -165,7 +168,7 @@ function StatusActions({ flow, dirty, onDone }: { flow: FlowDetails; dirty: bool
           {m.label}
         </button>
       ))}
-      {dirty && <span className="muted hint">Save your changes before activating.</span>}
+      {dirty && moves.some((m) => m.to === "active") && <span className="muted hint">Save your changes before activating.</span>}
       {setStatus.isError && !archiving && (
         <p role="alert" className="error-text">
           {apiFault(setStatus.error).message}

@@ -7,8 +7,11 @@ import { useState } from "react";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
-import { FlowStatusBadge } from "./flow-labels.tsx";
+import { CopyButton } from "@/app/_components/copy-button.tsx";
+import { faultPlace, inWords } from "./fault-words.ts";
+import { FlowStatusBadge, positionLabel } from "./flow-labels.tsx";
 import { ImportDialog } from "./import-dialog.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 const REFRESH_MS = 5_000;
 
@@ -26,7 +29,9 @@ export function FlowsView({ workspace, canManage }: { workspace: string; canMana
   const [importing, setImporting] = useState(false);
   const create = useMutation(trpc.flows.create.mutationOptions());
   const base = `/w/${encodeURIComponent(workspace)}/flows`;
-  const fault = create.isError ? apiFault(create.error) : null;
+  // A refused document is said in words, at its step (fault-words.ts).
+  const fault = create.isError ? inWords(apiFault(create.error)) : null;
+  const faultStep = faultPlace(fault?.param)?.position;
 
   return (
     <>
@@ -50,12 +55,7 @@ export function FlowsView({ workspace, canManage }: { workspace: string; canMana
       </div>
       {!canManage && <p className="note">You have read-only access to this workspace&apos;s flows and their runs.</p>}
 
-      {flows.isPending && <p role="status">Loading flows…</p>}
-      {flows.isError && (
-        <p role="alert" className="error">
-          Could not load the flows: {apiFault(flows.error).message}
-        </p>
-      )}
+      <QueryState query={flows} what="the flows" />
       {flows.data &&
         (flows.data.length === 0 ? (
           <p className="empty">No flows yet.{canManage ? " Create one with New flow, or import a JSON document." : ""}</p>
@@ -88,7 +88,13 @@ export function FlowsView({ workspace, canManage }: { workspace: string; canMana
                 {flows.data.map((f) => (
                   <tr key={f.id}>
                     <th scope="row">
-                      <Link href={`${base}/${f.id}`}>{f.name}</Link>
+                      <span className="cell-stack">
+                        <Link href={`${base}/${f.id}`}>{f.name}</Link>
+                        <span className="flow-id">
+                          <code>{f.id}</code>
+                          <CopyButton value={f.id} label={`Copy the ID of ${f.name}`} />
+                        </span>
+                      </span>
                     </th>
                     <td>
                       <FlowStatusBadge status={f.status} />
@@ -114,7 +120,7 @@ export function FlowsView({ workspace, canManage }: { workspace: string; canMana
           intro="Paste a flow document (the JSON a flow's Download JSON gives), or read it from a file. It becomes a new flow, in the document's status (draft when it has none)."
           confirmLabel="Import flow"
           pending={create.isPending}
-          error={fault ? fault.message : null}
+          error={fault ? `${faultStep ? `${positionLabel(faultStep)}: ` : ""}${fault.message}` : null}
           onImport={(definition) =>
             create.mutate(
               { definition },

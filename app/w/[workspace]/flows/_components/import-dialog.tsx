@@ -2,6 +2,7 @@
 
 import { useId, useState, type FormEvent } from "react";
 import { Modal } from "@/app/_components/modal.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 type Props = {
   title: string;
@@ -73,14 +74,11 @@ export function ImportDialog({ title, intro, confirmLabel, pending, error, onImp
             {shown}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose}>
           <button type="submit" className="button primary" disabled={pending || !text.trim()}>
             {pending ? "Importing…" : confirmLabel}
           </button>
-        </div>
+        </DialogFooter>
       </form>
     </Modal>
   );

@@ -8,6 +8,7 @@ import { When } from "@/app/_components/when.tsx";
 import { RunStatusBadge, type FlowDetails, type RunDetails } from "./flow-labels.tsx";
 import { ContactCell, RunPosition } from "./run-cells.tsx";
 import { RunHistory } from "./run-history.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 /** While a run is active its dialog follows it. */
 const REFRESH_MS = 2_000;
@@ -75,7 +76,7 @@ export function RunDialog({ workspace, runId, flow, canManage, onUnenroll, onClo
             </>
           )}
         </div>
-        <div className="actions">
+        <DialogFooter>
           {canManage && r?.status === "active" && (
             <button type="button" className="button danger" onClick={() => onUnenroll(r)}>
               Unenroll…
@@ -84,7 +85,7 @@ export function RunDialog({ workspace, runId, flow, canManage, onUnenroll, onClo
           <button type="button" className="button" onClick={onClose} autoFocus>
             Close
           </button>
-        </div>
+        </DialogFooter>
       </div>
     </Modal>
   );

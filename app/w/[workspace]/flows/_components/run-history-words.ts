@@ -25,6 +25,9 @@ export type Detail = {
   remove?: string[];
   key?: string;
   value?: unknown;
+  time_zone?: string;
+  from_version?: number;
+  to_version?: number;
 };
 
 export const detailOf = (entry: Entry): Detail => (entry.detail && typeof entry.detail === "object" ? (entry.detail as Detail) : {});
@@ -62,12 +65,16 @@ export function historyLabel(entry: Entry): string {
       return "Skipped";
     case "waiting":
       return "Waiting";
+    case "held_quiet_hours":
+      return "Quiet hours";
     case "woke":
       return "Woke";
     case "path":
       return "Path";
     case "converted":
       return "Converted";
+    case "moved":
+      return "Moved";
     case "completed":
       return "Completed";
     case "stopped":

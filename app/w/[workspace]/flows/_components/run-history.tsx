@@ -171,6 +171,7 @@ function EndSentence({ entry }: { entry: Entry }) {
   const d = detailOf(entry);
   if (entry.kind === "completed") {
     if (d.reason === "goal_reached") return <>The flow&apos;s goal was reached, so the run ended here.</>;
+    if (d.reason === "step_removed") return <>Its step was removed by an edit of the flow, so the run ended here.</>;
     if (!d.reason || d.reason === "end") return <>Went through the flow to its end.</>;
     return <>Ended: {d.reason}.</>;
   }
@@ -194,9 +195,22 @@ function HistorySentence({ entry, index, context }: { entry: Entry; index: numbe
       );
     case "waiting":
       return <WaitingSentence entry={entry} index={index} context={context} />;
+    case "moved":
+      return (
+        <>
+          Moved to version {d.to_version} by an edit of the flow{d.from_version ? ` (it was on version ${d.from_version})` : ""}.
+        </>
+      );
+    case "held_quiet_hours":
+      return (
+        <>
+          Held by the flow&apos;s quiet hours{d.time_zone ? ` (${d.time_zone})` : ""}: the message goes at <Until value={d.until} />.
+        </>
+      );
     case "woke":
       return <WokeSentence entry={entry} context={context} />;
     case "path":
+      if (d.type === "split") return <>Took path {Number(d.path) + 1} of the random split.</>;
       return <>{PATH_WORDS[d.path ?? ""] ?? `Took the ${d.path} path.`}</>;
     case "converted":
       return (

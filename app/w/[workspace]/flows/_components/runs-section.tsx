@@ -50,8 +50,8 @@ export function RunsSection({ workspace, flow, canManage }: Props) {
             className="button"
             onClick={() => {
               void page.refetch();
-              // Runs by step count the same runs.
-              void queryClient.invalidateQueries(trpc.flows.stepCounts.queryFilter({ flow_id: flow.id }));
+              // The statistics (the canvas's numbers) count the same runs.
+              void queryClient.invalidateQueries(trpc.flows.modeStats.queryFilter());
             }}
             disabled={page.isFetching}
           >

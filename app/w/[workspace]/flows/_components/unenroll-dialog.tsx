@@ -6,6 +6,7 @@ import { apiFault } from "@/app/_components/api-error.ts";
 import { Modal } from "@/app/_components/modal.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { Run } from "./flow-labels.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 /** Stops one active run (`flows.stopRun`), with an optional reason kept on the run. */
 export function UnenrollDialog({
@@ -63,14 +64,11 @@ export function UnenrollDialog({
             {apiFault(stop.error).message}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose} autoFocus>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose} cancelFirst>
           <button type="submit" className="button danger" disabled={stop.isPending}>
             {stop.isPending ? "Unenrolling…" : "Unenroll"}
           </button>
-        </div>
+        </DialogFooter>
       </form>
     </Modal>
   );

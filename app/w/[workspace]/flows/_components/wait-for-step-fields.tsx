@@ -4,7 +4,7 @@ import { useId } from "react";
 import { MESSAGE_OUTCOMES, type MessageOutcome, type WaitForStep } from "@/server/flows/flow-schemas.ts";
 import { controlA11y } from "./editor-context.ts";
 import { MatchFields } from "./match-fields.tsx";
-import { MESSAGE_WAIT_WORDS } from "./flow-labels.tsx";
+import { MESSAGE_WAIT_WORDS } from "./step-summary.ts";
 import { DurationField, type StepFieldsProps } from "./step-fields.tsx";
 
 const TIMEOUT_PRESETS = [

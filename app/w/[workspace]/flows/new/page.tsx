@@ -6,6 +6,7 @@ import "@/app/styles/records.css";
 import "@/app/styles/messaging.css";
 import "@/app/styles/flows.css";
 import { FlowPage } from "../_components/flow-page.tsx";
+import { Loading } from "@/app/_components/query-state.tsx";
 
 export const metadata: Metadata = { title: "New flow" };
 
@@ -17,8 +18,8 @@ export default async function NewFlowPage({ params }: Props) {
   const member = await requireMember(workspace);
   if (member.role !== "admin") notFound();
   return (
-    <Suspense fallback={<p role="status">Loading the editor…</p>}>
-      <FlowPage workspace={workspace} flowId={null} canManage />
+    <Suspense fallback={<Loading what="the editor" />}>
+      <FlowPage workspace={workspace} flowId={null} canManage apiBaseUrl="" />
     </Suspense>
   );
 }

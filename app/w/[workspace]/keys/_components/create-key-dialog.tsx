@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { Modal } from "@/app/_components/modal.tsx";
 import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
 import { isScope, MODES, SCOPES, type Mode, type Scope } from "@/server/keys/scopes.ts";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 export type CreatedKey = { name: string; key: string };
 
@@ -74,14 +75,11 @@ export function CreateKeyDialog({ onClose, onCreated }: Props) {
             {error}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose}>
           <button type="submit" className="button primary" disabled={create.isPending}>
             {create.isPending ? "Creating…" : "Create key"}
           </button>
-        </div>
+        </DialogFooter>
       </form>
     </Modal>
   );

@@ -2,11 +2,12 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
+import { useTRPC } from "@/app/_components/trpc.ts";
 import { CreateKeyDialog, type CreatedKey } from "./create-key-dialog.tsx";
 import { KeysTable, type ApiKeyRow } from "./keys-table.tsx";
 import { NewKeyDialog } from "./new-key-dialog.tsx";
 import { RevokeKeyDialog } from "./revoke-key-dialog.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 /** The API keys page. Support staff (`canManage` false) get the list without controls. */
 export function KeysView({ canManage }: { canManage: boolean }) {
@@ -35,12 +36,7 @@ export function KeysView({ canManage }: { canManage: boolean }) {
       {!canManage && (
         <p className="note">You have read-only access to this workspace&apos;s keys. Ask an admin to create or revoke keys.</p>
       )}
-      {keys.isPending && <p role="status">Loading API keys…</p>}
-      {keys.isError && (
-        <p role="alert" className="error">
-          Could not load the keys: {errorMessage(keys.error)}
-        </p>
-      )}
+      <QueryState query={keys} what="the keys" />
       {keys.data && <KeysTable keys={keys.data} onRevoke={canManage ? setRevoking : undefined} />}
       {creating && (
         <CreateKeyDialog

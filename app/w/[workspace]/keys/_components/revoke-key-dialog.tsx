@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Modal } from "@/app/_components/modal.tsx";
 import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
 import { maskedKey, type ApiKeyRow } from "./keys-table.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyRow; onClose: () => void }) {
   const trpc = useTRPC();
@@ -27,14 +28,11 @@ export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyRow; onClos
             {errorMessage(revoke.error)}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose} autoFocus>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose} cancelFirst>
           <button type="button" className="button danger" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: apiKey.id })}>
             {revoke.isPending ? "Revoking…" : "Revoke key"}
           </button>
-        </div>
+        </DialogFooter>
       </div>
     </Modal>
   );

@@ -4,7 +4,6 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { Link } from "@/app/_components/link.tsx";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
 import { Modal } from "@/app/_components/modal.tsx";
@@ -15,6 +14,8 @@ import { CHANNEL_LABEL, FINAL_STATUSES, ModeBadge, StatusBadge } from "./message
 import { MessageDeliveries } from "./message-deliveries.tsx";
 import { MessageSourceLink } from "./message-source.tsx";
 import { MessageTimeline } from "./message-timeline.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 export type MessageDetails = inferRouterOutputs<AppRouter>["messages"]["detail"];
 
@@ -46,21 +47,11 @@ export function MessageDetail({ workspace, id, canCancel = false }: { workspace:
       ← All messages
     </Link>
   );
-  if (message.isPending) {
+  if (message.isPending || message.isError) {
     return (
       <>
         {back}
-        <p role="status">Loading the message…</p>
-      </>
-    );
-  }
-  if (message.isError) {
-    return (
-      <>
-        {back}
-        <p role="alert" className="error">
-          Could not load the message: {apiFault(message.error).message}
-        </p>
+        <QueryState query={message} what="the message" />
       </>
     );
   }
@@ -273,14 +264,14 @@ function CancelMessageButton({ id }: { id: string }) {
                 {errorMessage(cancel.error)}
               </p>
             )}
-            <div className="actions">
+            <DialogFooter>
               <button type="button" className="button" onClick={() => setOpen(false)} autoFocus>
                 Keep it
               </button>
               <button type="button" className="button danger" disabled={cancel.isPending} onClick={() => cancel.mutate({ id })}>
                 {cancel.isPending ? "Canceling…" : "Cancel message"}
               </button>
-            </div>
+            </DialogFooter>
           </div>
         </Modal>
       )}

@@ -3,21 +3,24 @@ import { STATUSES, type MessageStatus } from "./message-labels.tsx";
 
 /**
  * The inspector's search and filters as they stand in the page's URL
- * (`?q=…&status=…&channel=…&mode=…&from=YYYY-MM-DD&to=YYYY-MM-DD`), so a search survives
- * opening a message and coming back, and can be shared.
+ * (`?q=…&status=…&channel=…&from=YYYY-MM-DD&to=YYYY-MM-DD`), so a search survives
+ * opening a message and coming back, and can be shared. The mode is not one of them: the top
+ * bar's test/live switch sets it for every page (app/_components/mode-switch.tsx).
  */
 export type Filters = {
   q: string;
   status: MessageStatus | "";
   channel: Message["channel"] | "";
-  mode: "test" | "live" | "";
   /** First day, inclusive, in the reader's time zone. */
   from: string;
   /** Last day, inclusive, in the reader's time zone. */
   to: string;
 };
 
-export const FILTER_KEYS = ["q", "status", "channel", "mode", "from", "to"] as const;
+export const FILTER_KEYS = ["q", "status", "channel", "from", "to"] as const;
+
+/** The filters behind the Filters button (the search stays in view). */
+export const PANEL_KEYS = ["status", "channel", "from", "to"] as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -34,7 +37,6 @@ export function readFilters(params: URLSearchParams): Filters {
     q: (params.get("q") ?? "").slice(0, 200),
     status: oneOf(params.get("status"), STATUSES),
     channel: oneOf(params.get("channel"), ["whatsapp", "email"] as const),
-    mode: oneOf(params.get("mode"), ["test", "live"] as const),
     from: day("from"),
     to: day("to"),
   };
@@ -64,14 +66,14 @@ function startOfDay(day: string, plusDays = 0): string {
   return new Date(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + plusDays).toISOString();
 }
 
-/** The input of `messages.search` for these filters (the date range's end is exclusive there). */
-export function searchInput(filters: Filters) {
+/** The input of `messages.search` for these filters in `mode` (the date range's end is exclusive there). */
+export function searchInput(filters: Filters, mode: "live" | "test") {
   const q = searchText(filters.q);
   return {
+    mode,
     ...(q ? { q } : {}),
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.channel ? { channel: filters.channel } : {}),
-    ...(filters.mode ? { mode: filters.mode } : {}),
     ...(filters.from ? { from: startOfDay(filters.from) } : {}),
     ...(filters.to ? { to: startOfDay(filters.to, 1) } : {}),
   };

@@ -1,46 +1,52 @@
 import { Link } from "@/app/_components/link.tsx";
-import { RelativeTime } from "@/app/_components/relative-time.tsx";
+import { dayOf, When } from "@/app/_components/when.tsx";
 import type { InspectorRow } from "@/server/messaging/inspect-messages.ts";
-import { CHANNEL_LABEL, ModeBadge, StatusBadge } from "./message-labels.tsx";
+import { CHANNEL_LABEL, StatusBadge } from "./message-labels.tsx";
 import { MessageSourceLink, MessageSummary } from "./message-source.tsx";
 
 /** `filters`: the search and filters (as in the URL) that these rows answer. */
 type Props = { workspace: string; messages: InspectorRow[]; busy: boolean; filters: string };
 
+const COLUMNS = 6;
+
 /**
- * One page of messages, newest first: what each says (text, template or subject), to whom,
- * how it stands (and why it failed), where it came from and when. The id opens the message.
+ * One page of messages, newest first under a header for each day: to whom, what it says (text,
+ * template or subject), how it stands (and why it failed), where it came from, the channel and
+ * the time of day. The recipient is the link to the message, and the whole row opens it.
+ * Below 640 px a row is one line: recipient, status, time (app/styles/messaging.css).
  */
 export function MessagesTable({ workspace, messages, busy, filters }: Props) {
   const base = `/w/${encodeURIComponent(workspace)}`;
+  const days = messages.map((m) => dayOf(m.created_at));
   return (
     <div className="table-wrap messages-table" aria-busy={busy} data-filters={filters}>
       <table>
         <caption className="visually-hidden">Messages, newest first</caption>
         <thead>
           <tr>
-            <th scope="col">Message</th>
+            <th scope="col">To</th>
             <th scope="col">Content</th>
-            <th scope="col">Contact</th>
             <th scope="col">Status</th>
             <th scope="col">Source</th>
             <th scope="col">Channel</th>
-            <th scope="col">Created</th>
+            <th scope="col">Time</th>
           </tr>
         </thead>
-        <tbody>
-          {messages.map((message) => (
-            <tr key={message.id}>
+        {messages.map((message, i) => (
+          <tbody key={message.id}>
+            {(i === 0 || days[i - 1] !== days[i]) && (
+              <tr className="day-row">
+                <th scope="colgroup" colSpan={COLUMNS}>
+                  {days[i]}
+                </th>
+              </tr>
+            )}
+            <tr className="message-row" data-message-id={message.id}>
               <th scope="row">
-                <Link href={`${base}/messages/${encodeURIComponent(message.id)}`}>
-                  <code>{message.id}</code>
-                </Link>
+                <Recipient href={`${base}/messages/${encodeURIComponent(message.id)}`} message={message} />
               </th>
               <td className="message-summary">
                 <MessageSummary summary={message.summary} />
-              </td>
-              <td>
-                <ContactCell base={base} message={message} />
               </td>
               <td className="status-cell">
                 <span className="cell-stack">
@@ -50,32 +56,29 @@ export function MessagesTable({ workspace, messages, busy, filters }: Props) {
                   )}
                 </span>
               </td>
-              <td>
+              <td className="source-cell">
                 <MessageSourceLink workspace={workspace} source={message.source} />
               </td>
-              <td>
-                <span className="cell-stack">
-                  {CHANNEL_LABEL[message.channel]} <ModeBadge mode={message.mode} />
-                </span>
-              </td>
-              <td>
-                <RelativeTime value={message.created_at} />
+              <td>{CHANNEL_LABEL[message.channel]}</td>
+              <td className="time-cell">
+                <When value={message.created_at} short />
               </td>
             </tr>
-          ))}
-        </tbody>
+          </tbody>
+        ))}
       </table>
     </div>
   );
 }
 
-/** The contact by name (or, without one, by address) linked to its page, the address the message went to below a name. */
-function ContactCell({ base, message }: { base: string; message: InspectorRow }) {
+/** The contact by name (or, without one, by the address), linking to the message; the address below a name. */
+function Recipient({ href, message }: { href: string; message: InspectorRow }) {
   const address = message.to ?? message.contact.phone ?? message.contact.email;
-  const href = `${base}/contacts/${encodeURIComponent(message.contact.id)}`;
   return (
     <span className="cell-stack">
-      <Link href={href}>{message.contact.name ?? address ?? message.contact.id}</Link>
+      <Link href={href} className="row-link">
+        {message.contact.name ?? address ?? message.contact.id}
+      </Link>
       {message.contact.name && address && <span className="cell-line nowrap">{address}</span>}
     </span>
   );

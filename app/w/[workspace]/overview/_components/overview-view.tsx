@@ -4,17 +4,19 @@ import { useQuery } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import dynamic from "next/dynamic";
 import { Link } from "@/app/_components/link.tsx";
-import { apiFault } from "@/app/_components/api-error.ts";
+import { useMode } from "@/app/_components/mode-switch.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { AppRouter } from "@/server/api/root.ts";
 import { UsageBar } from "../../usage/_components/usage-bar.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
+import { Loading } from "@/app/_components/query-state.tsx";
 
 type Overview = inferRouterOutputs<AppRouter>["overview"]["get"];
 
 // recharts is loaded with the chart only, in the browser (it measures its container).
 const DailyChart = dynamic(() => import("../../usage/_components/daily-chart.tsx").then((m) => m.DailyChart), {
   ssr: false,
-  loading: () => <p role="status">Loading the chart…</p>,
+  loading: () => <Loading what="the chart" lines={6} />,
 });
 
 const count = new Intl.NumberFormat();
@@ -116,35 +118,28 @@ function Outcomes({ recent }: { recent: Overview["recent"] }) {
 /** The overview: what happened (volume, outcomes), what needs attention (failures, quota, endpoints), what runs (flows). */
 export function OverviewView({ workspace, canManage }: { workspace: string; canManage: boolean }) {
   const trpc = useTRPC();
-  const overview = useQuery(trpc.overview.get.queryOptions());
+  const mode = useMode();
+  const overview = useQuery(trpc.overview.get.queryOptions({ mode }));
   const base = `/w/${encodeURIComponent(workspace)}`;
 
   const header = (
     <div className="page-header">
       <div>
         <h1>Overview</h1>
-        <p className="muted">This workspace over the last 30 days (UTC days): volume, outcomes, and what needs attention.</p>
+        <p className="muted">
+          This workspace&apos;s {mode} messages over the last 30 days (UTC days): volume, outcomes, and what needs attention.
+        </p>
       </div>
       <button type="button" className="button" onClick={() => overview.refetch()} disabled={overview.isFetching}>
         {overview.isFetching && !overview.isPending ? "Refreshing…" : "Refresh"}
       </button>
     </div>
   );
-  if (overview.isPending) {
+  if (overview.isPending || overview.isError) {
     return (
       <>
         {header}
-        <p role="status">Loading the overview…</p>
-      </>
-    );
-  }
-  if (overview.isError) {
-    return (
-      <>
-        {header}
-        <p role="alert" className="error">
-          Could not load the overview: {apiFault(overview.error).message}
-        </p>
+        <QueryState query={overview} what="the overview" />
       </>
     );
   }
@@ -160,16 +155,16 @@ export function OverviewView({ workspace, canManage }: { workspace: string; canM
           <div className="figures">
             <div className="figure">
               <span className="figure-value">{count.format(o.today.whatsapp)}</span>
-              <span className="figure-label">WhatsApp messages</span>
+              <span className="figure-label">{mode} WhatsApp messages</span>
             </div>
             <div className="figure">
               <span className="figure-value">{count.format(o.today.email)}</span>
-              <span className="figure-label">e-mails</span>
+              <span className="figure-label">{mode} e-mails</span>
             </div>
           </div>
           <p className="muted hint">
-            {count.format(o.last_30_days.whatsapp)} WhatsApp messages and {count.format(o.last_30_days.email)} e-mails in 30 days, live and
-            test.
+            {count.format(o.last_30_days.whatsapp)} WhatsApp messages and {count.format(o.last_30_days.email)} e-mails in 30 days, {mode}{" "}
+            only.
           </p>
         </section>
 
@@ -193,7 +188,7 @@ export function OverviewView({ workspace, canManage }: { workspace: string; canM
       <section className="section" aria-labelledby="volume-heading">
         <h2 id="volume-heading">Messages per day</h2>
         <div className="panel chart-panel">
-          <DailyChart days={o.days} showTest caption="Messages per day over the last 30 days" />
+          <DailyChart days={o.days} mode={mode} caption="Messages per day over the last 30 days" />
         </div>
       </section>
 

@@ -9,6 +9,7 @@ import { useWorkspaceFields } from "@/app/_components/use-catalog.ts";
 import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
 import { When } from "@/app/_components/when.tsx";
 import { FIELD_TYPES, type CustomField } from "@/server/fields/field-schemas.ts";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -30,12 +31,7 @@ export function FieldsSection({ canManage }: { canManage: boolean }) {
     <section className="section" aria-labelledby="fields-heading">
       <h2 id="fields-heading">Custom fields</h2>
       {canManage && <CreateFieldForm />}
-      {fields.isPending && <p role="status">Loading custom fields…</p>}
-      {fields.isError && (
-        <p role="alert" className="error">
-          Could not load the custom fields: {apiFault(fields.error).message}
-        </p>
-      )}
+      <QueryState query={fields} what="the custom fields" />
       {fields.data && <FieldsTable fields={fields.data} />}
     </section>
   );

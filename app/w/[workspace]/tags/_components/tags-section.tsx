@@ -10,6 +10,7 @@ import { useWorkspaceTags } from "@/app/_components/use-catalog.ts";
 import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
 import { When } from "@/app/_components/when.tsx";
 import type { Tag } from "@/server/tags/tag-schemas.ts";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 /** The tags of the workspace, and (admins) the form that adds one. */
 export function TagsSection({ canManage }: { canManage: boolean }) {
@@ -18,12 +19,7 @@ export function TagsSection({ canManage }: { canManage: boolean }) {
     <section className="section" aria-labelledby="tags-heading">
       <h2 id="tags-heading">Tags</h2>
       {canManage && <CreateTagForm />}
-      {tags.isPending && <p role="status">Loading tags…</p>}
-      {tags.isError && (
-        <p role="alert" className="error">
-          Could not load the tags: {apiFault(tags.error).message}
-        </p>
-      )}
+      <QueryState query={tags} what="the tags" />
       {tags.data && <TagsTable tags={tags.data} />}
     </section>
   );

@@ -6,6 +6,7 @@ import { apiFault, faultAt } from "@/app/_components/api-error.ts";
 import { Modal } from "@/app/_components/modal.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { ROLE_LABELS } from "./team-table.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 export type Added = { email: string; password: string | null };
 
@@ -88,14 +89,11 @@ export function AddMemberDialog({ onClose, onAdded }: Props) {
             {emailFault}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose}>
           <button type="submit" className="button primary" disabled={add.isPending}>
             {add.isPending ? "Adding…" : "Add member"}
           </button>
-        </div>
+        </DialogFooter>
       </form>
     </Modal>
   );

@@ -6,6 +6,7 @@ import { apiFault } from "@/app/_components/api-error.ts";
 import { Modal } from "@/app/_components/modal.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { ROLE_LABELS, type Member } from "./team-table.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 type Props = { member: Member; onClose: () => void; onChanged: (message: string) => void };
 
@@ -46,14 +47,11 @@ export function ChangeRoleDialog({ member, onClose, onChanged }: Props) {
             {apiFault(change.error).message}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose}>
           <button type="submit" className="button primary" disabled={change.isPending}>
             {change.isPending ? "Saving…" : "Save role"}
           </button>
-        </div>
+        </DialogFooter>
       </form>
     </Modal>
   );

@@ -46,19 +46,14 @@ export function TeamTable({ members, currentUserId, onAction }: Props) {
                 </td>
                 <td>
                   <div className="row-actions">
-                    <button
-                      type="button"
-                      className="button small"
-                      aria-label={`Change the role of ${who}`}
-                      onClick={() => onAction("role", m)}
-                    >
+                    <button type="button" className="button small" aria-label={`Change role of ${who}`} onClick={() => onAction("role", m)}>
                       Change role
                     </button>
                     {!self && (
                       <button
                         type="button"
                         className="button small"
-                        aria-label={`Reset the password of ${who}`}
+                        aria-label={`Reset password of ${who}`}
                         onClick={() => onAction("reset", m)}
                       >
                         Reset password

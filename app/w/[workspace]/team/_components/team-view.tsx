@@ -2,7 +2,6 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { AddMemberDialog } from "./add-member-dialog.tsx";
 import { ChangeRoleDialog } from "./change-role-dialog.tsx";
@@ -10,6 +9,7 @@ import { PasswordDialog, type ShownPassword } from "./password-dialog.tsx";
 import { RemoveMemberDialog } from "./remove-member-dialog.tsx";
 import { ResetPasswordDialog } from "./reset-password-dialog.tsx";
 import { TeamTable, type Member } from "./team-table.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 type Open = { kind: "role" | "remove" | "reset"; member: Member } | null;
 
@@ -39,12 +39,7 @@ export function TeamView({ currentUserId }: { currentUserId: string }) {
       <p role="status" className="ok">
         {done ?? ""}
       </p>
-      {members.isPending && <p role="status">Loading the team…</p>}
-      {members.isError && (
-        <p role="alert" className="error">
-          Could not load the team: {apiFault(members.error).message}
-        </p>
-      )}
+      <QueryState query={members} what="the team" />
       {members.data && (
         <TeamTable members={members.data} currentUserId={currentUserId} onAction={(kind, member) => setOpen({ kind, member })} />
       )}

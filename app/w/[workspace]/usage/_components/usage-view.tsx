@@ -2,24 +2,25 @@
 
 import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
-import { useState } from "react";
-import { apiFault } from "@/app/_components/api-error.ts";
+import { useMode } from "@/app/_components/mode-switch.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { UsageBar } from "./usage-bar.tsx";
 import { monthName, UsageMonths } from "./usage-months.tsx";
 import { UsageTotals } from "./usage-totals.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
+import { Loading } from "@/app/_components/query-state.tsx";
 
 // recharts is loaded with the chart only, in the browser (it measures its container).
 const DailyChart = dynamic(() => import("./daily-chart.tsx").then((m) => m.DailyChart), {
   ssr: false,
-  loading: () => <p role="status">Loading the chart…</p>,
+  loading: () => <Loading what="the chart" lines={6} />,
 });
 
 /** The usage page: this month against the limits, today per channel, the month day by day, test versus live, past months. */
 export function UsageView() {
   const trpc = useTRPC();
   const report = useQuery(trpc.usage.report.queryOptions());
-  const [showTest, setShowTest] = useState(false);
+  const mode = useMode();
 
   const header = (
     <div className="page-header">
@@ -35,21 +36,11 @@ export function UsageView() {
       </button>
     </div>
   );
-  if (report.isPending) {
+  if (report.isPending || report.isError) {
     return (
       <>
         {header}
-        <p role="status">Loading usage…</p>
-      </>
-    );
-  }
-  if (report.isError) {
-    return (
-      <>
-        {header}
-        <p role="alert" className="error">
-          Could not load the usage: {apiFault(report.error).message}
-        </p>
+        <QueryState query={report} what="the usage" />
       </>
     );
   }
@@ -85,15 +76,14 @@ export function UsageView() {
       </section>
 
       <section className="section" aria-labelledby="daily-heading">
-        <div className="section-head">
-          <h2 id="daily-heading">Day by day in {month}</h2>
-          <label className="choice">
-            <input type="checkbox" checked={showTest} onChange={(event) => setShowTest(event.target.checked)} />
-            Show test messages
-          </label>
-        </div>
+        <h2 id="daily-heading">
+          {mode === "test" ? "Test" : "Live"} messages day by day in {month}
+        </h2>
+        {mode === "test" && (
+          <p className="muted hint">Test messages, as the top bar&apos;s switch shows; they never count against the limits.</p>
+        )}
         <div className="panel chart-panel">
-          <DailyChart days={r.days} showTest={showTest} />
+          <DailyChart days={r.days} mode={mode} />
         </div>
       </section>
 

@@ -6,6 +6,7 @@ import "@/app/styles/records.css";
 import "@/app/styles/messaging.css";
 import "@/app/styles/webhooks.css";
 import { EndpointDetail } from "../_components/endpoint-detail.tsx";
+import { Loading } from "@/app/_components/query-state.tsx";
 
 export const metadata: Metadata = { title: "Webhook deliveries" };
 
@@ -20,7 +21,7 @@ export default async function WebhookEndpointPage({ params }: Props) {
   if (!endpoints.some((e) => e.id === id)) notFound();
   // The view reads its status filter from the URL (useSearchParams).
   return (
-    <Suspense fallback={<p role="status">Loading the delivery log…</p>}>
+    <Suspense fallback={<Loading what="the delivery log" />}>
       <EndpointDetail workspace={workspace} endpointId={id} canManage={member.role === "admin"} />
     </Suspense>
   );

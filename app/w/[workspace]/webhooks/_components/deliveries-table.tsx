@@ -4,12 +4,14 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFault } from "@/app/_components/api-error.ts";
 import { EventName } from "@/app/_components/event-name.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
-import { When } from "@/app/_components/when.tsx";
+import { dayOf, When } from "@/app/_components/when.tsx";
+import { Link } from "@/app/_components/link.tsx";
 import { DeliveryStatusBadge, duration, type Delivery } from "./webhook-labels.tsx";
 
 const EXCERPT_CHARS = 120;
 
 type Props = {
+  workspace: string;
   deliveries: Delivery[];
   busy: boolean;
   /** Admins, on an enabled endpoint: a Replay button on settled deliveries. */
@@ -18,10 +20,12 @@ type Props = {
   onDone: (message: string) => void;
 };
 
-/** One page of an endpoint's delivery log, newest first, each with its last attempt. */
-export function DeliveriesTable({ deliveries, busy, canReplay, onOpen, onDone }: Props) {
+/** One page of an endpoint's delivery log, newest first under a header for each day; the whole row opens its details. */
+export function DeliveriesTable({ workspace, deliveries, busy, canReplay, onOpen, onDone }: Props) {
+  const base = `/w/${encodeURIComponent(workspace)}`;
+  const days = deliveries.map((d) => dayOf(d.created_at));
   return (
-    <div className="table-wrap" aria-busy={busy}>
+    <div className="table-wrap deliveries" aria-busy={busy}>
       <table>
         <caption className="visually-hidden">Deliveries, newest first</caption>
         <thead>
@@ -35,50 +39,69 @@ export function DeliveriesTable({ deliveries, busy, canReplay, onOpen, onDone }:
             <th scope="col" className="number">
               Status code
             </th>
-            <th scope="col" className="number">
-              Duration
-            </th>
             <th scope="col">Response</th>
-            <th scope="col">Next retry</th>
-            <th scope="col">Created</th>
+            <th scope="col">Time</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
-        <tbody>
-          {deliveries.map((d) => (
-            <tr key={d.id}>
-              <th scope="row">
-                <EventName name={d.event} />
-              </th>
-              <td>
-                <code>{d.event_id}</code>
-              </td>
-              <td>
-                <DeliveryStatusBadge status={d.status} />
-              </td>
-              <td className="number">{d.attempts}</td>
-              <td className="number">{d.last_status_code ?? <span className="muted">—</span>}</td>
-              <td className="number">{d.last_attempt ? duration(d.last_attempt.duration_ms) : <span className="muted">—</span>}</td>
-              <td className="response-cell">
-                <Response delivery={d} />
-              </td>
-              <td>
-                <When value={d.next_attempt_at} empty="—" />
-              </td>
-              <td>
-                <When value={d.created_at} />
-              </td>
-              <td>
-                <div className="row-actions">
-                  <button type="button" className="button small" aria-label={`Details of delivery ${d.id}`} onClick={() => onOpen(d)}>
-                    Details
-                  </button>
-                  {canReplay && d.status !== "pending" && <ReplayButton delivery={d} onDone={onDone} />}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
+        {deliveries.map((d, i) => {
+          const today = days[i]!;
+          const header = i === 0 || days[i - 1] !== today;
+          return (
+            <tbody key={d.id}>
+              {header && (
+                <tr className="day-row">
+                  <th scope="colgroup" colSpan={8}>
+                    {today}
+                  </th>
+                </tr>
+              )}
+              <tr
+                className="clickable"
+                onClick={(event) => {
+                  if (!(event.target as HTMLElement).closest("a, button")) onOpen(d);
+                }}
+              >
+                <th scope="row">
+                  <EventName name={d.event} />
+                  {(d.message_id || d.contact_id) && (
+                    <span className="subject-links">
+                      {d.message_id && <Link href={`${base}/messages/${encodeURIComponent(d.message_id)}`}>Message</Link>}
+                      {d.contact_id && <Link href={`${base}/contacts/${encodeURIComponent(d.contact_id)}`}>Contact</Link>}
+                    </span>
+                  )}
+                </th>
+                <td className="id-cell">
+                  <code title={d.event_id}>{d.event_id}</code>
+                </td>
+                <td>
+                  <DeliveryStatusBadge status={d.status} />
+                  {d.next_attempt_at && (
+                    <span className="muted small next-retry">
+                      retry <When value={d.next_attempt_at} short />
+                    </span>
+                  )}
+                </td>
+                <td className="number">{d.attempts}</td>
+                <td className="number">{d.last_status_code ?? <span className="muted">—</span>}</td>
+                <td className="response-cell">
+                  <Response delivery={d} />
+                </td>
+                <td className="time-cell">
+                  <When value={d.created_at} short />
+                </td>
+                <td>
+                  <div className="row-actions">
+                    <button type="button" className="button small" aria-label={`Details of delivery ${d.id}`} onClick={() => onOpen(d)}>
+                      Details
+                    </button>
+                    {canReplay && d.status !== "pending" && <ReplayButton delivery={d} onDone={onDone} />}
+                  </div>
+                </td>
+              </tr>
+            </tbody>
+          );
+        })}
       </table>
     </div>
   );
@@ -89,9 +112,17 @@ function Response({ delivery: d }: { delivery: Delivery }) {
   const attempt = d.last_attempt;
   const excerpt = attempt?.response_excerpt ?? "";
   const error = attempt?.error ?? d.last_error;
-  if (!excerpt && !error) return <span className="muted">{d.attempts === 0 ? "Not attempted yet" : "Empty"}</span>;
+  const took = attempt ? <span className="muted small">{duration(attempt.duration_ms)} · </span> : null;
+  if (!excerpt && !error)
+    return (
+      <span className="muted">
+        {took}
+        {d.attempts === 0 ? "Not attempted yet" : "Empty"}
+      </span>
+    );
   return (
     <>
+      {took}
       {excerpt && <code className="excerpt">{excerpt.length > EXCERPT_CHARS ? `${excerpt.slice(0, EXCERPT_CHARS)}…` : excerpt}</code>}
       {error && <span className="error-text excerpt-error">{error}</span>}
     </>

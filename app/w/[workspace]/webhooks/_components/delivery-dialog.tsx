@@ -1,12 +1,13 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { EventName } from "@/app/_components/event-name.tsx";
 import { Modal } from "@/app/_components/modal.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
 import { DeliveryStatusBadge, duration, type DeliveryDetails } from "./webhook-labels.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 const REFRESH_MS = 2_000;
 
@@ -29,18 +30,13 @@ export function DeliveryDialog({ deliveryId, onClose }: { deliveryId: string; on
   return (
     <Modal title={`Delivery ${deliveryId}`} onClose={onClose}>
       <div className="stack delivery-details">
-        {delivery.isPending && <p role="status">Loading the delivery…</p>}
-        {delivery.isError && (
-          <p role="alert" className="error">
-            Could not load the delivery: {apiFault(delivery.error).message}
-          </p>
-        )}
+        <QueryState query={delivery} what="the delivery" />
         {delivery.data && <Details delivery={delivery.data} />}
-        <div className="actions">
+        <DialogFooter>
           <button type="button" className="button primary" onClick={onClose} autoFocus>
             Close
           </button>
-        </div>
+        </DialogFooter>
       </div>
     </Modal>
   );

@@ -61,24 +61,14 @@ export function EndpointCard({ endpoint, workspace, canManage, linkToLog = false
           {canManage && (
             <>
               {e.enabled && (
-                <button
-                  type="button"
-                  className="button small"
-                  aria-label={`Send a test event to ${e.url}`}
-                  onClick={() => setDialog("test")}
-                >
+                <button type="button" className="button small" aria-label={`Send test event to ${e.url}`} onClick={() => setDialog("test")}>
                   Send test event…
                 </button>
               )}
               <button type="button" className="button small" aria-label={`Edit ${e.url}`} onClick={() => setDialog("edit")}>
                 Edit…
               </button>
-              <button
-                type="button"
-                className="button small"
-                aria-label={`Rotate the secret of ${e.url}`}
-                onClick={() => setDialog("rotate")}
-              >
+              <button type="button" className="button small" aria-label={`Rotate secret of ${e.url}`} onClick={() => setDialog("rotate")}>
                 Rotate secret…
               </button>
               {e.enabled ? (

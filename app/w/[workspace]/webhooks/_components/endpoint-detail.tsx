@@ -4,7 +4,6 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link } from "@/app/_components/link.tsx";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { Pager } from "@/app/_components/pager.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/server/webhooks/webhook-schemas.ts";
@@ -13,6 +12,7 @@ import { DeliveryDialog } from "./delivery-dialog.tsx";
 import { EndpointCard } from "./endpoint-card.tsx";
 import { ReplayFailedDialog } from "./replay-failed-dialog.tsx";
 import type { Endpoint } from "./webhook-labels.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 const PAGE_SIZE = 25;
 /** While deliveries are pending the log follows them. */
@@ -43,21 +43,11 @@ export function EndpointDetail({ workspace, endpointId, canManage }: Props) {
       ← All endpoints
     </Link>
   );
-  if (endpoints.isPending) {
+  if (endpoints.isPending || endpoints.isError) {
     return (
       <>
         {back}
-        <p role="status">Loading the endpoint…</p>
-      </>
-    );
-  }
-  if (endpoints.isError) {
-    return (
-      <>
-        {back}
-        <p role="alert" className="error">
-          Could not load the endpoint: {apiFault(endpoints.error).message}
-        </p>
+        <QueryState query={endpoints} what="the endpoint" />
       </>
     );
   }
@@ -83,12 +73,14 @@ export function EndpointDetail({ workspace, endpointId, canManage }: Props) {
         {done ?? ""}
       </p>
       <EndpointCard endpoint={endpoint} workspace={workspace} canManage={canManage} onDone={setDone} onDeleted={() => router.push(list)} />
-      <DeliveryLog endpoint={endpoint} canManage={canManage} onDone={setDone} />
+      <DeliveryLog workspace={workspace} endpoint={endpoint} canManage={canManage} onDone={setDone} />
     </>
   );
 }
 
-function DeliveryLog({ endpoint, canManage, onDone }: { endpoint: Endpoint; canManage: boolean; onDone: (message: string) => void }) {
+type LogProps = { workspace: string; endpoint: Endpoint; canManage: boolean; onDone: (message: string) => void };
+
+function DeliveryLog({ workspace, endpoint, canManage, onDone }: LogProps) {
   const trpc = useTRPC();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -151,17 +143,13 @@ function DeliveryLog({ endpoint, canManage, onDone }: { endpoint: Endpoint; canM
         </div>
       </div>
 
-      {page.isPending && <p role="status">Loading deliveries…</p>}
-      {page.isError && (
-        <p role="alert" className="error">
-          Could not load the deliveries: {apiFault(page.error).message}
-        </p>
-      )}
+      <QueryState query={page} what="the deliveries" />
       {page.data &&
         (page.data.items.length === 0 && pageNumber === 1 ? (
           <p className="empty">{status ? `No ${status} deliveries.` : "No deliveries yet."}</p>
         ) : (
           <DeliveriesTable
+            workspace={workspace}
             deliveries={page.data.items}
             busy={page.isPlaceholderData}
             canReplay={canManage && endpoint.enabled}

@@ -9,6 +9,7 @@ import { useTRPC } from "@/app/_components/trpc.ts";
 import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
 import { EVENT_DESCRIPTIONS, EVENT_NAMES, type EventName } from "@/server/events/event-names.ts";
 import type { Endpoint } from "./webhook-labels.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 /** An endpoint just added; its secret is in this answer only (D30). */
 export type Added = { url: string; secret: string };
@@ -158,14 +159,11 @@ export function EndpointFormDialog({ endpoint, onClose, onAdded, onSaved }: Prop
             {general}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose}>
           <button type="submit" className="button primary" disabled={pending}>
             {endpoint ? (pending ? "Saving…" : "Save changes") : pending ? "Adding…" : "Add endpoint"}
           </button>
-        </div>
+        </DialogFooter>
       </form>
     </Modal>
   );

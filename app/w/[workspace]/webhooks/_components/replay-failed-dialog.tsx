@@ -8,6 +8,7 @@ import { Modal } from "@/app/_components/modal.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
 import type { Endpoint } from "./webhook-labels.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -110,14 +111,11 @@ export function ReplayFailedDialog({ endpoint, onClose, onReplayed }: Props) {
             {general}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose}>
           <button type="submit" className="button primary" disabled={replay.isPending}>
             {replay.isPending ? "Replaying…" : "Replay failed deliveries"}
           </button>
-        </div>
+        </DialogFooter>
       </form>
     </Modal>
   );

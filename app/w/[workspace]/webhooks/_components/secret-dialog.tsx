@@ -1,8 +1,7 @@
 "use client";
 
 import { Link } from "@/app/_components/link.tsx";
-import { CopyButton } from "@/app/_components/copy-button.tsx";
-import { Modal } from "@/app/_components/modal.tsx";
+import { SecretRevealDialog } from "@/app/_components/secret-reveal-dialog.tsx";
 import { When } from "@/app/_components/when.tsx";
 
 type Props = {
@@ -17,8 +16,9 @@ type Props = {
 /** An endpoint's signing secret, shown this once (D30, D32): the service keeps it sealed and never shows it again. */
 export function SecretDialog({ title, url, secret, previousExpiresAt, onClose }: Props) {
   return (
-    <Modal title={title} onClose={onClose}>
-      <div className="stack">
+    <SecretRevealDialog
+      title={title}
+      intro={
         <p>
           Deliveries to <code className="wrap-anywhere">{url}</code> are signed with this secret: the <code>X-svc-Signature</code> header
           carries an HMAC-SHA256 of <code>&lt;t&gt;.&lt;raw body&gt;</code> keyed with it. See{" "}
@@ -27,29 +27,19 @@ export function SecretDialog({ title, url, secret, previousExpiresAt, onClose }:
           </Link>
           .
         </p>
-        <p className="warning">
-          Copy the signing secret now and keep it somewhere safe: <strong>you will not see it again.</strong> If you lose it, rotate the
-          secret.
+      }
+      ifLost="If you lose it, rotate the secret."
+      label="Signing secret"
+      copyWhat="the signing secret"
+      value={secret}
+      onClose={onClose}
+    >
+      {previousExpiresAt && (
+        <p>
+          The previous secret stays valid until <When value={previousExpiresAt} />: until then every delivery carries a signature with each
+          secret, so update your receiver before that.
         </p>
-        {previousExpiresAt && (
-          <p>
-            The previous secret stays valid until <When value={previousExpiresAt} />: until then every delivery carries a signature with
-            each secret, so update your receiver before that.
-          </p>
-        )}
-        <div className="field">
-          <label htmlFor="webhook-secret">Signing secret</label>
-          <div className="copy-row">
-            <textarea id="webhook-secret" readOnly rows={2} value={secret} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
-            <CopyButton value={secret} label="Copy the signing secret" />
-          </div>
-        </div>
-        <div className="actions">
-          <button type="button" className="button primary" onClick={onClose}>
-            Done
-          </button>
-        </div>
-      </div>
-    </Modal>
+      )}
+    </SecretRevealDialog>
   );
 }

@@ -7,6 +7,7 @@ import { Modal } from "@/app/_components/modal.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { EVENT_DESCRIPTIONS, EVENT_NAMES, type EventName } from "@/server/events/event-names.ts";
 import type { Endpoint } from "./webhook-labels.tsx";
+import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 export type TestSent = { event: EventName; eventId: string; deliveryId: string };
 
@@ -59,14 +60,11 @@ export function SendTestEventDialog({ endpoint, onClose, onSent }: Props) {
             {apiFault(send.error).message}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
+        <DialogFooter onCancel={onClose}>
           <button type="submit" className="button primary" disabled={send.isPending}>
             {send.isPending ? "Sending…" : "Send test event"}
           </button>
-        </div>
+        </DialogFooter>
       </form>
     </Modal>
   );

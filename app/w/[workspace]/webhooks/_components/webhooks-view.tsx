@@ -3,11 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@/app/_components/link.tsx";
 import { useState } from "react";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { EndpointCard } from "./endpoint-card.tsx";
 import { EndpointFormDialog, type Added } from "./endpoint-form-dialog.tsx";
 import { SecretDialog } from "./secret-dialog.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 /** The webhooks page: the workspace's endpoints. Support staff (`canManage` false) get the list without controls. */
 export function WebhooksView({ workspace, canManage }: { workspace: string; canManage: boolean }) {
@@ -42,12 +42,7 @@ export function WebhooksView({ workspace, canManage }: { workspace: string; canM
         {done ?? ""}
       </p>
 
-      {endpoints.isPending && <p role="status">Loading endpoints…</p>}
-      {endpoints.isError && (
-        <p role="alert" className="error">
-          Could not load the endpoints: {apiFault(endpoints.error).message}
-        </p>
-      )}
+      <QueryState query={endpoints} what="the endpoints" />
       {endpoints.data &&
         (endpoints.data.length === 0 ? (
           <p className="empty">No webhook endpoints yet.{canManage ? " Add one to receive this workspace's events." : ""}</p>

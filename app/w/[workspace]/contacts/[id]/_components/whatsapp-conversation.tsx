@@ -1,10 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { apiFault } from "@/app/_components/api-error.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { ConversationMessage } from "@/server/whatsapp/conversation.ts";
 import "@/app/styles/whatsapp.css";
+import { QueryState } from "@/app/_components/query-state.tsx";
 
 const time = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -26,12 +26,7 @@ export function WhatsAppConversation({ contactId }: { contactId: string }) {
   return (
     <section className="section" aria-labelledby="whatsapp-conversation">
       <h2 id="whatsapp-conversation">WhatsApp conversation</h2>
-      {conversation.isPending && <p role="status">Loading the conversation…</p>}
-      {conversation.isError && (
-        <p role="alert" className="error">
-          Could not load the conversation: {apiFault(conversation.error).message}
-        </p>
-      )}
+      <QueryState query={conversation} what="the conversation" />
       {conversation.data && (
         <>
           <WindowState open={conversation.data.window_open} expiresAt={conversation.data.window_expires_at} />

@@ -1,0 +1,148 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useId } from "react";
+import { apiFault } from "@/app/_components/api-error.ts";
+import { CopyButton } from "@/app/_components/copy-button.tsx";
+import { QueryState } from "@/app/_components/query-state.tsx";
+import { useTRPC } from "@/app/_components/trpc.ts";
+import { When } from "@/app/_components/when.tsx";
+import type { Channel } from "@/server/channels/channel-schemas.ts";
+import type { CheckedRecord, DnsRecord, RecordKind, RecordStatus } from "@/server/channels/email-domain.ts";
+import "@/app/styles/email-domain.css";
+
+/** What each record is for, in a line. */
+const PURPOSE: Record<RecordKind, { title: string; why: string }> = {
+  dkim: { title: "DKIM", why: "The public key receivers use to check the signature this channel puts on every mail." },
+  spf: { title: "SPF", why: "Allows your SMTP relay to send mail for this domain." },
+  dmarc: {
+    title: "DMARC",
+    why: "Tells receivers what to do with mail that fails DKIM and SPF. Start with p=none; move to quarantine or reject once all your mail passes.",
+  },
+  mx: { title: "MX", why: "Routes bounces and complaints to this service, which stops mailing the addresses that bounced." },
+};
+
+const STATUS_WORDS: Record<RecordStatus, string> = {
+  verified: "Verified: published as listed.",
+  missing: "Missing: nothing is published at this name yet.",
+  mismatch: "Mismatch: something else is published at this name.",
+};
+
+/**
+ * An e-mail channel's domain: the DNS records to publish (each with copy buttons) and, on
+ * "Check now", each record's state as DNS answers it now.
+ */
+export function ChannelDomain({ channel }: { channel: Channel }) {
+  const trpc = useTRPC();
+  const headingId = useId();
+  const domain = useQuery(trpc.channels.domain.queryOptions({ channel_id: channel.id }));
+  const check = useMutation(trpc.channels.checkDomain.mutationOptions());
+  const checked = new Map(check.data?.records.map((r) => [r.kind, r]));
+
+  return (
+    <section className="channel-domain" aria-labelledby={headingId}>
+      <div className="channel-domain-head">
+        <h3 id={headingId}>Domain</h3>
+        {domain.data && (
+          <button
+            type="button"
+            className="button small"
+            aria-label={`Check now the DNS records of ${channel.name}`}
+            disabled={check.isPending}
+            onClick={() => check.mutate({ channel_id: channel.id })}
+          >
+            {check.isPending ? "Checking…" : "Check now"}
+          </button>
+        )}
+      </div>
+      <p className="muted hint">
+        Publish these records at the DNS host of {domain.data ? <code>{domain.data.from_domain}</code> : "your domain"} so that receivers
+        trust this channel&apos;s mail.
+      </p>
+      <p role="status" className={check.data?.records.every((r) => r.status === "verified") ? "ok" : undefined}>
+        {check.data ? (
+          <>
+            {summary(check.data.records)} Checked <When value={check.data.checked_at} />.
+          </>
+        ) : (
+          ""
+        )}
+      </p>
+      {check.isError && (
+        <p role="alert" className="error">
+          Could not check the records: {apiFault(check.error).message}
+        </p>
+      )}
+      <QueryState query={domain} what="the domain's records" />
+      {domain.data && !domain.data.records.some((r) => r.kind === "dkim") && (
+        <p className="note">
+          This channel does not sign its mail with DKIM. Connect it again with a DKIM selector to sign every mail, which many mailbox
+          providers require.
+        </p>
+      )}
+      {domain.data && (
+        <ul className="dns-records" aria-label={`DNS records of ${channel.name}`}>
+          {domain.data.records.map((record) => (
+            <Record key={record.kind} channel={channel} record={record} checked={checked.get(record.kind)} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Record({ channel, record, checked }: { channel: Channel; record: DnsRecord; checked: CheckedRecord | undefined }) {
+  const title = PURPOSE[record.kind].title;
+  const headingId = useId();
+  return (
+    <li className="dns-record">
+      <div className="dns-record-head">
+        <h4 id={headingId}>{title}</h4>
+        {checked && <span className={`badge dns-${checked.status}`}>{checked.status}</span>}
+      </div>
+      <p className="muted">{PURPOSE[record.kind].why}</p>
+      <dl className="details">
+        <dt>Type</dt>
+        <dd>
+          <code>{record.type}</code>
+        </dd>
+        <dt>Name</dt>
+        <dd>
+          <div className="copy-inline">
+            <code>{record.name}</code>
+            <CopyButton value={record.name} label={`Copy the name of the ${title} record of ${channel.name}`} />
+          </div>
+        </dd>
+        <dt>Value</dt>
+        <dd>
+          <div className="copy-inline">
+            <code className="dns-value">{record.value}</code>
+            <CopyButton value={record.value} label={`Copy the value of the ${title} record of ${channel.name}`} />
+          </div>
+        </dd>
+        {checked && (
+          <>
+            <dt>State</dt>
+            <dd className={`dns-state dns-${checked.status}`}>
+              {checked.error ? `Not found: ${checked.error}.` : STATUS_WORDS[checked.status]}
+              {checked.status === "mismatch" && checked.found.length > 0 && (
+                <ul className="dns-found" aria-label={`Published at ${record.name}`}>
+                  {checked.found.map((found, i) => (
+                    <li key={i}>
+                      <code>{found}</code>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </dd>
+          </>
+        )}
+      </dl>
+    </li>
+  );
+}
+
+function summary(records: CheckedRecord[]): string {
+  const verified = records.filter((r) => r.status === "verified").length;
+  return verified === records.length ? "Every record is published as listed." : `${verified} of ${records.length} records verified.`;
+}

@@ -1,0 +1,150 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { QueryState } from "@/app/_components/query-state.tsx";
+import { useTRPC } from "@/app/_components/trpc.ts";
+import { When } from "@/app/_components/when.tsx";
+import type { Reachability } from "@/server/messaging/reachability.ts";
+
+type Reason = Reachability["email"]["reasons"][number];
+
+/** Each reason a message would not go out, in words; the address is the channel's own. */
+function reasonText(reason: Reason, channel: "whatsapp" | "email"): string {
+  switch (reason) {
+    case "no_address":
+      return channel === "whatsapp" ? "The contact has no phone number." : "The contact has no e-mail address.";
+    case "opted_out":
+      return `The contact opted out of ${channel === "whatsapp" ? "WhatsApp" : "e-mail"}.`;
+    case "recipient_suppressed":
+      return "The address is on the suppression list (a hard bounce, a spam complaint, or added by hand).";
+    case "whatsapp_window_closed":
+      return "The 24-hour window is closed: only a template message would go.";
+    case "no_channel":
+      return `No ${channel === "whatsapp" ? "WhatsApp" : "e-mail"} channel is connected.`;
+    case "quota_reached":
+      return "The workspace's daily or monthly message limit is reached.";
+    case "frequency_capped":
+      return "Journey messages only: the frequency cap is reached for now.";
+  }
+}
+
+function Verdict({ reachable }: { reachable: boolean }) {
+  return <span className={`badge ${reachable ? "active" : "opted-out"}`}>{reachable ? "Reachable" : "Not reachable"}</span>;
+}
+
+function Reasons({ reasons, channel, heldUntil }: { reasons: Reason[]; channel: "whatsapp" | "email"; heldUntil: string | null }) {
+  if (reasons.length === 0 && heldUntil) {
+    return (
+      <p className="muted small">
+        The journey&apos;s message would wait for its quiet hours to end, at <When value={heldUntil} />.
+      </p>
+    );
+  }
+  if (reasons.length === 0) return <p className="muted small">A message would go out now.</p>;
+  return (
+    <ul className="reach-reasons">
+      {reasons.map((r) => (
+        <li key={r}>{reasonText(r, channel)}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** "Reachable now?": per channel, whether a message would go out now and why not, the window and quiet hours. */
+export function ContactReachability({ contactId }: { contactId: string }) {
+  const trpc = useTRPC();
+  const id = useId();
+  // D71: with a journey chosen, its quiet hours and its own caps are checked too.
+  const [flowId, setFlowId] = useState("");
+  const reach = useQuery(trpc.contacts.reachability.queryOptions({ id: contactId, ...(flowId ? { flow_id: flowId } : {}) }));
+  const flows = useQuery(trpc.flows.all.queryOptions());
+  const runs = useQuery(trpc.flows.contactRuns.queryOptions({ contact_id: contactId }));
+  const inIds = new Set((runs.data ?? []).filter((run) => run.status === "active").map((run) => run.flow_id));
+  const usable = (flows.data ?? []).filter((f) => f.status !== "archived" || inIds.has(f.id));
+  const theirs = usable.filter((f) => inIds.has(f.id));
+  const others = usable.filter((f) => !inIds.has(f.id));
+  const r = reach.data;
+  const held = r?.quiet_hours.active ? r.quiet_hours.until : null;
+  return (
+    <section className="section" aria-labelledby="reachability">
+      <h2 id="reachability">Reachable now?</h2>
+      <div className="field reach-flow">
+        <label htmlFor={`${id}-flow`}>For a journey</label>
+        <select id={`${id}-flow`} value={flowId} onChange={(e) => setFlowId(e.target.value)}>
+          <option value="">Any message (no journey)</option>
+          {theirs.length > 0 && (
+            <optgroup label="Journeys this contact is in">
+              {theirs.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          {others.length > 0 && (
+            <optgroup label="Other journeys">
+              {others.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name}
+                </option>
+              ))}
+            </optgroup>
+          )}
+        </select>
+        <span className="muted hint">A journey adds its quiet hours and its own frequency caps to the checks.</span>
+      </div>
+      <QueryState query={reach} what="the reachability" lines={2} />
+      {r && (
+        <div className="reach-grid">
+          <section className="panel" aria-labelledby="reach-whatsapp">
+            <h3 id="reach-whatsapp">
+              WhatsApp <Verdict reachable={r.whatsapp.reachable} />
+            </h3>
+            <Reasons reasons={r.whatsapp.reasons} channel="whatsapp" heldUntil={held} />
+            <dl className="details">
+              <dt>24-hour window</dt>
+              <dd>
+                {r.whatsapp.window.open ? "Open" : "Closed"}
+                {r.whatsapp.window.expires_at && (
+                  <>
+                    {r.whatsapp.window.open ? ", closes " : ", closed "}
+                    <When value={r.whatsapp.window.expires_at} />
+                  </>
+                )}
+                {!r.whatsapp.window.expires_at && !r.whatsapp.window.open && " (the contact never wrote)"}
+              </dd>
+              <dt>Template needed</dt>
+              <dd>{r.whatsapp.template_required ? "Yes" : "No"}</dd>
+            </dl>
+          </section>
+          <section className="panel" aria-labelledby="reach-email">
+            <h3 id="reach-email">
+              E-mail <Verdict reachable={r.email.reachable} />
+            </h3>
+            <Reasons reasons={r.email.reasons} channel="email" heldUntil={held} />
+          </section>
+          <section className="panel" aria-labelledby="reach-time">
+            <h3 id="reach-time">Local time</h3>
+            <dl className="details">
+              <dt>Time zone</dt>
+              <dd>{r.time_zone}</dd>
+              <dt>Quiet hours</dt>
+              <dd>
+                {r.quiet_hours.active && r.quiet_hours.until ? (
+                  <>
+                    Active until <When value={r.quiet_hours.until} />
+                  </>
+                ) : flowId ? (
+                  "Not active now for this journey."
+                ) : (
+                  "Not checked: choose a journey above, quiet hours are a journey's setting."
+                )}
+              </dd>
+            </dl>
+          </section>
+        </div>
+      )}
+    </section>
+  );
+}

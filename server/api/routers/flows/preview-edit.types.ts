@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { MIGRATE, ZFlowDefinition } from "../../../flows/flow-schemas.ts";
+import type { Meta } from "../../trpc.ts";
+
+export const previewEditMeta: Meta = {
+  openapi: {
+    method: "POST",
+    path: "/flows/{flow_id}/preview",
+    tags: ["Flows"],
+    summary: "Preview an edit of a flow",
+    description:
+      "Takes the flow document a save would take, with `migrate` (`keep`, the default, or `move`), and changes nothing. Answers " +
+      "how many active runs the save would keep on their version, move to the new one, or complete because their step is gone, " +
+      "and for the first 1,000 active runs (oldest first) the step each is in and its next action under the old and the new " +
+      "version: the step, `send`, `wait_for` or `complete`, when, and the rendered text (or subject) of a message. An invalid " +
+      "document is refused with the `param` a save would give.",
+    protect: true,
+  },
+  scope: "flows:read",
+};
+
+// The document's members as a save takes them; `previewEdit` checks them as a save does.
+const members = Object.fromEntries(
+  Object.keys(ZFlowDefinition.shape).map((key) => [
+    key,
+    key === "migrate"
+      ? z.enum(MIGRATE).optional().describe("`keep` (the default): runs finish on their version; `move`: runs continue on the new one.")
+      : key === "name"
+        ? z.unknown().meta({ example: "Welcome" })
+        : key === "steps"
+          ? z.unknown().meta({ example: [{ id: "hello", type: "send", channel: "whatsapp", whatsapp: { body: "Hi {{name}}!" } }] })
+          : z.unknown().optional(),
+  ]),
+) as Record<string, z.ZodType>;
+
+export const ZPreviewEditRequest = z.strictObject({ flow_id: z.string().max(64).describe("Prefix `flow_`."), ...members }).meta({
+  example: {
+    name: "Welcome",
+    status: "active",
+    migrate: "move",
+    steps: [{ id: "hello", type: "send", channel: "whatsapp", whatsapp: { body: "Hi {{name}}!" } }],
+  },
+});
+
+const ZNext = z.object({
+  step: z.string().nullable().describe("The id of the step that acts; null at the end."),
+  action: z.enum(["send", "wait_for", "complete"]),
+  at: z.string().nullable(),
+  text: z.string().nullable().describe("The rendered text (or e-mail subject) the send would carry."),
+});
+
+export const ZPreviewEditResponse = z
+  .object({
+    counts: z.object({ runs: z.number().int(), moved: z.number().int(), kept: z.number().int(), completed: z.number().int() }),
+    runs: z.array(
+      z.object({
+        run_id: z.string(),
+        contact_id: z.string(),
+        current: z.object({ id: z.string(), path: z.string() }).nullable(),
+        next: z.object({ old: ZNext, new: ZNext }),
+      }),
+    ),
+  })
+  .meta({ id: "FlowPreview" });

@@ -1,0 +1,38 @@
+import { checkChannelDomain } from "../../channels/email-domain.ts";
+import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
+import { requiredString, withDatabase, type Command } from "../command.ts";
+
+const STATUS_TEXT = { verified: "verified", missing: "MISSING", mismatch: "MISMATCH" } as const;
+
+/**
+ * D74/D85: `svc channel dns --workspace W --channel ID`: the DNS records an e-mail channel's
+ * owner publishes, each checked now (`DNS_SERVERS`, or the system's resolvers).
+ */
+export const channelDns: Command = {
+  name: "channel dns",
+  summary: "List and check the DNS records of an e-mail channel's domain (DKIM, SPF, DMARC, MX)",
+  usage: "channel dns --workspace W --channel ID",
+  help: [
+    ["--workspace W", "the workspace identifier"],
+    ["--channel ID", "the e-mail channel (ch_…)"],
+    ["", "Each record's status: verified, missing or mismatch. Lookups use DNS_SERVERS when set."],
+  ],
+  options: { workspace: { type: "string" }, channel: { type: "string" } },
+  flags: { workspace: "--workspace", channel: "--channel", channel_id: "--channel" },
+  async run(values) {
+    const workspace = requiredString(values, "workspace");
+    const channel = requiredString(values, "channel");
+    const checked = await withDatabase(async (database) => {
+      await getWorkspaceOrThrow(database, workspace);
+      return checkChannelDomain(database, workspace, channel);
+    });
+    const records = checked.records.map(({ type, name, value, status }) => ({ type, name, value, status }));
+    const text = checked.records.flatMap((r) => [
+      `${STATUS_TEXT[r.status].padEnd(9)} ${r.type.padEnd(4)} ${r.name}`,
+      `          ${r.value}`,
+      ...(r.status !== "verified" && r.found.length ? [`          found: ${r.found.join(" | ")}`] : []),
+      ...(r.error ? [`          lookup failed: ${r.error}`] : []),
+    ]);
+    return { json: { records }, text: [`DNS records of ${checked.channel_id}:`, "", ...text].join("\n") };
+  },
+};

@@ -1,0 +1,120 @@
+import { z } from "zod";
+import { getContactOrThrow } from "../contacts/get-contact.ts";
+import type { Database } from "../db/client.ts";
+import type { Mode } from "../keys/scopes.ts";
+import { notFound } from "../lib/errors.ts";
+import { contactTimeZone, quietHold, type QuietHours } from "../lib/time-zones.ts";
+import { getSettings } from "../workspaces/workspace-settings.ts";
+import { capsFor, type Caps } from "./frequency-caps.ts";
+import { SKIP_REASONS, whyNot, windowOpen } from "./why-not.ts";
+
+// D71: whether a message to a contact would go out now, per channel, and why not, in D81's
+// reasons. The reasons come from `whyNot`, the rule the API send and the flow engine's send
+// step use, asked here for every check at once and without counting anything.
+
+const ZReasons = z
+  .array(z.enum(SKIP_REASONS))
+  .describe(
+    "Every reason that holds now: `no_address`, `opted_out`, `recipient_suppressed` (e-mail), `whatsapp_window_closed`, `no_channel` (live: no connected channel of the type), `quota_reached` (live: the daily or monthly limit), `frequency_capped` (journey messages only). Empty when a message would go out.",
+  );
+
+export const ZReachability = z
+  .object({
+    contact_id: z.string().describe("Prefix `ct_`."),
+    whatsapp: z.object({
+      reachable: z.boolean().describe("Whether a WhatsApp message would go out now: true when `reasons` is empty."),
+      reasons: ZReasons,
+      window: z.object({
+        open: z
+          .boolean()
+          .describe("Whether the 24-hour window is open: a free-form message (text or media) may go. Test keys simulate an open window."),
+        expires_at: z.string().nullable().describe("When the window closes (or closed); null when the contact never wrote."),
+      }),
+      template_required: z
+        .boolean()
+        .describe("The window is closed: only a template message would go (with `whatsapp_window_closed` the only reason, it would)."),
+    }),
+    email: z.object({
+      reachable: z.boolean().describe("Whether an e-mail would go out now: true when `reasons` is empty."),
+      reasons: ZReasons,
+    }),
+    quiet_hours: z
+      .object({
+        active: z.boolean().describe("Whether the flow's quiet hours hold now in the contact's time zone; always false without `flow_id`."),
+        until: z.string().nullable().describe("When they end: a journey's send step waits until then."),
+      })
+      .describe("Quiet hours are a flow's setting: asked with `flow_id`, those of the flow's current version."),
+    time_zone: z
+      .string()
+      .describe("The contact's time zone: its own, else its phone number's country's when it has one zone, else the workspace's."),
+  })
+  .meta({
+    id: "Reachability",
+    example: {
+      contact_id: "ct_0mwq18yo3jJFvnIzUvqf4q",
+      whatsapp: {
+        reachable: false,
+        reasons: ["whatsapp_window_closed"],
+        window: { open: false, expires_at: "2026-11-26T18:04:00.000Z" },
+        template_required: true,
+      },
+      email: { reachable: false, reasons: ["recipient_suppressed"] },
+      quiet_hours: { active: true, until: "2026-11-28T08:00:00.000Z" },
+      time_zone: "America/Sao_Paulo",
+    },
+  });
+export type Reachability = z.infer<typeof ZReachability>;
+
+// The flow's current version's quiet hours and caps.
+const FLOW_SETTINGS = `
+  SELECT v.quiet_hours, v.caps FROM flows f JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.version
+  WHERE f.id = $1 AND f.workspace_id = $2`;
+
+/**
+ * GET /contacts/{id}/reachability: each channel's reasons in the caller's mode (test keys see
+ * test suppressions, caps counted over test messages, a simulated window; no channel or limit
+ * applies to them), the window, and with `flowId` that flow's quiet hours and caps on top of
+ * the workspace's. Reads only.
+ */
+export async function contactReachability(
+  database: Database,
+  caller: { workspaceId: string; mode: Mode },
+  contactId: string,
+  opts: { flowId?: string; now?: Date } = {},
+): Promise<Reachability> {
+  const now = opts.now ?? new Date();
+  const [contact, settings, flow] = await Promise.all([
+    getContactOrThrow(database, caller.workspaceId, contactId),
+    getSettings(database, caller.workspaceId),
+    opts.flowId === undefined
+      ? null
+      : database
+          .query<{ quiet_hours: QuietHours | null; caps: Caps | null }>(FLOW_SETTINGS, [opts.flowId, caller.workspaceId])
+          .then(([row]) => row ?? Promise.reject(notFound("flow", "flow_id"))),
+  ]);
+  const reasons = async (channel: "whatsapp" | "email") => {
+    const caps = capsFor(channel, settings.caps, flow?.caps);
+    const refusals = await whyNot(
+      database.query,
+      { workspaceId: caller.workspaceId, mode: caller.mode, channel, contact },
+      { all: true, window: true, channel: true, quota: true, caps: { caps }, now },
+    );
+    return refusals.map((r) => r.reason);
+  };
+  const [whatsapp, email] = await Promise.all([reasons("whatsapp"), reasons("email")]);
+  const open = contact.phone !== null && windowOpen(caller.mode, contact, contact.phone, now);
+  const zone = contactTimeZone(contact, settings.time_zone);
+  const held = flow?.quiet_hours ? quietHold(flow.quiet_hours, zone, now) : null;
+  return {
+    contact_id: contact.id,
+    whatsapp: {
+      reachable: whatsapp.length === 0,
+      reasons: whatsapp,
+      window: { open, expires_at: contact.whatsapp_window_expires_at },
+      template_required: contact.phone !== null && !open,
+    },
+    email: { reachable: email.length === 0, reasons: email },
+    quiet_hours: { active: held !== null, until: held?.until.toISOString() ?? null },
+    time_zone: zone,
+  };
+}
