@@ -3,7 +3,7 @@ import { env } from "../lib/env.ts";
 import { log } from "../lib/log.ts";
 import { listenForWork, pipelineWaker } from "../outbox/wake.ts";
 import { setAdopter } from "../outbox/handoff.ts";
-import { pipelineWorker } from "./run-pipeline.ts";
+import { pipelineWorker, type PipelineOptions, type PipelineWorker } from "./run-pipeline.ts";
 
 /** While idle the loop polls this often; new work wakes it at once (in this process, and from any instance on PostgreSQL). */
 export const IDLE_POLL_MS = 250;
@@ -17,8 +17,11 @@ export const MIN_IDLE_MS = 20;
  * for a wake-up or the next poll. `stop` lets the jobs in flight finish (each completes or is
  * rescheduled; none is left leased).
  */
-export function startPipelineLoop(database: Database): { stop: () => Promise<void>; lastPass: () => number | null } {
-  const worker = pipelineWorker(database);
+export function startPipelineLoop(
+  database: Database,
+  opts: Pick<PipelineOptions, "onRoom"> = {},
+): { worker: PipelineWorker; stop: () => Promise<void>; lastPass: () => number | null } {
+  const worker = pipelineWorker(database, opts);
   let running = true;
   let lastPass: number | null = null; // when the loop last claimed (or waited for a slot), for /readyz (D52)
   let wake: (() => void) | null = null;
@@ -69,6 +72,7 @@ export function startPipelineLoop(database: Database): { stop: () => Promise<voi
     await worker.drained();
   })();
   return {
+    worker,
     lastPass: () => lastPass,
     stop: async () => {
       running = false;

@@ -56,7 +56,8 @@ type PassContext = {
 };
 
 /** A hand-off's pacing, begun while the statement that writes its jobs runs: each channel's reservation. */
-type Prepared = Map<string, Promise<Reservation>>;
+/** The pacing reservations a hand-off began for its jobs' provider calls, by channel (`Adopter.prepare`). */
+export type Prepared = Map<string, Promise<Reservation>>;
 type Handler<K extends JobKind> = (database: Database, job: Job<K>, owner: string, pass: PassContext) => Promise<string>;
 
 /** Each kind's handler, given the job with its payload parsed by the kind's schema. */
@@ -82,13 +83,25 @@ const calls = (): Partial<Record<JobKind, number>> => ({
 });
 
 export type PipelineCounts = { claimed: number; completed: number; paced: number; errors: number; [outcome: string]: number };
-export type PipelineOptions = { budgetMs?: number; batchSize?: number; concurrency?: number; leaseMs?: number; owner?: string };
+export type PipelineOptions = {
+  budgetMs?: number;
+  batchSize?: number;
+  concurrency?: number;
+  leaseMs?: number;
+  owner?: string;
+  /** Told each time `hasRoom` changes: a worker thread tells the server, which hands it jobs while it has room (./workers.ts). */
+  onRoom?: (room: boolean) => void;
+};
 
 export function workerId(): string {
   return `${hostname()}:${process.pid}:${randomBase62(6)}`;
 }
 
 export type PipelineWorker = Adopter<Prepared> & {
+  /** The worker's name in its claims' tokens (`claimToken`). */
+  id: string;
+  /** What its claims lease: the lease, and the usual call of the kinds that call out (`claimJobs`). */
+  leases: { leaseMs: number; calls: Partial<Record<JobKind, number>> };
   counts: PipelineCounts;
   /** Jobs running now. */
   busy: () => number;
@@ -134,8 +147,10 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
       running.delete(started);
       endRequest(job.id);
       if (running.size === 0 && renewal) renewal = void clearInterval(renewal);
+      noteRoom();
     });
     running.set(started, { id: job.id, owner });
+    noteRoom();
     renewal ??= setInterval(renew, Math.max(250, leaseMs / 3)).unref();
   };
   const start = (job: Job, owner: string, pass: PassContext) => {
@@ -148,11 +163,18 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
   const adoptions = new Set<Promise<void>>(); // hand-offs being started
   let launching = 0; // jobs being paced before they start: they count against the slots too
   const hasRoom = () => running.size + launching <= concurrency / 2;
+  let room = true;
+  const noteRoom = () => {
+    if (hasRoom() === room) return;
+    room = !room;
+    opts.onRoom?.(room);
+  };
   /** Starts the jobs of one claim (or hand-off): payloads parsed, providers paced, each in its slot. */
   const launch = async (jobs: StoredJob[], owner: string, prepared?: Prepared) => {
     if (jobs.length === 0) return;
     counts.claimed += jobs.length;
     launching += jobs.length;
+    noteRoom();
     try {
       await paceAndStart(jobs, owner, prepared);
     } catch (err) {
@@ -162,6 +184,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
       throw err;
     } finally {
       launching -= jobs.length;
+      noteRoom();
     }
   };
   const paceAndStart = async (jobs: StoredJob[], owner: string, prepared?: Prepared) => {
@@ -179,6 +202,8 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     for (const job of await pace(database, runnable, owner, counts, pass.callBy, rows, prepared)) start(job, owner, pass);
   };
   return {
+    id: worker,
+    leases: { leaseMs, calls: calls() },
     counts,
     busy: () => running.size,
     hasRoom,
@@ -196,18 +221,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
       return jobs.length;
     },
     offer: () => (hasRoom() ? { owner: claimToken(worker), leaseMs, calls: calls() } : null),
-    prepare: (jobs) => {
-      const wanted = new Map<string, number>();
-      for (const job of jobs)
-        if (job.kind === "message.dispatch" && job.channel_id) wanted.set(job.channel_id, (wanted.get(job.channel_id) ?? 0) + 1);
-      const prepared: Prepared = new Map();
-      for (const [channelId, n] of wanted) {
-        const reservation = reserveSlots(database, channelId, n);
-        reservation.catch(() => {}); // its failure is the launch's (`pace`), if the jobs are written
-        prepared.set(channelId, reservation);
-      }
-      return prepared;
-    },
+    prepare: (jobs) => reserveFor(database, jobs),
     adopt: (jobs, owner, prepared) => {
       const started = launch(jobs, owner, prepared)
         .catch((err: unknown) => log().error({ err }, "pipeline could not start jobs handed over; they wait for their lease"))
@@ -323,6 +337,24 @@ function failureCode(err: unknown): string {
     if (err instanceof Error && err.name !== "Error") return err.name;
   }
   return "internal_error";
+}
+
+/**
+ * A hand-off's pacing, begun while the statement that writes its jobs runs: one reservation
+ * per channel, for as many provider calls as the hand-off leased (`Adopter.prepare`). Any
+ * process may make it (the server for its worker threads): the reservations are the database's.
+ */
+export function reserveFor(database: Database, jobs: readonly StoredJob[]): Prepared {
+  const wanted = new Map<string, number>();
+  for (const job of jobs)
+    if (job.kind === "message.dispatch" && job.channel_id) wanted.set(job.channel_id, (wanted.get(job.channel_id) ?? 0) + 1);
+  const prepared: Prepared = new Map();
+  for (const [channelId, n] of wanted) {
+    const reservation = reserveSlots(database, channelId, n);
+    reservation.catch(() => {}); // its failure is the launch's (`pace`), if the jobs are written
+    prepared.set(channelId, reservation);
+  }
+  return prepared;
 }
 
 /**

@@ -44,14 +44,30 @@ const recorder: Recorder = {
 };
 setRecorder(recorder);
 
+let stopping = false;
+const database = await db();
+// The server hands this thread the jobs it writes while the thread has room (./workers.ts):
+// it is told when that changes, and what a hand-off leases.
+const loop = startPipelineLoop(database, { onRoom: (room) => send({ type: "room", room }) });
+send({ type: "leases", worker: loop.worker.id, ...loop.worker.leases });
+
 port.on("message", (message: ToWorker) => {
   if (message.type === "wake") wakePipeline();
+  else if (message.type === "adopt") adopt(message);
   else if (message.type === "listening") setListeningPort(message.port);
   else if (message.type === "stop") void stop();
 });
 
-const database = await db();
-const loop = startPipelineLoop(database);
+/**
+ * Starts jobs the server wrote leased to this thread, with the pacing it reserved for them.
+ * Their cover's monotonic time is the server thread's: it comes as wall-clock time and is read
+ * on this thread's clock. Once the loop stops they are not started: they wait for their lease.
+ */
+function adopt({ jobs, owner, prepared }: Extract<ToWorker, { type: "adopt" }>): void {
+  if (stopping) return;
+  const here = jobs.map((job) => (job.cover ? { ...job, cover: { ...job.cover, at: job.cover.at - performance.timeOrigin } } : job));
+  loop.worker.adopt(here, owner, new Map(prepared.map(([channelId, reservation]) => [channelId, Promise.resolve(reservation)])));
+}
 // /readyz (D52) reads when this loop last claimed; told once a second, and with `ready` after
 // its first pass, so the server listens ready. A database that does not answer yet holds that
 // for FIRST_PASS_WAIT_MS at most: the server then listens and /readyz says why it is not ready.
@@ -61,6 +77,7 @@ const passes = setInterval(() => send({ type: "pass", at: loop.lastPass() }), 1_
 send({ type: "ready", at: loop.lastPass() });
 
 async function stop(): Promise<void> {
+  stopping = true;
   clearInterval(passes);
   await loop.stop(); // the jobs in flight finish: each completes or is rescheduled
   closeSmtpTransports();

@@ -1,8 +1,14 @@
 import { Worker } from "node:worker_threads";
 import { bundled } from "../../scripts/lib/bundle.mjs";
+import type { Reservation } from "../channels/pacing.ts";
+import { db } from "../db/client.ts";
 import { log } from "../lib/log.ts";
 import { recorder, type Recorder } from "../observability/metrics.ts";
+import { setAdopter, type Adopter } from "../outbox/handoff.ts";
+import type { JobKind } from "../outbox/job-kinds.ts";
+import { claimToken, type StoredJob } from "../outbox/jobs.ts";
 import { pipelineWaker } from "../outbox/wake.ts";
+import { reserveFor, type Prepared } from "./run-pipeline.ts";
 
 // The pipeline beside the API (docs/pipeline.md "Running it"): `count` worker threads, each
 // running the inline loop (./worker-main.ts) on its own core with its own database pool. The
@@ -10,15 +16,24 @@ import { pipelineWaker } from "../outbox/wake.ts";
 // - its wake-ups (work it accepted, the dashboard's, a LISTEN it does not hold) go to every
 //   worker, one message per turn of its event loop;
 // - their metric calls are moved on its recorder, so /metrics counts their work (D52);
-// - their last claims make /readyz's pipeline check: the oldest of them.
+// - their last claims make /readyz's pipeline check: the oldest of them;
+// - the jobs it writes go to one of them at once, written leased to it, while it has room (as
+//   the inline loop adopts them in its own thread: ../outbox/handoff.ts), with their pacing
+//   reserved meanwhile; a hand-off's cover is read on the worker's clock.
 // A worker that ends unexpectedly is logged and started again after a second; its jobs wait
 // for their leases as after any crash (D47), and /readyz shows it meanwhile.
 
 /** A metric call of a worker: the recorder's method and its arguments. */
 export type MetricCall = { [K in keyof Recorder]: [K, Parameters<Recorder[K]>] }[keyof Recorder];
-export type ToWorker = { type: "wake" } | { type: "stop" } | { type: "listening"; port: number };
+/** Jobs handed to a worker: each cover's `at` in wall-clock milliseconds; the reservations made for them, by channel. */
+export type Adoption = { type: "adopt"; jobs: StoredJob[]; owner: string; prepared: [string, Reservation][] };
+export type ToWorker = { type: "wake" } | { type: "stop" } | { type: "listening"; port: number } | Adoption;
 export type FromWorker =
-  { type: "ready"; at: number | null } | { type: "metrics"; calls: MetricCall[] } | { type: "pass"; at: number | null };
+  | { type: "ready"; at: number | null }
+  | { type: "metrics"; calls: MetricCall[] }
+  | { type: "pass"; at: number | null }
+  | { type: "leases"; worker: string; leaseMs: number; calls: Partial<Record<JobKind, number>> }
+  | { type: "room"; room: boolean };
 
 const RESTART_MS = 1_000;
 
@@ -39,15 +54,23 @@ export async function startPipelineWorkers(
   // unset) name it, as the server's own do (a PORT of 0 is known only then).
   let port: number | null = null;
 
+  // What each worker's claims lease, and whether it has room now: the hand-off's offer.
+  const leases: (Extract<FromWorker, { type: "leases" }> | null)[] = Array.from({ length: count }, () => null);
+  const rooms: boolean[] = Array.from({ length: count }, () => true);
+
   const start = (index: number) => {
     const worker = new Worker(file, { name: `pipeline-${index + 1}` });
     workers[index] = worker;
+    leases[index] = null;
+    rooms[index] = true;
     if (port !== null) worker.postMessage({ type: "listening", port } satisfies ToWorker);
     worker.on("message", (message: FromWorker) => {
       if (message.type === "ready") {
         passes[index] = message.at;
         readied(index);
       } else if (message.type === "pass") passes[index] = message.at;
+      else if (message.type === "leases") leases[index] = message;
+      else if (message.type === "room") rooms[index] = message.room;
       else {
         const metrics = recorder();
         if (metrics) for (const [name, args] of message.calls) (metrics[name] as (...a: unknown[]) => void)(...args);
@@ -85,6 +108,7 @@ export async function startPipelineWorkers(
   pipelineWaker().on("wake", onWake);
 
   await ready;
+  setAdopter(handOff(await db(), workers, leases, rooms));
   return {
     // Not ready while any worker has not claimed for a while (or has never claimed yet).
     lastPass: () => (passes.some((at) => at === null) ? null : Math.min(...(passes as number[]))),
@@ -94,9 +118,59 @@ export async function startPipelineWorkers(
     },
     stop: async () => {
       stopping = true;
+      setAdopter(null); // before the stop messages: a hand-off then reaches a worker before its stop
       pipelineWaker().off("wake", onWake);
       for (const worker of workers) worker?.postMessage({ type: "stop" } satisfies ToWorker);
       await Promise.all(exited);
+    },
+  };
+}
+
+/**
+ * The server's hand-off to its workers (`Adopter`): a job this process writes goes leased to a
+ * worker with room (the next one, in turn), under a token of its own that names the worker. Pacing is reserved on this thread's pool while the write runs; the jobs and the
+ * reservations (those that answered) go to the worker once both are done. A worker that ended
+ * meanwhile never gets them: they wait for their lease, as after a crash (D47).
+ */
+function handOff(
+  database: Awaited<ReturnType<typeof db>>,
+  workers: readonly (Worker | null)[],
+  leases: readonly (Extract<FromWorker, { type: "leases" }> | null)[],
+  rooms: readonly boolean[],
+): Adopter<Prepared> {
+  let next = 0;
+  const HANDOFF = ":handoff#";
+  return {
+    offer() {
+      for (let tried = 0; tried < workers.length; tried++) {
+        const index = next;
+        next = (next + 1) % workers.length;
+        const worker = workers[index];
+        const lease = leases[index];
+        if (!worker || !lease || !rooms[index]) continue;
+        const owner = claimToken(`${lease.worker}${HANDOFF.slice(0, -1)}`);
+        return { owner, leaseMs: lease.leaseMs, calls: lease.calls };
+      }
+      return null;
+    },
+    prepare: (jobs) => reserveFor(database, jobs),
+    adopt(jobs, owner, prepared) {
+      // The worker the token names, if it still runs (a restarted one has another name).
+      const named = owner.slice(0, owner.lastIndexOf(HANDOFF));
+      const worker = workers[leases.findIndex((lease) => lease?.worker === named)];
+      if (!worker) return;
+      void (async () => {
+        const reserved = await Promise.all(
+          [...(prepared ?? [])].map(async ([channelId, reservation]) => [channelId, await reservation.catch(() => null)] as const),
+        );
+        const message: Adoption = {
+          type: "adopt",
+          jobs: jobs.map((job) => (job.cover ? { ...job, cover: { ...job.cover, at: job.cover.at + performance.timeOrigin } } : job)),
+          owner,
+          prepared: reserved.filter((r): r is [string, Reservation] => r[1] !== null),
+        };
+        worker.postMessage(message);
+      })();
     },
   };
 }
