@@ -44,7 +44,7 @@ export function prepare(root, { quiet = false } = {}) {
   const buildId = join(root, ".next/BUILD_ID");
   const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   if (built < Math.max(...SOURCES.map((s) => newest(join(root, s))))) {
-    phase(quiet, "building the dashboard and API (next build; about 1.5 min on 2 cores, once per new version)", () =>
+    phase(quiet, "building the dashboard and API (next build; about 40 s on 2 idle cores, once per new version)", () =>
       execFileSync(process.execPath, [join(root, "node_modules/next/dist/bin/next"), "build"], {
         cwd: root,
         stdio,
