@@ -108,7 +108,8 @@ export async function startPipelineWorkers(
   pipelineWaker().on("wake", onWake);
 
   await ready;
-  setAdopter(handOff(await db(), workers, leases, rooms));
+  const handoff = handOff(await db(), workers, leases, rooms);
+  setAdopter(handoff.adopter);
   return {
     // Not ready while any worker has not claimed for a while (or has never claimed yet).
     lastPass: () => (passes.some((at) => at === null) ? null : Math.min(...(passes as number[]))),
@@ -118,7 +119,9 @@ export async function startPipelineWorkers(
     },
     stop: async () => {
       stopping = true;
-      setAdopter(null); // before the stop messages: a hand-off then reaches a worker before its stop
+      // No hand-off starts now, and those begun reach their workers before the stop messages.
+      setAdopter(null);
+      await handoff.posted();
       pipelineWaker().off("wake", onWake);
       for (const worker of workers) worker?.postMessage({ type: "stop" } satisfies ToWorker);
       await Promise.all(exited);
@@ -128,19 +131,22 @@ export async function startPipelineWorkers(
 
 /**
  * The server's hand-off to its workers (`Adopter`): a job this process writes goes leased to a
- * worker with room (the next one, in turn), under a token of its own that names the worker. Pacing is reserved on this thread's pool while the write runs; the jobs and the
- * reservations (those that answered) go to the worker once both are done. A worker that ended
- * meanwhile never gets them: they wait for their lease, as after a crash (D47).
+ * worker with room (the next one, in turn), under a token of its own that names the worker.
+ * Pacing is reserved on this thread's pool while the write runs; the jobs and the reservations
+ * (those that answered) go to the worker once both are done (`posted` waits for those under
+ * way). A worker that ended meanwhile never gets them: they wait for their lease, as after a
+ * crash (D47).
  */
 function handOff(
   database: Awaited<ReturnType<typeof db>>,
   workers: readonly (Worker | null)[],
   leases: readonly (Extract<FromWorker, { type: "leases" }> | null)[],
   rooms: readonly boolean[],
-): Adopter<Prepared> {
+): { adopter: Adopter<Prepared>; posted: () => Promise<void> } {
   let next = 0;
   const HANDOFF = ":handoff#";
-  return {
+  const posting = new Set<Promise<void>>();
+  const adopter: Adopter<Prepared> = {
     offer() {
       for (let tried = 0; tried < workers.length; tried++) {
         const index = next;
@@ -159,7 +165,7 @@ function handOff(
       const named = owner.slice(0, owner.lastIndexOf(HANDOFF));
       const worker = workers[leases.findIndex((lease) => lease?.worker === named)];
       if (!worker) return;
-      void (async () => {
+      const post = (async () => {
         const reserved = await Promise.all(
           [...(prepared ?? [])].map(async ([channelId, reservation]) => [channelId, await reservation.catch(() => null)] as const),
         );
@@ -170,7 +176,11 @@ function handOff(
           prepared: reserved.filter((r): r is [string, Reservation] => r[1] !== null),
         };
         worker.postMessage(message);
-      })();
+      })()
+        .catch((err: unknown) => log().error({ err }, "jobs could not be handed to a pipeline worker; they wait for their lease"))
+        .finally(() => posting.delete(post));
+      posting.add(post);
     },
   };
+  return { adopter, posted: async () => void (await Promise.all(posting)) };
 }
