@@ -15,6 +15,7 @@ import { liveEmailAcceptance } from "./sections/email.ts";
 import { cliCommands } from "./sections/cli.ts";
 import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
 import { eventAcceptance, eventWake } from "./sections/events.ts";
+import { firstStarts } from "./sections/first-start.ts";
 import { enrollments, runSteps } from "./sections/flows.ts";
 import { growth } from "./sections/growth.ts";
 import { webhookDeliveries, webhookLatency } from "./sections/webhooks.ts";
@@ -44,6 +45,7 @@ const sections: Record<string, () => Promise<void>> = {
   "event-wake": eventWake,
   growth,
   cli: () => cliCommands(),
+  "first-start": firstStarts,
 };
 
 const only = process.argv.slice(2);
