@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../../e2e/support/server.ts";
@@ -10,9 +10,11 @@ import { percentile, record } from "../support.ts";
 // its installed packages linked from this one (what `npm ci` would write; its 2-minute
 // download is npm's, not ours), timed from `node scripts/start.mjs` until the server says it
 // listens, with the time of each phase it prints (the build, migrations, opening the store).
-// BENCH_FIRST_START_RUNS runs.
+// BENCH_FIRST_START_RUNS runs, of BENCH_FIRST_START_REF.
 
 const RUNS = Number(process.env.BENCH_FIRST_START_RUNS ?? 2);
+/** The commit to start (another version, to compare; its packages must be this checkout's). */
+const REF = process.env.BENCH_FIRST_START_REF ?? "HEAD";
 
 type Run = { totalMs: number; phases: Record<string, number> };
 
@@ -25,11 +27,11 @@ function withoutDatabaseUrl(): NodeJS.ProcessEnv {
 async function firstStart(): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), "svc-first-start-"));
   try {
-    execFileSync("sh", ["-c", `git -C "${ROOT}" archive HEAD | tar -x -C "${dir}"`]); // the commit as a clone has it
+    execFileSync("sh", ["-c", `git -C "${ROOT}" archive "${REF}" | tar -x -C "${dir}"`]); // the commit as a clone has it
     // `npm ci`'s result: the packages as hard links (cheap), without this checkout's caches.
     execFileSync("cp", ["-al", join(ROOT, "node_modules"), join(dir, "node_modules")]);
     rmSync(join(dir, "node_modules/.cache"), { recursive: true, force: true });
-    cpSync(join(ROOT, "server/generated"), join(dir, "server/generated"), { recursive: true }); // npm ci's postinstall
+    execFileSync(process.execPath, ["scripts/generate.mjs", "--quiet"], { cwd: dir, stdio: "ignore" }); // npm ci's postinstall
     const started = performance.now();
     const child = spawn(process.execPath, ["scripts/start.mjs"], {
       cwd: dir,
@@ -84,6 +86,6 @@ export async function firstStarts(): Promise<void> {
     runs: RUNS,
     p50_ms: ms(runs.map((r) => r.totalMs)),
     ...Object.fromEntries(phases.map((p) => [`${p.replace(/ /g, "_")}_ms`, ms(runs.map((r) => r.phases[p] ?? 0))])),
-    note: "nothing built; packages linked from this checkout",
+    note: `${REF}; nothing built; packages linked from this checkout`,
   });
 }
