@@ -82,10 +82,9 @@ export async function firstStarts(): Promise<void> {
       ),
     );
   const phases = [...new Set(runs.flatMap((r) => Object.keys(r.phases)))];
+  const timed = phases.map((p) => `${p} ${(ms(runs.map((r) => r.phases[p] ?? 0)) / 1000).toFixed(1)} s`);
   record("first npm start after npm ci (embedded store), until it listens", {
-    runs: RUNS,
     p50_ms: ms(runs.map((r) => r.totalMs)),
-    ...Object.fromEntries(phases.map((p) => [`${p.replace(/ /g, "_")}_ms`, ms(runs.map((r) => r.phases[p] ?? 0))])),
-    note: `${REF}; nothing built; packages linked from this checkout`,
+    note: `${REF}, ${RUNS} runs; of it: ${timed.join(", ") || "no phase timed"}; nothing built, packages linked from this checkout`,
   });
 }
