@@ -79,7 +79,17 @@ describe("POST /messages with a test key (D35)", () => {
       channel === "email" ? { channel, to, email: { subject: "s", html: "<p>x</p>" } } : { channel, to, whatsapp: { body: "x" } };
     const res = await client.post("/messages", body);
     expect(res.status).toBe(202);
-    await new Promise((r) => setTimeout(r, 2_600));
+    // The simulated clock's steps are due 0, 1 and 2 s after acceptance (D35); a busy machine
+    // runs them late (a full test run once saw a step due at 1 s still undone at 2.6 s). So: wait for the
+    // final status, then for as long again as a further step would take, and it must not move.
+    const reached = await waitFor(
+      () => getMessage(res.body.id),
+      (r) => r.body.status === final,
+      20_000,
+    );
+    expect(reached.body.status).toBe(final);
+    const settled = Math.max(Date.parse(res.body.created_at) + 2_600, Date.now() + 1_600) - Date.now();
+    await new Promise((r) => setTimeout(r, settled));
     const after = await getMessage(res.body.id);
     expect(after.body.status).toBe(final);
     if (final === "failed") expect(after.body.error).toBe("simulated failure");
