@@ -55,7 +55,6 @@ type PassContext = {
   requestEnded: (jobId: string) => void;
 };
 
-/** A hand-off's pacing, begun while the statement that writes its jobs runs: each channel's reservation. */
 /** The pacing reservations a hand-off began for its jobs' provider calls, by channel (`Adopter.prepare`). */
 export type Prepared = Map<string, Promise<Reservation>>;
 type Handler<K extends JobKind> = (database: Database, job: Job<K>, owner: string, pass: PassContext) => Promise<string>;
