@@ -144,7 +144,7 @@ function handOff(
   rooms: readonly boolean[],
 ): { adopter: Adopter<Prepared>; posted: () => Promise<void> } {
   let next = 0;
-  const HANDOFF = ":handoff#";
+  const HANDOFF = ":handoff"; // the tokens: `<worker>:handoff#<n>` (`claimToken`)
   const posting = new Set<Promise<void>>();
   const adopter: Adopter<Prepared> = {
     offer() {
@@ -154,7 +154,7 @@ function handOff(
         const worker = workers[index];
         const lease = leases[index];
         if (!worker || !lease || !rooms[index]) continue;
-        const owner = claimToken(`${lease.worker}${HANDOFF.slice(0, -1)}`);
+        const owner = claimToken(`${lease.worker}${HANDOFF}`);
         return { owner, leaseMs: lease.leaseMs, calls: lease.calls };
       }
       return null;
@@ -162,7 +162,7 @@ function handOff(
     prepare: (jobs) => reserveFor(database, jobs),
     adopt(jobs, owner, prepared) {
       // The worker the token names, if it still runs (a restarted one has another name).
-      const named = owner.slice(0, owner.lastIndexOf(HANDOFF));
+      const named = owner.slice(0, owner.lastIndexOf(`${HANDOFF}#`));
       const worker = workers[leases.findIndex((lease) => lease?.worker === named)];
       if (!worker) return;
       const post = (async () => {
