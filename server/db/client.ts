@@ -73,7 +73,7 @@ export class DatabaseUnreachableError extends Error {
  * docs/architecture.md, "Database"); a new plan follows the table.
  */
 const names = new Map<string, string | undefined>();
-const ROWS_FROM_PARAMETER = /\b(json_to_recordset|json_populate_recordset|unnest)\s*\(/i;
+const ROWS_FROM_PARAMETER = /\b(jsonb?_to_recordset|jsonb?_populate_recordset|unnest)\s*\(|\bANY\s*\(\s*\$\d/i;
 function statementName(text: string): string | undefined {
   if (names.has(text)) return names.get(text);
   const name = ROWS_FROM_PARAMETER.test(text) ? undefined : `svc_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
@@ -163,8 +163,19 @@ async function open(): Promise<Database> {
   // (docs/architecture.md, "One process, two front doors").
   const { PGlite } = await import("@electric-sql/pglite");
   const { pgliteDatabase } = await import("./pglite-database.ts");
-  return pgliteDatabase(await PGlite.create(dir), releaseLock, dataDir);
+  const client = await PGlite.create(dir);
+  await client.exec(PLANNER_SETTINGS);
+  return pgliteDatabase(client, releaseLock, dataDir);
 }
+
+/**
+ * Each session's planner costs: a random page read costs 1.1 sequential ones instead of 4, as
+ * for data in memory or on SSD, where the service's tables live. The default models spinning
+ * disks: to it, the 50 index probes of a batched write (a claim's status changes, a tick's
+ * completed keys) cost more than reading a table of 10,000 rows whole, so each batch read it
+ * whole until the table grew past that (docs/architecture.md, "Database").
+ */
+export const PLANNER_SETTINGS = "SET random_page_cost = 1.1";
 
 /** The embedded store is held by a live process that serves it (D53). */
 function storeServed(dataDir: string): boolean {
@@ -177,6 +188,10 @@ export async function pgDatabase(connection: pg.PoolConfig, max: number, named: 
   // hanging); an idle connection that the database drops (a restart) is logged and replaced.
   const pool = new pg.Pool({ ...connection, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   pool.on("error", (err) => log().warn({ err }, "an idle database connection failed; it is replaced on next use"));
+  // Queued before the connection's first statement (pg runs a client's queries in order).
+  pool.on("connect", (client) => {
+    client.query(PLANNER_SETTINGS).catch((err: unknown) => log().warn({ err }, "the planner settings were refused; defaults apply"));
+  });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   // Named where it helps (`statementName`); the texts are constants.
   const statement = (text: string, values: unknown[]) => {

@@ -64,7 +64,7 @@ const CHANGE = `
       error_code = CASE WHEN c.status = 'failed' THEN coalesce(c.error_code, m.error_code) END
     FROM jsonb_to_recordset($2::jsonb)
       AS c(id text, at timestamptz, status text, reached text[], error text, provider_message_id text, error_code text)
-    WHERE m.id = c.id
+    WHERE m.id = ANY($5::text[]) AND m.id = c.id
   ),
   ${insertEventsFrom(
     "e",
@@ -153,7 +153,7 @@ export async function applyReports(sql: Handle, reports: ReportFor[]): Promise<b
     return path;
   });
   if (history.length) {
-    await sql(CHANGE, [JSON.stringify(history), JSON.stringify(changes), JSON.stringify(events), JSON.stringify(suppressions)]);
+    await sql(CHANGE, [JSON.stringify(history), JSON.stringify(changes), JSON.stringify(events), JSON.stringify(suppressions), changes.map((c) => (c as { id: string }).id)]);
   }
   for (const path of paths) for (const status of path ?? []) recorder()?.statusChange(status); // D52
   return paths.map((path) => (path?.length ?? 0) > 0);
