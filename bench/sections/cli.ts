@@ -19,11 +19,12 @@ const BIN = process.env.BENCH_SVC_BIN ?? join(ROOT, "bin", "svc.mjs");
 
 type Sample = { ms: number; rssMb: number; stdout: string };
 
-function run(argv: string[], env: Record<string, string | undefined>): Sample {
+/** One child: `program` (node by default) with `argv`, in `cwd` (a directory outside the project by default). */
+function run(argv: string[], env: Record<string, string | undefined>, program = process.execPath, cwd = tmpdir()): Sample {
   const rssFile = join(tmpdir(), `svc-bench-rss-${process.pid}`);
-  const [command, ...args] = GNU_TIME ? [GNU_TIME, "-f", "%M", "-o", rssFile, process.execPath, ...argv] : [process.execPath, ...argv];
+  const [command, ...args] = GNU_TIME ? [GNU_TIME, "-f", "%M", "-o", rssFile, program, ...argv] : [program, ...argv];
   const started = performance.now();
-  const child = spawnSync(command!, args, { cwd: tmpdir(), env: { ...process.env, ...env } as NodeJS.ProcessEnv, encoding: "utf8" });
+  const child = spawnSync(command!, args, { cwd, env: { ...process.env, ...env } as NodeJS.ProcessEnv, encoding: "utf8" });
   const ms = performance.now() - started;
   if (child.status !== 0) throw new Error(`${argv.join(" ")} exited with ${child.status}:\n${child.stderr}${child.stdout}`);
   const rssMb = GNU_TIME ? Number(readFileSync(rssFile, "utf8").trim().split("\n").pop()) / 1024 : NaN;
@@ -171,6 +172,12 @@ export async function cliCommands(only: string[] = []): Promise<void> {
     report(
       "node -e 0",
       Array.from({ length: RUNS }, () => run(["-e", "0"], {})),
+      null,
+    );
+    // What `npx` adds before the command starts, as the README runs it: inside the project.
+    report(
+      "npx svc --help, in the project",
+      Array.from({ length: RUNS }, () => run(["svc", "--help"], {}, "npx", ROOT)),
       null,
     );
     if (wanted("postgres")) await engine("postgres", "postgres", false, 1000, flowFile);

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -109,6 +109,22 @@ describe("svc usage (no database)", () => {
       "demo",
     ])
       expect(run.stdout).toContain(command);
+  });
+
+  it("npx svc runs the CLI as the README does, from any directory of the project, through node_modules/.bin", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const root = join(import.meta.dirname, "..", "..");
+    // The link `npm ci` makes from the packages/cli workspace, and no bin in the project's own
+    // package.json: npm 11 runs a project's own bin only after loading every installed package.
+    expect(realpathSync(join(root, "node_modules", ".bin", "svc"))).toBe(join(root, "packages", "cli", "svc.mjs"));
+    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8"))).not.toHaveProperty("bin");
+    const stdout = execFileSync("npx", ["svc", "--help"], {
+      cwd: join(root, "server"),
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    expect(stdout).toContain("workspace create");
   });
 
   it("svc <command> --help prints that command's options", async () => {
