@@ -117,7 +117,8 @@ describe("statements planned on an empty database, run on a large one (PostgreSQ
          SELECT 'msg_r' || i, $1, 'test', 'whatsapp', 'ct_r', '+5531' || lpad(i::text, 9, '0'), '{}', now() FROM generate_series($2::int, $3::int) i`,
         [reportsWs, from, to],
       );
-    const sent = (ids: number[]) => ids.map((i) => ({ messageId: `msg_r${i}`, report: { status: "sent" as const, kind: "status" as const } }));
+    const sent = (ids: number[]) =>
+      ids.map((i) => ({ messageId: `msg_r${i}`, report: { status: "sent" as const, kind: "status" as const } }));
     // A workspace of its own: the search box's walk below must not meet these messages.
     const reportsWs = "ws-growth-reports";
     await sql(`INSERT INTO workspaces (id, name) VALUES ($1, 'Reports')`, [reportsWs]);

@@ -153,7 +153,13 @@ export async function applyReports(sql: Handle, reports: ReportFor[]): Promise<b
     return path;
   });
   if (history.length) {
-    await sql(CHANGE, [JSON.stringify(history), JSON.stringify(changes), JSON.stringify(events), JSON.stringify(suppressions), changes.map((c) => (c as { id: string }).id)]);
+    await sql(CHANGE, [
+      JSON.stringify(history),
+      JSON.stringify(changes),
+      JSON.stringify(events),
+      JSON.stringify(suppressions),
+      changes.map((c) => (c as { id: string }).id),
+    ]);
   }
   for (const path of paths) for (const status of path ?? []) recorder()?.statusChange(status); // D52
   return paths.map((path) => (path?.length ?? 0) > 0);
