@@ -177,6 +177,23 @@ async function open(): Promise<Database> {
  */
 export const PLANNER_SETTINGS = "SET random_page_cost = 1.1";
 
+/** A connection that applies `PLANNER_SETTINGS` before the pool hands it out (pg-pool connects with a callback). */
+class PlannedClient extends pg.Client {
+  override connect(): Promise<pg.Client>;
+  override connect(callback: (err: Error | null, client?: pg.Client) => void): void;
+  override connect(callback?: (err: Error | null, client?: pg.Client) => void): Promise<pg.Client> | void {
+    const ready = super.connect().then(async () => {
+      await this.query(PLANNER_SETTINGS);
+      return this as pg.Client;
+    });
+    if (!callback) return ready;
+    ready.then(
+      (client) => callback(null, client),
+      (err: Error) => callback(err),
+    );
+  }
+}
+
 /** The embedded store is held by a live process that serves it (D53). */
 function storeServed(dataDir: string): boolean {
   return existsSync(storeSocketPath(dataDir)) && lockOwner(dataDir) !== null;
@@ -186,12 +203,8 @@ function storeServed(dataDir: string): boolean {
 export async function pgDatabase(connection: pg.PoolConfig, max: number, named: boolean): Promise<Database> {
   // A connection that cannot be had within 10 s fails (a request answers 503 instead of
   // hanging); an idle connection that the database drops (a restart) is logged and replaced.
-  const pool = new pg.Pool({ ...connection, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const pool = new pg.Pool({ ...connection, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, Client: PlannedClient });
   pool.on("error", (err) => log().warn({ err }, "an idle database connection failed; it is replaced on next use"));
-  // Queued before the connection's first statement (pg runs a client's queries in order).
-  pool.on("connect", (client) => {
-    client.query(PLANNER_SETTINGS).catch((err: unknown) => log().warn({ err }, "the planner settings were refused; defaults apply"));
-  });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   // Named where it helps (`statementName`); the texts are constants.
   const statement = (text: string, values: unknown[]) => {

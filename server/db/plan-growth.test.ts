@@ -54,6 +54,11 @@ describe("statements planned on an empty database, run on a large one (PostgreSQ
     });
   }
 
+  it("each connection costs a random page read for data in memory (client.ts, PLANNER_SETTINGS)", async () => {
+    expect(await database.query("SHOW random_page_cost")).toEqual([{ random_page_cost: "1.1" }]);
+    expect(await database.transaction((tx) => tx("SHOW random_page_cost"))).toEqual([{ random_page_cost: "1.1" }]);
+  });
+
   it("the stored responses of idempotent requests", async () => {
     const complete = completeClaims("$1");
     const completions = (n: number) =>
