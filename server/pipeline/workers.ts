@@ -38,6 +38,12 @@ export type FromWorker =
 const RESTART_MS = 1_000;
 
 /**
+ * One worker's place: its thread (null while it starts again), its last claim's time, what its
+ * claims lease (the hand-off's offer, once it said) and whether it has room for jobs now.
+ */
+type Slot = { worker: Worker | null; pass: number | null; lease: Extract<FromWorker, { type: "leases" }> | null; room: boolean };
+
+/**
  * Starts the workers; resolves once each runs its loop, so the server listens with its
  * pipeline running, as with the loop in its own thread.
  */
@@ -47,30 +53,24 @@ export async function startPipelineWorkers(
 ): Promise<{ stop: () => Promise<void>; lastPass: () => number | null; listening: (port: number) => void }> {
   const file = await bundled(root, "server/pipeline/worker-main.ts", "pipeline-worker");
   let stopping = false;
-  const passes: (number | null)[] = Array.from({ length: count }, () => null);
-  const workers: (Worker | null)[] = Array.from({ length: count }, () => null);
+  const slots: Slot[] = Array.from({ length: count }, () => ({ worker: null, pass: null, lease: null, room: true }));
   const exited: Promise<void>[] = [];
   // The port the server listens on, once it does: a worker's links to the service (APP_URL
   // unset) name it, as the server's own do (a PORT of 0 is known only then).
   let port: number | null = null;
 
-  // What each worker's claims lease, and whether it has room now: the hand-off's offer.
-  const leases: (Extract<FromWorker, { type: "leases" }> | null)[] = Array.from({ length: count }, () => null);
-  const rooms: boolean[] = Array.from({ length: count }, () => true);
-
   const start = (index: number) => {
     const worker = new Worker(file, { name: `pipeline-${index + 1}` });
-    workers[index] = worker;
-    leases[index] = null;
-    rooms[index] = true;
+    const slot = slots[index]!;
+    Object.assign(slot, { worker, lease: null, room: true });
     if (port !== null) worker.postMessage({ type: "listening", port } satisfies ToWorker);
     worker.on("message", (message: FromWorker) => {
       if (message.type === "ready") {
-        passes[index] = message.at;
+        slot.pass = message.at;
         readied(index);
-      } else if (message.type === "pass") passes[index] = message.at;
-      else if (message.type === "leases") leases[index] = message;
-      else if (message.type === "room") rooms[index] = message.room;
+      } else if (message.type === "pass") slot.pass = message.at;
+      else if (message.type === "leases") slot.lease = message;
+      else if (message.type === "room") slot.room = message.room;
       else {
         const metrics = recorder();
         if (metrics) for (const [name, args] of message.calls) (metrics[name] as (...a: unknown[]) => void)(...args);
@@ -79,7 +79,7 @@ export async function startPipelineWorkers(
     worker.on("error", (err) => log().error({ err, worker: index + 1 }, "a pipeline worker failed"));
     exited[index] = new Promise((resolve) =>
       worker.once("exit", (code) => {
-        workers[index] = null;
+        slot.worker = null;
         resolve();
         if (stopping) return;
         log().error({ code, worker: index + 1 }, "a pipeline worker ended; it is started again");
@@ -102,20 +102,20 @@ export async function startPipelineWorkers(
     waking = true;
     setImmediate(() => {
       waking = false;
-      for (const worker of workers) worker?.postMessage({ type: "wake" } satisfies ToWorker);
+      for (const { worker } of slots) worker?.postMessage({ type: "wake" } satisfies ToWorker);
     });
   };
   pipelineWaker().on("wake", onWake);
 
   await ready;
-  const handoff = handOff(await db(), workers, leases, rooms);
+  const handoff = handOff(await db(), slots);
   setAdopter(handoff.adopter);
   return {
     // Not ready while any worker has not claimed for a while (or has never claimed yet).
-    lastPass: () => (passes.some((at) => at === null) ? null : Math.min(...(passes as number[]))),
+    lastPass: () => (slots.some(({ pass }) => pass === null) ? null : Math.min(...slots.map(({ pass }) => pass!))),
     listening: (listeningOn: number) => {
       port = listeningOn;
-      for (const worker of workers) worker?.postMessage({ type: "listening", port } satisfies ToWorker);
+      for (const { worker } of slots) worker?.postMessage({ type: "listening", port } satisfies ToWorker);
     },
     stop: async () => {
       stopping = true;
@@ -123,7 +123,7 @@ export async function startPipelineWorkers(
       setAdopter(null);
       await handoff.posted();
       pipelineWaker().off("wake", onWake);
-      for (const worker of workers) worker?.postMessage({ type: "stop" } satisfies ToWorker);
+      for (const { worker } of slots) worker?.postMessage({ type: "stop" } satisfies ToWorker);
       await Promise.all(exited);
     },
   };
@@ -139,21 +139,17 @@ export async function startPipelineWorkers(
  */
 function handOff(
   database: Awaited<ReturnType<typeof db>>,
-  workers: readonly (Worker | null)[],
-  leases: readonly (Extract<FromWorker, { type: "leases" }> | null)[],
-  rooms: readonly boolean[],
+  slots: readonly Slot[],
 ): { adopter: Adopter<Prepared>; posted: () => Promise<void> } {
   let next = 0;
   const HANDOFF = ":handoff"; // the tokens: `<worker>:handoff#<n>` (`claimToken`)
   const posting = new Set<Promise<void>>();
   const adopter: Adopter<Prepared> = {
     offer() {
-      for (let tried = 0; tried < workers.length; tried++) {
-        const index = next;
-        next = (next + 1) % workers.length;
-        const worker = workers[index];
-        const lease = leases[index];
-        if (!worker || !lease || !rooms[index]) continue;
+      for (let tried = 0; tried < slots.length; tried++) {
+        const { worker, lease, room } = slots[next]!;
+        next = (next + 1) % slots.length;
+        if (!worker || !lease || !room) continue;
         const owner = claimToken(`${lease.worker}${HANDOFF}`);
         return { owner, leaseMs: lease.leaseMs, calls: lease.calls };
       }
@@ -163,7 +159,7 @@ function handOff(
     adopt(jobs, owner, prepared) {
       // The worker the token names, if it still runs (a restarted one has another name).
       const named = owner.slice(0, owner.lastIndexOf(`${HANDOFF}#`));
-      const worker = workers[leases.findIndex((lease) => lease?.worker === named)];
+      const worker = slots.find(({ lease }) => lease?.worker === named)?.worker;
       if (!worker) return;
       const post = (async () => {
         const reserved = await Promise.all(
