@@ -31,14 +31,7 @@ async function windowed(channel = { phoneNumberId, appSecret }): Promise<string>
   return to;
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitFor = <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8_000): Promise<T> => poll(read, done, ms);
 const message = (id: string) => live.get(`/messages/${id}`);
 const until = (id: string, status: string) =>
   waitFor(

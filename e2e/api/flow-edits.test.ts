@@ -3,6 +3,7 @@ import { api, fixtures } from "../support/client.ts";
 import { queryDatabase } from "../support/database.ts";
 import { changedCounts, rowCounts, settledCounts } from "../support/row-counts.ts";
 import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
+import { poll } from "../support/until.ts";
 
 // Journeys people trust, part B (issue 32): step ids (D70), statistics (D69, D83), and edits
 // previewed per run and moved onto the new version (D70, D83), over real HTTP on both engines.
@@ -71,14 +72,7 @@ type Stats = {
 };
 
 /** Polls `read` until `done` holds (the inline pipeline walks runs in the background). */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const until = <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 20_000): Promise<T> => poll(read, done, ms, 200);
 
 // Before the statistics' test: its preview checks that nothing is written in this file's
 // workspace, and the statistics' test leaves test-mode e-mails whose simulated reports were

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
 import { contactEvents } from "../support/events.ts";
+import { poll } from "../support/until.ts";
 
 // POST /messages and GET /messages/{id} with a test key (D5, D15-D17, D35, D40), GET /usage (D20).
 const fx = fixtures();
@@ -14,14 +15,7 @@ function phone(): string {
 }
 const email = () => `m.${randomUUID().slice(0, 8)}@example.com`;
 
-async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 6_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitFor = <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 6_000): Promise<T> => poll(read, done, ms);
 
 const getMessage = (id: string, key = ws.keys.test) => api(key).get(`/messages/${id}`);
 

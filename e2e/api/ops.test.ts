@@ -9,6 +9,7 @@ import { freshDatabase, seedFixtures } from "../support/database.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { svcJson } from "../support/svc.ts";
+import { poll } from "../support/until.ts";
 
 // D52: /healthz, /readyz and /metrics of a server and database of this file's own (its counters
 // are exact only if no other test file's requests reach that process); then, on a PostgreSQL
@@ -54,14 +55,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return sum;
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const eventually = <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 15_000): Promise<T> => poll(read, done, ms, 100);
 
 describe("health and metrics (D52)", () => {
   it("/healthz answers 200 {ok:true}", async () => {

@@ -15,6 +15,7 @@ import {
 } from "../support/fake-whatsapp.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { openWhatsAppWindow } from "../support/whatsapp-window.ts";
+import { poll } from "../support/until.ts";
 
 // WhatsApp as Meta runs it (D41-D45) over real HTTP: a channel connected with its business
 // account id syncs its templates from a local Cloud API speaking Meta's JSON; template sends
@@ -39,14 +40,7 @@ let webhookSecret: string;
 let n = 0;
 const phone = () => `+55119${String(30_000_000 + ((Date.now() + n++ * 7919 + Math.floor(Math.random() * 1e6)) % 69_999_999)).slice(-8)}`;
 
-async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitFor = <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 10_000): Promise<T> => poll(read, done, ms);
 const until = (id: string, status: string) =>
   waitFor(
     () => live.get(`/messages/${id}`),

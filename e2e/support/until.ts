@@ -4,14 +4,24 @@
  */
 export function poller(defaultTimeoutMs: number) {
   return async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = defaultTimeoutMs): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 1500)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const value = await poll(read, ok, timeoutMs, 100);
+    if (!ok(value)) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 1500)}`);
+    return value;
   };
+}
+
+/**
+ * Polls `read` every `everyMs` until `done` holds for its value or `timeoutMs` have passed, and
+ * returns the last value read (the caller's assertion then shows it). Time is read on the
+ * monotonic clock: a step of the system's clock neither ends the wait early nor prolongs it.
+ */
+export async function poll<T>(read: () => T | Promise<T>, done: (v: T) => boolean, timeoutMs: number, everyMs = 50): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || performance.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
 }
 
 export const until = poller(20_000);
