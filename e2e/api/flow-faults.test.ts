@@ -7,6 +7,7 @@ import { api } from "../support/client.ts";
 import { freshDatabase, seedFixtures, queryDatabase } from "../support/database.ts";
 import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, START_BUDGET_MS, startServer, type RunningServer } from "../support/server.ts";
+import { poll } from "../support/until.ts";
 
 // Journeys under faults (issue "Journeys", Done means), each engine on its own database: a
 // wait survives a server restart and fires on time; and (PostgreSQL) three servers walking
@@ -129,12 +130,12 @@ describe("journeys under faults", () => {
           }
         }),
       );
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const [left] = await query(`SELECT count(*)::int AS n FROM flow_runs WHERE flow_id = $1 AND status = 'active'`, [flowId]);
-        if (left!.n === 0 || Date.now() > deadline) break;
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      await poll(
+        () => query(`SELECT count(*)::int AS n FROM flow_runs WHERE flow_id = $1 AND status = 'active'`, [flowId]),
+        ([left]) => left!.n === 0,
+        30_000,
+        250,
+      );
       const states = await query(`SELECT status::text AS status, count(*)::int AS n FROM flow_runs WHERE flow_id = $1 GROUP BY 1`, [
         flowId,
       ]);

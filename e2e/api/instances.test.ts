@@ -7,6 +7,7 @@ import { FIXTURE_ADMIN, type Fixtures } from "../support/fixtures.ts";
 import { svcJson } from "../support/svc.ts";
 import { startServers, type RunningServer } from "../support/server.ts";
 import { signIn } from "../support/sign-in.ts";
+import { poll } from "../support/until.ts";
 
 // Three instances on one PostgreSQL database (docs/deploy.md "One process or many"), each
 // with the pipeline inline, as a deployment behind a load balancer runs them: the per-key
@@ -92,13 +93,12 @@ describe.runIf(engine === "postgres")("three instances on one PostgreSQL", () =>
       }),
     );
     const client = api(fx.delivery!.keys.live, servers[0]!.url);
-    const deadline = Date.now() + 180_000;
-    let states: string[] = [];
-    while (Date.now() < deadline) {
-      states = await Promise.all(accepted.map(async (id) => (await client.get(`/messages/${id}`)).body.status as string));
-      if (states.every((s) => s !== "queued")) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    const states = await poll(
+      () => Promise.all(accepted.map(async (id) => (await client.get(`/messages/${id}`)).body.status as string)),
+      (all) => all.every((s) => s !== "queued"),
+      180_000,
+      500,
+    );
     expect(states.filter((s) => s === "queued")).toEqual([]);
     expect(states.filter((s) => s === "failed")).toEqual([]);
     const calls = new Map<string, number>();

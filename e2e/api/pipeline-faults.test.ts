@@ -7,6 +7,7 @@ import type { Fixtures } from "../support/fixtures.ts";
 import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { openWhatsAppWindow } from "../support/whatsapp-window.ts";
+import { poll } from "../support/until.ts";
 
 // The pipeline under faults (issues "Messages" and "Delivery guarantees", Done means): a server
 // killed with SIGKILL in the middle of dispatching a batch, started again; (PostgreSQL)
@@ -109,13 +110,16 @@ async function accept(url: string, count: number, tag: string): Promise<{ id: st
 
 async function finalStates(url: string, messages: { id: string }[], timeoutMs: number): Promise<Map<string, string>> {
   const client = api(fx.delivery!.keys.live, url);
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const states = new Map<string, string>();
-    for (const m of messages) states.set(m.id, (await client.get(`/messages/${m.id}`)).body.status);
-    if ([...states.values()].every((s) => s !== "queued") || Date.now() > until) return states;
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  return poll(
+    async () => {
+      const states = new Map<string, string>();
+      for (const m of messages) states.set(m.id, (await client.get(`/messages/${m.id}`)).body.status);
+      return states;
+    },
+    (states) => [...states.values()].every((s) => s !== "queued"),
+    timeoutMs,
+    500,
+  );
 }
 
 function requestsByPhone(): Map<string, number[]> {

@@ -7,6 +7,7 @@ import type { Fixtures } from "../support/fixtures.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { svcJson } from "../support/svc.ts";
 import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
+import { poll } from "../support/until.ts";
 
 // D47 on each engine: a Cloud API that reads a message and never answers is called once. The
 // message stays `queued` with `provider_timeout`; WhatsApp's report, found by the
@@ -48,12 +49,7 @@ afterAll(async () => {
 /** The message once `done` holds for it. */
 async function until(id: string, done: (m: Record<string, any>) => boolean, timeoutMs: number): Promise<Record<string, any>> {
   const client = api(fx.delivery!.keys.live!, server.url);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const m = (await client.get(`/messages/${id}`)).body as Record<string, any>;
-    if (done(m) || Date.now() > deadline) return m;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  return poll(async () => (await client.get(`/messages/${id}`)).body as Record<string, any>, done, timeoutMs, 500);
 }
 
 describe("a Cloud API that never answers (D47)", () => {

@@ -71,7 +71,7 @@ async function sendAll(key: string, prefix: string, count: number): Promise<stri
 /** Each message's status once none is `queued` (or the deadline passed). */
 async function settled(key: string, ids: string[], deadlineMs: number): Promise<Map<string, Record<string, any>>> {
   const client = api(key, servers[0]!.url);
-  const deadline = Date.now() + deadlineMs;
+  const deadline = performance.now() + deadlineMs; // monotonic, as support/until.ts's poll
   const states = new Map<string, Record<string, any>>();
   for (;;) {
     const open = ids.filter((id) => (states.get(id)?.status ?? "queued") === "queued");
@@ -80,7 +80,7 @@ async function settled(key: string, ids: string[], deadlineMs: number): Promise<
         for (let id = open.pop(); id; id = open.pop()) states.set(id, (await client.get(`/messages/${id}`)).body);
       }),
     );
-    if ([...states.values()].every((m) => m.status !== "queued") || Date.now() > deadline) return states;
+    if ([...states.values()].every((m) => m.status !== "queued") || performance.now() > deadline) return states;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { poll } from "./until.ts";
 
 // A client's webhook endpoint on loopback: records every POST with its raw body and headers,
 // and answers as the test says (`respond`): a status, after an optional delay (to exceed the
@@ -70,14 +71,15 @@ export async function startReceiver(opts: { port?: number } = {}): Promise<Recei
     maxOpen: () => maxOpen,
     respond: (fn) => (answer = fn),
     waitFor: async (match, count = 1, timeoutMs = 20_000) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = received.filter(match);
-        if (found.length >= count) return found;
-        if (Date.now() > deadline)
-          throw new Error(`waited ${timeoutMs} ms for ${count} matching webhook(s); got ${found.length} of ${received.length}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      const found = await poll(
+        () => received.filter(match),
+        (matching) => matching.length >= count,
+        timeoutMs,
+        25,
+      );
+      if (found.length < count)
+        throw new Error(`waited ${timeoutMs} ms for ${count} matching webhook(s); got ${found.length} of ${received.length}`);
+      return found;
     },
     close: () =>
       new Promise<void>((resolve) => {
