@@ -97,7 +97,14 @@ describe("quiet hours (D65)", () => {
   it("reads the quiet hours in the contact's zone, else its phone country's single zone, else the workspace's", async () => {
     await svcJson(env, "workspace", "update", "--workspace", ws.id, "--time-zone", "America/Sao_Paulo");
     // Quiet all day but for one minute: every send is held, and the history names the zone read.
-    const flowId = await flow({ quiet_hours: { start: "00:00", end: "23:59" }, steps: [send({})] });
+    // The free minute is one that is not within 10 minutes of now in any of the three zones:
+    // 23:59 (the free minute of 00:00-23:59) came at 15:59 UTC in Singapore, and a run sent.
+    const local = (zone: string) => hhmm(new Date(), zone).split(":").map(Number) as [number, number];
+    const now = ["Asia/Tokyo", "Asia/Singapore", "America/Sao_Paulo"].map((zone) => local(zone)[0] * 60 + local(zone)[1]);
+    const apart = (a: number, b: number) => Math.min((a - b + 1440) % 1440, (b - a + 1440) % 1440);
+    const free = Array.from({ length: 1440 }, (_, m) => m).find((m) => now.every((n) => apart(m, n) > 10))!;
+    const clock = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+    const flowId = await flow({ quiet_hours: { start: clock((free + 1) % 1440), end: clock(free) }, steps: [send({})] });
     const own = await contact({ phone: phone(), time_zone: "Asia/Tokyo" });
     const singapore = await contact({ phone: `+656${String(1_000_000 + seq++).slice(-7)}` });
     const brazil = await contact({ phone: phone() }); // Brazil has several zones: the workspace's
