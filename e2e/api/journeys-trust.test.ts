@@ -99,8 +99,10 @@ describe("quiet hours (D65)", () => {
     // Quiet all day but for one minute: every send is held, and the history names the zone read.
     // The free minute is one that is not within 10 minutes of now in any of the three zones:
     // 23:59 (the free minute of 00:00-23:59) came at 15:59 UTC in Singapore, and a run sent.
-    const local = (zone: string) => hhmm(new Date(), zone).split(":").map(Number) as [number, number];
-    const now = ["Asia/Tokyo", "Asia/Singapore", "America/Sao_Paulo"].map((zone) => local(zone)[0] * 60 + local(zone)[1]);
+    const now = ["Asia/Tokyo", "Asia/Singapore", "America/Sao_Paulo"].map((zone) => {
+      const [h, m] = hhmm(new Date(), zone).split(":").map(Number);
+      return h! * 60 + m!;
+    });
     const apart = (a: number, b: number) => Math.min((a - b + 1440) % 1440, (b - a + 1440) % 1440);
     const free = Array.from({ length: 1440 }, (_, m) => m).find((m) => now.every((n) => apart(m, n) > 10))!;
     const clock = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;

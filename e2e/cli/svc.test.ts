@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,6 +8,7 @@ import pg from "pg";
 import { SCOPES } from "../../server/keys/scopes.ts";
 import { verifyPassword } from "../../server/lib/crypto.ts";
 import { startDnsServer, type DnsFixture } from "../support/dns-server.ts";
+import { ROOT } from "../support/server.ts";
 import { svc, svcJson } from "../support/svc.ts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -112,14 +114,12 @@ describe("svc usage (no database)", () => {
   });
 
   it("npx svc runs the CLI as the README does, from any directory of the project, through node_modules/.bin", async () => {
-    const { execFileSync } = await import("node:child_process");
-    const root = join(import.meta.dirname, "..", "..");
     // The link `npm ci` makes from the packages/cli workspace, and no bin in the project's own
     // package.json: npm 11 runs a project's own bin only after loading every installed package.
-    expect(realpathSync(join(root, "node_modules", ".bin", "svc"))).toBe(join(root, "packages", "cli", "svc.mjs"));
-    expect(JSON.parse(readFileSync(join(root, "package.json"), "utf8"))).not.toHaveProperty("bin");
+    expect(realpathSync(join(ROOT, "node_modules", ".bin", "svc"))).toBe(join(ROOT, "packages", "cli", "svc.mjs"));
+    expect(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))).not.toHaveProperty("bin");
     const stdout = execFileSync("npx", ["svc", "--help"], {
-      cwd: join(root, "server"),
+      cwd: join(ROOT, "server"),
       env: { ...process.env, ...env },
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],

@@ -175,7 +175,7 @@ async function open(): Promise<Database> {
  * completed keys) cost more than reading a table of 10,000 rows whole, so each batch read it
  * whole until the table grew past that (docs/architecture.md, "Database").
  */
-export const PLANNER_SETTINGS = "SET random_page_cost = 1.1";
+const PLANNER_SETTINGS = "SET random_page_cost = 1.1";
 
 /** A connection that applies `PLANNER_SETTINGS` before the pool hands it out (pg-pool connects with a callback). */
 class PlannedClient extends pg.Client {

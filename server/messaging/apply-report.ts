@@ -103,7 +103,7 @@ export async function applyReports(sql: Handle, reports: ReportFor[]): Promise<b
   // millisecond apart, so the log orders mensagem.entregue before mensagem.lida (D8).
   const recordedAt = Date.now();
   const history: unknown[] = [];
-  const changes: unknown[] = [];
+  const changes: ({ id: string } & Record<string, unknown>)[] = [];
   const events: unknown[] = [];
   const suppressions: unknown[] = [];
   const paths = reports.map(({ messageId, report, cause }) => {
@@ -158,7 +158,7 @@ export async function applyReports(sql: Handle, reports: ReportFor[]): Promise<b
       JSON.stringify(changes),
       JSON.stringify(events),
       JSON.stringify(suppressions),
-      changes.map((c) => (c as { id: string }).id),
+      changes.map((c) => c.id),
     ]);
   }
   for (const path of paths) for (const status of path ?? []) recorder()?.statusChange(status); // D52
