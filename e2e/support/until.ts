@@ -25,3 +25,20 @@ export async function poll<T>(read: () => T | Promise<T>, done: (v: T) => boolea
 }
 
 export const until = poller(20_000);
+
+/**
+ * Waits until the server's pipeline is not behind: no due job has waited `withinMs` or more
+ * (its /metrics, `svc_oldest_due_job_age_seconds`). A test that holds a due job to a deadline
+ * starts from here: the claim takes due jobs oldest first (D76), so work due before it, left
+ * by another test sharing the server, is worked through first however punctual the claim is.
+ */
+export async function pipelineCaughtUp(baseUrl: string, withinMs = 250, timeoutMs = 60_000): Promise<void> {
+  const age = async () => {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const line = text.split("\n").find((l) => l.startsWith("svc_oldest_due_job_age_seconds "));
+    if (!line) throw new Error("the server's /metrics has no svc_oldest_due_job_age_seconds");
+    return Number(line.split(" ")[1]) * 1000;
+  };
+  const last = await poll(age, (ms) => ms < withinMs, timeoutMs, 100);
+  if (last >= withinMs) throw new Error(`the pipeline was still ${Math.round(last)} ms behind after ${timeoutMs} ms`);
+}
