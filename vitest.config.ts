@@ -1,13 +1,20 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/**
+ * The file that starves the machine on purpose (three CPU hogs beside three instances, for
+ * about two minutes): it runs after every other file, alone, so that the tests that time
+ * something (a scheduled send's second, D76; a slow party's, D49) never run on a CPU it starved.
+ */
+const STARVES_THE_CPU = "e2e/api/starved-cpu.test.ts";
+
 // Unit tests beside the code; API integration tests run twice, once per engine, each against
 // a real server process (e2e/support/global-setup.ts).
 const api = (engine: "postgres" | "pglite") => ({
   test: {
     name: `api-${engine}`,
     include: ["e2e/api/**/*.test.ts", "packages/client/test/**/*.test.ts"],
-    exclude: ["e2e/api/openapi.test.ts", "e2e/api/openapi-clients.test.ts"],
+    exclude: ["e2e/api/openapi.test.ts", "e2e/api/openapi-clients.test.ts", STARVES_THE_CPU],
     // Three files at once can run ten servers on the shared PostgreSQL (max_connections 100):
     // small pools keep them under it, as docs/deploy.md asks of several instances.
     env: { SVC_ENGINE: engine, DATABASE_POOL_SIZE: "6" },
@@ -54,6 +61,17 @@ export default defineConfig({
       },
       api("postgres"),
       api("pglite"),
+      {
+        // Its engine's shared server is not needed: it starts its own database and instances.
+        test: {
+          name: "api-starved-cpu",
+          include: [STARVES_THE_CPU],
+          env: { SVC_ENGINE: "postgres", DATABASE_POOL_SIZE: "6" },
+          sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
+          hookTimeout: 600_000,
+        },
+      },
     ],
   },
 });
