@@ -1,7 +1,16 @@
-import { EventEmitter } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TRPCError } from "@trpc/server";
-import { createOpenApiNodeHttpHandler, forEachOpenApiProcedure, getPathRegExp, normalizePath } from "trpc-to-openapi";
+import {
+  acceptsRequestBody,
+  coerceSchema,
+  forEachOpenApiProcedure,
+  getInputOutputParsers,
+  getPathRegExp,
+  instanceofZodTypeLikeVoid,
+  instanceofZodTypeObject,
+  normalizePath,
+  unwrapZodType,
+} from "trpc-to-openapi";
 import type { Logger } from "pino";
 import { isConnectionError, type Database } from "../db/client.ts";
 import { authenticateKey, consumeAnonymous } from "../keys/authenticate-key.ts";
@@ -27,74 +36,71 @@ import { streamEvents } from "../webhooks/event-stream.ts";
 import { openApiDocument } from "./openapi.ts";
 import { API_PREFIX } from "./rest-paths.ts";
 import { appRouter } from "./root.ts";
-import { appErrorOf, UNAVAILABLE_MESSAGE, type Context, type Meta } from "./trpc.ts";
+import { appErrorOf, createCallerFactory, UNAVAILABLE_MESSAGE, type Context, type Meta } from "./trpc.ts";
 
-// The public REST facade (/api/v1): trpc-to-openapi's node-http handler over the shared
-// router, with the platform rules around it, each in one place: CORS and the browser rule
-// (D23), key authentication and plan gating (D21, D22), the rate limit and its headers (D24),
-// body limits (D26), idempotency (D27, D28) and the spec's error body (D29).
+// The public REST facade (/api/v1): the shared router's procedures at the paths their OpenAPI
+// meta gives them (trpc-to-openapi's route patterns), with the platform rules around them, each
+// in one place: CORS and the browser rule (D23), key authentication and plan gating (D21, D22),
+// the rate limit and its headers (D24), body limits (D26), idempotency (D27, D28) and the spec's
+// error body (D29). The facade reads the request once and calls the procedure in-process:
+// trpc-to-openapi's node-http adapter would route it again and build a fetch Request around it
+// for each call (issue 36: a tenth of what a send allocated).
 
 export { API_PREFIX };
 export const MAX_BODY_BYTES = 256 * 1024;
 
-/** A public operation: its method, path pattern, meta, and the query parameters it takes (D79). */
-type Route = { method: string; regexp: RegExp; meta: Meta; query: ReadonlySet<string> };
+/**
+ * A public operation: its method, path pattern, meta, the query parameters it takes (D79), and
+ * its procedure: where the caller finds it, and how its input is read (the JSON body; the
+ * query string, whose array fields take one value as a list of one; or none).
+ */
+type Route = {
+  method: string;
+  regexp: RegExp;
+  meta: Meta;
+  query: ReadonlySet<string>;
+  procedure: string[];
+  input: "body" | "query" | "none";
+  arrays: ReadonlySet<string>;
+};
 
 const routes: Route[] = [];
-forEachOpenApiProcedure(appRouter._def.procedures, ({ meta, procedure }) => {
+forEachOpenApiProcedure(appRouter._def.procedures, ({ path: procedurePath, meta, procedure }) => {
   const m = meta as Meta;
   if (!m.openapi) return;
-  const input = (procedure as { _def: { inputs: unknown[] } })._def.inputs[0];
-  // A GET's input is its path and query parameters; every other method takes its input in the body.
+  const { inputParser } = getInputOutputParsers(procedure as Parameters<typeof getInputOutputParsers>[0]);
+  const schema = unwrapZodType(inputParser, true);
   const path = normalizePath(m.openapi.path);
   const inPath = new Set([...path.matchAll(/\{(\w+)\}/g)].map((p) => p[1]!));
-  const query = m.openapi.method === "GET" ? new Set(inputKeys(input).filter((k) => !inPath.has(k))) : new Set<string>();
-  routes.push({ method: m.openapi.method, regexp: getPathRegExp(path), meta: m, query });
-  if (m.openapi.method !== "GET") keepJsonTypesStrict(input);
+  const fromQuery = !acceptsRequestBody(m.openapi.method);
+  const shape = instanceofZodTypeObject(schema) ? (schema as unknown as { shape: Record<string, unknown> }).shape : {};
+  // Query strings carry text: their number, boolean and date fields are coerced, once, here.
+  // JSON bodies carry real types and are checked strictly (`"yes"` is no boolean).
+  if (fromQuery && instanceofZodTypeObject(schema)) coerceSchema(schema);
+  routes.push({
+    method: m.openapi.method,
+    regexp: getPathRegExp(path),
+    meta: m,
+    query: m.openapi.method === "GET" ? new Set(Object.keys(shape).filter((k) => !inPath.has(k))) : new Set<string>(),
+    procedure: procedurePath.split("."),
+    input: instanceofZodTypeLikeVoid(schema) ? "none" : fromQuery ? "query" : "body",
+    arrays: new Set(
+      Object.entries(shape)
+        .filter(([, field]) => isArraySchema(field))
+        .map(([k]) => k),
+    ),
+  });
 });
 
-/** The parameter names of an input object schema (none for a procedure without input). */
-function inputKeys(schema: unknown): string[] {
-  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
-  return shape ? Object.keys(shape) : [];
+function isArraySchema(field: unknown): boolean {
+  const def = (field as { _zod?: { def?: { type?: string; innerType?: unknown } } })._zod?.def;
+  return def?.type === "array" || (def?.type === "optional" && isArraySchema(def.innerType));
 }
 
-/**
- * trpc-to-openapi turns on zod's coercion for the number, boolean, bigint and date fields of
- * every input object, bodies included, so `"yes"` would pass as `true`. Query strings need
- * coercion; JSON bodies carry real types and must be checked strictly. For body procedures
- * the flag is pinned off (the library assigns it; the assignment is ignored).
- */
-function keepJsonTypesStrict(schema: unknown): void {
-  const def = (schema as { _zod?: { def?: Record<string, unknown> } } | undefined)?._zod?.def;
-  if (!def) return;
-  const type = def.type as string;
-  if (type === "optional" || type === "nullable" || type === "default" || type === "prefault") return keepJsonTypesStrict(def.innerType);
-  if (type === "object") {
-    for (const field of Object.values(def.shape as Record<string, unknown>)) keepJsonTypesStrict(field);
-    return;
-  }
-  if (["number", "boolean", "bigint", "date"].includes(type)) {
-    Object.defineProperty(def, "coerce", { get: () => false, set: () => {}, configurable: false });
-  }
-}
+/** The procedures, called in-process with the request's context (no HTTP adapter between). */
+const createCaller = createCallerFactory(appRouter);
 
 type RestRequest = IncomingMessage & { body?: unknown };
-
-/** Collects what trpc-to-openapi writes, so the facade can reshape errors and store replays. */
-class CapturedResponse extends EventEmitter {
-  statusCode = 200;
-  body = "";
-  writableEnded = false;
-  setHeader(): this {
-    return this;
-  }
-  end(body?: string): this {
-    this.body = body ?? "";
-    this.writableEnded = true;
-    return this;
-  }
-}
 
 type Outcome = { status: number; body: string; headers: Record<string, string> };
 
@@ -128,14 +134,6 @@ function errorOutcome(err: AppError, appUrl: string): Outcome {
   if (allow) headers.Allow = allow;
   return { status: err.status, body: errorBody(err, appUrl), headers };
 }
-
-const handler = createOpenApiNodeHttpHandler({
-  router: appRouter,
-  createContext: ({ req }) => (req as unknown as { svcContext: Context }).svcContext,
-  onError: ({ error, req }) => {
-    (req as unknown as { svcError?: TRPCError }).svcError = error;
-  },
-});
 
 export async function handleRest(req: IncomingMessage, res: ServerResponse, deps: RestDeps): Promise<void> {
   setCorsHeaders(req, res);
@@ -247,7 +245,7 @@ async function afterAuthentication(
   // D71: a dry run writes nothing, so it neither claims nor replays an Idempotency-Key.
   const dryRun = route.meta.dryRun && typeof body === "object" && body !== null && (body as { dry_run?: unknown }).dry_run === true;
   if (!route.meta.idempotent || idempotencyKey === undefined || dryRun) {
-    return dispatch(req, res, deps, caller, route, `${path}${url.search}`);
+    return dispatch(req, deps, caller, route, url, path);
   }
   const key = Array.isArray(idempotencyKey) ? idempotencyKey[0]! : idempotencyKey;
   if (key.length < 1 || key.length > 255) {
@@ -273,7 +271,7 @@ async function afterAuthentication(
   const effect = new IdempotentEffect(claim.held, route.meta.successStatus ?? 200);
   let outcome: Outcome | undefined;
   try {
-    outcome = await dispatch(req, res, deps, caller, route, `${path}${url.search}`, effect);
+    outcome = await dispatch(req, deps, caller, route, url, path, effect);
     return outcome;
   } finally {
     if (!outcome || !isStorable(outcome.status)) await releaseIdempotencyKey(deps.database.query, claim.held);
@@ -299,11 +297,11 @@ function matchRoute(method: string, path: string): Route {
 
 async function dispatch(
   req: RestRequest,
-  res: ServerResponse,
   deps: RestDeps,
   caller: Caller,
   route: Route,
-  relativeUrl: string,
+  url: URL,
+  path: string,
   idempotency?: IdempotentEffect,
 ): Promise<Outcome> {
   const context: Context = {
@@ -315,18 +313,34 @@ async function dispatch(
     response: {},
     idempotency,
   };
-  const target = req as RestRequest & { svcContext: Context; svcError?: TRPCError };
-  target.svcContext = context;
-  target.url = relativeUrl;
-  const captured = new CapturedResponse();
-  res.once("close", () => captured.emit("close"));
-  await handler(target, captured as unknown as ServerResponse);
-  if (target.svcError) return errorOutcome(toAppError(target.svcError, deps), deps.appUrl);
+  const input =
+    route.input === "none"
+      ? undefined
+      : { ...(route.input === "body" ? (req.body as object) : queryInput(url, route)), ...route.regexp.exec(path)?.groups };
+  let data: unknown;
+  try {
+    // The caller is a tree of procedures by name; the route names one of its leaves.
+    type Node = Record<string, unknown> & ((input: unknown) => Promise<unknown>);
+    const call = route.procedure.reduce((at, segment) => at[segment] as Node, createCaller(context) as unknown as Node);
+    data = await call(input);
+  } catch (err) {
+    return errorOutcome(toAppError(err, deps), deps.appUrl);
+  }
   return {
-    status: context.response?.status ?? route.meta.successStatus ?? captured.statusCode,
-    body: captured.body,
+    status: context.response?.status ?? route.meta.successStatus ?? 200,
+    body: JSON.stringify(data) ?? "",
     headers: context.responseHeaders,
   };
+}
+
+/** A query string as input: each parameter's value, or its values when repeated (or an array field's). */
+function queryInput(url: URL, route: Route): Record<string, string | string[]> {
+  const input: Record<string, string | string[]> = {};
+  for (const name of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(name);
+    input[name] = values.length === 1 && !route.arrays.has(name) ? values[0]! : values;
+  }
+  return input;
 }
 
 /** Every failure becomes one of the spec's error types; unknown ones are a logged 500. */
