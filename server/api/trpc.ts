@@ -112,55 +112,55 @@ const t = initTRPC
 
 export const router = t.router;
 
-/** Every procedure: a connection error of its database work is a 503, not a 500. */
-const procedure = t.procedure.use(async ({ next }) => {
-  const result = await next();
+export const createCallerFactory = t.createCallerFactory;
+
+/** A procedure's result, with a connection error of its database work as a 503, not a 500. */
+function unavailableAs503<R extends { ok: boolean; error?: TRPCError }>(result: R): R {
   if (!result.ok) {
-    const mapped = unavailable(result.error.cause ?? result.error);
+    const mapped = unavailable(result.error!.cause ?? result.error);
     if (mapped) throw mapped;
   }
   return result;
-});
-export const createCallerFactory = t.createCallerFactory;
-
-/**
- * Every procedure's raw input, before its schema: text the database cannot store and JSON
- * nested too deep are refused with 400 (D50), whichever door the input came through.
- */
-const storableInput = t.middleware(async ({ getRawInput, next }) => {
-  assertStorable(await getRawInput());
-  return next();
-});
+}
 
 /**
  * Any caller acting on a workspace: an API key (scope checked, D22) or a dashboard user
  * with a membership (role checked). Dashboard changes act in `live` mode (D31).
  */
-export const workspaceProcedure = procedure
-  .use(async ({ ctx, meta, type, next }) => {
-    const principal = ctx.principal;
-    if (!principal) throw new AppError("missing_api_key", "Authentication required.");
-    if (principal.kind === "key") {
-      if (meta?.scope && !principal.scopes.includes(meta.scope)) {
-        throw new AppError("missing_scope", `This API key lacks the scope \`${meta.scope}\` that this endpoint needs.`);
-      }
-      return next({ ctx: { caller: principal } });
+function workspaceCaller(ctx: Context, meta: Meta | undefined, type: string): Extract<Caller, { kind: "key" | "user" }> {
+  const principal = ctx.principal;
+  if (!principal) throw new AppError("missing_api_key", "Authentication required.");
+  if (principal.kind === "key") {
+    if (meta?.scope && !principal.scopes.includes(meta.scope)) {
+      throw new AppError("missing_scope", `This API key lacks the scope \`${meta.scope}\` that this endpoint needs.`);
     }
-    if (principal.kind !== "user" || principal.workspaceId === null) {
-      throw new TRPCError({ code: "FORBIDDEN", message: "Choose a workspace you are a member of." });
-    }
-    const roles = meta?.roles ?? (type === "mutation" ? ["admin"] : ["admin", "support"]);
-    if (!roles.includes(principal.role)) {
-      throw new AppError("role_required", `This action needs the ${roles.join(" or ")} role.`);
-    }
-    return next({ ctx: { caller: principal } });
-  })
-  .use(storableInput);
+    return principal;
+  }
+  if (principal.kind !== "user" || principal.workspaceId === null) {
+    throw new TRPCError({ code: "FORBIDDEN", message: "Choose a workspace you are a member of." });
+  }
+  const roles = meta?.roles ?? (type === "mutation" ? ["admin"] : ["admin", "support"]);
+  if (!roles.includes(principal.role)) {
+    throw new AppError("role_required", `This action needs the ${roles.join(" or ")} role.`);
+  }
+  return principal;
+}
+
+// Each kind of procedure has one middleware: who may call (its caller in the context), what
+// input can be stored (D50: text the database cannot store and JSON nested too deep are
+// refused with 400, whichever door the input came through, before its schema), and the 503 of
+// a lost database. One, because tRPC copies the call's options at every middleware (issue 36).
+
+export const workspaceProcedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, next }) => {
+  const caller = workspaceCaller(ctx, meta, type);
+  assertStorable(await getRawInput());
+  return unavailableAs503(await next({ ctx: { caller } }));
+});
 
 /** Dashboard-only procedures: a signed-in user, whatever workspace. */
-export const userProcedure = procedure
-  .use(({ ctx, next }) => {
-    if (ctx.principal?.kind !== "user") throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first." });
-    return next({ ctx: { user: ctx.principal } });
-  })
-  .use(storableInput);
+export const userProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
+  if (ctx.principal?.kind !== "user") throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first." });
+  const user = ctx.principal;
+  assertStorable(await getRawInput());
+  return unavailableAs503(await next({ ctx: { user } }));
+});
