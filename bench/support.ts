@@ -24,17 +24,26 @@ export type Bench = {
   sql: (text: string, values?: unknown[]) => Promise<any[]>;
 };
 
+/** A fresh database, seeded (bench/seed.ts): the workspace and its keys. */
+export async function seededDatabase(
+  engine: Engine,
+  name: string,
+): Promise<{ database: Awaited<ReturnType<typeof freshDatabase>>; keys: Seeded }> {
+  const database = await freshDatabase(engine, name);
+  const keys = JSON.parse(
+    execFileSync(process.execPath, ["--import", "tsx", "bench/seed.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, ...database.env },
+      encoding: "utf8",
+    }),
+  ) as Seeded;
+  return { database, keys };
+}
+
 /** A fresh database, seeded (bench/seed.ts), and a server on it; `extraEnv` configures it. */
 export async function withServer(engine: Engine, extraEnv: Record<string, string>, run: (bench: Bench) => Promise<void>): Promise<void> {
-  const database = await freshDatabase(engine, `bench_${engine}`);
+  const { database, keys } = await seededDatabase(engine, `bench_${engine}`);
   try {
-    const keys = JSON.parse(
-      execFileSync(process.execPath, ["--import", "tsx", "bench/seed.ts"], {
-        cwd: ROOT,
-        env: { ...process.env, ...database.env },
-        encoding: "utf8",
-      }),
-    ) as Seeded;
     const env = { ...database.env, LOG_LEVEL: "warn", ...extraEnv };
     const server = await startServer(env);
     try {
