@@ -119,7 +119,7 @@ export async function messageAcceptance(): Promise<void> {
   });
   // The default (the pipeline in worker threads beside the API), then the pipeline in the
   // server's own thread (PIPELINE_WORKERS=0, the default before issue 36), in the same run. Each
-  // is measured in rounds that alternate with the baseline on the same database: the machine's
+  // is measured in rounds that alternate with the baseline (on a database of its own): the machine's
   // speed changes from one minute to the next (a shared host: the baseline alone moved from 813
   // to 1,129/s in one hour), so each ratio is of two runs side by side, and the row reports the
   // median round. Before each baseline round the pipeline finishes the simulated steps its round
