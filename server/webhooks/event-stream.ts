@@ -26,8 +26,11 @@ export const STREAM_IDLE_MS = 60 * 60_000;
 export const RESUME_WINDOW_MS = 24 * 60 * 60_000;
 /** A client that leaves events unread this long while more wait is disconnected as too slow. */
 export const SLOW_READER_MS = 30_000;
-/** After its last words, a disconnected slow reader's connection is cut this much later. */
-const SLOW_READER_GRACE_MS = 10_000;
+/**
+ * After its last words, a disconnected slow reader's connection is cut this much later, unless
+ * it read them by then; it no longer counts against its key's streams from the last words on.
+ */
+const SLOW_READER_GRACE_MS = 120_000;
 /** The poll that catches events no wake-up announced (events with nothing to deliver). */
 const POLL_MS = 1_000;
 /** A comment line that keeps proxies from closing a quiet stream. */
@@ -138,6 +141,7 @@ export async function streamEvents(
   const hangUp = (reason: "slow_reader" | "idle", message: string) => {
     if (closed || res.writableEnded) return;
     res.end(notice("stream.closed", { reason, message }));
+    release();
     // A client that reads nothing more never lets the end through: its connection is cut.
     setTimeout(() => res.destroy(), SLOW_READER_GRACE_MS).unref();
   };
@@ -182,11 +186,16 @@ export async function streamEvents(
           if (wanted && !wanted.has(row.name)) continue;
           lastEventAt = Date.now();
           const body = eventBody({ ...row, created_at: new Date(row.created_at) });
-          full = !res.write(`id: ${row.id}\nevent: ${row.name}\ndata: ${body}\n\n`) || full;
+          // The client's connection holds no more: the rest waits in the database, not in memory.
+          if (!res.write(`id: ${row.id}\nevent: ${row.name}\ndata: ${body}\n\n`)) {
+            full = true;
+            break;
+          }
         }
-        // Nothing more is read until the client took this page: the events wait in the database.
-        if (full && !(await drained())) return;
-        if (rows.length === PAGE) again = true;
+        if (full) {
+          if (!(await drained())) return;
+          again = true;
+        } else if (rows.length === PAGE) again = true;
       } while (again && !closed);
     } catch {
       // The database is briefly unreachable: the next wake-up or poll reads again.
