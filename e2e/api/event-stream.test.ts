@@ -82,7 +82,10 @@ async function freeStreams(key: string): Promise<number> {
   const opened = await Promise.all(
     Array.from({ length: 5 }, async () => {
       const abort = new AbortController();
-      const res = await fetch(`${baseUrl}/api/v1/webhook-events/stream`, { headers: { Authorization: `Bearer ${key}` }, signal: abort.signal });
+      const res = await fetch(`${baseUrl}/api/v1/webhook-events/stream`, {
+        headers: { Authorization: `Bearer ${key}` },
+        signal: abort.signal,
+      });
       return { ok: res.status === 200, close: () => abort.abort() };
     }),
   );
@@ -107,7 +110,11 @@ describe("the event stream and svc listen after a burst (issue 46, D77)", () => 
     const config = mkdtempSync(join(tmpdir(), "svc-listen-"));
     const first = svc(["listen", "--json", "--forward-to", `${receiver.url}/burst`], config);
     children.push(first.child);
-    const ready = await until(() => first.lines()[0], (l) => !!l?.secret, 120_000);
+    const ready = await until(
+      () => first.lines()[0],
+      (l) => !!l?.secret,
+      120_000,
+    );
     expect(ready).toMatchObject({ secret: expect.stringMatching(/^whsec_\w{32}$/), workspace: ws.id, resumed_after: null });
     const secret = ready!.secret as string;
     // A reader that takes nothing: opened before the batch, it falls behind at once.
@@ -132,7 +139,11 @@ describe("the event stream and svc listen after a burst (issue 46, D77)", () => 
 
     // A restart in the middle: stopped after a thousand events, started again, it resumes after
     // the last event it forwarded, with the same secret.
-    await until(() => first.lines().filter((l) => l.event).length, (n) => n >= 1000, 90_000);
+    await until(
+      () => first.lines().filter((l) => l.event).length,
+      (n) => n >= 1000,
+      90_000,
+    );
     expect(await first.stop()).toBe(0);
     const stoppedAfter = first.lines().at(-1)!;
     expect(stoppedAfter.forwarded).toBe(first.lines().filter((l) => l.event).length);
@@ -142,7 +153,11 @@ describe("the event stream and svc listen after a burst (issue 46, D77)", () => 
 
     const second = svc(["listen", "--json", "--forward-to", `${receiver.url}/burst`], config);
     children.push(second.child);
-    const resumed = await until(() => second.lines()[0], (l) => !!l?.secret, 120_000);
+    const resumed = await until(
+      () => second.lines()[0],
+      (l) => !!l?.secret,
+      120_000,
+    );
     expect(resumed).toMatchObject({ secret, resumed_after: stoppedAfter.last_event_id });
 
     // A burst of single sends after the batch.
@@ -172,20 +187,35 @@ describe("the event stream and svc listen after a burst (issue 46, D77)", () => 
     for (const h of hits) byMessage.set(h.body.data.id, [...(byMessage.get(h.body.data.id) ?? []), h.body.event]);
     for (const id of all) expect(byMessage.get(id)?.sort()).toEqual([...MESSAGE_EVENTS].sort());
     // Everything the receiver got is on svc listen's output, one JSON line each, with its status.
-    await until(() => [...first.lines(), ...second.lines()].filter((l) => l.event).length, (n) => n === forwarded.length);
-    expect(second.lines().filter((l) => l.event).every((l) => l.status === 200 && /^evt_/.test(l.id))).toBe(true);
+    await until(
+      () => [...first.lines(), ...second.lines()].filter((l) => l.event).length,
+      (n) => n === forwarded.length,
+    );
+    expect(
+      second
+        .lines()
+        .filter((l) => l.event)
+        .every((l) => l.status === 200 && /^evt_/.test(l.id)),
+    ).toBe(true);
     expect(await second.stop()).toBe(0);
 
     // The reader that took nothing was disconnected with its reason: once its place among the
     // key's streams is free, what it left unread ends with the stream's last words.
-    await until(() => freeStreams(ws.keys.stream!), (n) => n === 5, 90_000);
+    await until(
+      () => freeStreams(ws.keys.stream!),
+      (n) => n === 5,
+      90_000,
+    );
     stalled.resume();
     stalled.setEncoding("utf8");
     let text = "";
     for await (const chunk of stalled) text += chunk as string;
     const blocks = text.trim().split("\n\n");
     expect(blocks.at(-1)).toMatch(/^event: stream\.closed\ndata: /);
-    expect(JSON.parse(blocks.at(-1)!.split("data: ")[1]!)).toMatchObject({ reason: "slow_reader", message: expect.stringMatching(/read nothing/) });
+    expect(JSON.parse(blocks.at(-1)!.split("data: ")[1]!)).toMatchObject({
+      reason: "slow_reader",
+      message: expect.stringMatching(/read nothing/),
+    });
     const got = blocks.filter((b) => b.startsWith("id: evt_")).map((b) => b.split("\n")[0]!.slice(4));
     expect(got.length).toBeGreaterThan(0);
     expect(got.length).toBeLessThan(forwarded.length);
@@ -195,7 +225,11 @@ describe("the event stream and svc listen after a burst (issue 46, D77)", () => 
     const config = mkdtempSync(join(tmpdir(), "svc-listen-"));
     const listen = svc(["listen", "--forward-to", `${receiver.url}/trigger`, "--events", "mensagem.entregue"], config);
     children.push(listen.child);
-    const secret = (await until(() => /Webhook signing secret: (whsec_\w+)/.exec(listen.out())?.[1], (s) => !!s, 120_000))!;
+    const secret = (await until(
+      () => /Webhook signing secret: (whsec_\w+)/.exec(listen.out())?.[1],
+      (s) => !!s,
+      120_000,
+    ))!;
     expect(listen.out()).toContain(`(kept for this workspace and key in ${join(config, "svc", "listen.json")}`);
 
     const fired = svc(["trigger", "mensagem.entregue", "--json"], config);
@@ -222,11 +256,21 @@ describe("the event stream and svc listen after a burst (issue 46, D77)", () => 
     // Started again: the same secret; --rotate-secret: a new one, kept from then on.
     const again = svc(["listen", "--json", "--forward-to", `${receiver.url}/trigger`], config);
     children.push(again.child);
-    expect((await until(() => again.lines()[0], (l) => !!l?.secret, 120_000))!.secret).toBe(secret);
+    expect(
+      (await until(
+        () => again.lines()[0],
+        (l) => !!l?.secret,
+        120_000,
+      ))!.secret,
+    ).toBe(secret);
     expect(await again.stop()).toBe(0);
     const rotated = svc(["listen", "--json", "--rotate-secret", "--forward-to", `${receiver.url}/trigger`], config);
     children.push(rotated.child);
-    const fresh = (await until(() => rotated.lines()[0], (l) => !!l?.secret, 120_000))!.secret as string;
+    const fresh = (await until(
+      () => rotated.lines()[0],
+      (l) => !!l?.secret,
+      120_000,
+    ))!.secret as string;
     expect(fresh).toMatch(/^whsec_\w{32}$/);
     expect(fresh).not.toBe(secret);
     const next = svc(["trigger", "contato.criado", "--json"], config);

@@ -261,7 +261,7 @@ export const streamEventsMeta: Meta = {
       "`event:` its name and `data:` the body a webhook delivery carries. Test keys only; at most 5 streams open per key; a " +
       "stream with no event for an hour is closed. Sent with `Last-Event-ID`, it resumes after that event (one of the last 24 " +
       "hours), missing none. A client that reads nothing for 30 s while events wait is disconnected, after a last " +
-      "`stream.closed` message that says why (`data: {\"reason\": \"slow_reader\", …}`). `svc listen` reads it and " +
+      '`stream.closed` message that says why (`data: {"reason": "slow_reader", …}`). `svc listen` reads it and ' +
       "forwards each event, signed, to a local URL.",
     protect: true,
   },
