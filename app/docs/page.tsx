@@ -40,7 +40,9 @@ function Quickstart({ origin }: { origin: string }) {
       <p>
         In a third terminal, from the service&apos;s directory, with the same <code>SVC_API_KEY</code> and <code>SVC_API_URL</code>:{" "}
         <code>svc listen</code> streams the workspace&apos;s test events and posts each to the receiver, signed with the secret it prints
-        (verify it as you will verify real deliveries, see <a href="/docs/webhooks">Webhooks</a>). No public URL needed.
+        (verify it as you will verify real deliveries, see <a href="/docs/webhooks">Webhooks</a>). No public URL needed. The secret stays
+        the same at every start, and a restart resumes after the last event forwarded (<a href="/docs/webhooks#listen">svc listen</a>);{" "}
+        <code>svc trigger mensagem.entregue</code> sends it a sample event.
       </p>
       <pre
         className="docs-code"

@@ -1,4 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { fixtures } from "../support/client.ts";
 import { ROOT } from "../support/server.ts";
@@ -33,7 +36,14 @@ async function blocks(): Promise<Block[]> {
   }));
 }
 
-const env = { ...process.env, SVC_API_KEY: ws.keys.test!, DATABASE_URL: "", DATA_DIR: "" };
+// svc listen keeps its secret under XDG_CONFIG_HOME: a directory of this run's, not the machine's.
+const env = {
+  ...process.env,
+  SVC_API_KEY: ws.keys.test!,
+  XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "svc-listen-")),
+  DATABASE_URL: "",
+  DATA_DIR: "",
+};
 const started: ChildProcess[] = [];
 afterAll(() => {
   for (const child of started) if (child.exitCode === null) child.kill("SIGTERM");

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -204,7 +206,14 @@ describe("svc listen (D77)", () => {
         ],
         {
           cwd: ROOT,
-          env: { ...process.env, SVC_API_KEY: ws.keys.test, SVC_API_URL: `${baseUrl}/api/v1/`, DATABASE_URL: "", DATA_DIR: "" },
+          env: {
+            ...process.env,
+            SVC_API_KEY: ws.keys.test,
+            SVC_API_URL: `${baseUrl}/api/v1/`,
+            XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "svc-listen-")), // its kept secret, not the machine's
+            DATABASE_URL: "",
+            DATA_DIR: "",
+          },
         },
       );
       let out = "";

@@ -103,6 +103,10 @@ export const FIXTURES = {
   // integrators' keys in a workspace of its own, so its endpoints and the stream hear only its
   // own messages' events.
   webhookEndpoints: INTEGRATORS,
+  // The event stream and `svc listen` after a burst (e2e/api/event-stream.test.ts, issue 46): a
+  // workspace of its own, so that its thousands of events reach no other file's listener; the
+  // key `stream` opens only the slow reader's stream, so its open streams can be counted.
+  eventStream: { ...INTEGRATORS, keys: { ...INTEGRATORS.keys, stream: { mode: "test", scopes: ["webhooks:read"] } } },
   // Step ids, statistics, preview and move (e2e/api/flow-edits.test.ts): a workspace of its own,
   // so its check that a preview writes nothing sees no other file's rows.
   flowEdits: {

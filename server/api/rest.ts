@@ -230,7 +230,7 @@ async function afterAuthentication(
       throw new AppError("missing_scope", `This API key lacks the scope \`${route.meta.scope}\` that this endpoint needs.`);
     }
     assertStorable(Object.fromEntries(url.searchParams));
-    await streamEvents(res, deps.database, caller, url.searchParams);
+    await streamEvents(res, deps.database, caller, url.searchParams, req.headers);
     return STREAMED;
   }
 

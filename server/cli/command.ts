@@ -20,6 +20,8 @@ export type Command = {
   /** One `[flag, explanation]` per option, for `--help`. */
   help: [string, string][];
   options: Options;
+  /** The name under which the command's one positional argument (`svc trigger EVENT`) is passed in its values. */
+  argument?: string;
   /** Service parameter names to the flags that carry them, for error messages. */
   flags?: Record<string, string>;
   run(values: Values): Promise<Output>;

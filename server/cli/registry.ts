@@ -70,6 +70,11 @@ export const COMMANDS: Entry[] = [
     load: async () => (await import("./commands/listen.ts")).listen,
   },
   {
+    name: "trigger",
+    summary: "Fire a sample test-mode event into the workspace's event stream (what svc listen forwards)",
+    load: async () => (await import("./commands/trigger.ts")).trigger,
+  },
+  {
     name: "flow import",
     summary: "Create a flow from a definition file (the dashboard's export format)",
     load: async () => (await import("./commands/flow-import.ts")).flowImport,

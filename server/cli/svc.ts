@@ -81,11 +81,20 @@ async function failureClasses(): Promise<Failures> {
   return { AppError, ZodError };
 }
 
-function parseFlags(command: Command, args: string[]): Values {
+/** The flags, and the command's positional argument (words after its name, or among its flags) under its name. */
+function parseFlags(command: Command, args: string[], extra: string[]): Values {
   try {
-    const { values } = parseArgs({ args, options: { ...command.options, ...GLOBAL }, strict: true, allowPositionals: false });
-    return values as Values;
+    const { values, positionals } = parseArgs({
+      args,
+      options: { ...command.options, ...GLOBAL },
+      strict: true,
+      allowPositionals: command.argument !== undefined,
+    });
+    const given = [...extra, ...positionals];
+    if (given.length > (command.argument ? 1 : 0)) throw new UsageError(`unexpected argument "${given.at(-1)}".`);
+    return command.argument && given[0] !== undefined ? { ...values, [command.argument]: given[0] } : (values as Values);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     const e = err as Error & { code?: string };
     const flag = /'(-[^' ]+)/.exec(e.message)?.[1];
     const value = /argument '([^']*)'/i.exec(e.message)?.[1];
@@ -177,12 +186,11 @@ export async function main(args: string[]): Promise<number> {
   let values: Values = {};
   const command = await entry.load();
   try {
-    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}".`);
     if (wantsHelp) {
       process.stdout.write(`${commandUsage(command)}\n`);
       return 0;
     }
-    values = parseFlags(command, [...leading, ...rest]);
+    values = parseFlags(command, [...leading, ...rest], extra);
     const output = await command.run(values);
     process.stdout.write(values.json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
     return 0;

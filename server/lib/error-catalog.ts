@@ -173,8 +173,9 @@ export const ERROR_CATALOG = {
   },
   test_key_required: {
     type: "forbidden",
-    description: "`GET /webhook-events/stream` streams test-mode events to test keys only; a live key is refused.",
-    message: "This endpoint streams test-mode events: call it with a test key (svc_test_…).",
+    description:
+      "`GET /webhook-events/stream` and `POST /webhook-events/trigger` serve test-mode events to test keys only; a live key is refused.",
+    message: "This endpoint serves test-mode events: call it with a test key (svc_test_…).",
     where: ["api-declared"],
   },
   role_required: {

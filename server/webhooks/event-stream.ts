@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import type { Database } from "../db/client.ts";
 import type { Columns } from "../db/rows.ts";
 import { EVENT_NAMES } from "../events/event-names.ts";
@@ -11,38 +11,65 @@ import { eventBody } from "./event-body.ts";
 // `svc listen`. A stream holds no database connection while it waits: it sleeps until this
 // process's wake-up (server/outbox/wake.ts: new outbox work, which every event with a delivery
 // or a run to wake makes, and a NOTIFY from other instances on PostgreSQL) or its next poll,
-// then reads what was recorded since with one short statement.
+// then reads what was recorded since with one short statement (docs/webhooks.md, "Event stream").
+//
+// Its cursor is the pair (transaction id, event id) of the last event read (`events.txid`), and
+// it reads only events of transactions older than the oldest one still running: those have all
+// committed or never will, so an event that commits late is never skipped and none is sent
+// twice. (The cursor was `created_at` with a window of 10 s read again and 500 rows a read: a
+// burst of more than 500 events within 10 s read the same 500 rows for ever, issue 46.)
 
 export const MAX_STREAMS_PER_KEY = 5;
 /** A stream that sent no event for this long is closed (svc listen opens it again). */
 export const STREAM_IDLE_MS = 60 * 60_000;
+/** How far back `Last-Event-ID` resumes a stream: the event named must be at most this old. */
+export const RESUME_WINDOW_MS = 24 * 60 * 60_000;
+/** A client that leaves events unread this long while more wait is disconnected as too slow. */
+export const SLOW_READER_MS = 30_000;
+/**
+ * After its last words, a disconnected slow reader's connection is cut this much later, unless
+ * it read them by then; it no longer counts against its key's streams from the last words on.
+ */
+const SLOW_READER_GRACE_MS = 120_000;
 /** The poll that catches events no wake-up announced (events with nothing to deliver). */
 const POLL_MS = 1_000;
 /** A comment line that keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
-/**
- * Events are read again from this far before the newest one sent, since transactions commit
- * out of the order of their `created_at`; the ids already sent are skipped.
- */
-const OVERLAP_MS = 10_000;
+/** Events a read takes at most; a full page is followed by another read at once. */
+const PAGE = 500;
 
 const openByKey = new Map<string, number>();
 
-type EventRow = Columns<"events", "id" | "name" | "mode" | "workspace_id" | "data" | "created_at">;
+type EventRow = Columns<"events", "id" | "name" | "mode" | "workspace_id" | "data" | "created_at"> & { txid: string };
+type Cursor = { txid: string; id: string };
 
 const READ = `
-  SELECT id, name, mode::text AS mode, workspace_id, data, created_at FROM events
-  WHERE workspace_id = $1 AND mode = 'test' AND created_at > $2 AND ($3::text[] IS NULL OR name = ANY($3::text[]))
-  ORDER BY created_at, id LIMIT 500`;
+  SELECT id, name, mode::text AS mode, workspace_id, data, created_at, txid::text AS txid FROM events
+  WHERE workspace_id = $1 AND mode = 'test' AND txid IS NOT NULL AND (txid, id) > ($2::xid8, $3::text)
+    AND txid < pg_snapshot_xmin(pg_current_snapshot())
+  ORDER BY txid, id LIMIT ${PAGE}`;
+
+/** Where a new stream starts: the oldest transaction still running, so none of them is missed. */
+const NOW = `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS txid`;
+
+const RESUME_FROM = `
+  SELECT txid::text AS txid FROM events
+  WHERE id = $1 AND workspace_id = $2 AND mode = 'test' AND txid IS NOT NULL AND created_at > $3`;
+
+/** A stream's own message (no `id:`, so `Last-Event-ID` stays the last event's): `stream.*`. */
+function notice(name: "stream.resumed" | "stream.not_resumed" | "stream.closed", data: Record<string, unknown>): string {
+  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
 
 export async function streamEvents(
   res: ServerResponse,
   database: Database,
   caller: Extract<Caller, { kind: "key" }>,
   query: URLSearchParams,
+  headers: IncomingHttpHeaders = {},
 ): Promise<void> {
   if (caller.mode !== "test") {
-    throw new AppError("test_key_required", "This endpoint streams test-mode events: call it with a test key (svc_test_…).");
+    throw new AppError("test_key_required", "This endpoint serves test-mode events: call it with a test key (svc_test_…).");
   }
   const names =
     query
@@ -52,6 +79,7 @@ export async function streamEvents(
       .filter(Boolean) ?? null;
   const unknown = names?.find((n) => !(EVENT_NAMES as readonly string[]).includes(n));
   if (unknown !== undefined) throw invalid("parameter_invalid", `events: ${unknown} is not an event name.`, "events");
+  const wanted = names ? new Set(names) : null;
   const open = openByKey.get(caller.keyId) ?? 0;
   if (open >= MAX_STREAMS_PER_KEY) {
     throw new AppError(
@@ -60,6 +88,40 @@ export async function streamEvents(
     );
   }
   openByKey.set(caller.keyId, open + 1);
+  let counted = true;
+  const release = () => {
+    if (!counted) return;
+    counted = false;
+    const left = (openByKey.get(caller.keyId) ?? 1) - 1;
+    if (left > 0) openByKey.set(caller.keyId, left);
+    else openByKey.delete(caller.keyId);
+  };
+
+  let cursor: Cursor;
+  let greeting: string;
+  try {
+    const lastEventId = [headers["last-event-id"]].flat()[0]?.trim();
+    const [resumed] = lastEventId
+      ? await database.query<{ txid: string }>(RESUME_FROM, [lastEventId, caller.workspaceId, new Date(Date.now() - RESUME_WINDOW_MS)])
+      : [];
+    if (lastEventId && resumed) {
+      cursor = { txid: resumed.txid, id: lastEventId };
+      greeting = notice("stream.resumed", { after: lastEventId });
+    } else {
+      const [now] = await database.query<{ txid: string }>(NOW);
+      cursor = { txid: now!.txid, id: "" };
+      greeting = lastEventId
+        ? notice("stream.not_resumed", {
+            after: lastEventId,
+            reason: "unknown_event",
+            message: `Last-Event-ID ${lastEventId} is not a test-mode event of this workspace from the last 24 hours: the stream starts from now.`,
+          })
+        : "";
+    }
+  } catch (err) {
+    release();
+    throw err;
+  }
 
   res.writeHead(200, {
     "Content-Type": "text/event-stream; charset=utf-8",
@@ -67,9 +129,7 @@ export async function streamEvents(
     Connection: "keep-alive",
     "X-Accel-Buffering": "no",
   });
-  res.write(`: streaming test-mode events of ${caller.workspaceId}\n\n`);
-  const sent = new Map<string, number>(); // event id -> created_at (ms), pruned past the overlap
-  let since = Date.now() - 1_000;
+  res.write(`: streaming test-mode events of ${caller.workspaceId}\n\n${greeting}`);
   let lastEventAt = Date.now();
   let closed = false;
   let reading = false;
@@ -77,8 +137,40 @@ export async function streamEvents(
   let timer: NodeJS.Timeout | null = null;
   const waker = pipelineWaker();
 
+  /** Ends the stream with its reason, readable by the client after the events before it. */
+  const hangUp = (reason: "slow_reader" | "idle", message: string) => {
+    if (closed || res.writableEnded) return;
+    res.end(notice("stream.closed", { reason, message }));
+    release();
+    // A client that reads nothing more never lets the end through: its connection is cut.
+    setTimeout(() => res.destroy(), SLOW_READER_GRACE_MS).unref();
+  };
+
+  /** Resolves once the client took what was written (true), or false when it was disconnected. */
+  const drained = () =>
+    new Promise<boolean>((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(slow);
+        res.off("drain", onDrain);
+        res.off("close", onClose);
+        resolve(ok);
+      };
+      const onDrain = () => done(true);
+      const onClose = () => done(false);
+      const slow = setTimeout(() => {
+        hangUp(
+          "slow_reader",
+          `The client read nothing for ${SLOW_READER_MS / 1000} s while events waited: the stream is closed. ` +
+            "Open it again with Last-Event-ID to resume after the last event received.",
+        );
+        done(false);
+      }, SLOW_READER_MS);
+      res.once("drain", onDrain);
+      res.once("close", onClose);
+    });
+
   const read = async () => {
-    if (closed) return;
+    if (closed || res.writableEnded) return;
     if (reading) {
       again = true;
       return;
@@ -87,18 +179,23 @@ export async function streamEvents(
     try {
       do {
         again = false;
-        const rows = await database.query<EventRow>(READ, [caller.workspaceId, new Date(since - OVERLAP_MS), names]);
+        const rows = await database.query<EventRow>(READ, [caller.workspaceId, cursor.txid, cursor.id]);
+        let full = false;
         for (const row of rows) {
-          const at = new Date(row.created_at).getTime();
-          if (sent.has(row.id)) continue;
-          sent.set(row.id, at);
-          since = Math.max(since, at);
+          cursor = { txid: row.txid, id: row.id };
+          if (wanted && !wanted.has(row.name)) continue;
           lastEventAt = Date.now();
           const body = eventBody({ ...row, created_at: new Date(row.created_at) });
-          res.write(`id: ${row.id}\nevent: ${row.name}\ndata: ${body}\n\n`);
+          // The client's connection holds no more: the rest waits in the database, not in memory.
+          if (!res.write(`id: ${row.id}\nevent: ${row.name}\ndata: ${body}\n\n`)) {
+            full = true;
+            break;
+          }
         }
-        for (const [id, at] of sent) if (at < since - 2 * OVERLAP_MS) sent.delete(id);
-        if (rows.length === 500) again = true;
+        if (full) {
+          if (!(await drained())) return;
+          again = true;
+        } else if (rows.length === PAGE) again = true;
       } while (again && !closed);
     } catch {
       // The database is briefly unreachable: the next wake-up or poll reads again.
@@ -117,14 +214,16 @@ export async function streamEvents(
   const tick = () => {
     if (closed) return;
     if (Date.now() - lastEventAt > STREAM_IDLE_MS) {
-      res.end();
+      hangUp("idle", `No event for ${STREAM_IDLE_MS / 60_000} minutes: the stream is closed.`);
       return;
     }
     void read().finally(() => {
       if (!closed) timer = setTimeout(tick, POLL_MS);
     });
   };
-  const keepalive = setInterval(() => res.write(":\n\n"), KEEPALIVE_MS);
+  const keepalive = setInterval(() => {
+    if (!res.writableEnded) res.write(":\n\n");
+  }, KEEPALIVE_MS);
   await new Promise<void>((resolve) => {
     const close = () => {
       if (closed) return;
@@ -133,9 +232,7 @@ export async function streamEvents(
       if (timer) clearTimeout(timer);
       if (soon) clearTimeout(soon);
       waker.off("wake", onWake);
-      const left = (openByKey.get(caller.keyId) ?? 1) - 1;
-      if (left > 0) openByKey.set(caller.keyId, left);
-      else openByKey.delete(caller.keyId);
+      release();
       resolve();
     };
     res.once("close", close);

@@ -1,6 +1,7 @@
 import { contactView } from "../contacts/contact-schemas.ts";
 import type { Database } from "../db/client.ts";
 import type { EventName } from "../events/event-names.ts";
+import { insertEvent } from "../events/record-event.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { EVENT_OF } from "../messaging/transitions.ts";
@@ -11,6 +12,8 @@ import { eventBody } from "./event-body.ts";
 import { ZSendTestEventRequest } from "./webhook-schemas.ts";
 import type { z } from "zod";
 import type { Columns } from "../db/rows.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { ZTriggerEventRequest } from "./webhook-schemas.ts";
 
 /**
  * "Send test event" of the dashboard: one delivery, to this endpoint only, of a sample event
@@ -44,6 +47,21 @@ export async function sendTestEvent(database: Database, workspaceId: string, req
   });
   wakePipeline();
   return { delivery_id: deliveryId, event_id: eventId };
+}
+
+/**
+ * `svc trigger EVENT` (`POST /webhook-events/trigger`): a sample test-mode event of that name,
+ * with made-up ids, recorded in the workspace's event log like any event. So it reaches
+ * what any test-mode event reaches: the event stream (`svc listen`) and the test-mode webhook
+ * endpoints that take it. A live key is refused: nothing happened in live mode.
+ */
+export async function triggerEvent(database: Database, workspaceId: string, request: z.input<typeof ZTriggerEventRequest>) {
+  const input = ZTriggerEventRequest.parse(request);
+  const id = await database.transaction((sql) =>
+    insertEvent(sql, { workspaceId, mode: "test", name: input.event, data: sampleData(input.event) as Prisma.InputJsonObject }),
+  );
+  wakePipeline();
+  return { id, event: input.event };
 }
 
 /**

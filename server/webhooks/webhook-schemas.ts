@@ -32,6 +32,7 @@ export const ZEndpointId = z.object({ endpoint_id: z.string().min(1).max(64) });
 export const ZDeliveryId = z.object({ delivery_id: z.string().min(1).max(64) });
 
 export const ZSendTestEventRequest = ZEndpointId.extend({ event: z.enum(EVENT_NAMES).default("contato.criado") });
+export const ZTriggerEventRequest = z.strictObject({ event: z.enum(EVENT_NAMES) });
 
 export const ZListDeliveriesRequest = ZEndpointId.extend({
   status: z.enum(DELIVERY_STATUSES).optional(),

@@ -123,6 +123,7 @@ const SECTIONS = {
   retries: "Answers and retries",
   order: "Duplicates and order",
   "test-events": "Test events",
+  listen: "Test events on your machine: svc listen",
 };
 const Section = makeSection(SECTIONS);
 
@@ -386,6 +387,47 @@ export default function WebhooksGuidePage() {
           logged like any delivery. Its body has <code>&quot;mode&quot;: &quot;test&quot;</code> and made-up ids: nothing happened in the
           workspace. Events caused by test keys (<code>svc_test_…</code>) are <code>test</code> too. Branch on <code>mode</code> so test
           events never touch production data.
+        </p>
+      </Section>
+
+      <Section id="listen">
+        <p>
+          <code>svc listen --forward-to http://localhost:4242/webhooks</code>, run in the service&apos;s directory with a test key (
+          <code>SVC_API_KEY</code>, scope <code>webhooks:read</code>), posts each test-mode event of the workspace to your local receiver,
+          signed as real deliveries are: no public URL needed. <code>--events</code> takes a comma-separated list of names.
+        </p>
+        <ul>
+          <li>
+            <strong>One secret per workspace and key.</strong> It prints its signing secret at every start, and it is the same secret each
+            time: it is kept in <code>~/.config/svc/listen.json</code> (under <code>$XDG_CONFIG_HOME</code> when set), beside a digest of
+            the key, never the key. <code>--rotate-secret</code> makes a new one, kept from then on.
+          </li>
+          <li>
+            <strong>Nothing missed.</strong> It remembers the last event it forwarded. When the stream drops, or when you start it again
+            within 24 hours, it resumes right after that event (the stream&apos;s <code>Last-Event-ID</code>), and forwards each event once.
+          </li>
+          <li>
+            <strong>A receiver that stalls.</strong> While your receiver answers, the stream keeps up with any volume. If nothing is read
+            for 30 seconds while events wait (a receiver paused in a debugger, say), the service ends the stream with a last message saying
+            why, <code>event: stream.closed</code> with <code>{'{"reason":"slow_reader",…}'}</code>; <code>svc listen</code> opens it again
+            and resumes after the last event it forwarded.
+          </li>
+          <li>
+            <strong>A sample event on demand.</strong> <code>svc trigger mensagem.entregue</code> records a sample test-mode event of that
+            name, with made-up ids, and prints its id (<code>{'{"id":"evt_…"}'}</code> with <code>--json</code>). It reaches{" "}
+            <code>svc listen</code> and the test-mode endpoints that take that event, like any test event. It needs a test key with the
+            scope <code>webhooks:write</code>.
+          </li>
+          <li>
+            With <code>--json</code>, <code>svc listen</code> prints one JSON object per line: first{" "}
+            <code>{'{"secret":"whsec_…","workspace":…,"resumed_after":…}'}</code>, then one per event forwarded,{" "}
+            <code>{'{"at","event","id","status"}'}</code> (<code>status</code> null with an <code>error</code> when your receiver did not
+            answer).
+          </li>
+        </ul>
+        <p>
+          Without the CLI, read <code>GET /api/v1/webhook-events/stream</code> (Server-Sent Events, test keys only) and send{" "}
+          <code>Last-Event-ID</code> when you reconnect; a stream opened without it starts from the moment it opens.
         </p>
         <p>
           See also <Link href="/docs/getting-started">Getting started</Link> and the <Link href="/docs/errors">error reference</Link>.

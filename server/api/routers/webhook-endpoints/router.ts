@@ -6,7 +6,7 @@ import { listDeliveries } from "../../../webhooks/list-deliveries.ts";
 import { listEndpoints } from "../../../webhooks/list-endpoints.ts";
 import { replayDelivery } from "../../../webhooks/replay-deliveries.ts";
 import { rotateSecret } from "../../../webhooks/rotate-secret.ts";
-import { firstAttempt, sendTestEvent } from "../../../webhooks/send-test-event.ts";
+import { firstAttempt, sendTestEvent, triggerEvent } from "../../../webhooks/send-test-event.ts";
 import { updateEndpoint } from "../../../webhooks/update-endpoint.ts";
 import { getDelivery } from "../../../webhooks/list-deliveries.ts";
 import { requestUrl } from "../../request-url.ts";
@@ -117,6 +117,16 @@ export const webhookEndpointsRouter = router({
     .output(T.ZStreamEventsResponse)
     .query(() => {
       throw new AppError("route_not_found", "The event stream is served over the REST API only.");
+    }),
+  trigger: workspaceProcedure
+    .meta(T.triggerEventMeta)
+    .input(T.ZTriggerEventRequest)
+    .output(T.ZTriggerEventResponse)
+    .mutation(({ ctx, input }) => {
+      if (ctx.caller.kind !== "key" || ctx.caller.mode !== "test") {
+        throw new AppError("test_key_required", "This endpoint serves test-mode events: call it with a test key (svc_test_…).");
+      }
+      return triggerEvent(ctx.db, ctx.caller.workspaceId, input);
     }),
   redeliver: workspaceProcedure
     .meta(T.redeliverMeta)

@@ -224,6 +224,32 @@ export const ZRedeliverRequest = z.strictObject({
 });
 export { ZWebhookDelivery as ZRedeliverResponse };
 
+export const triggerEventMeta: Meta = {
+  openapi: {
+    method: "POST",
+    path: "/webhook-events/trigger",
+    tags,
+    summary: "Trigger a sample test-mode event",
+    description:
+      "Records a sample event of the name given, in test mode and with made-up ids, in the workspace's event log: it goes to " +
+      "the open event streams (`svc listen`, `svc trigger`) and to the test-mode webhook endpoints that take that event, " +
+      "like any test-mode event. Test keys only.",
+    protect: true,
+  },
+  scope: "webhooks:write",
+  successStatus: 201,
+  errors: ["test_key_required"],
+};
+export const ZTriggerEventRequest = z
+  .strictObject({ event: z.enum(EVENT_NAMES).describe("The sample event's name.") })
+  .meta({ id: "TriggerEventRequest", examples: [{ event: "mensagem.entregue" }] });
+export const ZTriggerEventResponse = z
+  .object({
+    id: z.string().describe("The event's id (prefix `evt_`): the `id:` of the stream and the `webhook-id` of its deliveries."),
+    event: z.string(),
+  })
+  .meta({ id: "TriggeredEvent" });
+
 export const streamEventsMeta: Meta = {
   openapi: {
     method: "GET",
@@ -233,7 +259,10 @@ export const streamEventsMeta: Meta = {
     description:
       "Server-Sent Events (`text/event-stream`): each test-mode event of the workspace as it happens, `id:` the event id, " +
       "`event:` its name and `data:` the body a webhook delivery carries. Test keys only; at most 5 streams open per key; a " +
-      "stream with no event for an hour is closed. `svc listen` reads it and forwards each event, signed, to a local URL.",
+      "stream with no event for an hour is closed. Sent with `Last-Event-ID`, it resumes after that event (one of the last 24 " +
+      "hours), missing none. A client that reads nothing for 30 s while events wait is disconnected, after a last " +
+      '`stream.closed` message that says why (`data: {"reason": "slow_reader", …}`). `svc listen` reads it and ' +
+      "forwards each event, signed, to a local URL.",
     protect: true,
   },
   scope: "webhooks:read",
