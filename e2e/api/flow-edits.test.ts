@@ -277,6 +277,55 @@ describe("GET /flows/{flow_id}/stats (D69, D83)", () => {
     expect(live.runs).toEqual({ active: 0, completed: 0, stopped: 0, failed: 0 });
   });
 
+  it("counts a run moved onto a new version as having reached the wait it goes on with there, and previews a wait_for's event and timeout", async () => {
+    // Issue 46: a moved run was in no step's `reached` of its new version, though `waiting` there.
+    const v1: Doc = {
+      name: "Moved and counted",
+      status: "active",
+      steps: [
+        {
+          type: "branch",
+          id: "who",
+          if: { opted_out: "whatsapp" },
+          then: [{ type: "wait", id: "hold", duration: "PT1H" }],
+          else: [{ type: "wait_for", id: "paid", event: "order_paid", timeout: "P1D" }],
+        },
+        { type: "send", id: "bye", channel: "email", email: { subject: "Bye", html: "<p>x</p>" } },
+      ],
+    };
+    const f = await create(v1);
+    const ana = await test.post("/contacts", { email: `mv${seq++}@example.com`, name: "Ana" });
+    await sql(`UPDATE contacts SET opt_out_whatsapp = true WHERE id = $1`, [ana.body.id]);
+    const a = await test.post(`/flows/${f}/enroll`, { to: { contact_id: ana.body.id } });
+    const b = await test.post(`/flows/${f}/enroll`, { to: { email: `mv${seq++}@example.com`, name: "Bia" } });
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const read = async () => (await readOnly.get(`/flows/${f}/stats`)).body as Stats;
+    const step = (s: Stats, version: number, id: string) => s.versions.find((v) => v.version === version)!.steps.find((x) => x.id === id)!;
+    await until(read, (s) => step(s, 1, "hold").waiting === 1 && step(s, 1, "paid").waiting === 1);
+    const [biaRun] = await sql(`SELECT next_step_at FROM flow_runs WHERE id = $1`, [b.body.id]);
+    const timeout = new Date(biaRun!.next_step_at as string).toISOString();
+
+    // A step first: every path shifts, and each run moves to its wait's new place.
+    const v2 = { ...structuredClone(v1), migrate: "move" };
+    v2.steps.unshift({ type: "wait", id: "first", duration: "PT1M" });
+    const preview = await readOnly.post(`/flows/${f}/preview`, v2);
+    const bia = preview.body.runs.find((r: { run_id: string }) => r.run_id === b.body.id);
+    const waits = { step: "paid", action: "wait_for", at: timeout, text: null, for: "order_paid", until: timeout };
+    expect(bia).toMatchObject({ current: { id: "paid", path: "steps.0.else.0" }, next: { old: waits, new: waits } });
+
+    const saved = await mutation<{ version: number; runs: unknown }>("flows.update", { flow_id: f, definition: v2 });
+    expect(saved).toMatchObject({ version: 2, runs: { moved: 2, completed: 0 } });
+    const stats = await until(read, (s) => s.versions.length === 2);
+    expect(step(stats, 2, "hold")).toMatchObject({ path: "steps.1.then.0", reached: 1, waiting: 1 });
+    expect(step(stats, 2, "paid")).toMatchObject({ path: "steps.1.else.0", reached: 1, waiting: 1 });
+    // Steps they did not run on version 2 are not counted there; version 1 keeps what they did on it.
+    expect(step(stats, 2, "first")).toMatchObject({ reached: 0, waiting: 0 });
+    expect(step(stats, 2, "who")).toMatchObject({ reached: 0 });
+    expect(step(stats, 1, "hold")).toMatchObject({ reached: 1, waiting: 0 });
+    expect(step(stats, 1, "paid")).toMatchObject({ reached: 1, waiting: 0 });
+    expect(stats.runs).toMatchObject({ active: 2 });
+  }, 120_000);
+
   it("answers 404 for another workspace's or an unknown flow", async () => {
     const res = await readOnly.get(`/flows/flow_nope/stats`);
     expect(res.status).toBe(404);

@@ -144,10 +144,10 @@ test("an admin builds a flow in the editor, sees a fault at its step, activates 
   const history = dialog.getByRole("list", { name: "Run history, oldest first" }).getByRole("listitem");
   await expect(history).toHaveCount(7);
   await expect(history.nth(0)).toContainText("Entered the flow on version 1.");
-  await expect(history.nth(1)).toContainText("Step 1 · tag");
+  await expect(history.nth(1)).toContainText("Step 1 · Add or remove tags");
   await expect(history.nth(2)).toContainText("Took the “then” side of the branch.");
-  await expect(history.nth(3)).toContainText("Step 2 › then › 1 · set_field");
-  await expect(history.nth(4)).toContainText(/Step 3 · send.*Sent a WhatsApp message msg_/);
+  await expect(history.nth(3)).toContainText("Step 2 › then › 1 · Set a custom field");
+  await expect(history.nth(4)).toContainText(/Step 3 · Send a message.*Sent a WhatsApp message msg_/);
   await expect(history.nth(5)).toContainText("to “onboarded”");
   await expect(history.nth(6)).toContainText("Went through the flow to its end.");
   await expect(dialog.getByRole("button", { name: "Unenroll…" })).toHaveCount(0);
@@ -197,7 +197,7 @@ test("an admin imports a flow that waits, sees its run waiting and unenrolls it 
   const row = await runRow(page, runId);
   await expect(row).toContainText("active");
   // Waiting before step 2, due in an hour.
-  await expect(row).toContainText("Step 2 · set_field");
+  await expect(row).toContainText("Step 2 · Set a custom field");
   await expect(row.locator("time").first()).toBeVisible();
 
   await row.getByRole("button", { name: `History of run ${runId}` }).click();

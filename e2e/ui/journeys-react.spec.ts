@@ -77,11 +77,11 @@ test("an admin builds an abandoned-cart flow in the editor, an event starts its 
   await expect(wait.getByLabel("Timeout", { exact: true })).toHaveValue("P1D");
   await expect(wait).toContainText("Gives up after 1 day.");
   // Its two paths, drawn on the canvas like a branch's: a thank-you (left empty first), a last nudge.
-  await expect(page.getByRole("img", { name: "event arrived: from Step 2 to Step 2 › on_event" })).toBeAttached();
-  await expect(page.getByRole("img", { name: "timed out: from Step 2 to Step 2 › on_timeout" })).toBeAttached();
-  await addStep(page, "Send a message", "to Step 2 › on_event");
-  await addStep(page, "Send a message", "to Step 2 › on_timeout");
-  await group(page, "Step 2 › on_timeout › 1").getByLabel("Message", { exact: true }).fill("Still thinking about cart {{run.key}}?");
+  await expect(page.getByRole("img", { name: "event arrived: from Step 2 to Step 2 › event arrived" })).toBeAttached();
+  await expect(page.getByRole("img", { name: "timed out: from Step 2 to Step 2 › timed out" })).toBeAttached();
+  await addStep(page, "Send a message", "to Step 2 › event arrived");
+  await addStep(page, "Send a message", "to Step 2 › timed out");
+  await group(page, "Step 2 › timed out › 1").getByLabel("Message", { exact: true }).fill("Still thinking about cart {{run.key}}?");
 
   // Each fault is shown where it is: the trigger, the wait_for's match, a step inside its path.
   const eventWords = "Name the event in lowercase letters, digits, _ and . (such as order_paid).";
@@ -102,10 +102,10 @@ test("an admin builds an abandoned-cart flow in the editor, an event starts its 
   await expect(group(wait, "Match").getByLabel("Property", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await group(wait, "Match").getByLabel("Property", { exact: true }).fill("order_id");
 
-  await refusedAt(page, "Step 2 › on_event › 1 (Send a message)", "Write the message or add a media URL.");
-  const thanks = group(page, "Step 2 › on_event › 1");
+  await refusedAt(page, "Step 2 › event arrived › 1 (Send a message)", "Write the message or add a media URL.");
+  const thanks = group(page, "Step 2 › event arrived › 1");
   await expect(thanks).toHaveClass(/has-fault/);
-  await expect(stepNode(page, "Step 2 › on_event › 1")).toContainText("Needs a fix");
+  await expect(stepNode(page, "Step 2 › event arrived › 1")).toContainText("Needs a fix");
   await expect(stepNode(page, "Step 2")).not.toContainText("Needs a fix");
   await expect(thanks.getByLabel("Message", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await thanks.getByLabel("Message", { exact: true }).fill("Thanks for paying {{wait.order_id}}!");
@@ -160,9 +160,9 @@ test("an admin builds an abandoned-cart flow in the editor, an event starts its 
   const history = dialog.getByRole("list", { name: "Run history, oldest first" }).getByRole("listitem");
   await expect(dialog.getByRole("definition").filter({ hasText: "cart-42" })).toBeVisible();
   await expect(history.nth(0)).toContainText(`Entered the flow on version 1, triggered by the event cart_abandoned (${abandoned.id}).`);
-  await expect(history.nth(1)).toContainText(/Step 1 · send.*Sent a WhatsApp message msg_\w+\./);
+  await expect(history.nth(1)).toContainText(/Step 1 · Send a message.*Sent a WhatsApp message msg_\w+\./);
   await expect(history.nth(2)).toContainText(
-    /Waiting.*Step 2 · wait_for.*Began waiting for the event order_paid where order_id is “cart-42”, until .* at the latest\./,
+    /Waiting.*Step 2 · Wait for an event or a reply.*Began waiting for the event order_paid where order_id is “cart-42”, until .* at the latest\./,
   );
 
   // Another cart's payment wakes nothing; this cart's converts the run, wakes it and takes the event's path.
@@ -176,8 +176,8 @@ test("an admin builds an abandoned-cart flow in the editor, an event starts its 
   await expect(history.nth(3)).toContainText(`Converted`);
   await expect(history.nth(3)).toContainText(`Reached the goal: the event order_paid (${paid.id}) counts as a conversion.`);
   await expect(history.nth(4)).toContainText(`The event order_paid (${paid.id}) arrived and woke the run.`);
-  await expect(history.nth(5)).toContainText("Took the on_event path: what the run waited for arrived.");
-  await expect(history.nth(6)).toContainText(/Step 2 › on_event › 1 · send.*Sent a WhatsApp message msg_\w+\./);
+  await expect(history.nth(5)).toContainText("Took the “event arrived” path: what the run waited for arrived.");
+  await expect(history.nth(6)).toContainText(/Step 2 › event arrived › 1 · Send a message.*Sent a WhatsApp message msg_\w+\./);
   await expect(history).toHaveCount(8);
   await expect(history.nth(4).getByRole("link", { name: paid.id })).toHaveAttribute(
     "href",

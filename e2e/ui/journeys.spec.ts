@@ -59,8 +59,8 @@ test("an admin test-runs a flow from its page and follows its message to the mes
   await expect(run).toContainText("test");
   // Its numbers, with the top bar's switch on test data: reached, waiting, stopped, failed.
   await setMode(page, "test");
-  await expect(stepRow(page, /^Step 1 · send/).getByRole("cell")).toHaveText(["1", "0", "0", "0", /.*/], { timeout: 30_000 });
-  await expect(stepRow(page, /^Step 2 · wait/).getByRole("cell")).toHaveText(["1", "1", "0", "0", /.*/]);
+  await expect(stepRow(page, /^Step 1 · Send a message/).getByRole("cell")).toHaveText(["1", "0", "0", "0", /.*/], { timeout: 30_000 });
+  await expect(stepRow(page, /^Step 2 · Wait/).getByRole("cell")).toHaveText(["1", "1", "0", "0", /.*/]);
   await expect(stepRow(page, /^Step 3 ·/).getByRole("cell")).toHaveText(["0", "0", "0", "0", /.*/]);
   // The canvas's node says the same.
   await expect(stepNode(page, "Step 2")).toContainText("1 reached · 1 waiting");
@@ -224,7 +224,7 @@ test("support staff read a flow's runs by step and its runs' contacts, without t
   await setMode(page, "test");
   await expect(page.getByRole("group", { name: "Step 1", exact: true })).toContainText("Waits 1 day.");
   await expect(stepNode(page, "Step 1")).toContainText("1 reached · 1 waiting");
-  await expect(stepRow(page, /^Step 1 · wait/).getByRole("cell")).toHaveText(["1", "1", "0", "0", /.*/]);
+  await expect(stepRow(page, /^Step 1 · Wait/).getByRole("cell")).toHaveText(["1", "1", "0", "0", /.*/]);
   const run = page.getByRole("table", { name: "Runs" }).getByRole("row").filter({ hasText: flows.seededFlow.runId });
   await expect(run).toContainText("+5511955550009");
   // The server refuses a support user's enrollment too.

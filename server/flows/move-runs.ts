@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import { readContacts } from "../contacts/get-contact.ts";
 import type { Database, Handle } from "../db/client.ts";
@@ -40,6 +41,14 @@ function samePlace(from: Step[], to: Step[], at: Path | null): Path | null {
   return (step && pathsById(to).get(stepId(step, at!))) ?? null;
 }
 
+/** Whether a run moved to `at` of `to` goes on with the `wait_for` it waits in (same id): it keeps what it waits for and its timeout. */
+function keepsWait(run: ActiveRun, from: Step[], to: Step[], at: Path | null): boolean {
+  return !!run.wait && !!at && stepAt(to, at)?.type === "wait_for" && !!samePlace(from, to, run.wait.position);
+}
+
+/** Whether the run waits in the `wait_for` at its position now (its job comes back at the timeout). */
+const waitsHere = (run: ActiveRun) => !!run.wait && !!run.position && isDeepStrictEqual(run.wait.position, run.position);
+
 type ActiveRun = {
   id: string;
   workspace_id: string;
@@ -70,7 +79,7 @@ const BATCH = 500;
 // One batch moved ($1 the runs' plans, $2 the new version): the runs, their pending jobs, their history.
 const MOVE = `
   WITH x AS (
-    SELECT * FROM ${jsonRows("$1", "id text, position jsonb, waiting_at jsonb, keep_wait boolean, removed boolean, from_version int, from_step text")} x
+    SELECT * FROM ${jsonRows("$1", "id text, position jsonb, waiting_at jsonb, keep_wait boolean, removed boolean, from_version int, from_step text, reached jsonb")} x
   ), r AS (
     UPDATE flow_runs r SET
       version = $2,
@@ -93,7 +102,8 @@ const MOVE = `
     DELETE FROM jobs USING x WHERE jobs.kind = 'flow.step' AND jobs.subject_id = x.id AND x.removed
   )
   INSERT INTO flow_run_history (run_id, kind, position, detail)
-  SELECT id, 'moved', x.position, jsonb_build_object('from_version', x.from_version, 'to_version', $2::int, 'from', x.from_step) FROM x
+  SELECT id, 'moved', x.position, jsonb_build_object('from_version', x.from_version, 'to_version', $2::int, 'from', x.from_step)
+    || CASE WHEN x.reached IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('reached', x.reached) END FROM x
   UNION ALL SELECT id, 'completed', NULL, '{"reason": "step_removed"}'::jsonb FROM x WHERE x.removed`;
 
 /** `move`: every active run of the flow not on `version` continues on it (see above); how many moved and completed. */
@@ -120,10 +130,11 @@ export async function moveRuns(database: Database, flowId: string, version: numb
         const from = versions.get(run.version) ?? [];
         const plan = planMove(from, target, run.position);
         const waitingAt = samePlace(from, target, run.waiting_at);
-        const keepWait =
-          !!run.wait && !!plan.to && stepAt(target, plan.to)?.type === "wait_for" && !!samePlace(from, target, run.wait.position);
+        const keepWait = keepsWait(run, from, target, plan.to);
         const current = run.waiting_at ?? run.position;
         const fromStep = current && stepAt(from, current);
+        const waitsIn = keepWait ? plan.to : waitingAt;
+        const waitType = waitsIn && stepAt(target, waitsIn)?.type;
         return {
           id: run.id,
           position: plan.to,
@@ -132,6 +143,8 @@ export async function moveRuns(database: Database, flowId: string, version: numb
           removed: plan.removed,
           from_version: run.version,
           from_step: fromStep ? stepId(fromStep, current!) : null,
+          // D69: the wait it goes on with is a step it reached on this version (counted by the `moved` entry).
+          reached: waitType === "wait" || waitType === "wait_for" ? waitsIn : null,
         };
       });
       await sql(MOVE, [JSON.stringify(plans), version]);
@@ -157,15 +170,34 @@ export async function moveRuns(database: Database, flowId: string, version: numb
   }
 }
 
-/** D83: a run's next action: which step, what it does, when, and the text a send would carry. */
-export type NextAction = { step: string | null; action: "send" | "wait_for" | "complete"; at: string | null; text: string | null };
+/**
+ * D83: a run's next action: which step, what it does, when, and the text a send would carry; a
+ * `wait_for` also says what it waits for (`for`: the event's name or the message outcome, as a
+ * `waiting` history entry does, D82) and `until`, when it times out at the latest.
+ */
+export type NextAction = {
+  step: string | null;
+  action: "send" | "wait_for" | "complete";
+  at: string | null;
+  text: string | null;
+  for?: string;
+  until?: string;
+};
 
 /**
  * What the run at `position` of `steps` does next, from `due` (when its job is due): waits are
  * passed by adding their time, branches are taken on the contact as it is, tags and fields go
- * by; the first send, wait_for or end is the answer.
+ * by; the first send, wait_for or end is the answer. `waiting`: the run already waits in the
+ * `wait_for` at `position`, so `due` is its timeout (else a wait_for times out `timeout` after it begins).
  */
-export function nextAction(steps: Step[], position: Path | null, run: ActiveRun, contact: Contact | undefined, due: Date): NextAction {
+export function nextAction(
+  steps: Step[],
+  position: Path | null,
+  run: ActiveRun,
+  contact: Contact | undefined,
+  due: Date,
+  waiting = false,
+): NextAction {
   let at = due;
   for (let p: Path | null = position, n = 0; p && n < 1_000; n++) {
     const step = stepAt(steps, p);
@@ -173,8 +205,11 @@ export function nextAction(steps: Step[], position: Path | null, run: ActiveRun,
     switch (step.type) {
       case "send":
         return { step: stepId(step, p), action: "send", at: at.toISOString(), text: contact ? sendText(step, run, contact) : null };
-      case "wait_for":
-        return { step: stepId(step, p), action: "wait_for", at: at.toISOString(), text: null };
+      case "wait_for": {
+        const until = waiting && n === 0 ? at : addDuration(step.timeout, at);
+        const waitsFor = step.message ?? step.event ?? "";
+        return { step: stepId(step, p), action: "wait_for", at: at.toISOString(), text: null, for: waitsFor, until: until.toISOString() };
+      }
       case "exit":
         return { step: stepId(step, p), action: "complete", at: at.toISOString(), text: null };
       case "wait":
@@ -249,13 +284,13 @@ export async function previewEdit(database: Database, caller: { workspaceId: str
       const due = run.next_step_at && new Date(run.next_step_at) > now ? new Date(run.next_step_at) : now;
       const place = run.waiting_at ?? run.position;
       const step = place && stepAt(steps, place);
-      const old = nextAction(steps, run.position, run, contact, due);
+      const old = nextAction(steps, run.position, run, contact, due, waitsHere(run));
       let next = old;
       if (move) {
         const plan = planMove(steps, definition.steps, run.position);
         next = plan.removed
           ? { step: null, action: "complete", at: now.toISOString(), text: null }
-          : nextAction(definition.steps, plan.to, run, contact, due);
+          : nextAction(definition.steps, plan.to, run, contact, due, waitsHere(run) && keepsWait(run, steps, definition.steps, plan.to));
       }
       return {
         run_id: run.id,

@@ -12,7 +12,8 @@ export const previewEditMeta: Meta = {
       "Takes the flow document a save would take, with `migrate` (`keep`, the default, or `move`), and changes nothing. Answers " +
       "how many active runs the save would keep on their version, move to the new one, or complete because their step is gone, " +
       "and for the first 1,000 active runs (oldest first) the step each is in and its next action under the old and the new " +
-      "version: the step, `send`, `wait_for` or `complete`, when, and the rendered text (or subject) of a message. An invalid " +
+      "version: the step, `send`, `wait_for` or `complete`, when, and the rendered text (or subject) of a message; a `wait_for` " +
+      "also says what it waits for and when it times out. An invalid " +
       "document is refused with the `param` a save would give.",
     protect: true,
   },
@@ -47,6 +48,14 @@ const ZNext = z.object({
   action: z.enum(["send", "wait_for", "complete"]),
   at: z.string().nullable(),
   text: z.string().nullable().describe("The rendered text (or e-mail subject) the send would carry."),
+  for: z
+    .string()
+    .optional()
+    .describe("`wait_for` only: what it waits for, the event's name or the outcome of the run's latest message (`replied`, …)."),
+  until: z
+    .string()
+    .optional()
+    .describe("`wait_for` only: when the wait times out at the latest (for a run already waiting in it, `at` too)."),
 });
 
 export const ZPreviewEditResponse = z

@@ -42,15 +42,17 @@ const sameNode = (a: Path | null, b: Path) => a !== null && stepParam(a) === ste
 const numbersText = (n: StepNumbers) => `${n.reached} reached · ${n.waiting} waiting · ${n.skipped} skipped`;
 
 /** What the + button of a place says: where a step goes. */
-function addLabel(list: Path, index: number, empty: boolean): string {
+function addLabel(steps: Step[], list: Path, index: number, empty: boolean): string {
   if (list.length === 0 && index === 0) return "Add a step at the start";
-  if (empty) return `Add a step to ${positionLabel(list)}`;
-  return `Add a step after ${positionLabel([...list, index - 1])}`;
+  if (empty) return `Add a step to ${positionLabel(list, steps)}`;
+  return `Add a step after ${positionLabel([...list, index - 1], steps)}`;
 }
 
-function AddButton({ list, index, empty, onAdd }: { list: Path; index: number; empty: boolean; onAdd?: CanvasProps["onAdd"] }) {
+type AddProps = { steps: Step[]; list: Path; index: number; empty: boolean; onAdd?: CanvasProps["onAdd"] };
+
+function AddButton({ steps, list, index, empty, onAdd }: AddProps) {
   if (!onAdd) return null;
-  const label = addLabel(list, index, empty);
+  const label = addLabel(steps, list, index, empty);
   return (
     <button
       type="button"
@@ -69,6 +71,7 @@ function AddButton({ list, index, empty, onAdd }: { list: Path; index: number; e
 }
 
 type StepData = {
+  steps: Step[];
   label: string;
   summary: string;
   numbers?: StepNumbers;
@@ -76,7 +79,7 @@ type StepData = {
   position: Path;
   onAdd?: CanvasProps["onAdd"];
 };
-type PlaceData = { label: string; list: Path; onAdd?: CanvasProps["onAdd"] };
+type PlaceData = { steps: Step[]; label: string; list: Path; onAdd?: CanvasProps["onAdd"] };
 
 function StepNode({ data, selected }: NodeProps<Node<StepData>>) {
   const { position } = data;
@@ -87,7 +90,13 @@ function StepNode({ data, selected }: NodeProps<Node<StepData>>) {
       <span className="canvas-node-summary">{data.summary}</span>
       {data.faulty && <span className="canvas-node-fault">Needs a fix</span>}
       {data.numbers && <span className="canvas-node-numbers">{numbersText(data.numbers)}</span>}
-      <AddButton list={position.slice(0, -1)} index={(position[position.length - 1] as number) + 1} empty={false} onAdd={data.onAdd} />
+      <AddButton
+        steps={data.steps}
+        list={position.slice(0, -1)}
+        index={(position[position.length - 1] as number) + 1}
+        empty={false}
+        onAdd={data.onAdd}
+      />
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
   );
@@ -98,7 +107,7 @@ function PlaceNode({ data, type }: NodeProps<Node<PlaceData>>) {
     <div className={`canvas-place canvas-${type}`}>
       {type !== "start" && <Handle type="target" position={Position.Top} isConnectable={false} />}
       <span>{data.label}</span>
-      {type !== "end" && <AddButton list={data.list} index={0} empty={type === "empty"} onAdd={data.onAdd} />}
+      {type !== "end" && <AddButton steps={data.steps} list={data.list} index={0} empty={type === "empty"} onAdd={data.onAdd} />}
       {type !== "end" && <Handle type="source" position={Position.Bottom} isConnectable={false} />}
     </div>
   );
@@ -140,14 +149,15 @@ function ZoomControls({ shape }: { shape: string }) {
 export function FlowCanvas({ steps, selected, onSelect, onAdd, numbers, faulty, tags }: CanvasProps) {
   const layout = useMemo(() => flowLayout(steps), [steps]);
   const byId = new Map<string, Path>();
-  const nameOf = (id: string) => (id === "start" ? "the start" : id === "end" ? "the end" : positionLabel(byId.get(id) ?? []));
+  const nameOf = (id: string) => (id === "start" ? "the start" : id === "end" ? "the end" : positionLabel(byId.get(id) ?? [], steps));
   const nodes: Node[] = layout.nodes.map((n) => {
     const base = { id: n.id, type: n.kind, position: { x: n.x, y: n.y }, width: n.width, height: n.height, draggable: false };
     if (n.kind === "step") {
       byId.set(n.id, n.position);
-      const label = positionLabel(n.position);
+      const label = positionLabel(n.position, steps);
       const summary = stepSummary(n.step, { tags });
       const data: StepData = {
+        steps,
         label,
         summary,
         numbers: numbers?.(n.step, n.position),
@@ -159,9 +169,9 @@ export function FlowCanvas({ steps, selected, onSelect, onAdd, numbers, faulty, 
     }
     if (n.kind === "empty") byId.set(n.id, n.list);
     const label = n.kind === "start" ? "Start" : n.kind === "end" ? "End" : "No steps";
-    const data: PlaceData = { label, list: n.kind === "empty" ? n.list : [], onAdd };
+    const data: PlaceData = { steps, label, list: n.kind === "empty" ? n.list : [], onAdd };
     // A role and a name: xyflow sets aria-roledescription on every node, which needs a role.
-    const ariaLabel = n.kind === "empty" ? `${positionLabel(n.list)}: no steps` : label;
+    const ariaLabel = n.kind === "empty" ? `${positionLabel(n.list, steps)}: no steps` : label;
     return { ...base, data, selectable: false, focusable: false, ariaRole: "group" as const, ariaLabel };
   });
   const edges: Edge[] = layout.edges.map((e) => ({
@@ -221,12 +231,12 @@ export function StepOutline({ steps, selected, onSelect, onAdd, numbers, tags, f
                 aria-pressed={sameNode(selected, position)}
                 onClick={() => onSelect(position)}
               >
-                <span className="canvas-node-label">{positionLabel(position)}</span>{" "}
+                <span className="canvas-node-label">{positionLabel(position, steps)}</span>{" "}
                 <span className="canvas-node-summary">{stepSummary(step, { tags })}</span>
                 {isFaulty && <span className="canvas-node-fault"> Needs a fix</span>}
                 {n && <span className="canvas-node-numbers">{numbersText(n)}</span>}
               </button>
-              <AddButton list={base} index={i + 1} empty={false} onAdd={onAdd} />
+              <AddButton steps={steps} list={base} index={i + 1} empty={false} onAdd={onAdd} />
             </div>
             {pathsOf(step).length > 0 && (
               <ul className="outline-paths">
@@ -238,7 +248,7 @@ export function StepOutline({ steps, selected, onSelect, onAdd, numbers, tags, f
                     ) : (
                       <div className="outline-row">
                         <span className="muted">No steps</span>
-                        <AddButton list={[...position, side]} index={0} empty onAdd={onAdd} />
+                        <AddButton steps={steps} list={[...position, side]} index={0} empty onAdd={onAdd} />
                       </div>
                     )}
                   </li>
@@ -254,7 +264,7 @@ export function StepOutline({ steps, selected, onSelect, onAdd, numbers, tags, f
     <section className="step-outline" aria-label="Steps outline">
       <div className="outline-row">
         <span className="muted">{steps.length === 0 ? "No steps yet." : "Start"}</span>
-        <AddButton list={[]} index={0} empty={false} onAdd={onAdd} />
+        <AddButton steps={steps} list={[]} index={0} empty={false} onAdd={onAdd} />
       </div>
       {steps.length > 0 && list(steps, [])}
     </section>

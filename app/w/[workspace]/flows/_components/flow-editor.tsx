@@ -3,7 +3,7 @@
 import { skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
-import { apiFault, faultAt } from "@/app/_components/api-error.ts";
+import { apiFault, faultAt, type ApiFault } from "@/app/_components/api-error.ts";
 import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { FieldError } from "@/app/_components/form-feedback.tsx";
 import { useMode } from "@/app/_components/mode-switch.tsx";
@@ -17,9 +17,8 @@ import {
   documentJson,
   exportFileName,
   newStep,
-  positionLabel,
-  STEP_TYPE_LABEL,
   stepAtPosition,
+  stepLabel,
   type FlowDetails,
   type FlowDocument,
   type StepType,
@@ -74,15 +73,22 @@ type Props = {
 function faultTarget(param: string | null, steps: Step[]): { label: string; position: Path | null } | null {
   const place = faultPlace(param);
   if (!place) return null;
-  if (place.position) {
-    const step = stepAtPosition(steps, place.position);
-    return { label: `${positionLabel(place.position)}${step ? ` (${STEP_TYPE_LABEL[step.type]})` : ""}`, position: place.position };
-  }
+  if (place.position) return { label: stepLabel(steps, place.position), position: place.position };
   const top = place.field.split(".")[0];
   if (top === "name") return { label: "Name", position: null };
   if (top === "trigger") return { label: "Trigger", position: null };
   if (top === "goal") return { label: "Goal", position: null };
   return null;
+}
+
+/** What a save did, in words: the version, and with `move` how many people moved to it (the service's count, D70). */
+function savedWords(answer: { version: number; runs?: { moved: number; completed: number } }, migrate?: "keep" | "move"): string {
+  const saved = `Saved. The flow is at version ${answer.version}.`;
+  if (migrate !== "move") return saved;
+  if (!answer.runs) return `${saved} Its steps did not change, so nobody moved.`;
+  const people = (n: number) => (n === 1 ? "1 person" : `${n.toLocaleString("en-US")} people`);
+  const { moved, completed } = answer.runs;
+  return `${saved} ${people(moved)} moved to it${completed ? `; ${people(completed)} left the journey because their step is gone` : ""}.`;
 }
 
 /** After a step is deleted: its previous sibling, else the step that holds its path, else what took its place. */
@@ -118,8 +124,10 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
   const focusNext = useRef<"heading" | "invalid" | null>(null);
   const panelHeading = useRef<HTMLHeadingElement>(null);
   const panel = useRef<HTMLDivElement>(null);
-  // D70: saving an active flow first shows what happens to the people already in it.
+  // D70: saving a flow that has left draft first shows what happens to the people already in it.
   const [previewing, setPreviewing] = useState(false);
+  // The preview's refusal of the document: shown as a refused save is, at its field.
+  const [previewFault, setPreviewFault] = useState<ApiFault | null>(null);
   const create = useMutation(trpc.flows.create.mutationOptions());
   const update = useMutation(trpc.flows.update.mutationOptions());
   // D69: each step's numbers on its node, from the statistics the page shows below (one query).
@@ -127,7 +135,7 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
   const mode = useMode();
   const stats = useQuery({ ...trpc.flows.modeStats.queryOptions(flow ? { flow_id: flow.id, mode } : skipToken), refetchInterval: 5_000 });
   const mutation = flow ? update : create;
-  const fault = mutation.isError ? inWords(apiFault(mutation.error)) : null;
+  const fault = mutation.isError ? inWords(apiFault(mutation.error)) : previewFault;
   const readOnly = !canManage || flow?.status === "archived";
   const dirty = JSON.stringify(draft) !== saved;
 
@@ -190,8 +198,18 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
   };
 
   function onSave() {
-    if (flow?.status === "active") setPreviewing(true);
-    else save();
+    setPreviewFault(null);
+    if (flow?.status === "active" || flow?.status === "paused") {
+      update.reset();
+      setPreviewing(true);
+    } else save();
+  }
+
+  /** The preview refused the document: the dialog closes and the editor says why, at the field. */
+  function onPreviewFault(error: unknown) {
+    setPreviewing(false);
+    setPreviewFault(inWords(apiFault(error)));
+    showFault(error);
   }
 
   /** A refused save: the faulty step's form opens, its field focused. */
@@ -202,10 +220,14 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
 
   function save(migrate?: "keep" | "move") {
     setDone(null);
+    setPreviewFault(null);
+    // The runs (their version and step) and the statistics change with a move.
     const refresh = () =>
       Promise.all([
         queryClient.invalidateQueries(trpc.flows.all.queryFilter()),
         flow ? queryClient.invalidateQueries(trpc.flows.get.queryFilter({ flow_id: flow.id })) : null,
+        flow ? queryClient.invalidateQueries(trpc.flows.runs.queryFilter()) : null,
+        flow ? queryClient.invalidateQueries(trpc.flows.modeStats.queryFilter()) : null,
       ]);
     if (flow) {
       update.mutate(
@@ -216,7 +238,7 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
             setSaved(JSON.stringify(draft));
             onDirty?.(false);
             await refresh();
-            setDone(`Saved. The flow is at version ${answer.version}.`);
+            setDone(savedWords(answer, migrate));
           },
           onError: (error) => {
             setPreviewing(false);
@@ -275,7 +297,10 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
       </div>
       {canManage && flow?.status === "archived" && <p className="note">This flow is archived: it can no longer be changed.</p>}
       {flow && flow.status !== "draft" && !readOnly && (
-        <p className="muted hint">Saving changed steps makes a new version; runs already started keep theirs.</p>
+        <p className="muted hint">
+          Saving changed steps makes a new version. Before it is saved you see what happens to the people already in the journey, and choose
+          whether they stay on their version or move to the new one.
+        </p>
       )}
 
       {fault && (
@@ -339,6 +364,7 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
             <StepCard
               key={selected.join(".")}
               step={step}
+              steps={draft.steps}
               position={selected}
               first={selected[selected.length - 1] === 0}
               last={stepAtPosition(draft.steps, [...selected.slice(0, -1), (selected[selected.length - 1] as number) + 1]) === undefined}
@@ -392,6 +418,7 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
           savedSteps={flow.definition.steps}
           saving={update.isPending}
           onSave={save}
+          onFault={onPreviewFault}
           onClose={() => setPreviewing(false)}
         />
       )}

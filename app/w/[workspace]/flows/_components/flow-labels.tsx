@@ -70,13 +70,41 @@ function emptyStep(type: StepType): Step {
   }
 }
 
-/** A run's position (`[2, "then", 0]`) as people count steps: "Step 3 › then › 1". */
-export function positionLabel(position: readonly (number | string)[] | null | undefined): string {
+/**
+ * A path of a branch, wait_for or split in the words the canvas's edges use (flow-layout.ts):
+ * "then", "else", "event arrived" (or "message replied" for a wait on the last message), "timed
+ * out", "path 2". `holder` is the step whose path it is, when known.
+ */
+export function pathWords(list: string, holder?: Step): string {
+  const split = /^paths\.(\d+)\.steps$/.exec(list);
+  if (split) return `path ${Number(split[1]) + 1}`;
+  if (list === "on_event") return holder?.type === "wait_for" && holder.message ? `message ${holder.message}` : "event arrived";
+  if (list === "on_timeout") return "timed out";
+  return list;
+}
+
+/**
+ * A position (`[2, "on_timeout", 0]`) as people count steps and as the canvas names paths:
+ * "Step 3 › timed out › 1". With the document's `steps`, a wait on a message names its path as
+ * the canvas does ("message replied").
+ */
+export function positionLabel(position: readonly (number | string)[] | null | undefined, steps?: Step[]): string {
   if (!position || position.length === 0) return "—";
-  const words = (part: string) => part.replace(/^paths\.(\d+)\.steps$/, (_, i: string) => `path ${Number(i) + 1}`);
   return position
-    .map((part, i) => (typeof part === "number" ? (i === 0 ? `Step ${part + 1}` : String(part + 1)) : words(part)))
+    .map((part, i) =>
+      typeof part === "number"
+        ? i === 0
+          ? `Step ${part + 1}`
+          : String(part + 1)
+        : pathWords(part, steps && stepAt(steps, position.slice(0, i) as Path)),
+    )
     .join(" › ");
+}
+
+/** A step named with its kind, as the editor's summary and the save's preview name it: "Step 2 › then › 1 (Send a message)". */
+export function stepLabel(steps: Step[], position: readonly (number | string)[]): string {
+  const step = stepAt(steps, position as Path);
+  return `${positionLabel(position, steps)}${step ? ` (${STEP_TYPE_LABEL[step.type]})` : ""}`;
 }
 
 /** The step at a run's position in a document's steps, if it has one there (the engine's own lookup). */

@@ -1,6 +1,7 @@
 import dagre from "@dagrejs/dagre";
 import type { Step } from "@/server/flows/flow-schemas.ts";
 import { stepParam, type Path, type StepList } from "@/server/flows/step-path.ts";
+import { pathWords } from "./flow-labels.tsx";
 import { splitShares } from "./step-summary.ts";
 
 // A flow document as a graph, laid out top to bottom (dagre): the start, one node per step, a
@@ -26,8 +27,6 @@ export const NODE_SIZE = {
   end: { width: 168, height: 40 },
 } as const;
 
-const WAIT_FOR_LABELS: Partial<Record<StepList, string>> = { on_event: "event arrived", on_timeout: "timed out" };
-
 /** The paths a step opens, each with its list's position part and its edge's label. */
 export function pathsOf(step: Step): { side: StepList; label: string; steps: Step[] }[] {
   if (step.type === "branch") {
@@ -38,8 +37,8 @@ export function pathsOf(step: Step): { side: StepList; label: string; steps: Ste
   }
   if (step.type === "wait_for") {
     return [
-      { side: "on_event", label: step.message ? `message ${step.message}` : WAIT_FOR_LABELS.on_event!, steps: step.on_event },
-      { side: "on_timeout", label: WAIT_FOR_LABELS.on_timeout!, steps: step.on_timeout },
+      { side: "on_event", label: pathWords("on_event", step), steps: step.on_event },
+      { side: "on_timeout", label: pathWords("on_timeout", step), steps: step.on_timeout },
     ];
   }
   if (step.type === "split") {

@@ -100,7 +100,7 @@ function SavedFlow({
       </p>
       <TriggerGoalSummary flow={f} />
       <FlowEditor key={f.id} workspace={workspace} flow={f} canManage={canManage} onDirty={setDirty} />
-      <FlowStatsView flowId={f.id} />
+      <FlowStatsView flowId={f.id} current={{ version: f.version, steps: f.definition.steps }} />
       {canManage && <EnrollSection flow={f} />}
       <EnrollSnippet flowId={f.id} baseUrl={apiBaseUrl} />
       <RunsSection workspace={workspace} flow={f} canManage={canManage} />

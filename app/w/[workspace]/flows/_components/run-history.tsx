@@ -9,7 +9,7 @@ import { useWorkspaceTags } from "@/app/_components/use-catalog.ts";
 import { When } from "@/app/_components/when.tsx";
 import type { MessageOutcome, Step } from "@/server/flows/flow-schemas.ts";
 import { matchWords } from "./event-words.ts";
-import { positionLabel, stepAtPosition, type FlowDetails, type RunDetails } from "./flow-labels.tsx";
+import { positionLabel, STEP_TYPE_LABEL, stepAtPosition, type FlowDetails, type RunDetails, type StepType } from "./flow-labels.tsx";
 import { detailOf, historyLabel, waitKind, type Entry } from "./run-history-words.ts";
 
 type RunEvent = RunDetails["events"][number];
@@ -163,8 +163,8 @@ function WokeSentence({ entry, context }: { entry: Entry; context: Context }) {
 }
 
 const PATH_WORDS: Record<string, string> = {
-  on_event: "Took the on_event path: what the run waited for arrived.",
-  on_timeout: "Took the on_timeout path: the time ran out first.",
+  on_event: "Took the “event arrived” path: what the run waited for arrived.",
+  on_timeout: "Took the “timed out” path: the time ran out first.",
 };
 
 function EndSentence({ entry }: { entry: Entry }) {
@@ -276,7 +276,7 @@ function HistorySentence({ entry, index, context }: { entry: Entry; index: numbe
   }
 }
 
-/** A run's history, oldest first, in sentences: each entry with its step ("Step 3 › on_event › 1 · send"). */
+/** A run's history, oldest first, in sentences: each entry with its step ("Step 3 › event arrived › 1 · Send a message"). */
 export function RunHistory({ workspace, run, flow }: { workspace: string; run: RunDetails; flow: FlowDetails }) {
   const tags = useWorkspaceTags();
   const context: Context = {
@@ -293,6 +293,7 @@ export function RunHistory({ workspace, run, flow }: { workspace: string; run: R
         const position = positionOf(entry);
         const step = context.steps && position ? stepAtPosition(context.steps, position) : undefined;
         const type = step?.type ?? detailOf(entry).type;
+        const typeWords = type ? (STEP_TYPE_LABEL[type as StepType] ?? type) : null;
         return {
           key: String(index),
           at: entry.at,
@@ -301,8 +302,8 @@ export function RunHistory({ workspace, run, flow }: { workspace: string; run: R
           extra:
             position && entry.kind !== "enrolled" ? (
               <span className="muted">
-                {positionLabel(position)}
-                {type ? ` · ${type}` : ""}
+                {positionLabel(position, context.steps ?? undefined)}
+                {typeWords ? ` · ${typeWords}` : ""}
               </span>
             ) : null,
           text: <HistorySentence entry={entry} index={index} context={context} />,

@@ -23,6 +23,8 @@ export function ownFault(fault: ApiFault | null, param: string): boolean {
 
 type CardProps = {
   step: Step;
+  /** The document's steps, which name the step's paths as the canvas does. */
+  steps: Step[];
   position: Path;
   first: boolean;
   last: boolean;
@@ -39,8 +41,8 @@ type CardProps = {
  * up/down and delete, its fields, and the fault (in words) when it is this step's. The steps
  * of its paths are nodes of their own on the canvas.
  */
-export function StepCard({ step, position, first, last, context, onChange: change, onMove, onDelete, headingRef }: CardProps) {
-  const label = positionLabel(position);
+export function StepCard({ step, steps, position, first, last, context, onChange: change, onMove, onDelete, headingRef }: CardProps) {
+  const label = positionLabel(position, steps);
   const param = positionParam(position);
   const errorId = `${param}-error`;
   const faulty = ownFault(context.fault, param);
