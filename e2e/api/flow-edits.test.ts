@@ -163,7 +163,8 @@ describe("edits previewed per run and moved (D70, D83)", () => {
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.payload).toMatchObject({ position: [1, "then", 1] });
     const run = await test.get(`/runs/${a.body.id}`);
-    expect(run.body).toMatchObject({ version: 2, current_step: { id: "after", path: "steps.1.then.1" } });
+    // D82: the step it waits in (its wait, moved to steps.1.then.0), not the send after it.
+    expect(run.body).toMatchObject({ version: 2, current_step: { id: "wait_a", path: "steps.1.then.0" } });
     expect(run.body.history.at(-1)).toMatchObject({ kind: "moved", version: 2, from_version: 1, step: "steps.1.then.1" });
   }, 120_000);
 
