@@ -278,6 +278,34 @@ describe("GET /flows/{flow_id}/stats (D69, D83)", () => {
     expect(live.runs).toEqual({ active: 0, completed: 0, stopped: 0, failed: 0 });
   });
 
+  it("places a run waiting in a timed wait in its wait: GET /runs, GET /flows/{id}/runs and the statistics (D82, D83)", async () => {
+    const f = await create({
+      name: "Paused",
+      status: "active",
+      steps: [
+        { type: "tag", id: "mark", add: ["paused"] },
+        { type: "wait", id: "pause", duration: "PT1H" },
+        { type: "exit", id: "done" },
+      ],
+    });
+    const enrolled = await test.post(`/flows/${f}/enroll`, { to: { email: `p${seq++}@example.com` } });
+    expect(enrolled.status).toBe(201);
+    const stats = await until(
+      async () => (await readOnly.get(`/flows/${f}/stats`)).body as Stats,
+      (s) => s.versions[0]!.steps.find((x) => x.id === "pause")!.waiting === 1,
+    );
+    expect(stats.versions[0]!.steps.map((x) => [x.id, x.waiting])).toEqual([
+      ["mark", 0],
+      ["pause", 1],
+      ["done", 0],
+    ]);
+    // The step it waits in, not the one after it (the run's position, where it goes on).
+    const run = await readOnly.get(`/runs/${enrolled.body.id}`);
+    expect(run.body).toMatchObject({ status: "active", current_step: { id: "pause", path: "steps.1" } });
+    const listed = await readOnly.get(`/flows/${f}/runs`);
+    expect(listed.body).toEqual([expect.objectContaining({ id: enrolled.body.id, current_step: { id: "pause", path: "steps.1" } })]);
+  });
+
   it("answers 404 for another workspace's or an unknown flow", async () => {
     const res = await readOnly.get(`/flows/flow_nope/stats`);
     expect(res.status).toBe(404);

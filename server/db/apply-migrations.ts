@@ -46,8 +46,11 @@ export function readMigrations(): MigrationList {
  */
 export type MigrationTarget = { pg: pg.ClientConfig } | { pglite: PGlite };
 
-/** What a start says while migrating: one line each (`say`), and each migration applied. */
-export type MigrationReport = { say?: (line: string) => void; applied?: (name: string) => void };
+/**
+ * What a start says while migrating: one line each (`say`), and each migration applied.
+ * `through`: apply the migrations up to this one only (an older release's database, in tests).
+ */
+export type MigrationReport = { say?: (line: string) => void; applied?: (name: string) => void; through?: string };
 
 /**
  * Prisma Migrate's own advisory lock key: `prisma migrate deploy` run by hand and every
@@ -152,6 +155,7 @@ export async function applyMigrations(target: MigrationTarget, report: Migration
   try {
     await inTransaction(session, say, "the migrations table", async () => void (await session.query(BOOKKEEPING)));
     for (const { path: name, migrationFile } of readMigrations().migrationDirectories) {
+      if (report.through !== undefined && name > report.through) break;
       const sql = (migrationFile.content as { value: string }).value;
       const rows = await session.query<Row>(`SELECT id, finished_at, rolled_back_at FROM "_prisma_migrations" WHERE migration_name = $1`, [
         name,
@@ -186,6 +190,8 @@ export async function applyMigrations(target: MigrationTarget, report: Migration
  * at all, so running it again either succeeds (it had not taken effect: the old row is marked
  * rolled back and a finished one recorded, as `prisma migrate resolve --rolled-back` and a
  * deploy would) or finds its objects already there (it had: the old row is marked finished).
+ * A migration that only changes data must therefore be safe to run twice (a WHERE that skips
+ * rows it already changed), as ours are.
  */
 async function resume(session: Session, name: string, sql: string, id: string, say: (line: string) => void): Promise<boolean> {
   await session.query("SAVEPOINT retry");
