@@ -8,7 +8,7 @@ import { BENCH_ADMIN } from "./support.ts";
 import { OPERATOR } from "../server/lib/caller.ts";
 
 const database = await db();
-await applyMigrations(database.adapter);
+await applyMigrations(database.migrationTarget);
 const { id } = await createWorkspace(database, { name: "Bench", plan: "scale", rateLimit: 100_000_000, defaultCountry: "BR" }, OPERATOR);
 const test = await createKey(database, id, { mode: "test", name: "bench test" }, OPERATOR);
 const live = await createKey(database, id, { mode: "live", name: "bench live" }, OPERATOR);

@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import next from "next";
 import { API_PREFIX, errorBody, handleRest, type RequestFacts } from "./api/rest.ts";
 import { closeDb, db, type Database } from "./db/client.ts";
-import { migrateInChild } from "./db/migrate-in-child.ts";
+import { applyMigrations } from "./db/apply-migrations.ts";
 import { pendingMigrations } from "./db/migrations.ts";
 import { ensureDemo } from "./demo/ensure-demo.ts";
 import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/client-address.ts";
@@ -36,25 +36,25 @@ const config = env();
 const logger = log();
 await startTracing(); // D54: only when OTEL_EXPORTER_OTLP_ENDPOINT is set
 
-// Pending migrations run in a child process: the WebAssembly schema engine never stays in the
-// server's memory, and the embedded store is closed here meanwhile (one process at a time). A
-// database that has every migration of this build (a restart) starts without the child, which
-// makes a restart faster (both figures: docs/architecture.md, "One process, two front doors").
+// Pending migrations are applied here, each in one transaction with its bookkeeping row, so a
+// kill at any moment of a first start or an upgrade leaves a database the next start opens
+// (server/db/apply-migrations.ts, docs/deploy.md "Upgrading"). A database that has every
+// migration of this build (a restart) is checked with one query.
 const progress = (text: string) => process.stdout.write(`svc: ${text}…\n`); // first run: say what happens
 async function openMigrated(): Promise<Database> {
-  const opening = config.databaseUrl ? "connecting to PostgreSQL" : `opening the embedded store in ${config.dataDir}`;
-  const created = !config.databaseUrl && !existsSync(join(config.dataDir, "pglite", "PG_VERSION"));
-  if (!created) {
-    progress(opening);
-    const database = await db();
-    if ((await pendingMigrations(database, root)).length === 0) return database;
-    if (database.engine === "pglite") await closeDb(); // the child opens the store
-  }
+  const creating = !config.databaseUrl && !existsSync(join(config.dataDir, "pglite"));
+  progress(
+    config.databaseUrl ? "connecting to PostgreSQL" : `${creating ? "creating" : "opening"} the embedded store in ${config.dataDir}`,
+  );
+  const database = await db();
+  if ((await pendingMigrations(database, root)).length === 0) return database;
   progress("applying database migrations");
-  const applied = await migrateInChild(root);
+  const applied = await applyMigrations(database.migrationTarget, {
+    say: (line) => process.stdout.write(`svc: ${line}\n`),
+    applied: (name) => logger.debug({ migration: name }, "migration applied"),
+  });
   if (applied.length) logger.info({ applied }, "migrations applied");
-  if (created) progress(opening);
-  return db();
+  return database;
 }
 const database = await openMigrated();
 try {

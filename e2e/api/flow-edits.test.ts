@@ -163,7 +163,8 @@ describe("edits previewed per run and moved (D70, D83)", () => {
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.payload).toMatchObject({ position: [1, "then", 1] });
     const run = await test.get(`/runs/${a.body.id}`);
-    expect(run.body).toMatchObject({ version: 2, current_step: { id: "after", path: "steps.1.then.1" } });
+    // D82: the step it waits in (its wait, moved to steps.1.then.0), not the send after it.
+    expect(run.body).toMatchObject({ version: 2, current_step: { id: "wait_a", path: "steps.1.then.0" } });
     expect(run.body.history.at(-1)).toMatchObject({ kind: "moved", version: 2, from_version: 1, step: "steps.1.then.1" });
   }, 120_000);
 
@@ -325,6 +326,34 @@ describe("GET /flows/{flow_id}/stats (D69, D83)", () => {
     expect(step(stats, 1, "paid")).toMatchObject({ reached: 1, waiting: 0 });
     expect(stats.runs).toMatchObject({ active: 2 });
   }, 120_000);
+
+  it("places a run waiting in a timed wait in its wait: GET /runs, GET /flows/{id}/runs and the statistics (D82, D83)", async () => {
+    const f = await create({
+      name: "Paused",
+      status: "active",
+      steps: [
+        { type: "tag", id: "mark", add: ["paused"] },
+        { type: "wait", id: "pause", duration: "PT1H" },
+        { type: "exit", id: "done" },
+      ],
+    });
+    const enrolled = await test.post(`/flows/${f}/enroll`, { to: { email: `p${seq++}@example.com` } });
+    expect(enrolled.status).toBe(201);
+    const stats = await until(
+      async () => (await readOnly.get(`/flows/${f}/stats`)).body as Stats,
+      (s) => s.versions[0]!.steps.find((x) => x.id === "pause")!.waiting === 1,
+    );
+    expect(stats.versions[0]!.steps.map((x) => [x.id, x.waiting])).toEqual([
+      ["mark", 0],
+      ["pause", 1],
+      ["done", 0],
+    ]);
+    // The step it waits in, not the one after it (the run's position, where it goes on).
+    const run = await readOnly.get(`/runs/${enrolled.body.id}`);
+    expect(run.body).toMatchObject({ status: "active", current_step: { id: "pause", path: "steps.1" } });
+    const listed = await readOnly.get(`/flows/${f}/runs`);
+    expect(listed.body).toEqual([expect.objectContaining({ id: enrolled.body.id, current_step: { id: "pause", path: "steps.1" } })]);
+  });
 
   it("answers 404 for another workspace's or an unknown flow", async () => {
     const res = await readOnly.get(`/flows/flow_nope/stats`);

@@ -3,10 +3,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PrismaPg } from "@prisma/adapter-pg";
-import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { applyMigrations, readMigrations } from "../../server/db/migrate.ts";
 import { lockOwner } from "../../server/db/store-lock.ts";
 import type { Fixtures } from "./fixtures.ts";
@@ -77,7 +74,7 @@ async function pgTemplate(): Promise<string> {
       const building = `${name}_building`;
       await admin.query(`DROP DATABASE IF EXISTS "${building}" WITH (FORCE)`);
       await admin.query(`CREATE DATABASE "${building}"`);
-      await applyMigrations(new PrismaPg({ connectionString: pgUrl(building), max: 1 }));
+      await applyMigrations({ pg: { connectionString: pgUrl(building) } });
       await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [building]);
       await admin.query(`ALTER DATABASE "${building}" RENAME TO "${name}"`);
     }
@@ -95,7 +92,7 @@ async function pgliteTemplate(): Promise<string> {
     const building = mkdtempSync(join(tmpdir(), "svc-pglite-template-building-"));
     const { PGlite } = await import("@electric-sql/pglite");
     const client = await PGlite.create(join(building, "pglite"));
-    await applyMigrations(new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory);
+    await applyMigrations({ pglite: client });
     await client.close();
     try {
       renameSync(building, dir);

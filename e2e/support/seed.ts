@@ -13,7 +13,7 @@ import { FIXTURE_ADMIN, FIXTURE_OUTSIDER, FIXTURE_SUPPORT, FIXTURES, type Fixtur
 import { OPERATOR } from "../../server/lib/caller.ts";
 
 const database = await db();
-if (!database.shared) await applyMigrations(database.adapter); // a sharing server applied them (D53)
+if (!database.shared) await applyMigrations(database.migrationTarget); // a sharing server applied them (D53)
 const out: Fixtures = {};
 for (const [label, spec] of Object.entries(FIXTURES as Record<string, WorkspaceSpec>)) {
   const request: CreateWorkspaceRequest = {

@@ -11,10 +11,16 @@ test("an admin creates a key, sees it once, uses it, and revokes it", async ({ p
   const form = page.getByRole("dialog", { name: "Create API key" });
   await form.getByLabel("Name").fill(name);
   await form.getByLabel(/^Live/).check();
-  const scopes = form.getByRole("group", { name: "Scopes" }).getByRole("checkbox");
+  // "All scopes" by default, stored as such: the key also holds scopes added later.
+  const group = form.getByRole("group", { name: "Scopes" });
+  await expect(group.getByRole("radio", { name: /^All scopes/ })).toBeChecked();
+  await expect(group.getByRole("checkbox")).toHaveCount(0);
+  await group.getByRole("radio", { name: "Only the scopes chosen here" }).check();
+  const scopes = group.getByRole("checkbox");
   // Every scope of server/keys/scopes.ts, events:read and events:write (D61) and webhooks:read and webhooks:write (D77) included.
   await expect(scopes).toHaveCount(14);
   for (const box of await scopes.all()) await expect(box).toBeChecked();
+  await group.getByRole("radio", { name: /^All scopes/ }).check();
   await form.getByRole("button", { name: "Create key" }).click();
 
   const shown = page.getByRole("dialog", { name: "API key created" });
@@ -31,6 +37,7 @@ test("an admin creates a key, sees it once, uses it, and revokes it", async ({ p
   const row = page.getByRole("row", { name: new RegExp(name) });
   await expect(row).toContainText(`svc_live_…${key.slice(-4)}`);
   await expect(row).toContainText("Active");
+  await expect(row).toContainText("All scopes");
   expect(await page.content()).not.toContain(key);
   await page.reload();
   await expect(row).toContainText(`svc_live_…${key.slice(-4)}`);
@@ -70,6 +77,7 @@ test("a key needs at least one scope", async ({ page, seed, signIn }) => {
   await page.getByRole("button", { name: "Create API key" }).click();
   const form = page.getByRole("dialog", { name: "Create API key" });
   await form.getByLabel("Name").fill("No scopes");
+  await form.getByRole("radio", { name: "Only the scopes chosen here" }).check();
   for (const box of await form.getByRole("checkbox").all()) await box.uncheck();
   await form.getByRole("button", { name: "Create key" }).click();
   await expect(form.getByRole("alert")).toHaveText("Choose at least one scope.");

@@ -14,6 +14,7 @@ import {
 import type { Logger } from "pino";
 import { isConnectionError, type Database } from "../db/client.ts";
 import { authenticateKey, consumeAnonymous } from "../keys/authenticate-key.ts";
+import { grants } from "../keys/scopes.ts";
 import type { Caller } from "../lib/caller.ts";
 import {
   claimIdempotencyKey,
@@ -226,7 +227,7 @@ async function afterAuthentication(
 
   if (route.meta.stream) {
     // A response that stays open (D77), answered here rather than through the procedure.
-    if (route.meta.scope && !caller.scopes.includes(route.meta.scope)) {
+    if (route.meta.scope && !grants(caller.scopes, route.meta.scope)) {
       throw new AppError("missing_scope", `This API key lacks the scope \`${route.meta.scope}\` that this endpoint needs.`);
     }
     assertStorable(Object.fromEntries(url.searchParams));

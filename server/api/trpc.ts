@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { isConnectionError, type Database } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
-import type { Scope } from "../keys/scopes.ts";
+import { grants, type Scope } from "../keys/scopes.ts";
 import type { Caller } from "../lib/caller.ts";
 import type { ErrorCode } from "../lib/error-catalog.ts";
 import { AppError, fromZodError } from "../lib/errors.ts";
@@ -131,7 +131,7 @@ function workspaceCaller(ctx: Context, meta: Meta | undefined, type: string): Ex
   const principal = ctx.principal;
   if (!principal) throw new AppError("missing_api_key", "Authentication required.");
   if (principal.kind === "key") {
-    if (meta?.scope && !principal.scopes.includes(meta.scope)) {
+    if (meta?.scope && !grants(principal.scopes, meta.scope)) {
       throw new AppError("missing_scope", `This API key lacks the scope \`${meta.scope}\` that this endpoint needs.`);
     }
     return principal;

@@ -98,6 +98,6 @@ export async function withDatabase<T>(fn: (database: Database) => Promise<T>): P
 async function migrateIfPending(database: Database): Promise<void> {
   const { pendingMigrations } = await import("../db/migrations.ts");
   if ((await pendingMigrations(database, resolve(process.env.SVC_ROOT ?? process.cwd()))).length === 0) return;
-  const { applyMigrations } = await import("../db/migrate.ts");
-  await applyMigrations(database.adapter);
+  const { applyMigrations } = await import("../db/apply-migrations.ts");
+  await applyMigrations(database.migrationTarget);
 }

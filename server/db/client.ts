@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
-import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { MigrationTarget } from "./apply-migrations.ts";
 import pg from "pg";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import { env } from "../lib/env.ts";
@@ -101,11 +101,8 @@ export type Database = {
   /** Only on an embedded store this process holds: serve it to other local processes (D53). */
   serve?: () => Promise<void>;
   prisma: PrismaClient;
-  /**
-   * The driver adapter factory for the migration engine. On PostgreSQL it opens a pool of
-   * its own per migration run, so the engine's session-level advisory lock ends with it.
-   */
-  adapter: SqlMigrationAwareDriverAdapterFactory;
+  /** Where `applyMigrations` applies: on PostgreSQL a connection of its own per run. */
+  migrationTarget: MigrationTarget;
   /**
    * One parameterized statement straight to the driver, bypassing Prisma's client. Only for
    * the hot path that every API call runs (key check and rate limit), where the client's
@@ -157,15 +154,44 @@ async function open(): Promise<Database> {
     return { ...database, engine: "pglite", shared: true };
   }
   const dir = join(dataDir, "pglite");
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
   const releaseLock = lockStore(dataDir);
-  // Loaded only for the embedded store: PGlite would weigh on a PostgreSQL server's memory
-  // (docs/architecture.md, "One process, two front doors").
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { pgliteDatabase } = await import("./pglite-database.ts");
-  const client = await PGlite.create(dir);
-  await client.exec(PLANNER_SETTINGS);
-  return pgliteDatabase(client, releaseLock, dataDir);
+  try {
+    // Loaded only for the embedded store: PGlite would weigh on a PostgreSQL server's memory
+    // (docs/architecture.md, "One process, two front doors").
+    const { PGlite } = await import("@electric-sql/pglite");
+    const { pgliteDatabase } = await import("./pglite-database.ts");
+    if (!existsSync(dir)) await createStore((path) => PGlite.create(path), dataDir, dir);
+    const client = await PGlite.create(dir);
+    await client.exec(PLANNER_SETTINGS);
+    return pgliteDatabase(client, releaseLock, dataDir);
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
+}
+
+const CREATING = ".pglite-creating-";
+
+/**
+ * The embedded store's first creation, atomic: PGlite initializes it in a directory beside
+ * its place, which is then renamed into place. A kill meanwhile leaves no store (the next start
+ * removes the leftover and creates it again), never a half-written one that no start opens.
+ * Called under the store lock.
+ */
+async function createStore(create: (path: string) => Promise<{ close(): Promise<void> }>, dataDir: string, dir: string) {
+  for (const name of readdirSync(dataDir)) {
+    if (name.startsWith(CREATING)) rmSync(join(dataDir, name), { recursive: true, force: true });
+  }
+  const aside = mkdtempSync(join(dataDir, CREATING));
+  await (await create(aside)).close();
+  renameSync(aside, dir);
+  const handle = openSync(dataDir, "r"); // the rename itself durable, not only ordered
+  try {
+    fsyncSync(handle);
+  } finally {
+    closeSync(handle);
+  }
 }
 
 /**
@@ -215,7 +241,7 @@ export async function pgDatabase(connection: pg.PoolConfig, max: number, named: 
     engine: "postgres",
     shared: false,
     prisma,
-    adapter: new PrismaPg({ ...connection, max: 1 }),
+    migrationTarget: { pg: connection },
     query: async <T>(text: string, values: unknown[] = []) => (await pool.query(statement(text, values))).rows as T[],
     async transaction<T>(fn: (tx: Handle) => Promise<T>): Promise<T> {
       const client = await pool.connect();

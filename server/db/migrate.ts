@@ -1,18 +1,16 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import * as glue from "@prisma/schema-engine-wasm/schema_engine_bg";
-import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
+import type { SchemaEngine } from "@prisma/schema-engine-wasm";
+import { applyMigrations, migrationsDir, readMigrations, root, schemaPath } from "./apply-migrations.ts";
 
-// Migrations through Prisma's WebAssembly schema engine, so no native engine binary is
-// needed (ARCHITECTURE.md "Databases"). The files under prisma/migrations are Prisma's own
-// format and `_prisma_migrations` is kept exactly as `prisma migrate deploy` keeps it.
+export { applyMigrations, readMigrations };
 
-const root = resolve(process.env.SVC_ROOT ?? process.cwd());
-export const schemaPath = join(root, "prisma", "schema.prisma");
-export const migrationsDir = join(root, "prisma", "migrations");
+// Creating migrations through Prisma's WebAssembly schema engine, so no native engine binary
+// is needed (ARCHITECTURE.md "Databases"). Applying them needs no engine: apply-migrations.ts.
 
 let wasmReady = false;
 
@@ -90,45 +88,6 @@ function wholeScripts<T extends ScriptRunner>(adapter: T): T {
   return adapter;
 }
 
-export function readMigrations(): MigrationList {
-  const dirs = existsSync(migrationsDir)
-    ? readdirSync(migrationsDir, { withFileTypes: true })
-        .filter((d) => d.isDirectory())
-        .map((d) => d.name)
-        .sort()
-    : [];
-  const lockPath = join(migrationsDir, "migration_lock.toml");
-  return {
-    baseDir: migrationsDir,
-    lockfile: {
-      path: "migration_lock.toml",
-      content: existsSync(lockPath) ? readFileSync(lockPath, "utf8") : null,
-    },
-    shadowDbInitScript: "",
-    migrationDirectories: dirs.map((name) => ({
-      path: name,
-      migrationFile: {
-        path: "migration.sql",
-        content: { tag: "ok", value: readFileSync(join(migrationsDir, name, "migration.sql"), "utf8") },
-      },
-    })),
-  };
-}
-
-/** Applies every pending migration; returns the names applied (none on a second call). */
-export async function applyMigrations(adapter: SqlMigrationAwareDriverAdapterFactory): Promise<string[]> {
-  const { engine, free } = await engineFor(adapter);
-  try {
-    const out = await engine.applyMigrations({
-      migrationsList: readMigrations(),
-      filters: { externalTables: [], externalEnums: [] },
-    });
-    return out.appliedMigrationNames;
-  } finally {
-    await free();
-  }
-}
-
 /**
  * The SQL that would bring the committed migration history to `schema.prisma`: the history
  * is replayed into a throw-away in-memory PGlite and diffed against the schema. Empty when
@@ -140,7 +99,7 @@ export async function pendingSchemaChange(): Promise<string> {
   const scratch = await PGlite.create();
   const adapter = new PrismaPGlite(scratch) as unknown as SqlMigrationAwareDriverAdapterFactory;
   try {
-    await applyMigrations(adapter);
+    await applyMigrations({ pglite: scratch });
     const { engine, free } = await engineFor(adapter);
     try {
       const files = [{ path: schemaPath, content: readFileSync(schemaPath, "utf8") }];

@@ -19,7 +19,7 @@ export function pgliteDatabase(client: PGlite, release: () => void = () => {}, d
         }
       : undefined,
     prisma,
-    adapter,
+    migrationTarget: { pglite: client },
     query: async <T>(text: string, values: unknown[] = []) => (await client.query<T>(text, values)).rows,
     transaction: <T>(fn: (tx: Handle) => Promise<T>) =>
       client.transaction((tx) => fn(async <R>(text: string, values: unknown[] = []) => (await tx.query<R>(text, values)).rows)),

@@ -1,4 +1,3 @@
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql as query } from "../../bench/support.ts";
 import { freshDatabase } from "../../e2e/support/database.ts";
@@ -27,7 +26,7 @@ describe("statements planned on an empty database, run on a large one (PostgreSQ
     const fresh = await freshDatabase("postgres", "plan_growth");
     drop = fresh.drop;
     const url = fresh.env.DATABASE_URL!;
-    await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }));
+    await applyMigrations({ pg: { connectionString: url } });
     sql = (text, values) => query(url, text, values);
     await sql(`INSERT INTO workspaces (id, name) VALUES ($1, 'Growth')`, [ws]);
     database = await pgDatabase({ connectionString: url }, 1, true);

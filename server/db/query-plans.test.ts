@@ -1,4 +1,3 @@
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fill } from "../../bench/sections/growth.ts";
@@ -74,7 +73,7 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
     const fresh = await freshDatabase("postgres", "plans");
     drop = fresh.drop;
     url = fresh.env.DATABASE_URL!;
-    await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }));
+    await applyMigrations({ pg: { connectionString: url } });
     const sql = (text: string, values?: unknown[]) => query(url, text, values);
     await sql(`INSERT INTO workspaces (id, name, plan) VALUES ($1, 'Plans', 'scale')`, [ws]);
     await fill({ sql, keys: { workspace: ws, testKey: "", liveKey: "" } }, 60_000);

@@ -7,7 +7,7 @@ import { publicEntry, publicRun, type RunHistoryEntry, type RunRecord, type Stor
 
 // D82: runs as the API reads them, in the key's mode (D40).
 
-const RUN_COLUMNS = `r.id, r.flow_id, r.contact_id, r.status::text AS status, r.key, r.version, r.position, r.converted_at, r.created_at, r.ended_at`;
+const RUN_COLUMNS = `r.id, r.flow_id, r.contact_id, r.status::text AS status, r.key, r.version, r.position, r.waiting_at, r.converted_at, r.created_at, r.ended_at`;
 
 type Actor = Pick<CallerInWorkspace, "workspaceId" | "mode">;
 

@@ -98,6 +98,8 @@ export type RunRecord = {
   key: string | null;
   version: number;
   position: Path | null;
+  /** The step a waiting run waits in (a timed wait leaves `position` on the step after it). */
+  waiting_at: Path | null;
   converted_at: Date | string | null;
   created_at: Date | string;
   ended_at: Date | string | null;
@@ -106,7 +108,8 @@ export type RunRecord = {
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 export function publicRun(r: RunRecord, steps: Step[] | null): z.infer<typeof ZRun> {
-  const at = r.status === "active" ? r.position : null;
+  // D82: the step the run is at, or the one it waits in.
+  const at = r.status === "active" ? (r.waiting_at ?? r.position) : null;
   const step = at && steps ? stepAt(steps, at) : undefined;
   return {
     id: r.id,

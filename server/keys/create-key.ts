@@ -5,15 +5,16 @@ import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
-import { MODES, SCOPES } from "./scopes.ts";
+import { ALL_SCOPES, hasAllScopes, MODES, SCOPES } from "./scopes.ts";
 
 export const ZCreateKeyRequest = z.object({
   name: z.string().trim().min(1).max(100).default("API key"),
   mode: z.enum(MODES),
+  // Absent, or `["*"]`: all scopes, including those added later (stored as the marker).
   scopes: z
-    .array(z.enum(SCOPES))
+    .array(z.enum([...SCOPES, ALL_SCOPES]))
     .min(1)
-    .default([...SCOPES]),
+    .default([ALL_SCOPES]),
 });
 
 export type CreateKeyRequest = z.input<typeof ZCreateKeyRequest>;
@@ -28,7 +29,7 @@ export function generateKey(mode: "test" | "live") {
 export async function createKey(database: Database, workspaceId: string, request: CreateKeyRequest, actor: Caller) {
   const input = ZCreateKeyRequest.parse(request);
   const material = generateKey(input.mode);
-  const scopes = [...new Set(input.scopes)];
+  const scopes = hasAllScopes(input.scopes) ? [ALL_SCOPES] : [...new Set(input.scopes)];
   const id = newId("key");
   await database.prisma.$transaction(async (tx) => {
     await tx.apiKey.create({

@@ -18,6 +18,23 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
+/**
+ * A key made with all scopes stores this one marker instead of the list of the day: it holds
+ * every scope, including those a later release adds. A key made with chosen scopes keeps
+ * exactly those (docs/api-platform.md, "Scopes").
+ */
+export const ALL_SCOPES = "*";
+
+/** Whether a key's stored scopes allow `scope`. */
+export function grants(scopes: readonly string[], scope: string): boolean {
+  return scopes.includes(ALL_SCOPES) || scopes.includes(scope);
+}
+
+/** Whether a key's stored scopes are "all scopes" (the marker). */
+export function hasAllScopes(scopes: readonly string[]): boolean {
+  return scopes.includes(ALL_SCOPES);
+}
+
 export const MODES = ["test", "live"] as const;
 export type Mode = (typeof MODES)[number];
 

@@ -1,4 +1,3 @@
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../e2e/support/database.ts";
@@ -23,7 +22,7 @@ const job = (runAt: string) =>
 beforeAll(async () => {
   database = await freshDatabase("postgres", "wake");
   url = database.env.DATABASE_URL!;
-  await applyMigrations(new PrismaPg({ connectionString: url, max: 1 }));
+  await applyMigrations({ pg: { connectionString: url } });
 }, 120_000);
 afterAll(async () => database?.drop());
 

@@ -11,7 +11,7 @@ export const keyCreate: Command = {
   help: [
     ["--workspace W", "the workspace identifier"],
     ["--mode test|live", "test keys simulate sending; live keys really send"],
-    ["--scopes s1,s2,…", `comma-separated; all scopes when absent: ${SCOPES.join(", ")}`],
+    ["--scopes s1,s2,…", `comma-separated, of ${SCOPES.join(", ")}; absent: all scopes, including scopes added later`],
     ["--name TEXT", 'a label shown in the dashboard ("API key" by default)'],
   ],
   options: { workspace: { type: "string" }, mode: { type: "string" }, scopes: { type: "string" }, name: { type: "string" } },
@@ -29,7 +29,7 @@ export const keyCreate: Command = {
     return {
       json: { id: key.id, key: key.key },
       text: [
-        `Created ${mode} key ${key.id} in workspace ${workspace} (scopes: ${scopes ? scopes.join(", ") : "all"}).`,
+        `Created ${mode} key ${key.id} in workspace ${workspace} (scopes: ${scopes ? scopes.join(", ") : "all, including scopes added later"}).`,
         "",
         `  ${key.key}`,
         "",

@@ -5,6 +5,7 @@ import { Link } from "@/app/_components/link.tsx";
 import { useEffect, useState } from "react";
 import type { AppRouter } from "@/server/api/root.ts";
 import { auditActionLabel, AUDIT_TARGETS } from "@/server/audit/audit-actions.ts";
+import { hasAllScopes } from "@/server/keys/scopes.ts";
 
 export type AuditEntry = inferRouterOutputs<AppRouter>["audit"]["list"]["items"][number];
 
@@ -84,6 +85,7 @@ function summary(entry: AuditEntry): string {
   const str = (v: unknown) => (typeof v === "string" ? v : "");
   switch (entry.action) {
     case "api_key.created":
+      if (Array.isArray(d.scopes) && hasAllScopes(d.scopes.map(String))) return `${str(d.mode)} key, all scopes`;
       return `${str(d.mode)} key${Array.isArray(d.scopes) ? `, ${d.scopes.length} scope${d.scopes.length === 1 ? "" : "s"}` : ""}`;
     case "team.member_added":
       return `as ${ROLE[str(d.role)] ?? str(d.role)}${d.new_account ? ", new account" : ""}`;

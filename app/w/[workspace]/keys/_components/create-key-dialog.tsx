@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Modal } from "@/app/_components/modal.tsx";
 import { errorMessage, useTRPC } from "@/app/_components/trpc.ts";
-import { isScope, MODES, SCOPES, type Mode, type Scope } from "@/server/keys/scopes.ts";
+import { ALL_SCOPES, isScope, MODES, SCOPES, type Mode, type Scope } from "@/server/keys/scopes.ts";
 import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
 export type CreatedKey = { name: string; key: string };
@@ -20,6 +20,7 @@ export function CreateKeyDialog({ onClose, onCreated }: Props) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
+  const [allScopes, setAllScopes] = useState(true);
   // gcTime 0: the full key leaves the mutation cache as soon as this dialog unmounts.
   const create = useMutation(trpc.keys.create.mutationOptions({ gcTime: 0 }));
 
@@ -28,7 +29,8 @@ export function CreateKeyDialog({ onClose, onCreated }: Props) {
     const form = new FormData(event.currentTarget);
     const name = String(form.get("name") ?? "").trim();
     const mode = form.get("mode") === "live" ? "live" : "test";
-    const scopes = form.getAll("scopes").map(String).filter(isScope) satisfies Scope[];
+    // All scopes is stored as such: the key also holds scopes added later.
+    const scopes: (Scope | typeof ALL_SCOPES)[] = allScopes ? [ALL_SCOPES] : form.getAll("scopes").map(String).filter(isScope);
     if (scopes.length === 0) return setFormError("Choose at least one scope.");
     setFormError(null);
     create.mutate(
@@ -61,14 +63,24 @@ export function CreateKeyDialog({ onClose, onCreated }: Props) {
         </fieldset>
         <fieldset>
           <legend>Scopes</legend>
-          <div className="scope-grid">
-            {SCOPES.map((scope) => (
-              <label key={scope} className="choice">
-                <input type="checkbox" name="scopes" value={scope} defaultChecked />
-                <code>{scope}</code>
-              </label>
-            ))}
-          </div>
+          <label className="choice">
+            <input type="radio" name="scope-choice" checked={allScopes} onChange={() => setAllScopes(true)} />
+            All scopes <span className="muted">(including scopes added later)</span>
+          </label>
+          <label className="choice">
+            <input type="radio" name="scope-choice" checked={!allScopes} onChange={() => setAllScopes(false)} />
+            Only the scopes chosen here
+          </label>
+          {!allScopes && (
+            <div className="scope-grid">
+              {SCOPES.map((scope) => (
+                <label key={scope} className="choice">
+                  <input type="checkbox" name="scopes" value={scope} defaultChecked />
+                  <code>{scope}</code>
+                </label>
+              ))}
+            </div>
+          )}
         </fieldset>
         {error && (
           <p role="alert" className="error">

@@ -2,7 +2,7 @@
 
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root.ts";
-import { SCOPES } from "@/server/keys/scopes.ts";
+import { hasAllScopes } from "@/server/keys/scopes.ts";
 
 export type ApiKeyRow = inferRouterOutputs<AppRouter>["keys"]["list"][number];
 
@@ -21,7 +21,7 @@ function When({ value, empty }: { value: Date | string | null; empty: string }) 
 }
 
 function Scopes({ scopes }: { scopes: string[] }) {
-  if (SCOPES.every((s) => scopes.includes(s))) return <span>All scopes</span>;
+  if (hasAllScopes(scopes)) return <span title="Including scopes added later">All scopes</span>;
   return (
     <ul className="chips">
       {scopes.map((s) => (
