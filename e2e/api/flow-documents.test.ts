@@ -219,15 +219,19 @@ const documents = () =>
     .map((doc) => uniqueIds(doc as Doc));
 
 describe("flow documents in one canonical form (issue 46, D37, D70)", () => {
-  it("any generated document saved, read back and saved again is unchanged: ids kept, no extra members, no new version", async () => {
-    // Modest on purpose: each run is six requests to the real server (save, read, database, preview, save, read).
-    await fc.assert(
-      fc.asyncProperty(documents(), async (doc) => {
-        await roundTrip(doc);
-      }),
-      { numRuns: 20, endOnFailure: true },
-    );
-  });
+  it(
+    "any generated document saved, read back and saved again is unchanged: ids kept, no extra members, no new version",
+    { timeout: 120_000 },
+    async () => {
+      // Modest on purpose: each run is six requests to the real server (save, read, database, preview, save, read).
+      await fc.assert(
+        fc.asyncProperty(documents(), async (doc) => {
+          await roundTrip(doc);
+        }),
+        { numRuns: 20, endOnFailure: true },
+      );
+    },
+  );
 
   it("every shape of the docs round-trips: D37's example, the worked journeys, a split holding a branch and a wait_for", async () => {
     const [vip, nurture] = tags;
@@ -288,50 +292,55 @@ describe("flow documents in one canonical form (issue 46, D37, D70)", () => {
     for (const doc of [d37, CART_FLOW, REMINDER_FLOW, splitJourney]) await roundTrip(doc as unknown as Doc);
   });
 
-  it("svc flow export prints the stored document, and importing it with --flow … --migrate keep changes nothing (D98)", async () => {
-    const flowId = await create({
-      name: "Exported",
-      status: "active",
-      steps: [
-        { type: "send", channel: "whatsapp", whatsapp: { body: "Hi {{name}}" } },
-        {
-          type: "split",
-          paths: [
-            {
-              weight: 70,
-              steps: [
-                { type: "branch", if: { has_tag: tags[0] }, then: [{ type: "wait", duration: "PT1H" }], else: [] },
-                { type: "wait_for", event: "order_paid", timeout: "P2D", on_event: [{ type: "exit" }], on_timeout: [] },
-              ],
-            },
-            { weight: 30, steps: [{ type: "tag", add: [tags[1]] }] },
-          ],
-        },
-      ],
-    });
-    const saved = await read(flowId);
-    const exported = await svc(env, "flow", "export", "--workspace", ws.id, "--flow", flowId);
-    expect(exported.stderr).toBe("");
-    expect(exported.code).toBe(0);
-    const document = JSON.parse(exported.stdout) as Doc;
-    expect(document).toEqual(saved.definition);
-    expect(exported.stdout).not.toContain('"paths.');
-    expect(await svcJson(env, "flow", "export", "--workspace", ws.id, "--flow", flowId)).toEqual(document);
+  // Five runs of the CLI, each loading the services (seconds apiece on a busy machine).
+  it(
+    "svc flow export prints the stored document, and importing it with --flow … --migrate keep changes nothing (D98)",
+    { timeout: 180_000 },
+    async () => {
+      const flowId = await create({
+        name: "Exported",
+        status: "active",
+        steps: [
+          { type: "send", channel: "whatsapp", whatsapp: { body: "Hi {{name}}" } },
+          {
+            type: "split",
+            paths: [
+              {
+                weight: 70,
+                steps: [
+                  { type: "branch", if: { has_tag: tags[0] }, then: [{ type: "wait", duration: "PT1H" }], else: [] },
+                  { type: "wait_for", event: "order_paid", timeout: "P2D", on_event: [{ type: "exit" }], on_timeout: [] },
+                ],
+              },
+              { weight: 30, steps: [{ type: "tag", add: [tags[1]] }] },
+            ],
+          },
+        ],
+      });
+      const saved = await read(flowId);
+      const exported = await svc(env, "flow", "export", "--workspace", ws.id, "--flow", flowId);
+      expect(exported.stderr).toBe("");
+      expect(exported.code).toBe(0);
+      const document = JSON.parse(exported.stdout) as Doc;
+      expect(document).toEqual(saved.definition);
+      expect(exported.stdout).not.toContain('"paths.');
+      expect(await svcJson(env, "flow", "export", "--workspace", ws.id, "--flow", flowId)).toEqual(document);
 
-    const file = join(mkdtempSync(join(tmpdir(), "svc-flow-export-")), "exported.json");
-    writeFileSync(file, exported.stdout);
-    expect(await svcJson(env, "flow", "import", "--workspace", ws.id, "--file", file, "--flow", flowId, "--migrate", "keep")).toEqual({
-      flow_id: flowId,
-      version: saved.version,
-    });
-    expect((await read(flowId)).definition).toEqual(document);
-    // Imported as a new flow, it is the same document (its step ids too).
-    const copy = await svcJson(env, "flow", "import", "--workspace", ws.id, "--file", file);
-    expect((await read(copy.flow_id as string)).definition).toEqual(document);
+      const file = join(mkdtempSync(join(tmpdir(), "svc-flow-export-")), "exported.json");
+      writeFileSync(file, exported.stdout);
+      expect(await svcJson(env, "flow", "import", "--workspace", ws.id, "--file", file, "--flow", flowId, "--migrate", "keep")).toEqual({
+        flow_id: flowId,
+        version: saved.version,
+      });
+      expect((await read(flowId)).definition).toEqual(document);
+      // Imported as a new flow, it is the same document (its step ids too).
+      const copy = await svcJson(env, "flow", "import", "--workspace", ws.id, "--file", file);
+      expect((await read(copy.flow_id as string)).definition).toEqual(document);
 
-    const missing = await svc(env, "flow", "export", "--workspace", ws.id, "--flow", "flow_missing", "--json");
-    expect(missing.code).toBe(1);
-    expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: "resource_missing" } });
-    expect(missing.stderr).toContain("--flow");
-  });
+      const missing = await svc(env, "flow", "export", "--workspace", ws.id, "--flow", "flow_missing", "--json");
+      expect(missing.code).toBe(1);
+      expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: "resource_missing" } });
+      expect(missing.stderr).toContain("--flow");
+    },
+  );
 });
