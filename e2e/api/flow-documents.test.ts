@@ -292,7 +292,7 @@ describe("flow documents in one canonical form (issue 46, D37, D70)", () => {
     for (const doc of [d37, CART_FLOW, REMINDER_FLOW, splitJourney]) await roundTrip(doc as unknown as Doc);
   });
 
-  // Five runs of the CLI, each loading the services (seconds apiece on a busy machine).
+  // Six runs of the CLI, each loading the services (seconds apiece on a busy machine).
   it(
     "svc flow export prints the stored document, and importing it with --flow … --migrate keep changes nothing (D98)",
     { timeout: 180_000 },
@@ -340,7 +340,11 @@ describe("flow documents in one canonical form (issue 46, D37, D70)", () => {
       const missing = await svc(env, "flow", "export", "--workspace", ws.id, "--flow", "flow_missing", "--json");
       expect(missing.code).toBe(1);
       expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: "resource_missing" } });
-      expect(missing.stderr).toContain("--flow");
+      expect(missing.stderr).toContain("--flow flow_missing");
+      const nowhere = await svc(env, "flow", "import", "--workspace", ws.id, "--file", file, "--flow", "flow_missing", "--json");
+      expect(nowhere.code).toBe(1);
+      expect(JSON.parse(nowhere.stdout)).toMatchObject({ error: { code: "resource_missing" } });
+      expect(nowhere.stderr).toContain("--flow flow_missing");
     },
   );
 });
