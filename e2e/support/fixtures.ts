@@ -115,6 +115,8 @@ export const FIXTURES = {
     defaultCountry: "BR",
     keys: { test: { mode: "test" }, live: { mode: "live" }, readOnly: { mode: "test", scopes: ["flows:read"] } },
   },
+  // Flow documents saved, read and saved again unchanged (e2e/api/flow-documents.test.ts, issue 46).
+  flowDocs: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" } } },
   // Reachability and dry runs (e2e/api/reachability.test.ts, D71): a workspace of its own, so its
   // check that a dry run writes nothing sees no other file's rows; one live message a day per
   // channel, so a scheduled send reaches the limit and its cancel gives it back.

@@ -80,6 +80,11 @@ export const COMMANDS: Entry[] = [
     load: async () => (await import("./commands/flow-import.ts")).flowImport,
   },
   {
+    name: "flow export",
+    summary: "Print a flow's current definition (what flow import and the dashboard take back)",
+    load: async () => (await import("./commands/flow-export.ts")).flowExport,
+  },
+  {
     name: "demo",
     summary: "Create the demo workspace (once) and print its sign-in and keys; later, a new demo password",
     load: async () => (await import("./commands/demo.ts")).demo,

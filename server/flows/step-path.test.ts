@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Step } from "./flow-schemas.ts";
-import { enterList, holds, nextPath, stepAt } from "./step-path.ts";
+import { enterList, holds, nextPath, pathsById, stepAt, stepId, withStepIds } from "./step-path.ts";
 
 const steps: Step[] = [
   { type: "tag", add: ["tag_a"] },
@@ -54,5 +54,44 @@ describe("step paths (D37)", () => {
     expect(stepAt(waits, [0, "on_event", 0])?.type).toBe("exit");
     expect(stepAt(waits, [0, "then", 0])).toBeUndefined();
     expect(nextPath(waits, [0, "on_event", 0])).toEqual([1]);
+  });
+
+  it("gives every step an id where the document holds it, inside split paths too (issue 46)", () => {
+    const split: Step[] = [
+      {
+        type: "split",
+        paths: [
+          { weight: 1, steps: [{ type: "branch", if: { has_tag: "t" }, then: [{ type: "exit" }], else: [] }] },
+          { weight: 2, steps: [{ type: "wait", id: "kept", duration: "PT1H" }] },
+        ],
+      },
+    ];
+    const named = withStepIds(split, (_, path) => path.join("/"));
+    // Nothing beside `paths`: the ids are on the steps of `paths[i].steps`.
+    expect(named).toEqual([
+      {
+        type: "split",
+        id: "0",
+        paths: [
+          {
+            weight: 1,
+            steps: [
+              {
+                type: "branch",
+                id: "0/paths.0.steps/0",
+                if: { has_tag: "t" },
+                then: [{ type: "exit", id: "0/paths.0.steps/0/then/0" }],
+                else: [],
+              },
+            ],
+          },
+          { weight: 2, steps: [{ type: "wait", id: "kept", duration: "PT1H" }] },
+        ],
+      },
+    ]);
+    expect(withStepIds(named)).toEqual(named);
+    expect([...pathsById(named).keys()]).toEqual(["0", "0/paths.0.steps/0", "0/paths.0.steps/0/then/0", "kept"]);
+    // A version saved without ids names each step by its path, as the run engine does.
+    expect(stepAt(withStepIds(split, stepId), [0, "paths.0.steps", 0, "then", 0])?.id).toBe("steps.0.paths.0.steps.0.then.0");
   });
 });

@@ -6,7 +6,8 @@ import type { Condition, Step } from "./flow-schemas.ts";
 // `[3, "on_timeout", 1]` the second step of a `wait_for`'s timeout path.
 
 // A split's paths (D68) are the lists `paths.<i>.steps`, so a position reads as the
-// document's own path: `[2, "paths.1.steps", 0]` is `steps.2.paths.1.steps.0`.
+// document's own path: `[2, "paths.1.steps", 0]` is `steps.2.paths.1.steps.0`. These names
+// belong to positions only: in the document the list is `paths[i].steps` (`listOf`, `withList`).
 export const SPLIT_PATHS = ["paths.0.steps", "paths.1.steps", "paths.2.steps", "paths.3.steps", "paths.4.steps"] as const;
 export const STEP_LISTS = ["then", "else", "on_event", "on_timeout", ...SPLIT_PATHS] as const;
 export type StepList = (typeof STEP_LISTS)[number];
@@ -18,6 +19,13 @@ function listOf(step: Step | undefined, side: StepList): Step[] | undefined {
   if (step?.type === "wait_for" && (side === "on_event" || side === "on_timeout")) return step[side];
   if (step?.type === "split") return step.paths[(SPLIT_PATHS as readonly string[]).indexOf(side)]?.steps;
   return undefined;
+}
+
+/** `step` with its list `side` replaced by `list`, where the document holds it (a split's path keeps its weight). */
+export function withList(step: Step, side: StepList, list: Step[]): Step {
+  if (step.type !== "split") return { ...step, [side]: list } as Step;
+  const index = (SPLIT_PATHS as readonly string[]).indexOf(side);
+  return { ...step, paths: step.paths.map((p, i) => (i === index ? { ...p, steps: list } : p)) };
 }
 
 export function stepAt(steps: Step[], path: Path): Step | undefined {
@@ -93,10 +101,10 @@ const randomId = () => `st_${randomBytes(6).toString("base64url")}`;
 export function withStepIds(steps: Step[], newId: (step: Step, path: Path) => string = randomId): Step[] {
   const assign = (list: Step[], base: Path): Step[] =>
     list.map((step, i) => {
-      const copy = { ...step, id: step.id ?? newId(step, [...base, i]) } as Step;
+      let copy = { ...step, id: step.id ?? newId(step, [...base, i]) } as Step;
       for (const side of STEP_LISTS) {
         const inner = listOf(copy, side);
-        if (inner) (copy as Record<string, unknown>)[side] = assign(inner, [...base, i, side]);
+        if (inner) copy = withList(copy, side, assign(inner, [...base, i, side]));
       }
       return copy;
     });

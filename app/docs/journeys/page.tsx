@@ -265,7 +265,9 @@ export default function JourneysGuidePage() {
         <p>
           Nudge a contact an hour after they leave a cart worth at least 20, on WhatsApp; if they do not answer within a day, by e-mail
           (skipped when the contact has no e-mail address); stop as soon as that cart becomes an order. Save the flow in the
-          dashboard&apos;s editor, or import it: <code>npx svc flow import --workspace acme --file cart.json</code>.
+          dashboard&apos;s editor, or import it: <code>npx svc flow import --workspace acme --file cart.json</code>.{" "}
+          <code>npx svc flow export --workspace acme --flow &lt;id&gt;</code> prints a saved flow as svc stores it, each step with its{" "}
+          <code>id</code>; import that file again with <code>--flow &lt;id&gt; --migrate keep</code> and nothing changes.
         </p>
         <pre className="docs-code" tabIndex={0}>
           {json(CART_FLOW)}

@@ -26,7 +26,7 @@ export const flowImport: Command = {
     flow: { type: "string" },
     migrate: { type: "string" },
   },
-  flags: { workspace: "--workspace", file: "--file", status: "--status", flow: "--flow", migrate: "--migrate" },
+  flags: { workspace: "--workspace", file: "--file", status: "--status", flow: "--flow", flow_id: "--flow", migrate: "--migrate" },
   async run(values) {
     const workspace = requiredString(values, "workspace");
     const file = requiredString(values, "file");

@@ -35,9 +35,20 @@ type Draft = Omit<FlowDocument, "status">;
 
 const EMPTY: Draft = { name: "", allow_reentry: false, steps: [] };
 
-/** A draft in the document's order (name, re-entry, trigger, goal, steps), without a trigger or goal it lacks. */
-function draftFrom({ name, allow_reentry, trigger, goal, steps }: Draft): Draft {
-  return { name, allow_reentry, ...(trigger ? { trigger } : {}), ...(goal ? { goal } : {}), steps };
+/**
+ * A draft in the document's order (name, re-entry, trigger, goal, quiet hours, caps, steps), without the members it
+ * lacks. Quiet hours and caps have no form here: they are kept as the document has them, so a save never drops them.
+ */
+function draftFrom({ name, allow_reentry, trigger, goal, quiet_hours, caps, steps }: Draft): Draft {
+  return {
+    name,
+    allow_reentry,
+    ...(trigger ? { trigger } : {}),
+    ...(goal ? { goal } : {}),
+    ...(quiet_hours ? { quiet_hours } : {}),
+    ...(caps ? { caps } : {}),
+    steps,
+  };
 }
 
 function draftOf(flow: FlowDetails | null): Draft {
@@ -235,9 +246,13 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
         {
           onSuccess: async (answer) => {
             setPreviewing(false);
-            setSaved(JSON.stringify(draft));
-            onDirty?.(false);
             await refresh();
+            // The document as stored (D70: an id on every step the draft gave none, e.g. an imported one): the next
+            // save starts from it, so those steps keep their ids.
+            const stored = draftOf(await queryClient.fetchQuery(trpc.flows.get.queryOptions({ flow_id: flow.id })));
+            setDraftState(stored);
+            setSaved(JSON.stringify(stored));
+            onDirty?.(false);
             setDone(savedWords(answer, migrate));
           },
           onError: (error) => {
@@ -272,6 +287,8 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
         allow_reentry: typeof doc.allow_reentry === "boolean" ? doc.allow_reentry : false,
         trigger: object(doc.trigger) as FlowDocument["trigger"],
         goal: object(doc.goal) as FlowDocument["goal"],
+        quiet_hours: object(doc.quiet_hours) as FlowDocument["quiet_hours"],
+        caps: object(doc.caps) as FlowDocument["caps"],
         steps,
       }),
     );
@@ -426,7 +443,7 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
       {importing && (
         <ImportDialog
           title="Import JSON into the editor"
-          intro="The document replaces the editor's name, re-entry, trigger, goal and steps; nothing is saved until you save. Its status is ignored: use the status buttons."
+          intro="The document replaces the editor's name, re-entry, trigger, goal, quiet hours, caps and steps; nothing is saved until you save. Its status is ignored: use the status buttons."
           confirmLabel="Load into the editor"
           pending={false}
           error={null}

@@ -1,6 +1,6 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/api/root.ts";
-import type { FlowStatus, Goal, RunStatus, Step, Trigger } from "@/server/flows/flow-schemas.ts";
+import type { FlowDefinition, FlowStatus, RunStatus, Step } from "@/server/flows/flow-schemas.ts";
 import { stepAt, type Path } from "@/server/flows/step-path.ts";
 
 type Outputs = inferRouterOutputs<AppRouter>["flows"];
@@ -14,8 +14,16 @@ export type Run = Outputs["runs"]["items"][number];
 /** One run with its history. */
 export type RunDetails = Outputs["run"];
 
-/** The document the editor builds (D37, with D62's trigger and D64's goal): what `flows.create`/`flows.update` take and export gives. */
-export type FlowDocument = { name: string; status?: FlowStatus; allow_reentry: boolean; trigger?: Trigger; goal?: Goal; steps: Step[] };
+/**
+ * The document the editor builds (D37, with D62's trigger, D64's goal, D65's quiet hours and D67's caps): what
+ * `flows.create`/`flows.update` take and export gives. Members the editor has no form for are kept as they came.
+ */
+export type FlowDocument = Pick<FlowDefinition, "trigger" | "goal" | "quiet_hours" | "caps"> & {
+  name: string;
+  status?: FlowStatus;
+  allow_reentry: boolean;
+  steps: Step[];
+};
 
 export type StepType = Step["type"];
 export const STEP_TYPES: { type: StepType; label: string }[] = [

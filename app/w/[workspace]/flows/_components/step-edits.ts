@@ -1,17 +1,10 @@
 import type { Step } from "@/server/flows/flow-schemas.ts";
-import type { Path, StepList } from "@/server/flows/step-path.ts";
+import { withList, type Path, type StepList } from "@/server/flows/step-path.ts";
 import { pathsOf } from "./flow-layout.ts";
 
 // The editor's changes to a document's step tree, by position (`[2, "then", 0]` is the first
 // step of the third step's `then` path; a list is a position ending in its side, `[2, "then"]`,
 // or `[]` for the flow's own steps). Each returns new arrays and leaves the old tree as it was.
-
-/** The step with its path `side` replaced by `inner` (a split's path keeps its weight). */
-function withPath(step: Step, side: StepList, inner: Step[]): Step {
-  if (step.type !== "split") return { ...step, [side]: inner } as Step;
-  const index = Number(side.split(".")[1]);
-  return { ...step, paths: step.paths.map((p, i) => (i === index ? { ...p, steps: inner } : p)) };
-}
 
 /** The steps with the list at `list` changed by `change`. */
 export function editList(steps: Step[], list: Path, change: (list: Step[]) => Step[]): Step[] {
@@ -20,7 +13,7 @@ export function editList(steps: Step[], list: Path, change: (list: Step[]) => St
   return steps.map((step, i) => {
     if (i !== index) return step;
     const inner = pathsOf(step).find((p) => p.side === side)?.steps;
-    return inner ? withPath(step, side, editList(inner, rest, change)) : step;
+    return inner ? withList(step, side, editList(inner, rest, change)) : step;
   });
 }
 
