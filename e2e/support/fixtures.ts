@@ -103,6 +103,9 @@ export const FIXTURES = {
   // integrators' keys in a workspace of its own, so its endpoints and the stream hear only its
   // own messages' events.
   webhookEndpoints: INTEGRATORS,
+  // The bound of 50 endpoints and their pages (e2e/api/webhook-endpoints.test.ts, D99): a
+  // workspace of its own, filled to the bound.
+  endpointLimit: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   // Step ids, statistics, preview and move (e2e/api/flow-edits.test.ts): a workspace of its own,
   // so its check that a preview writes nothing sees no other file's rows.
   flowEdits: {
