@@ -14,7 +14,7 @@ import { batchSends } from "./sections/batch.ts";
 import { liveEmailAcceptance } from "./sections/email.ts";
 import { cliCommands } from "./sections/cli.ts";
 import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
-import { eventAcceptance, eventWake } from "./sections/events.ts";
+import { eventAcceptance, eventWake, triggeredEventAcceptance } from "./sections/events.ts";
 import { firstStarts } from "./sections/first-start.ts";
 import { enrollments, runSteps } from "./sections/flows.ts";
 import { growth } from "./sections/growth.ts";
@@ -42,6 +42,7 @@ const sections: Record<string, () => Promise<void>> = {
   enroll: enrollments,
   "flow-steps": runSteps,
   events: eventAcceptance,
+  "events-triggered": triggeredEventAcceptance,
   "event-wake": eventWake,
   growth,
   cli: () => cliCommands(),

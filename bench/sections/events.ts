@@ -66,6 +66,48 @@ export async function eventAcceptance(): Promise<void> {
   });
 }
 
+/**
+ * POST /events accepted per second when each event starts a run (D62): an active flow is
+ * triggered by `order_paid` (with a `where` and a key from the event, so every event, of its
+ * own order id, enrolls), whose run then waits a day. Same load as `events`, interleaved with
+ * events no flow is triggered by. The answer names the run it started, so the enrollment is
+ * part of the accept.
+ */
+export async function triggeredEventAcceptance(): Promise<void> {
+  await withServer("postgres", { PIPELINE: "inline" }, async (bench) => {
+    importFlow(bench, {
+      name: "Paid orders",
+      trigger: { event: "order_paid", where: { property: "total", gte: 100 }, key: "{{event.order_id}}" },
+      steps: [{ type: "wait", duration: "P1D" }],
+    });
+    const triggering = async () => {
+      await settle(bench);
+      return load({
+        url: `${bench.url}/api/v1/events`,
+        method: "POST",
+        seconds: ROUND_SECONDS,
+        warmupSeconds: 1,
+        headers: headers(bench),
+        body: EVENT,
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...headers(bench), "Idempotency-Key": randomUUID() },
+          body: JSON.stringify({ name: "order_paid", to: { phone: "+5511987654321" }, properties: { order_id: randomUUID(), total: 120 } }),
+        }),
+      });
+    };
+    const rounds = await interleaved(triggering, round(bench, "/events", EVENT.replace("order_paid", "order_seen")));
+    const [started, plain] = [combined(rounds.a), combined(rounds.b)];
+    await settle(bench);
+    const [{ runs }] = await bench.sql("SELECT count(*)::int AS runs FROM flow_runs");
+    record("POST /api/v1/events accepted, no flow triggered, beside triggering events", { ...plain, note: roundsNote(rounds.b) });
+    record("POST /api/v1/events accepted, each starting a run", {
+      ...started,
+      note: `${(started.rps / plain.rps).toFixed(2)}× untriggered events; ${runs} runs started; ${roundsNote(rounds.a)}`,
+    });
+  });
+}
+
 /** Runs waiting in a `wait_for` step while events are recorded. */
 const WAITING = Number(process.env.BENCH_WAITING_RUNS ?? 10_000);
 /** Events a second offered to them, evenly, and how many of them are measured (after a warm-up of 2 s at the same rate). */

@@ -315,7 +315,7 @@ describe("unenroll (D19)", () => {
       unenrolled: 1,
       contact_id: enrolled.body.contact_id,
       flow_id: f,
-      runs: [{ id: enrolled.body.id, flow_id: f, status: "stopped", reason: "bought already" }],
+      runs: [{ ...enrolled.body, status: "stopped", reason: "bought already" }],
     });
     await new Promise((r) => setTimeout(r, 3_000));
     const run = await runOf(enrolled.body.id);
@@ -331,6 +331,25 @@ describe("unenroll (D19)", () => {
     });
     const again = await test.post(`/flows/${f}/unenroll`, { to: { phone: to } });
     expect(again.body).toEqual({ unenrolled: 0, contact_id: enrolled.body.contact_id, flow_id: f, runs: [] });
+  });
+
+  it("answers each stopped run as enroll answered it, with its key (D66), whether stopped by key, by contact or with all", async () => {
+    const f = await flow([{ type: "wait", duration: "PT1H" }]);
+    const to = phone();
+    const a = await test.post(`/flows/${f}/enroll`, { to: { phone: to }, key: "inv_a" });
+    const b = await test.post(`/flows/${f}/enroll`, { to: { phone: to }, key: "inv_b" });
+    const c = await test.post(`/flows/${f}/enroll`, { to: { phone: to } });
+    expect([a.status, b.status, c.status]).toEqual([201, 201, 201]);
+    expect(a.body.key).toBe("inv_a");
+    const stopped = (run: Record<string, unknown>, reason: string | null) => ({ ...run, status: "stopped", reason });
+    const byKey = await test.post(`/flows/${f}/unenroll`, { key: "inv_a", reason: "paid" });
+    expect(byKey.status).toBe(200);
+    expect(byKey.body.runs).toEqual([stopped(a.body, "paid")]);
+    const byContact = await test.post(`/flows/${f}/unenroll`, { to: { phone: to }, key: "inv_b" });
+    expect(byContact.body.runs).toEqual([stopped(b.body, null)]);
+    const all = await test.post("/flows/all/unenroll", { to: { phone: to } });
+    expect(all.body.runs).toEqual([stopped(c.body, null)]);
+    expect(all.body.runs[0]).toHaveProperty("key", null);
   });
 
   it("stops every journey with all, only in the key's mode (D40)", async () => {

@@ -218,7 +218,7 @@ describe("triggers and run keys (D62, D66, D82)", () => {
       async () => (await test.get(`/events?contact_id=${first.body.contact_id}`)).body,
       (e) => e[0]?.triggered?.length === 1,
     );
-    expect(listed[0].triggered).toEqual([{ flow_id: f, run_id: run!.id }]);
+    expect(listed[0].triggered).toEqual([{ flow_id: f, run_id: run!.id, key: "c1" }]);
 
     // Below the condition: no run, nothing triggered.
     const cheap = await event({ name: "cart_abandoned", to: { phone: to }, properties: { cart_id: "c2", total: 10, items: ["shoes"] } });
@@ -244,7 +244,7 @@ describe("triggers and run keys (D62, D66, D82)", () => {
       (e) => e.every((x: { triggered: unknown[] }) => x.triggered.length === 1),
     );
     expect(triggered.find((e: { id: string }) => e.id === again.body.id).triggered).toEqual([
-      { flow_id: waitFlow, reason: "already_enrolled" },
+      { flow_id: waitFlow, reason: "already_enrolled", key: "inv_a" },
     ]);
     expect(triggered.find((e: { id: string }) => e.id === b.body.id).triggered[0].run_id).toEqual(expect.stringMatching(/^run_/));
     expect(
@@ -279,6 +279,61 @@ describe("triggers and run keys (D62, D66, D82)", () => {
     expect(stopped.status).toBe(200);
     expect(stopped.body).toMatchObject({ unenrolled: 1, contact_id: null, runs: [{ id: runA.id, status: "stopped" }] });
     expectError(await test.post(`/flows/${waitFlow}/unenroll`, {}), { status: 400, type: "invalid_request", param: "to" });
+  });
+
+  it("answers in POST /events itself every flow the event triggered, with its run or why none started, as GET /events does", async () => {
+    const name = `invoice_issued_${seq++}`;
+    const keyed = await flow({ trigger: { event: name, key: "{{event.invoice_id}}" }, steps: [{ type: "wait", duration: "PT1H" }] });
+    const big = await flow({
+      trigger: { event: name, where: { property: "amount", gte: 100 } },
+      steps: [{ type: "wait", duration: "PT1H" }],
+    });
+    const paused = await flow({ trigger: { event: name }, steps: [{ type: "wait", duration: "PT1H" }] });
+    await dashboardMutation(ws.id, "flows.setStatus", { flow_id: paused, status: "paused" });
+    const [first, second] = [keyed, big].sort();
+    const to = { phone: phone() };
+
+    // The answer is final: each matching active flow with the run it started, in flow id order;
+    // the runs are readable at once. A paused flow and an unmet `where` are not listed.
+    const a = await event({ name, to, properties: { invoice_id: "inv_1", amount: 150 } });
+    expect(a.status).toBe(202);
+    const runIds = a.body.triggered.map((t: { run_id?: string }) => t.run_id);
+    expect(a.body.triggered).toEqual(
+      [
+        { flow_id: keyed, run_id: expect.stringMatching(/^run_/), key: "inv_1" },
+        { flow_id: big, run_id: expect.stringMatching(/^run_/), key: null },
+      ].sort((x, y) => (x.flow_id === first ? -1 : y.flow_id === first ? 1 : 0)),
+    );
+    expect([first, second]).toEqual(a.body.triggered.map((t: { flow_id: string }) => t.flow_id));
+    for (const [i, id] of runIds.entries()) {
+      expect(await runOf(id)).toMatchObject({ flow_id: a.body.triggered[i].flow_id, contact_id: a.body.contact_id, status: "active" });
+    }
+    // The same contact again: a new key starts a run, the keyless flow refuses a second.
+    const b = await event({ name, to, properties: { invoice_id: "inv_2", amount: 150 } });
+    expect(b.body.triggered).toContainEqual({ flow_id: keyed, run_id: expect.stringMatching(/^run_/), key: "inv_2" });
+    expect(b.body.triggered).toContainEqual({ flow_id: big, reason: "already_enrolled", key: null });
+    const c = await event({ name, to, properties: { invoice_id: "inv_2", amount: 5 } });
+    expect(c.body.triggered).toEqual([{ flow_id: keyed, reason: "already_enrolled", key: "inv_2" }]);
+
+    // Events of one contact arriving together: one run per key, every other one says why not.
+    const d = await Promise.all(Array.from({ length: 12 }, () => event({ name, to, properties: { invoice_id: "inv_3" } })));
+    const outcomes = d.map((r) => r.body.triggered as { run_id?: string; reason?: string; key: string }[]);
+    expect(outcomes.every((t) => t.length === 1 && t[0]!.key === "inv_3")).toBe(true);
+    expect(outcomes.filter((t) => t[0]!.run_id)).toHaveLength(1);
+    expect(outcomes.filter((t) => t[0]!.reason === "already_enrolled")).toHaveLength(11);
+    expect((await runsOf(keyed, `?contact_id=${a.body.contact_id}&key=inv_3`)).length).toBe(1);
+
+    // GET /events shows exactly what each answer said.
+    const listed = (await test.get(`/events?contact_id=${a.body.contact_id}&name=${name}`)).body as { id: string }[];
+    const answered = [a, b, c, ...d].map((r) => r.body);
+    expect(listed).toHaveLength(answered.length);
+    for (const e of answered) expect(listed.find((l) => l.id === e.id)).toEqual(e);
+    // A replay by client id answers the first event, triggers and all, and starts nothing.
+    const once = await event({ name, to, id: `issued-${to.phone}`, properties: { invoice_id: "inv_4" } });
+    const again = await event({ name, to, id: `issued-${to.phone}`, properties: { invoice_id: "inv_5" } });
+    expect(again.body).toEqual(once.body);
+    expect(once.body.triggered[0]).toMatchObject({ flow_id: keyed, key: "inv_4", run_id: expect.stringMatching(/^run_/) });
+    expect((await runsOf(keyed, `?contact_id=${a.body.contact_id}&key=inv_5`)).length).toBe(0);
   });
 
   it("enrolls by API with a key: one active run per key, 409 on key for a second", async () => {
@@ -512,7 +567,8 @@ describe("an event storm (bad input and limits)", () => {
     const triggered = (await test.get(`/events?contact_id=${first.body.contact_id}&limit=5`)).body;
     expect(
       triggered.every(
-        (e: { triggered: unknown[] }) => JSON.stringify(e.triggered) === JSON.stringify([{ flow_id: f, reason: "already_enrolled" }]),
+        (e: { triggered: unknown[] }) =>
+          JSON.stringify(e.triggered) === JSON.stringify([{ flow_id: f, reason: "already_enrolled", key: null }]),
       ),
     ).toBe(true);
   }, 120_000);

@@ -4,7 +4,7 @@ import { forEachOpenApiProcedure, normalizePath } from "trpc-to-openapi";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../server/api/openapi.ts";
 import { appRouter } from "../../server/api/root.ts";
-import type { Meta } from "../../server/api/trpc.ts";
+import { successStatuses, type Meta } from "../../server/api/trpc.ts";
 import { ROOT } from "../support/server.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { EVENT_NAMES } from "../../server/events/event-names.ts";
@@ -143,10 +143,11 @@ describe("OpenAPI document", () => {
       expect(new Set(codes.map((c) => c.s))).toEqual(new Set(statuses.filter((s) => s >= 400)));
     });
 
-    it("answers its success status (meta.successStatus) with an example", () => {
+    it("lists every success status it can answer (the REST facade answers no other), each with an example", () => {
       const success = statuses.filter((s) => s < 300);
-      // A dry run (D71) is answered 200 beside the success status.
-      expect(success).toEqual([...new Set([...(meta.dryRun ? [200] : []), meta.successStatus ?? 200])]);
+      // meta.successStatus; a dry run (D71) is answered 200 beside it, and meta.alsoAnswers names another case.
+      expect(success).toEqual(successStatuses(meta).sort((a, b) => a - b));
+      expect(success).toContain(meta.successStatus ?? 200);
       for (const status of success) {
         // JSON, or Server-Sent Events for the event stream (D77).
         const content = responses[String(status)]!.content;
@@ -213,6 +214,13 @@ describe("OpenAPI document", () => {
         expect(header).toBeUndefined();
       }
     });
+  });
+
+  it("lists POST /suppressions' 200 (the address already suppressed) beside its 201 (D85)", () => {
+    const responses = doc.paths["/suppressions"].post.responses as Record<string, Json>;
+    expect(Object.keys(responses).filter((s) => s.startsWith("2"))).toEqual(["200", "201"]);
+    expect(responses["200"]!.content["application/json"].schema).toEqual(responses["201"]!.content["application/json"].schema);
+    expect(responses["200"]!.description).toMatch(/already suppressed/);
   });
 
   it("lists a 404 on POST /messages (unknown to.contact_id or channel_id) and a 409 on no GET (D56)", () => {

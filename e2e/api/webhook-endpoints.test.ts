@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, expectError, fixtures } from "../support/client.ts";
+import { api, expectError, fixtures, type ApiResponse } from "../support/client.ts";
+import { dashboardQuery } from "../support/dashboard.ts";
 import { ROOT } from "../support/server.ts";
 import { until } from "../support/until.ts";
 import { startReceiver, type Received, type Receiver } from "../support/webhook-receiver.ts";
@@ -123,6 +124,70 @@ describe("webhook endpoints through the API (D77)", () => {
       code: "missing_scope",
     });
     expectError(await test.post("/webhook-deliveries/whd_nope/redeliver"), { status: 404, type: "not_found", param: "id" });
+  });
+});
+
+describe("at most 50 endpoints a workspace, listed in pages (D99, D10)", () => {
+  const full = fixtures().endpointLimit!;
+  const key = api(full.keys.test);
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(async () => receiver.close());
+
+  it("registers 50 and refuses every further one with 409 limit_reached, even when they arrive together", async () => {
+    const tries = await Promise.all(
+      Array.from({ length: 56 }, (_, i) => key.post("/webhook-endpoints", { url: `${receiver.url}?n=${i}`, description: `Endpoint ${i}` })),
+    );
+    expect(tries.filter((r) => r.status === 201)).toHaveLength(50);
+    const refused = tries.filter((r) => r.status !== 201);
+    expect(refused).toHaveLength(6);
+    for (const r of refused) {
+      expectError(r, { status: 409, type: "conflict", code: "limit_reached", param: null });
+      expect(r.body.error.message).toContain("50 webhook endpoints");
+      expect(r.body.error.doc_url).toMatch(/\/docs\/errors#code-limit_reached$/);
+    }
+    // The dashboard, which lists every endpoint of the workspace, shows all 50.
+    const shown = await dashboardQuery<{ id: string }[]>(full.id, "webhooks.list", undefined);
+    expect(shown).toHaveLength(50);
+
+    // D10 paging: `limit` and `after`, a `Link` to the next page while more exist; newest first.
+    const ids: string[] = [];
+    let path: string | null = "/webhook-endpoints?limit=20";
+    const sizes: number[] = [];
+    while (path) {
+      const page: ApiResponse<{ id: string; created_at: string }[]> = await key.get(path);
+      expect(page.status).toBe(200);
+      sizes.push(page.body.length);
+      ids.push(...page.body.map((e) => e.id));
+      const next: string | undefined = page.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
+      path = next ? next.slice(next.indexOf("/webhook-endpoints")) : null;
+    }
+    expect(sizes).toEqual([20, 20, 10]);
+    expect(new Set(ids)).toEqual(new Set(shown.map((e) => e.id)));
+    const all = await key.get<{ id: string; created_at: string }[]>("/webhook-endpoints");
+    expect(all.headers.get("link")).toBeNull();
+    expect(all.body.map((e) => e.id)).toEqual(ids);
+    const order = all.body.map((e) => [e.created_at, e.id].join(" "));
+    expect(order).toEqual([...order].sort().reverse());
+    expectError(await key.get("/webhook-endpoints?limit=0"), { status: 400, type: "invalid_request", param: "limit" });
+    expectError(await key.get("/webhook-endpoints?after=we_nope"), { status: 400, type: "invalid_request", param: "after" });
+    expectError(await key.get("/webhook-endpoints?color=red"), {
+      status: 400,
+      type: "invalid_request",
+      code: "unknown_parameter",
+      param: "color",
+    });
+
+    // Deleting one makes room for exactly one more.
+    expect((await key.request("DELETE", `/webhook-endpoints/${ids[0]}`)).status).toBe(200);
+    expect((await key.post("/webhook-endpoints", { url: `${receiver.url}?n=again` })).status).toBe(201);
+    expectError(await key.post("/webhook-endpoints", { url: `${receiver.url}?n=over` }), {
+      status: 409,
+      type: "conflict",
+      code: "limit_reached",
+    });
   });
 });
 

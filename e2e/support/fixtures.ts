@@ -107,6 +107,9 @@ export const FIXTURES = {
   // workspace of its own, so that its thousands of events reach no other file's listener; the
   // key `stream` opens only the slow reader's stream, so its open streams can be counted.
   eventStream: { ...INTEGRATORS, keys: { ...INTEGRATORS.keys, stream: { mode: "test", scopes: ["webhooks:read"] } } },
+  // The bound of 50 endpoints and their pages (e2e/api/webhook-endpoints.test.ts, D99): a
+  // workspace of its own, filled to the bound.
+  endpointLimit: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   // Step ids, statistics, preview and move (e2e/api/flow-edits.test.ts): a workspace of its own,
   // so its check that a preview writes nothing sees no other file's rows.
   flowEdits: {

@@ -28,7 +28,8 @@ import type { Meta } from "./trpc.ts";
 //   schema of D29 and one example per code;
 // - the RateLimit-* and Request-Id headers on every response, Retry-After on 429 (D24);
 // - `meta.scope` in the description and as `x-required-scope`; `meta.idempotent` as the
-//   optional `Idempotency-Key` header (D27, D28); `meta.successStatus` as the success status;
+//   optional `Idempotency-Key` header (D27, D28); `meta.successStatus` as the success status,
+//   and `meta.alsoAnswers` as another one (every status `successStatuses` allows);
 // - request and response examples assembled from the schemas' own examples.
 
 type Json = Record<string, unknown>;
@@ -400,6 +401,10 @@ function finishOperation(op: Operation, procedure: Procedure, appUrl: string, sc
       success.content = { "text/event-stream": success.content["application/json"] };
     }
     responses[String(successStatus)] = success;
+    // Another success status the procedure answers in some case, with the same body.
+    if (meta.alsoAnswers) {
+      responses[String(meta.alsoAnswers.status)] = { ...success, description: meta.alsoAnswers.description };
+    }
   }
   for (const media of Object.values(op.requestBody?.content ?? {})) addExample(media, schemas);
 

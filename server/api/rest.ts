@@ -37,7 +37,7 @@ import { streamEvents } from "../webhooks/event-stream.ts";
 import { openApiDocument } from "./openapi.ts";
 import { API_PREFIX } from "./rest-paths.ts";
 import { appRouter } from "./root.ts";
-import { appErrorOf, createCallerFactory, UNAVAILABLE_MESSAGE, type Context, type Meta } from "./trpc.ts";
+import { appErrorOf, createCallerFactory, successStatuses, UNAVAILABLE_MESSAGE, type Context, type Meta } from "./trpc.ts";
 
 // The public REST facade (/api/v1): the shared router's procedures at the paths their OpenAPI
 // meta gives them (trpc-to-openapi's route patterns), with the platform rules around them, each
@@ -327,8 +327,17 @@ async function dispatch(
   } catch (err) {
     return errorOutcome(toAppError(err, deps), deps.appUrl);
   }
+  const status = context.response?.status ?? route.meta.successStatus ?? 200;
+  // A status the OpenAPI document does not list would surprise every generated client: a
+  // procedure must declare it (`meta.alsoAnswers`) before answering it.
+  if (!successStatuses(route.meta).includes(status)) {
+    return errorOutcome(
+      toAppError(new Error(`${route.meta.openapi?.path ?? path} answered the undeclared status ${status}`), deps),
+      deps.appUrl,
+    );
+  }
   return {
-    status: context.response?.status ?? route.meta.successStatus ?? 200,
+    status,
     body: JSON.stringify(data) ?? "",
     headers: context.responseHeaders,
   };

@@ -51,12 +51,28 @@ export type Meta = OpenApiMeta<{
   /** The success status the REST facade answers with (200 by default). */
   successStatus?: 200 | 201 | 202;
   /**
+   * Another success status the procedure answers in some case (setting `ctx.response.status`),
+   * with the same body, and when: for example `POST /suppressions` answers `200` with the
+   * existing entry. The OpenAPI document lists it; the REST facade answers no status that is
+   * not declared (`successStatuses`).
+   */
+  alsoAnswers?: { status: 200 | 201 | 202; description: string };
+  /**
    * The catalog codes (server/lib/error-catalog.ts) this procedure's service can answer beyond
    * the platform's own (authentication, scope, input, idempotency, paging, a missing path id).
    * The OpenAPI document lists exactly these and the platform's, with their statuses (D56).
    */
   errors?: readonly ErrorCode[];
 }>;
+
+/**
+ * Every success status a procedure may answer: `successStatus`, `alsoAnswers`' status, and
+ * `200` for a dry run. The OpenAPI document lists exactly these, and the REST facade refuses to
+ * answer any other, so a generated client knows every case.
+ */
+export function successStatuses(meta: Meta): number[] {
+  return [...new Set([meta.successStatus ?? 200, ...(meta.alsoAnswers ? [meta.alsoAnswers.status] : []), ...(meta.dryRun ? [200] : [])])];
+}
 
 /** What a caller reads while the database cannot be reached: nothing was carried out. */
 export const UNAVAILABLE_MESSAGE = "The service is briefly unavailable. Retry in a few seconds.";

@@ -54,10 +54,25 @@ export type RecordEventRequest = z.output<typeof ZRecordEventRequest>;
 export const ZTriggered = z
   .object({
     flow_id: z.string(),
-    run_id: z.string().optional().describe("The run the event started."),
-    reason: z.enum(["already_enrolled"]).optional().describe("Why no run started."),
+    run_id: z.string().optional().describe("The run the event started (prefix `run_`)."),
+    reason: z
+      .enum(["already_enrolled"])
+      .optional()
+      .describe(
+        "Why no run started: `already_enrolled` when the contact already has an active run in the flow with the same key " +
+          "(or without a key, in a flow that does not allow re-entry).",
+      ),
+    key: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("The run's key, from the trigger's `key` (null without one): the key of the run started, or of the run that refused it."),
   })
-  .meta({ id: "ContactEventTrigger", example: { flow_id: "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3", run_id: "run_0mwz2A3s4D5f6G7h8J9k0L" } });
+  .meta({
+    id: "ContactEventTrigger",
+    example: { flow_id: "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3", run_id: "run_0mwz2A3s4D5f6G7h8J9k0L", key: "inv_2026_0042" },
+  });
+export type Triggered = z.infer<typeof ZTriggered>;
 
 export const ZContactEvent = z
   .object({
@@ -67,14 +82,19 @@ export const ZContactEvent = z
     properties: z.record(z.string(), z.unknown()).meta({ example: { order_id: "ord_1042", total: 149.9 } }),
     timestamp: z.string().meta({ example: "2026-11-27T10:00:00.000Z" }),
     created_at: z.string().describe("When it was recorded: the time that orders events and that `lookback` counts from."),
-    triggered: z.array(ZTriggered).describe("The flows whose trigger it matched, and the run each started or why none did."),
+    triggered: z
+      .array(ZTriggered)
+      .describe(
+        "Every active flow whose trigger the event matched (its name and `where`), with the run it started or why none did. " +
+          "Final in the answer of `POST /events`: the runs start as the event is recorded.",
+      ),
   })
   .meta({ id: "ContactEvent" });
 export type ContactEventView = z.infer<typeof ZContactEvent>;
 
 export type ContactEventRow = Columns<"contact_events", "id" | "name" | "contact_id" | "timestamp" | "created_at"> & {
   properties: Record<string, unknown>;
-  triggered: z.infer<typeof ZTriggered>[];
+  triggered: Triggered[];
 };
 
 export const CONTACT_EVENT_COLUMNS = "e.id, e.name, e.contact_id, e.properties, e.timestamp, e.created_at, e.triggered";

@@ -7,8 +7,9 @@ import { invalid } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";
-import { currentCause } from "../observability/request-context.ts";
-import { insertJobs, insertJobsOf, jobRow, type JobRow } from "../outbox/jobs.ts";
+import { enrollTriggered, triggeredFlows, type TriggeredFlow } from "../flows/trigger-flows.ts";
+import { currentCause, type Cause } from "../observability/request-context.ts";
+import { insertJobsOf } from "../outbox/jobs.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import {
   CONTACT_EVENT_COLUMNS,
@@ -18,9 +19,11 @@ import {
   type RecordEventRequest,
 } from "./contact-event-schemas.ts";
 
-// POST /events (D61): an event is written with the job that makes flows react to it (D62-D64)
-// in one transaction (the transactional outbox), and the events that arrive together share
-// that transaction (group commit), as messages do. Nothing else happens in the request.
+// POST /events (D61): an event is written in one transaction with what it does to flows
+// (D62-D64), and the events that arrive together share that transaction (group commit), as
+// messages do: the runs its name and properties trigger start there (trigger-flows.ts), so the
+// answer's `triggered` is final; runs that wait for it or have it as their goal get a job
+// (the transactional outbox), which the pipeline runs after the answer.
 
 /** D61: a client's timestamp may be at most this far ahead of the service's clock. */
 const MAX_AHEAD_MS = 5 * 60_000;
@@ -41,7 +44,7 @@ type NewEvent = {
     request_id: string | null;
     traceparent: string | null;
   };
-  job: JobRow;
+  cause: Cause;
   idempotency?: IdempotentEffect;
 };
 
@@ -63,6 +66,7 @@ export async function recordContactEvent(
   const contactId = recipient.exists ? recipient.contact.id : (await upsertContact(database, actor, recipient.draft)).id;
   const id = newId("contactEvent");
   const at = new Date();
+  const cause = currentCause();
   const row = {
     id,
     workspace_id: actor.workspaceId,
@@ -73,33 +77,33 @@ export async function recordContactEvent(
     timestamp,
     client_id: input.id ?? null,
     created_at: at,
-    request_id: null as string | null,
-    traceparent: null as string | null,
+    request_id: cause.requestId,
+    traceparent: cause.traceparent,
   };
-  const job = jobRow("contact_event.process", {}, { subjectId: id, workspaceId: actor.workspaceId, at, cause: currentCause() });
-  row.request_id = job.request_id;
-  row.traceparent = job.traceparent;
-  const recorded = await writeEvent(database, { row, job, idempotency });
+  const recorded = await writeEvent(database, { row, cause, idempotency });
   if (idempotency && recorded.stored) idempotency.stored();
   if (recorded.queued) wakePipeline();
   return { event: recorded.event, replayed: recorded.event.id !== id };
 }
 
-// The contacts of a batch, locked for share in id order before the events are written: a run
-// engine batch that is making one of them wait for an event holds its contact for update, so
-// an event either commits before the run starts waiting (and the run's `lookback` sees it) or
-// sees the waiting run when it decides whether anything listens (D63).
-const LOCK_CONTACTS = `SELECT id FROM contacts WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE`;
+// The contacts of a batch ($1), locked in id order before the events are written, and the
+// active flows the batch's (workspace, name) pairs trigger ($2, $3), held for share, in one
+// statement. The contacts are held as an enrollment holds them (enroll-contact.ts), so that
+// two batches never both start a contact's run in one flow (D18, D66). A run engine batch
+// that is making one of them wait for an event holds its contact for update too, so an event
+// either commits before the run starts waiting (and the run's `lookback` sees it) or sees the
+// waiting run when it decides whether anything listens (D63).
+const LOCK = `
+  WITH c AS (SELECT id FROM contacts WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE),
+  f AS (${triggeredFlows("$2", "$3")})
+  SELECT (SELECT count(*) FROM c)::int AS contacts, coalesce((SELECT json_agg(f) FROM f), '[]') AS flows`;
 
 // One statement writes a batch of events ($1): each client id is claimed for 24 hours (a
 // claim older than that is taken over), an event whose client id is held by an earlier one is
-// left out, and the events kept are inserted with their jobs:
-// - each active run of the contact in the event's mode that waits for its name (D63) or has
-//   it as its version's goal (D64) gets a `flow.step` job due now that names the event (the
-//   run engine checks the match against the run as it then is);
-// - an event whose name an active flow of the workspace is triggered by gets its
-//   `contact_event.process` job ($2), which enrolls (D62).
-// Returns the ids written and whether each has a job.
+// left out, and the events kept are inserted; each active run of the contact in the event's
+// mode that waits for its name (D63) or has it as its version's goal (D64) gets a `flow.step`
+// job due now that names the event (the run engine checks the match against the run as it
+// then is). Returns the ids written and whether each woke a run.
 const INSERT_EVENTS = `
   WITH c AS (
     SELECT * FROM ${jsonRows("$1", `id text, workspace_id text, contact_id text, mode "KeyMode", name text, properties jsonb, "timestamp" timestamptz, client_id text, created_at timestamptz, request_id text, traceparent text`)} c
@@ -129,13 +133,8 @@ const INSERT_EVENTS = `
       requestId: "request_id",
       traceparent: "traceparent",
     })}
-  ), triggering AS (
-    SELECT k.id FROM kept k
-    WHERE EXISTS (SELECT 1 FROM flows f WHERE f.workspace_id = k.workspace_id AND f.trigger_event = k.name AND f.status = 'active')
-  ), j AS (
-    ${insertJobs(2, "r.subject_id IN (SELECT id FROM triggering)")}
   )
-  SELECT id, id IN (SELECT id FROM triggering) OR id IN (SELECT event_id FROM woken) AS queued FROM kept`;
+  SELECT id, id IN (SELECT event_id FROM woken) AS queued FROM kept`;
 
 // The first event of each client id asked ($1: workspace, mode and client id as JSON rows).
 const FIRST_EVENTS = `
@@ -156,7 +155,12 @@ const writeEvent = groupCommitEach(writeEvents, { alone: (err) => !isConnectionE
 
 async function writeEvents(database: Database, batch: readonly NewEvent[]): Promise<Written[]> {
   return database.transaction(async (sql) => {
-    await sql(LOCK_CONTACTS, [[...new Set(batch.map((n) => n.row.contact_id))]]);
+    const pairs = [...new Map(batch.map((n) => [`${n.row.workspace_id} ${n.row.name}`, n.row])).values()];
+    const [locked] = await sql<{ flows: TriggeredFlow[] }>(LOCK, [
+      [...new Set(batch.map((n) => n.row.contact_id))],
+      pairs.map((r) => r.workspace_id),
+      pairs.map((r) => r.name),
+    ]);
     const clientKey = (r: NewEvent["row"]) => `${r.workspace_id} ${r.mode} ${r.client_id}`;
     const firsts = new Map<string, NewEvent>();
     const unique = batch.filter((n) => {
@@ -165,11 +169,16 @@ async function writeEvents(database: Database, batch: readonly NewEvent[]): Prom
       firsts.set(clientKey(n.row), n);
       return true;
     });
-    const written = await sql<{ id: string; queued: boolean }>(INSERT_EVENTS, [
-      JSON.stringify(unique.map((n) => n.row)),
-      JSON.stringify(unique.map((n) => n.job)),
-    ]);
+    const written = await sql<{ id: string; queued: boolean }>(INSERT_EVENTS, [JSON.stringify(unique.map((n) => n.row))]);
     const queued = new Map(written.map((w) => [w.id, w.queued]));
+    // D62: the runs the events kept start now, in this transaction, and each event says so.
+    const { triggered, started } = await enrollTriggered(
+      sql,
+      unique.filter((n) => queued.has(n.row.id)).map((n) => ({ ...n.row, cause: n.cause })),
+      locked!.flows,
+      new Date(),
+    );
+    const viewOf = (r: NewEvent["row"]) => contactEventView({ ...r, triggered: triggered.get(r.id) ?? [] } as unknown as ContactEventRow);
     const replays = batch.filter((n) => !queued.has(n.row.id));
     const first = new Map<string, ContactEventView>();
     if (replays.length) {
@@ -179,7 +188,7 @@ async function writeEvents(database: Database, batch: readonly NewEvent[]): Prom
       for (const r of rows) first.set(`${r.workspace_id} ${r.mode} ${r.client_id}`, contactEventView(r));
     }
     const results = batch.map((n): Written => {
-      if (queued.has(n.row.id)) return { event: viewOf(n.row), queued: queued.get(n.row.id)!, stored: false };
+      if (queued.has(n.row.id)) return { event: viewOf(n.row), queued: queued.get(n.row.id)! || started > 0, stored: false };
       const earlier = first.get(clientKey(n.row)) ?? (firsts.get(clientKey(n.row)) && viewOf(firsts.get(clientKey(n.row))!.row));
       if (!earlier) throw new Error(`the event with client id ${n.row.client_id} was neither written nor found`);
       return { event: earlier, queued: false, stored: false };
@@ -199,5 +208,3 @@ async function writeEvents(database: Database, batch: readonly NewEvent[]): Prom
     return results;
   });
 }
-
-const viewOf = (r: NewEvent["row"]): ContactEventView => contactEventView({ ...r, triggered: [] } as unknown as ContactEventRow);

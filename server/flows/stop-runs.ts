@@ -4,7 +4,16 @@ import { insertEventsFrom } from "../events/record-event.ts";
 import { newIdSql } from "../lib/ids.ts";
 import type { Columns } from "../db/rows.ts";
 
-export type StoppedRun = { id: string; flow_id: string; status: "stopped"; reason: string | null };
+/** A run stopped: the Flow run as enroll answers it (D66: with its `key`), and why it stopped. */
+export type StoppedRun = {
+  id: string;
+  flow_id: string;
+  contact_id: string;
+  status: "stopped";
+  key: string | null;
+  created_at: string;
+  reason: string | null;
+};
 
 // Stops active runs in one statement: each becomes `stopped` with its reason, its pending
 // step leaves the outbox, its history records why, and `fluxo.parado` is recorded (D7, D31:
@@ -18,7 +27,7 @@ const STOP = `
   s AS (
     UPDATE flow_runs SET status = 'stopped', reason = $1, next_step_at = NULL, ended_at = now(), updated_at = now()
     WHERE id IN (SELECT id FROM l) AND status = 'active'
-    RETURNING id, flow_id, contact_id, workspace_id, mode
+    RETURNING id, flow_id, contact_id, workspace_id, mode, key, created_at
   ),
   j AS (DELETE FROM jobs WHERE kind = 'flow.step' AND subject_id IN (SELECT id FROM s)),
   h AS (
@@ -33,7 +42,7 @@ const STOP = `
       contact_id, now(), $2, $3
     FROM s`,
   )}
-  SELECT id, flow_id FROM s ORDER BY id`;
+  SELECT id, flow_id, contact_id, key, created_at FROM s ORDER BY id`;
 
 export async function stopRuns(
   sql: Handle,
@@ -53,6 +62,18 @@ export async function stopRuns(
       : "runId" in where
         ? ["id = $4 AND workspace_id = $5", [where.runId, where.workspaceId]]
         : ["flow_id = $4", [where.flowId]];
-  const rows = await sql<Columns<"flow_runs", "id" | "flow_id">>(STOP.replace("%WHERE%", which), [reason, ...causeParams(), ...params]);
-  return rows.map((r) => ({ id: r.id, flow_id: r.flow_id, status: "stopped", reason }));
+  const rows = await sql<Columns<"flow_runs", "id" | "flow_id" | "contact_id" | "key" | "created_at">>(STOP.replace("%WHERE%", which), [
+    reason,
+    ...causeParams(),
+    ...params,
+  ]);
+  return rows.map((r) => ({
+    id: r.id,
+    flow_id: r.flow_id,
+    contact_id: r.contact_id,
+    status: "stopped",
+    key: r.key,
+    created_at: new Date(r.created_at).toISOString(),
+    reason,
+  }));
 }

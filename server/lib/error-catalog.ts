@@ -516,6 +516,15 @@ export const ERROR_CATALOG = {
     param: "id",
     where: ["dashboard", "api-declared"],
   },
+  limit_reached: {
+    type: "conflict",
+    description:
+      "`POST /webhook-endpoints`: the workspace already has 50 webhook endpoints, the most it may hold. Delete one you no longer use " +
+      "(an endpoint can receive several events) before adding another.",
+    message: "This workspace already has 50 webhook endpoints, the most it may hold. Delete one before adding another.",
+    param: null,
+    where: ["dashboard", "cli", "api-declared"],
+  },
   delivery_pending: {
     type: "conflict",
     description: "A redelivery was asked of a webhook delivery that is still pending; it will be attempted again on its own.",

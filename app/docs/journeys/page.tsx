@@ -32,7 +32,8 @@ const EVENT_ANSWER = `HTTP/1.1 202 Accepted
 {"id":"cev_…","name":"cart_abandoned","contact_id":"ct_…",
  "properties":{"cart_id":"cart_81f2", …},
  "timestamp":"2026-11-27T10:00:00.000Z",
- "created_at":"2026-11-27T10:00:00.012Z","triggered":[]}`;
+ "created_at":"2026-11-27T10:00:00.012Z",
+ "triggered":[{"flow_id":"flow_…","run_id":"run_…","key":"cart_81f2"}]}`;
 
 const WHERE = `{ "trigger": { "event": "order_paid",
     "where": { "all": [ { "property": "total", "gte": 100 },
@@ -89,9 +90,11 @@ export default function JourneysGuidePage() {
           <li>Events belong to the key&apos;s mode: a test key&apos;s event starts test runs, whose messages are simulated.</li>
           <li>
             <code>GET /events</code> (scope <code>events:read</code>) lists them newest first, filtered by <code>contact_id</code>,{" "}
-            <code>name</code>, <code>created_after</code> and <code>created_before</code>. Each Event&apos;s <code>triggered</code> lists
-            the flows its name started: <code>{"{ flow_id, run_id }"}</code>, or <code>{'{ flow_id, reason: "already_enrolled" }'}</code>{" "}
-            when the contact was already in the flow. A contact&apos;s page in the dashboard shows its events.
+            <code>name</code>, <code>created_after</code> and <code>created_before</code>. Each Event&apos;s <code>triggered</code> names
+            every active flow whose trigger it matched: <code>{"{ flow_id, run_id, key }"}</code> for the run it started, or{" "}
+            <code>{'{ flow_id, reason: "already_enrolled", key }'}</code> when the contact was already in the flow (with that key). The
+            answer of <code>POST /events</code> already holds it: the runs start as the event is recorded, and the list shows the same. A
+            contact&apos;s page in the dashboard shows its events.
           </li>
         </ul>
       </Section>

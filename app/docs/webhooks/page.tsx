@@ -145,6 +145,12 @@ export default function WebhooksGuidePage() {
             description, and the events it receives (none chosen: every event, including names added later).
           </li>
           <li>
+            A workspace holds at most <strong>50</strong> endpoints; adding another is refused with <code>409</code>{" "}
+            <code>limit_reached</code>. One endpoint can receive every event, so delete one you no longer use first.{" "}
+            <code>GET /webhook-endpoints</code> lists them newest first and pages like every list (<code>limit</code>, <code>after</code>, a{" "}
+            <code>Link</code> header to the next page).
+          </li>
+          <li>
             The endpoint&apos;s secret, <code>whsec_</code> followed by 32 random characters, is shown <strong>once</strong>, right after
             adding. Keep it in your receiver&apos;s configuration. If it is lost, rotate it.
           </li>

@@ -173,7 +173,8 @@ export declare class Svc {
         list: (query?: TemplateListQuery, options?: RequestOptions) => AsyncGenerator<WhatsAppTemplate>;
     };
     readonly webhookEndpoints: {
-        list: (options?: RequestOptions) => Promise<WebhookEndpoint[]>;
+        /** Every endpoint of the workspace (at most 50), newest first, page after page. */
+        list: (query?: ListQuery, options?: RequestOptions) => AsyncGenerator<WebhookEndpoint>;
         /** The answer's `secret` is shown this once. */
         create: (body: CreateWebhookEndpointRequest, options?: RequestOptions) => Promise<CreatedWebhookEndpoint>;
         get: (id: string, options?: RequestOptions) => Promise<WebhookEndpoint>;

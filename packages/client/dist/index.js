@@ -46,7 +46,8 @@ export class Svc {
         list: (query, options) => this.#list("/whatsapp/templates", query, options),
     };
     webhookEndpoints = {
-        list: (options) => this.#get("/webhook-endpoints", undefined, options),
+        /** Every endpoint of the workspace (at most 50), newest first, page after page. */
+        list: (query, options) => this.#list("/webhook-endpoints", query, options),
         /** The answer's `secret` is shown this once. */
         create: (body, options) => this.#post("/webhook-endpoints", body, options),
         get: (id, options) => this.#get(`/webhook-endpoints/${encodeURIComponent(id)}`, undefined, options),

@@ -292,7 +292,7 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description Newest first.
+         * @description The workspace's endpoints, newest first (`created_at` then `id`, descending). A workspace holds at most 50, so the default page holds them all; with a smaller `limit`, a `Link` header with `rel="next"` gives the next page.
          *
          *     **Scope:** `webhooks:read`.
          */
@@ -300,7 +300,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Registers a URL to receive signed event deliveries. The answer carries the signing `secret`, shown this once. A URL on a loopback, private, link-local or metadata address is refused unless the operator allows it.
+         * @description Registers a URL to receive signed event deliveries. The answer carries the signing `secret`, shown this once. A URL on a loopback, private, link-local or metadata address is refused unless the operator allows it. A workspace holds at most 50 endpoints: the 51st is `409` `limit_reached`.
          *
          *     **Scope:** `webhooks:write`.
          *
@@ -630,7 +630,7 @@ export interface paths {
         put?: never;
         /**
          * Record a contact event
-         * @description Records something a contact did, such as `order_paid`, and answers `202` with the Event. `to` finds or creates the contact. Flows react to it after the answer: a flow whose trigger names the event enrolls the contact, a run that waits for it wakes, a run whose flow has it as its goal converts. An `id` already used in the last 24 hours answers the first event with `Idempotent-Replayed: true` and records nothing. Events belong to the key's mode.
+         * @description Records something a contact did, such as `order_paid`, and answers `202` with the Event. `to` finds or creates the contact. Each active flow whose trigger matches the event enrolls the contact before the answer: `triggered` names every such flow with the run it started or why it started none (`already_enrolled`), and `GET /events` shows the same. After the answer, a run that waits for the event wakes and a run whose flow has it as its goal converts. An `id` already used in the last 24 hours answers the first event with `Idempotent-Replayed: true` and records nothing. Events belong to the key's mode.
          *
          *     **Scope:** `events:write`.
          *
@@ -1441,11 +1441,19 @@ export interface components {
             contact_id: string | null;
             /** @description The path value: a flow id or `all`. */
             flow_id: string;
+            /** @description The runs stopped, each as enroll answered it (with its `key`) and the reason. */
             runs: {
+                /** @description Prefix `run_`. */
                 id: string;
                 flow_id: string;
+                contact_id: string;
                 /** @constant */
                 status: "stopped";
+                /** @description The run's key, given at enrollment or by the flow's trigger; null without one. */
+                key: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** @description The `reason` given, recorded on the run and in `fluxo.parado`; null without one. */
                 reason: string | null;
             }[];
         };
@@ -1702,24 +1710,27 @@ export interface components {
              * @description When it was recorded: the time that orders events and that `lookback` counts from.
              */
             created_at: string;
-            /** @description The flows whose trigger it matched, and the run each started or why none did. */
+            /** @description Every active flow whose trigger the event matched (its name and `where`), with the run it started or why none did. Final in the answer of `POST /events`: the runs start as the event is recorded. */
             triggered: components["schemas"]["ContactEventTrigger"][];
         };
         /**
          * @example {
          *       "flow_id": "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3",
-         *       "run_id": "run_0mwz2A3s4D5f6G7h8J9k0L"
+         *       "run_id": "run_0mwz2A3s4D5f6G7h8J9k0L",
+         *       "key": "inv_2026_0042"
          *     }
          */
         ContactEventTrigger: {
             flow_id: string;
-            /** @description The run the event started. */
+            /** @description The run the event started (prefix `run_`). */
             run_id?: string;
             /**
-             * @description Why no run started.
+             * @description Why no run started: `already_enrolled` when the contact already has an active run in the flow with the same key (or without a key, in a flow that does not allow re-entry).
              * @enum {string}
              */
             reason?: "already_enrolled";
+            /** @description The run's key, from the trigger's `key` (null without one): the key of the run started, or of the run that refused it. */
+            key?: string | null;
         };
         WhatsAppTemplate: {
             /** @description Prefix `tpl_`. */
@@ -1774,7 +1785,7 @@ export interface components {
                  * @example missing_scope
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "missing_scope" | "plan_without_api_access" | "live_key_in_browser" | "test_key_required" | "parameter_missing" | "parameter_invalid" | "unknown_parameter" | "invalid_json" | "invalid_text" | "body_too_large" | "invalid_cursor" | "invalid_phone" | "invalid_email" | "recipient_missing_address" | "missing_variable" | "rendered_too_long" | "recipient_opted_out" | "recipient_suppressed" | "whatsapp_window_closed" | "message_not_cancelable" | "template_not_found" | "template_not_approved" | "channel_not_connected" | "daily_limit_reached" | "monthly_limit_reached" | "unknown_tag" | "unknown_field" | "invalid_field_value" | "invalid_idempotency_key" | "idempotency_key_reused" | "method_not_allowed" | "private_address" | "unresolvable_host" | "flow_not_active" | "already_enrolled" | "endpoint_disabled" | "delivery_pending" | "resource_missing" | "route_not_found" | "idempotency_key_in_use" | "tag_name_taken" | "field_key_taken" | "phone_taken" | "email_taken" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
+                code: "missing_api_key" | "invalid_api_key" | "missing_scope" | "plan_without_api_access" | "live_key_in_browser" | "test_key_required" | "parameter_missing" | "parameter_invalid" | "unknown_parameter" | "invalid_json" | "invalid_text" | "body_too_large" | "invalid_cursor" | "invalid_phone" | "invalid_email" | "recipient_missing_address" | "missing_variable" | "rendered_too_long" | "recipient_opted_out" | "recipient_suppressed" | "whatsapp_window_closed" | "message_not_cancelable" | "template_not_found" | "template_not_approved" | "channel_not_connected" | "daily_limit_reached" | "monthly_limit_reached" | "unknown_tag" | "unknown_field" | "invalid_field_value" | "invalid_idempotency_key" | "idempotency_key_reused" | "method_not_allowed" | "private_address" | "unresolvable_host" | "flow_not_active" | "already_enrolled" | "endpoint_disabled" | "limit_reached" | "delivery_pending" | "resource_missing" | "route_not_found" | "idempotency_key_in_use" | "tag_name_taken" | "field_key_taken" | "phone_taken" | "email_taken" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
                 /** @description Human-readable; may change. Do not parse it. */
                 message: string;
                 /**
@@ -4866,7 +4877,12 @@ export interface operations {
     };
     "webhookEndpoints-list": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 1000 (default 100). */
+                limit?: number;
+                /** @description An id from the previous page: this page starts after it. */
+                after?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4880,6 +4896,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Request-Id": components["headers"]["Request-Id"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4907,6 +4924,19 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"][];
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
@@ -5079,7 +5109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict with the current state (`idempotency_key_in_use`). */
+            /** @description Conflict with the current state (`limit_reached`, `idempotency_key_in_use`). */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -6585,7 +6615,10 @@ export interface operations {
                      *         {
                      *           "id": "string",
                      *           "flow_id": "string",
+                     *           "contact_id": "string",
                      *           "status": "stopped",
+                     *           "key": "string",
+                     *           "created_at": "2026-01-15T12:00:00.000Z",
                      *           "reason": "string"
                      *         }
                      *       ]
@@ -7399,7 +7432,8 @@ export interface operations {
                      *         "triggered": [
                      *           {
                      *             "flow_id": "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3",
-                     *             "run_id": "run_0mwz2A3s4D5f6G7h8J9k0L"
+                     *             "run_id": "run_0mwz2A3s4D5f6G7h8J9k0L",
+                     *             "key": "inv_2026_0042"
                      *           }
                      *         ]
                      *       }
@@ -7548,7 +7582,8 @@ export interface operations {
                      *       "triggered": [
                      *         {
                      *           "flow_id": "flow_0mwq2b8Xk1Lr4Yd7Qe9Tz3",
-                     *           "run_id": "run_0mwz2A3s4D5f6G7h8J9k0L"
+                     *           "run_id": "run_0mwz2A3s4D5f6G7h8J9k0L",
+                     *           "key": "inv_2026_0042"
                      *         }
                      *       ]
                      *     }
@@ -7953,6 +7988,29 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK: the address was already suppressed; the existing entry, unchanged. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "ana@example.com",
+                     *       "reason": "hard_bounce",
+                     *       "message_id": "string",
+                     *       "detail": "string",
+                     *       "created_at": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Suppression"];
+                };
+            };
             /** @description Created */
             201: {
                 headers: {

@@ -195,7 +195,9 @@ export class Svc {
   };
 
   readonly webhookEndpoints = {
-    list: (options?: RequestOptions): Promise<WebhookEndpoint[]> => this.#get("/webhook-endpoints", undefined, options),
+    /** Every endpoint of the workspace (at most 50), newest first, page after page. */
+    list: (query?: ListQuery, options?: RequestOptions): AsyncGenerator<WebhookEndpoint> =>
+      this.#list("/webhook-endpoints", query, options),
     /** The answer's `secret` is shown this once. */
     create: (body: CreateWebhookEndpointRequest, options?: RequestOptions): Promise<CreatedWebhookEndpoint> =>
       this.#post("/webhook-endpoints", body, options),

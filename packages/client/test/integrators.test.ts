@@ -79,7 +79,11 @@ describe("@svc/client, continued (D80)", () => {
       const created = await svc.webhookEndpoints.create({ url: receiver.url, events: ["contato.apagado"] });
       expect(created.secret).toMatch(/^whsec_/);
       await expect(svc.webhookEndpoints.get(created.id)).resolves.toMatchObject({ id: created.id, enabled: true });
-      expect((await svc.webhookEndpoints.list()).map((e) => e.id)).toContain(created.id);
+      // One endpoint a page: the list follows each page's Link to the next (D10, D99).
+      const endpoints = [];
+      for await (const e of svc.webhookEndpoints.list({ limit: 1 })) endpoints.push(e.id);
+      expect(endpoints).toContain(created.id);
+      expect(new Set(endpoints).size).toBe(endpoints.length);
       await expect(svc.webhookEndpoints.update(created.id, { description: "Client" })).resolves.toMatchObject({ description: "Client" });
       const tested = await svc.webhookEndpoints.test(created.id, { event: "mensagem.lida" });
       expect(tested).toMatchObject({ status_code: 200, succeeded: true });

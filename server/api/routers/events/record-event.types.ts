@@ -9,8 +9,10 @@ export const recordEventMeta: Meta = {
     summary: "Record a contact event",
     description:
       "Records something a contact did, such as `order_paid`, and answers `202` with the Event. `to` finds or creates the contact. " +
-      "Flows react to it after the answer: a flow whose trigger names the event enrolls the contact, a run that waits for it wakes, " +
-      "a run whose flow has it as its goal converts. An `id` already used in the last 24 hours answers the first event with " +
+      "Each active flow whose trigger matches the event enrolls the contact before the answer: `triggered` names every such flow " +
+      "with the run it started or why it started none (`already_enrolled`), and `GET /events` shows the same. " +
+      "After the answer, a run that waits for the event wakes and a run whose flow has it as its goal converts. " +
+      "An `id` already used in the last 24 hours answers the first event with " +
       "`Idempotent-Replayed: true` and records nothing. Events belong to the key's mode.",
     protect: true,
   },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZUnenrollRequest } from "../../../flows/flow-schemas.ts";
+import { ZFlowRun } from "../../../flows/flow-views.ts";
 import type { Meta } from "../../trpc.ts";
 
 export const unenrollContactMeta: Meta = {
@@ -29,6 +30,13 @@ export const ZUnenrollContactResponse = z
     unenrolled: z.number().int(),
     contact_id: z.string().nullable().describe("The contact of `to`; null when only `key` was given."),
     flow_id: z.string().describe("The path value: a flow id or `all`."),
-    runs: z.array(z.object({ id: z.string(), flow_id: z.string(), status: z.literal("stopped"), reason: z.string().nullable() })),
+    runs: z
+      .array(
+        ZFlowRun.extend({
+          status: z.literal("stopped"),
+          reason: z.string().nullable().describe("The `reason` given, recorded on the run and in `fluxo.parado`; null without one."),
+        }),
+      )
+      .describe("The runs stopped, each as enroll answered it (with its `key`) and the reason."),
   })
   .meta({ id: "UnenrollResult" });

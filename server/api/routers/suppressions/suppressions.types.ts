@@ -35,6 +35,7 @@ export const addSuppressionMeta: Meta = {
   scope: "contacts:write",
   idempotent: true,
   successStatus: 201,
+  alsoAnswers: { status: 200, description: "OK: the address was already suppressed; the existing entry, unchanged." },
   errors: ["invalid_email"],
 };
 

@@ -3,7 +3,7 @@ import { AppError } from "../../../lib/errors.ts";
 import { createEndpoint } from "../../../webhooks/create-endpoint.ts";
 import { deleteEndpoint } from "../../../webhooks/delete-endpoint.ts";
 import { listDeliveries } from "../../../webhooks/list-deliveries.ts";
-import { listEndpoints } from "../../../webhooks/list-endpoints.ts";
+import { listEndpointPage, listEndpoints } from "../../../webhooks/list-endpoints.ts";
 import { replayDelivery } from "../../../webhooks/replay-deliveries.ts";
 import { rotateSecret } from "../../../webhooks/rotate-secret.ts";
 import { firstAttempt, sendTestEvent, triggerEvent } from "../../../webhooks/send-test-event.ts";
@@ -43,7 +43,11 @@ export const webhookEndpointsRouter = router({
     .meta(T.listEndpointsMeta)
     .input(T.ZListEndpointsRequest)
     .output(T.ZListEndpointsResponse)
-    .query(async ({ ctx }) => (await listEndpoints(ctx.db, ctx.caller.workspaceId)).map(({ last_24h: _, ...e }) => e)),
+    .query(async ({ ctx, input }) => {
+      const page = await listEndpointPage(ctx.db, ctx.caller.workspaceId, input, requestUrl(ctx, "/webhook-endpoints"));
+      if (page.link) ctx.responseHeaders.Link = page.link;
+      return page.items;
+    }),
   create: workspaceProcedure
     .meta(T.createEndpointMeta)
     .input(T.ZCreateEndpointRequest)

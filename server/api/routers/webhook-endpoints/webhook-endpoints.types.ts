@@ -67,12 +67,14 @@ export const listEndpointsMeta: Meta = {
     path: "/webhook-endpoints",
     tags,
     summary: "List webhook endpoints",
-    description: "Newest first.",
+    description:
+      "The workspace's endpoints, newest first (`created_at` then `id`, descending). A workspace holds at most 50, so the default " +
+      'page holds them all; with a smaller `limit`, a `Link` header with `rel="next"` gives the next page.',
     protect: true,
   },
   scope: "webhooks:read",
 };
-export const ZListEndpointsRequest = z.object({});
+export const ZListEndpointsRequest = ZPageQuery;
 export const ZListEndpointsResponse = z.array(ZWebhookEndpoint);
 
 export const createEndpointMeta: Meta = {
@@ -83,13 +85,14 @@ export const createEndpointMeta: Meta = {
     summary: "Create a webhook endpoint",
     description:
       "Registers a URL to receive signed event deliveries. The answer carries the signing `secret`, shown this once. " +
-      "A URL on a loopback, private, link-local or metadata address is refused unless the operator allows it.",
+      "A URL on a loopback, private, link-local or metadata address is refused unless the operator allows it. " +
+      "A workspace holds at most 50 endpoints: the 51st is `409` `limit_reached`.",
     protect: true,
   },
   scope: "webhooks:write",
   successStatus: 201,
   idempotent: true,
-  errors: ["private_address", "unresolvable_host"],
+  errors: ["private_address", "unresolvable_host", "limit_reached"],
 };
 export const ZCreateEndpointRequest = z
   .strictObject({
