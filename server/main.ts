@@ -13,7 +13,7 @@ import { CLIENT_ADDRESS_HEADER, clientAddress } from "./lib/client-address.ts";
 import { env, setListeningPort } from "./lib/env.ts";
 import { AppError } from "./lib/errors.ts";
 import { randomBase62 } from "./lib/ids.ts";
-import { log } from "./lib/log.ts";
+import { endLog, log } from "./lib/log.ts";
 import { cappedRequest, refuseBody } from "./lib/read-body.ts";
 import { newNonce, NONCE_HEADER, securityHeaders } from "./lib/security-headers.ts";
 import { checkSecret, SecretMismatchError } from "./lib/secret-fingerprint.ts";
@@ -192,6 +192,7 @@ async function shutdown(signal: string): Promise<void> {
   await closeDb();
   await stopTracing();
   logger.info("stopped");
+  await endLog(2_000); // before exit: pino's exit hook retried a broken pipe's write forever
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

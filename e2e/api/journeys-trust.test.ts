@@ -75,8 +75,11 @@ describe("contact time zones (D65)", () => {
     const bad = await svc(env, "workspace", "update", "--workspace", ws.id, "--time-zone", "Nowhere/City", "--json");
     expect(bad.code).not.toBe(0);
     expect(JSON.parse(bad.stdout).error.message).toMatch(/--time-zone: must be an IANA time zone name/);
+    // What the text shows (time zone, caps), --json carries too (issue 46).
     expect(await svcJson(env, "workspace", "update", "--workspace", ws.id, "--time-zone", "America/Sao_Paulo")).toEqual({
       workspace: ws.id,
+      time_zone: "America/Sao_Paulo",
+      caps: {},
     });
   }, 180_000);
 });

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createSocket } from "node:dgram";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -271,8 +272,11 @@ describe.each(engines)("svc on the $name", (engine) => {
         "http://127.0.0.1:9/v21.0",
       ],
     );
-    expect(Object.keys(out)).toEqual(["channel_id"]);
-    expect(out.channel_id).toMatch(/^ch_[0-9A-Za-z]+$/);
+    // Everything the text shows, --json carries too (issue 46): the callback URL to set in Meta's app.
+    expect(out).toEqual({
+      channel_id: expect.stringMatching(/^ch_[0-9A-Za-z]+$/),
+      callback_url: expect.stringMatching(/\/api\/providers\/whatsapp$/),
+    });
     const [row] = await query(
       "SELECT workspace_id, type::text AS type, external_id, settings, secrets, rate_per_second, disconnected_at FROM channels WHERE id = $1",
       [out.channel_id],
@@ -289,14 +293,20 @@ describe.each(engines)("svc on the $name", (engine) => {
     expect(String(row!.secrets)).not.toMatch(/EAAG-cli-token|cli-app-secret|cli-verify/);
   });
 
-  it("channel connect --type email prints the events token in the human output only", async () => {
+  it("channel connect --type email prints the events token once, in its text and its --json", async () => {
     const args = ["channel", "connect", "--workspace", workspace, "--type", "email", "--smtp-url", "smtp://relay:pw@127.0.0.1:2525"];
     const out = await svcJson(
       { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" },
       ...args,
       ...["--from", "News@Shop.Example.com", "--tracking-base-url", "https://t.example.com/"],
     );
-    expect(Object.keys(out)).toEqual(["channel_id"]);
+    // issue 46: --json lacked the token its text shows once, so a script could never learn it.
+    expect(out).toEqual({
+      channel_id: expect.stringMatching(/^ch_[0-9A-Za-z]+$/),
+      events_token: expect.stringMatching(new RegExp(`^${String(out.channel_id)}\\.[0-9A-Za-z]{40}$`)),
+      events_url: expect.stringMatching(/\/api\/providers\/email\/events$/),
+      ses_notifications_url: expect.stringMatching(new RegExp(`/api/providers/email/ses/${String(out.channel_id)}$`)),
+    });
     const [row] = await query("SELECT type::text AS type, external_id, settings, secrets FROM channels WHERE id = $1", [out.channel_id]);
     expect(row).toMatchObject({
       type: "email",
@@ -391,6 +401,7 @@ describe.each(engines)("svc on the $name", (engine) => {
     { name: "a private network", url: "https://10.1.2.3/x", stderr: "loopback or private" },
     { name: "cloud metadata", url: "https://169.254.169.254/latest/meta-data", stderr: "loopback or private" },
     { name: "an IPv4-mapped private address", url: "https://[::ffff:192.168.0.1]/x", stderr: "loopback or private" },
+    { name: "an http URL on this machine", url: "http://localhost:4000/hook", stderr: "loopback or private" },
   ] as { name: string; url: string; stderr: string; code?: string }[])(
     "webhook create refuses $name without ALLOW_PRIVATE_WEBHOOKS=1",
     async ({ url, stderr, code }) => {
@@ -399,6 +410,8 @@ describe.each(engines)("svc on the $name", (engine) => {
       expect(jsonFailure(run, 1).code).toBe(code ?? "private_address");
       expect(run.stderr).toContain("invalid --url");
       expect(run.stderr).toContain(stderr);
+      // A local address names the ways to receive events locally (issue 46: it said only "must be an https URL").
+      if (!code) expect(run.stderr).toMatch(/svc listen --forward-to URL.*ALLOW_PRIVATE_WEBHOOKS=1/);
       const [after] = await query("SELECT count(*)::int AS n FROM webhook_endpoints");
       expect(after!.n).toBe(before!.n);
     },
@@ -493,8 +506,9 @@ describe.each(engines)("svc on the $name", (engine) => {
       const check = async () => {
         const out = await svcJson(dnsEnv, "channel", "dns", "--workspace", ws, "--channel", channel_id);
         expect(Object.keys(out)).toEqual(["records"]);
-        const records = out.records as { type: string; name: string; value: string; status: string }[];
-        for (const r of records) expect(Object.keys(r)).toEqual(["type", "name", "value", "status"]);
+        const records = out.records as { type: string; name: string; value: string; status: string; found?: string[] }[];
+        // `found` only where the text shows it: a record not verified, with what DNS answered.
+        for (const r of records) expect(Object.keys(r)).toEqual(["type", "name", "value", "status", ...(r.found ? ["found"] : [])]);
         return records;
       };
       const missing = await check();
@@ -513,13 +527,31 @@ describe.each(engines)("svc on the $name", (engine) => {
       expect((await check()).map((r) => r.status)).toEqual(["verified", "verified", "verified", "verified"]);
 
       dns.txt("svc2026._domainkey.shop.example.com", "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAnotours");
-      expect((await check()).map((r) => r.status)).toEqual(["mismatch", "verified", "verified", "verified"]);
+      const mismatch = await check();
+      expect(mismatch.map((r) => r.status)).toEqual(["mismatch", "verified", "verified", "verified"]);
+      // What the text shows as found, --json carries (issue 46).
+      expect(mismatch[0]!.found).toEqual(["v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAnotours"]);
 
       // The human output says the same, one record a line.
       const text = await svc(dnsEnv, "channel", "dns", "--workspace", ws, "--channel", channel_id);
       expect(text.code).toBe(0);
       expect(text.stdout).toMatch(/MISMATCH\s+TXT\s+svc2026\._domainkey\.shop\.example\.com/);
+      expect(text.stdout).toContain("found: v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAnotours");
       expect(text.stdout).toMatch(/verified\s+MX\s+bounces\.shop\.example\.com/);
+
+      // D92: a resolver that cannot be reached is a failed lookup, never a record "missing".
+      const closed = createSocket("udp4");
+      await new Promise<void>((resolve) => closed.bind(0, "127.0.0.1", resolve));
+      const unreachable = `127.0.0.1:${closed.address().port}`;
+      closed.close(); // nothing listens there now
+      const failed = await svcJson({ ...env, DNS_SERVERS: unreachable }, "channel", "dns", "--workspace", ws, "--channel", channel_id);
+      for (const r of failed.records as { status: string; error?: string }[]) {
+        expect(r).toMatchObject({ status: "lookup_failed", error: expect.stringMatching(/DNS server/) });
+      }
+      const failedText = await svc({ ...env, DNS_SERVERS: unreachable }, "channel", "dns", "--workspace", ws, "--channel", channel_id);
+      expect(failedText.stdout).toMatch(/NO ANSWER\s+TXT\s+svc2026\._domainkey\.shop\.example\.com/);
+      expect(failedText.stdout).toContain("lookup failed: the DNS server");
+      expect(failedText.stdout).not.toContain("MISSING");
     });
 
     it("bad DKIM input is refused with the flag that carried it, and writes nothing", async () => {

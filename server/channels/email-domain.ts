@@ -67,7 +67,8 @@ export async function generateDkimKey(): Promise<DkimKey> {
 
 export const RECORD_KINDS = ["dkim", "spf", "dmarc", "mx"] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
-export const RECORD_STATUSES = ["verified", "missing", "mismatch"] as const;
+/** `lookup_failed`: DNS did not answer (a timeout, a refusal, no server reached): nothing is known of the record. */
+export const RECORD_STATUSES = ["verified", "missing", "mismatch", "lookup_failed"] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];
 
 export const ZDnsRecord = z.object({
@@ -240,7 +241,8 @@ export async function checkRecords(records: DnsRecord[], opts: { deadlineMs?: nu
     const answers = await Promise.all(records.map((record) => lookUp(resolver, record)));
     return records.map((record, i) => {
       const { found, error } = answers[i]!;
-      return { ...record, status: statusOf(record, found), found, error };
+      // A lookup that failed says nothing about the record: not "missing" (D92).
+      return { ...record, status: error ? "lookup_failed" : statusOf(record, found), found, error };
     });
   } finally {
     clearTimeout(deadline);

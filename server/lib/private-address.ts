@@ -106,14 +106,16 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
  * D34's rule where a URL is registered (webhook endpoints, provider base URLs, SMTP hosts):
  * public addresses only, unless the operator allows private ones (ALLOW_PRIVATE_WEBHOOKS=1).
  */
-export async function assertAllowedHost(host: string, param: string): Promise<void> {
+export async function assertAllowedHost(host: string, param: string, instead = ALLOW_PRIVATE): Promise<void> {
   if (env().allowPrivateWebhooks) return;
   const check = await checkHost(host);
   if (check.ok) return;
   if (check.reason === "unresolvable") throw invalid("unresolvable_host", `${param}: the host ${host} does not resolve.`, param);
-  throw invalid(
-    "private_address",
-    `${param}: ${host} is a loopback or private address (${check.address}); set ALLOW_PRIVATE_WEBHOOKS=1 to allow it (development, tests).`,
-    param,
-  );
+  throw privateAddress(param, host, check.address, instead);
 }
+
+const ALLOW_PRIVATE = "set ALLOW_PRIVATE_WEBHOOKS=1 to allow it (development, tests)";
+
+/** The refusal of a loopback or private address, with what to do `instead`. */
+export const privateAddress = (param: string, host: string, address: string, instead = ALLOW_PRIVATE) =>
+  invalid("private_address", `${param}: ${host} is a loopback or private address (${address}); ${instead}.`, param);

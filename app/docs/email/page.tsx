@@ -18,7 +18,7 @@ const SECTIONS = {
 } as const;
 const Section = makeSection(SECTIONS);
 
-const REFUSED = `curl https://svc.example.com/api/v1/messages -H "Authorization: Bearer $SVC_LIVE_KEY" \\
+const REFUSED = `curl https://svc.example.com/api/v1/messages -H "Authorization: Bearer $SVC_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"channel":"email","to":{"email":"gone@example.com"},"email":{"subject":"Hi","html":"<p>Hi</p>"}}'
 
@@ -26,17 +26,18 @@ HTTP/1.1 409 Conflict
 {"error":{"type":"conflict","code":"recipient_suppressed","param":"to.email",
   "message":"The recipient's address is suppressed (hard_bounce): e-mail to it is not sent.", …}}`;
 
-const LIST = `curl "https://svc.example.com/api/v1/suppressions?reason=hard_bounce" -H "Authorization: Bearer $SVC_LIVE_KEY"
+const LIST = `curl "https://svc.example.com/api/v1/suppressions?reason=hard_bounce" -H "Authorization: Bearer $SVC_API_KEY"
 
 [{"email":"gone@example.com","reason":"hard_bounce","message_id":"msg_…",
   "detail":"550 5.1.1 User unknown","created_at":"2026-11-27T10:00:00.000Z"}]
 
 # suppress an address yourself, or remove one you know works again
-curl https://svc.example.com/api/v1/suppressions -H "Authorization: Bearer $SVC_LIVE_KEY" \\
+curl https://svc.example.com/api/v1/suppressions -H "Authorization: Bearer $SVC_API_KEY" \\
   -H "Content-Type: application/json" -d '{"email":"ana@example.com"}'
-curl -X DELETE https://svc.example.com/api/v1/suppressions/ana%40example.com -H "Authorization: Bearer $SVC_LIVE_KEY"`;
+curl -X DELETE https://svc.example.com/api/v1/suppressions/ana%40example.com -H "Authorization: Bearer $SVC_API_KEY"`;
 
-const CONNECT = `npx svc channel connect --workspace acme --type email \\
+const CONNECT = `# in the service's directory (where npm start runs); elsewhere npx offers an unrelated package named svc
+npx svc channel connect --workspace acme --type email \\
   --smtp-url "smtps://user:pass@smtp.example.com:465" --from news@shop.example.com \\
   --bounce-domain bounces.shop.example.com
 
@@ -58,7 +59,8 @@ const EVENTS = `curl https://svc.example.com/api/providers/email/events \\
 
 # "event": "delivered" | "bounced" (permanent) | "soft_bounced" (temporary) | "complained"`;
 
-const DKIM_CONNECT = `npx svc channel connect --workspace acme --type email \\
+const DKIM_CONNECT = `# in the service's directory (where npm start runs); elsewhere npx offers an unrelated package named svc
+npx svc channel connect --workspace acme --type email \\
   --smtp-url "smtps://user:pass@smtp.example.com:465" --from news@shop.example.com \\
   --bounce-domain bounces.shop.example.com --dkim-selector svc
 
@@ -66,11 +68,13 @@ const DKIM_CONNECT = `npx svc channel connect --workspace acme --type email \\
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out dkim.pem
 npx svc channel connect … --dkim-selector svc --dkim-private-key-file dkim.pem`;
 
-const DNS = `npx svc channel dns --workspace acme --channel ch_… --json
+const DNS = `# in the service's directory (where npm start runs); elsewhere npx offers an unrelated package named svc
+npx svc channel dns --workspace acme --channel ch_… --json
 
 {"records":[
   {"type":"TXT","name":"svc._domainkey.shop.example.com","value":"v=DKIM1; k=rsa; p=MIIBIjANBgkqh…","status":"verified"},
-  {"type":"TXT","name":"bounces.shop.example.com","value":"v=spf1 a:smtp.example.com ~all","status":"mismatch"},
+  {"type":"TXT","name":"bounces.shop.example.com","value":"v=spf1 a:smtp.example.com ~all","status":"mismatch",
+   "found":["v=spf1 include:_spf.example.net ~all"]},
   {"type":"TXT","name":"_dmarc.shop.example.com","value":"v=DMARC1; p=none","status":"verified"},
   {"type":"MX","name":"bounces.shop.example.com","value":"10 svc.example.com","status":"missing"}]}`;
 
@@ -209,8 +213,9 @@ export default function EmailGuidePage() {
         <p>
           The channel&apos;s card in the dashboard lists the same records with a copy button each, and <strong>Check now</strong> looks each
           one up: <code>verified</code> when it is published as listed, <code>missing</code> when nothing is published at that name,{" "}
-          <code>mismatch</code> when something else is (the card shows what). Your own choices stay verified: another DMARC policy, more SPF
-          terms, more DKIM tags. From the command line:
+          <code>mismatch</code> when something else is (the card shows what, and <code>--json</code> gives it as <code>found</code>),{" "}
+          <code>lookup_failed</code> when DNS did not answer at all (nothing is known of the record; <code>error</code> says why). Your own
+          choices stay verified: another DMARC policy, more SPF terms, more DKIM tags. From the command line:
         </p>
         <pre className="docs-code" tabIndex={0}>
           {DNS}

@@ -75,8 +75,9 @@ export default async function GettingStartedPage() {
       <Section id="authentication">
         <p>
           Create an API key in the dashboard (<em>API keys</em>), or on the server with{" "}
-          <code>npx svc key create --workspace &lt;workspace&gt; --mode test</code>. The key is shown once: only its hash is stored. Send it
-          on every call; check it with <code>GET /</code>, which needs no scope:
+          <code>npx svc key create --workspace &lt;workspace&gt; --mode test</code>, run in the service&apos;s directory (where{" "}
+          <code>npm start</code> runs; elsewhere <code>npx</code> offers to install an unrelated package named <code>svc</code>). The key is
+          shown once: only its hash is stored. Send it on every call; check it with <code>GET /</code>, which needs no scope:
         </p>
         <pre className="docs-code" tabIndex={0}>{`curl ${base}/ \\
   -H "Authorization: Bearer $SVC_API_KEY"

@@ -84,6 +84,6 @@ export const INVOICE_PAID = {
 
 /** A `curl` of POST /events with `body`, as the page shows it. */
 export const curlEvent = (body: unknown) =>
-  `curl https://svc.example.com/api/v1/events -H "Authorization: Bearer $SVC_KEY" \\
+  `curl https://svc.example.com/api/v1/events -H "Authorization: Bearer $SVC_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '${JSON.stringify(body, null, 2)}'`;

@@ -41,7 +41,7 @@ const WHERE = `{ "trigger": { "event": "order_paid",
                                    { "property": "coupon", "exists": true } ] } ] },
     "key": "{{event.order_id}}" } }`;
 
-const RUN = `curl https://svc.example.com/api/v1/runs/run_… -H "Authorization: Bearer $SVC_KEY"
+const RUN = `curl https://svc.example.com/api/v1/runs/run_… -H "Authorization: Bearer $SVC_API_KEY"
 
 {"id":"run_…","flow_id":"flow_…","contact_id":"ct_…","status":"active","key":"inv_2026_0042","version":1,
  "current_step":{"id":null,"path":"steps.1"},"converted_at":null,"created_at":"…","ended_at":null,
@@ -50,7 +50,7 @@ const RUN = `curl https://svc.example.com/api/v1/runs/run_… -H "Authorization:
   {"at":"…","step":"steps.0","kind":"sent","message_id":"msg_…","channel":"whatsapp"},
   {"at":"…","step":"steps.1","kind":"waiting","for":"invoice_paid","until":"2026-11-30T10:00:00.000Z"}]}`;
 
-const PREVIEW = `curl https://svc.example.com/api/v1/flows/flow_…/preview -H "Authorization: Bearer $SVC_KEY" \\
+const PREVIEW = `curl https://svc.example.com/api/v1/flows/flow_…/preview -H "Authorization: Bearer $SVC_API_KEY" \\
   -H "Content-Type: application/json" -d '{"name":"Welcome","status":"active","migrate":"move","steps":[…]}'
 
 {"counts":{"runs":2,"moved":2,"kept":0,"completed":0},
@@ -190,20 +190,22 @@ export default function JourneysGuidePage() {
           <code>America/Sao_Paulo</code>, set through <code>POST /contacts</code> or the dashboard; an unknown name is a <code>400</code> on{" "}
           <code>time_zone</code>), else the zone of its phone number&apos;s country when that country has one zone, else the
           workspace&apos;s (Settings in the dashboard, or{" "}
-          <code>npx svc workspace update --workspace acme --time-zone America/Sao_Paulo</code>; <code>UTC</code> until set). Daylight-saving
-          changes follow the zone: quiet hours that end at 08:00 end at 08:00 local time on the morning the clocks change.
+          <code>npx svc workspace update --workspace acme --time-zone America/Sao_Paulo</code>, in the service&apos;s directory;{" "}
+          <code>UTC</code> until set). Daylight-saving changes follow the zone: quiet hours that end at 08:00 end at 08:00 local time on the
+          morning the clocks change.
         </p>
       </Section>
 
       <Section id="caps">
         <p>
           A workspace may allow at most a number of journey messages per contact and channel in any rolling period: Settings in the
-          dashboard, or <code>npx svc workspace update --workspace acme --cap whatsapp=3/P1D</code> (<code>--cap whatsapp=none</code>{" "}
-          removes it). A flow may add a stricter <code>{'"caps": { "whatsapp": { "count": 1, "period": "PT12H" } }'}</code> of its own. A{" "}
-          <code>send</code> step over a cap sends nothing and the run goes on, its history saying <code>skipped</code> with reason{" "}
-          <code>frequency_capped</code>. Messages sent through <code>POST /messages</code> count toward the caps but are never held back by
-          them. Test and live messages are counted apart. A count is 1 to 1,000 and a period at most 30 days, in weeks, days, hours or
-          minutes (<code>P1W</code>, <code>P1D</code>, <code>PT12H</code>).
+          dashboard, or <code>npx svc workspace update --workspace acme --cap whatsapp=3/P1D</code> in the service&apos;s directory (
+          <code>--cap whatsapp=none</code> removes it). A flow may add a stricter{" "}
+          <code>{'"caps": { "whatsapp": { "count": 1, "period": "PT12H" } }'}</code> of its own. A <code>send</code> step over a cap sends
+          nothing and the run goes on, its history saying <code>skipped</code> with reason <code>frequency_capped</code>. Messages sent
+          through <code>POST /messages</code> count toward the caps but are never held back by them. Test and live messages are counted
+          apart. A count is 1 to 1,000 and a period at most 30 days, in weeks, days, hours or minutes (<code>P1W</code>, <code>P1D</code>,{" "}
+          <code>PT12H</code>).
         </p>
       </Section>
 
@@ -268,9 +270,9 @@ export default function JourneysGuidePage() {
         <p>
           Nudge a contact an hour after they leave a cart worth at least 20, on WhatsApp; if they do not answer within a day, by e-mail
           (skipped when the contact has no e-mail address); stop as soon as that cart becomes an order. Save the flow in the
-          dashboard&apos;s editor, or import it: <code>npx svc flow import --workspace acme --file cart.json</code>.{" "}
-          <code>npx svc flow export --workspace acme --flow &lt;id&gt;</code> prints a saved flow as svc stores it, each step with its{" "}
-          <code>id</code>; import that file again with <code>--flow &lt;id&gt; --migrate keep</code> and nothing changes.
+          dashboard&apos;s editor, or import it: <code>npx svc flow import --workspace acme --file cart.json</code>, in the service&apos;s
+          directory. <code>npx svc flow export --workspace acme --flow &lt;id&gt;</code> prints a saved flow as svc stores it, each step
+          with its <code>id</code>; import that file again with <code>--flow &lt;id&gt; --migrate keep</code> and nothing changes.
         </p>
         <pre className="docs-code" tabIndex={0}>
           {json(CART_FLOW)}

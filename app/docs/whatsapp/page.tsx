@@ -8,7 +8,8 @@ export const metadata: Metadata = {
     "How svc sends WhatsApp messages as Meta allows: message templates, the 24-hour window, inbound messages and Meta's error codes.",
 };
 
-const CONNECT = `npx svc channel connect --workspace acme --type whatsapp \\
+const CONNECT = `# in the service's directory (where npm start runs); elsewhere npx offers an unrelated package named svc
+npx svc channel connect --workspace acme --type whatsapp \\
   --phone-number-id 106540352242922 --waba-id 102290129340398 \\
   --access-token "$META_TOKEN" --app-secret "$META_APP_SECRET" --verify-token "$VERIFY_TOKEN"
 
@@ -16,13 +17,13 @@ const CONNECT = `npx svc channel connect --workspace acme --type whatsapp \\
 npx svc channel sync-templates --workspace acme --channel ch_… --json`;
 
 const LIST = `curl https://svc.example.com/api/v1/whatsapp/templates?status=approved \\
-  -H "Authorization: Bearer $SVC_KEY"
+  -H "Authorization: Bearer $SVC_API_KEY"
 
 [{"id":"tpl_…","channel_id":"ch_…","name":"order_shipped","language":"en_US","category":"utility",
   "status":"approved","parameters":["1","2"],"body":"Hi {{1}}, your order shipped with {{2}}.",
   "updated_at":"2026-11-24T09:00:00.000Z"}]`;
 
-const CLOSED = `curl https://svc.example.com/api/v1/messages -H "Authorization: Bearer $SVC_KEY" \\
+const CLOSED = `curl https://svc.example.com/api/v1/messages -H "Authorization: Bearer $SVC_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"channel":"whatsapp","to":{"phone":"+5511987654321"},"whatsapp":{"body":"Your order shipped"}}'
 
@@ -30,7 +31,7 @@ HTTP/1.1 409 Conflict
 {"error":{"type":"conflict","code":"whatsapp_window_closed","param":"whatsapp.body",
   "message":"The contact's 24-hour WhatsApp window never opened: the contact has not written to you on WhatsApp. Outside the window only a template can be sent: give whatsapp.template.", …}}`;
 
-const TEMPLATE = `curl https://svc.example.com/api/v1/messages -H "Authorization: Bearer $SVC_KEY" \\
+const TEMPLATE = `curl https://svc.example.com/api/v1/messages -H "Authorization: Bearer $SVC_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"channel":"whatsapp","to":{"phone":"+5511987654321"},
        "whatsapp":{"template":{"name":"order_shipped","language":"en_US",

@@ -145,6 +145,16 @@ export const channelConnect: Command = {
       return connectChannel(database, workspace, input, OPERATOR);
     });
     const { channel } = connected;
+    // Everything the text shows, --json carries too: the events token above all, shown only now.
+    const json =
+      channel.type === "whatsapp"
+        ? { channel_id: connected.channel_id, callback_url: callbackUrl("whatsapp", env().appUrl) }
+        : {
+            channel_id: connected.channel_id,
+            events_token: connected.events_token,
+            events_url: callbackUrl("email", env().appUrl),
+            ses_notifications_url: `${env().appUrl}/api/providers/email/ses/${connected.channel_id}`,
+          };
     const text =
       channel.type === "whatsapp"
         ? [
@@ -160,14 +170,14 @@ export const channelConnect: Command = {
             "",
             `  ${connected.events_token}`,
             "",
-            `  POST ${callbackUrl("email", env().appUrl)}`,
+            `  POST ${json.events_url}`,
             "  Authorization: Bearer <events token>",
             "",
-            `Amazon SES: subscribe ${env().appUrl}/api/providers/email/ses/${connected.channel_id} (https) to the SNS topic of its notifications.`,
+            `Amazon SES: subscribe ${json.ses_notifications_url} (https) to the SNS topic of its notifications.`,
             ...(channel.settings.dkim_selector
               ? ["", `Mail is signed with DKIM (selector ${channel.settings.dkim_selector}): svc channel dns lists the records to publish.`]
               : []),
           ];
-    return { json: { channel_id: connected.channel_id }, text: text.join("\n") };
+    return { json, text: text.join("\n") };
   },
 };

@@ -2,7 +2,7 @@ import { checkChannelDomain } from "../../channels/email-domain.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { requiredString, withDatabase, type Command } from "../command.ts";
 
-const STATUS_TEXT = { verified: "verified", missing: "MISSING", mismatch: "MISMATCH" } as const;
+const STATUS_TEXT = { verified: "verified", missing: "MISSING", mismatch: "MISMATCH", lookup_failed: "NO ANSWER" } as const;
 
 /**
  * D74/D85: `svc channel dns --workspace W --channel ID`: the DNS records an e-mail channel's
@@ -15,7 +15,8 @@ export const channelDns: Command = {
   help: [
     ["--workspace W", "the workspace identifier"],
     ["--channel ID", "the e-mail channel (ch_…)"],
-    ["", "Each record's status: verified, missing or mismatch. Lookups use DNS_SERVERS when set."],
+    ["", "Each record's status: verified, missing, mismatch or lookup_failed (DNS did not answer: nothing is known)."],
+    ["", "Lookups use DNS_SERVERS when set."],
   ],
   options: { workspace: { type: "string" }, channel: { type: "string" } },
   flags: { workspace: "--workspace", channel: "--channel", channel_id: "--channel" },
@@ -26,11 +27,20 @@ export const channelDns: Command = {
       await getWorkspaceOrThrow(database, workspace);
       return checkChannelDomain(database, workspace, channel);
     });
-    const records = checked.records.map(({ type, name, value, status }) => ({ type, name, value, status }));
+    // What the text shows, --json carries (D92): what DNS answered where it differs, and why a lookup failed.
+    const shown = (r: (typeof checked.records)[number]) => (r.status !== "verified" && r.found.length ? r.found : null);
+    const records = checked.records.map((r) => ({
+      type: r.type,
+      name: r.name,
+      value: r.value,
+      status: r.status,
+      ...(shown(r) ? { found: shown(r) } : {}),
+      ...(r.error ? { error: r.error } : {}),
+    }));
     const text = checked.records.flatMap((r) => [
       `${STATUS_TEXT[r.status].padEnd(9)} ${r.type.padEnd(4)} ${r.name}`,
       `          ${r.value}`,
-      ...(r.status !== "verified" && r.found.length ? [`          found: ${r.found.join(" | ")}`] : []),
+      ...(shown(r) ? [`          found: ${shown(r)!.join(" | ")}`] : []),
       ...(r.error ? [`          lookup failed: ${r.error}`] : []),
     ]);
     return { json: { records }, text: [`DNS records of ${checked.channel_id}:`, "", ...text].join("\n") };

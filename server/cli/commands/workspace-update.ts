@@ -46,7 +46,7 @@ export const workspaceUpdate: Command = {
     });
     const caps = Object.entries(settings.caps).map(([c, cap]) => `${c} ${cap.count}/${cap.period}`);
     return {
-      json: { workspace },
+      json: { workspace, time_zone: settings.time_zone, caps: settings.caps }, // what the text shows, too
       text: `Workspace ${workspace}: time zone ${settings.time_zone}; caps ${caps.length ? caps.join(", ") : "none"}.`,
     };
   },

@@ -26,6 +26,7 @@ const STATUS_WORDS: Record<RecordStatus, string> = {
   verified: "Verified: published as listed.",
   missing: "Missing: nothing is published at this name yet.",
   mismatch: "Mismatch: something else is published at this name.",
+  lookup_failed: "Lookup failed: DNS did not answer, so nothing is known of this record; check again later.",
 };
 
 /**
@@ -124,7 +125,9 @@ function Record({ channel, record, checked }: { channel: Channel; record: DnsRec
           <>
             <dt>State</dt>
             <dd className={`dns-state dns-${checked.status}`}>
-              {checked.error ? `Not found: ${checked.error}.` : STATUS_WORDS[checked.status]}
+              {checked.error
+                ? `Lookup failed: ${checked.error}, so nothing is known of this record; check again later.`
+                : STATUS_WORDS[checked.status]}
               {checked.status === "mismatch" && checked.found.length > 0 && (
                 <ul className="dns-found" aria-label={`Published at ${record.name}`}>
                   {checked.found.map((found, i) => (
