@@ -328,11 +328,13 @@ describe("GET /flows/{flow_id}/stats (D69, D83)", () => {
   }, 120_000);
 
   it("places a run waiting in a timed wait in its wait: GET /runs, GET /flows/{id}/runs and the statistics (D82, D83)", async () => {
+    const tag = await test.post("/tags", { name: `paused-${seq++}` });
+    expect(tag.status).toBe(201);
     const f = await create({
       name: "Paused",
       status: "active",
       steps: [
-        { type: "tag", id: "mark", add: ["paused"] },
+        { type: "tag", id: "mark", add: [tag.body.id] },
         { type: "wait", id: "pause", duration: "PT1H" },
         { type: "exit", id: "done" },
       ],
