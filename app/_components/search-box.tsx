@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { SearchHit } from "@/server/search/search.ts";
+import { ModeBadge } from "@/app/w/[workspace]/messages/_components/message-labels.tsx";
 import { Link } from "./link.tsx";
 import { useTRPC } from "./trpc.ts";
 
@@ -46,7 +47,8 @@ function useSettled(value: string, ms = 200): string {
 /**
  * The top bar's search (`/` focuses it): ids of every kind, phone numbers in any format,
  * e-mail addresses, contacts' names, metadata values. Results are grouped by kind; Enter opens
- * the first, the arrow keys move through them, Escape closes them.
+ * the first, the arrow keys move through them, Escape closes them. A message, run or delivery
+ * found says its mode, as the search reads live and test data together.
  */
 export function SearchBox({ workspace }: { workspace: string }) {
   const trpc = useTRPC();
@@ -157,7 +159,10 @@ export function SearchBox({ workspace }: { workspace: string }) {
                 {ofKind.map((hit) => (
                   <li key={hit.id}>
                     <Link href={hitHref(workspace, hit)} onClick={() => setOpen(false)}>
-                      <span className="search-title">{hit.title}</span>
+                      <span className="search-title-line">
+                        <span className="search-title">{hit.title}</span>
+                        {hit.mode && <ModeBadge mode={hit.mode} />}
+                      </span>
                       <span className="muted small search-detail">
                         {hit.detail ? `${hit.detail} · ` : ""}
                         <code>{hit.id}</code>

@@ -202,7 +202,10 @@ test("an admin builds an abandoned-cart flow in the editor, an event starts its 
   await expect(cart).toContainText("total: 120");
   await expect(cart).toContainText("test");
   await expect(cart.getByRole("link", { name })).toHaveAttribute("href", `/w/${reactive.id}/flows/${flowId}?run=${runId}`);
-  await expect(events.getByRole("row").filter({ hasText: paid.id })).toContainText("None");
+  // The payment started no run; it woke this one and counted its conversion, and says so.
+  const payment = events.getByRole("row").filter({ hasText: paid.id });
+  await expect(payment).toContainText(`Woke a waiting run of ${name}`);
+  await expect(payment).toContainText(`Counted a conversion in ${name}`);
   const runs = page.getByRole("table", { name: "Flow runs of this contact, newest first" });
   await expect(runs.getByRole("row").filter({ hasText: runId })).toContainText("key cart-42");
   await checkPageAtWidths(page, "react-contact");

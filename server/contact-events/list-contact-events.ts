@@ -64,3 +64,27 @@ export async function contactEventsByIds(database: Database, workspaceId: string
   );
   return rows.map(contactEventView);
 }
+
+/** What an event did to a run it did not start: woke it from a `wait_for` (D63), counted its goal (D64). */
+export type EventEffect = { event_id: string; run_id: string; flow_id: string; effect: "woke" | "converted" };
+
+/**
+ * The runs these events of one contact woke or converted, as the runs' histories say (an event's
+ * `triggered` names only the runs it started): the contact's runs by their index, their history
+ * by run. Oldest first.
+ */
+export async function contactEventEffects(
+  database: Database,
+  workspaceId: string,
+  contactId: string,
+  eventIds: string[],
+): Promise<EventEffect[]> {
+  if (eventIds.length === 0) return [];
+  return database.query<EventEffect>(
+    `SELECT h.detail->>'event_id' AS event_id, r.id AS run_id, r.flow_id, h.kind AS effect
+     FROM flow_runs r JOIN flow_run_history h ON h.run_id = r.id
+     WHERE r.workspace_id = $1 AND r.contact_id = $2 AND h.kind IN ('woke', 'converted') AND h.detail->>'event_id' = ANY($3::text[])
+     ORDER BY h.at, h.id`,
+    [workspaceId, contactId, eventIds],
+  );
+}

@@ -181,7 +181,7 @@ export async function messageDetail(database: Database, workspaceId: string, id:
     include: { history: { orderBy: [{ at: "asc" }, { id: "asc" }] } },
   });
   if (!m) return null;
-  const [contact, key, run, deliveries] = await Promise.all([
+  const [contact, key, run, deliveries, retry] = await Promise.all([
     database.prisma.contact.findFirst({
       where: { id: m.contactId, workspaceId },
       select: { id: true, name: true, phone: true, email: true },
@@ -196,6 +196,7 @@ export async function messageDetail(database: Database, workspaceId: string, id:
         })
       : Promise.resolve(null),
     messageDeliveries(database, workspaceId, m.id),
+    m.status === "queued" ? pendingRetry(database, workspaceId, m.id) : Promise.resolve(null),
   ]);
   return {
     ...messageView(m),
@@ -213,8 +214,30 @@ export async function messageDetail(database: Database, workspaceId: string, id:
     error_reason: errorReason(m.errorCode),
     content: m.content,
     failed_at: m.failedAt?.toISOString() ?? null,
+    retry,
     history: m.history.map((h) => ({ id: String(h.id), at: h.at.toISOString(), kind: h.kind, status: h.status, detail: h.detail })),
     deliveries,
+  };
+}
+
+/**
+ * A queued message waiting to be tried again (D39's temporary failures): the last attempt's
+ * error, how many attempts failed, and when the next is due (null while one is under way), from its dispatch job (the job
+ * keeps the error; the message's `error` is set only when it fails for good). Null when no
+ * attempt failed yet.
+ */
+async function pendingRetry(database: Database, workspaceId: string, messageId: string) {
+  const job = await database.prisma.job.findFirst({
+    where: { subjectId: messageId, workspaceId, kind: "message.dispatch", lastError: { not: null } },
+    select: { lastError: true, attempts: true, runAt: true, leaseOwner: true },
+  });
+  if (!job?.lastError) return null;
+  // A claimed job counts the attempt under way (jobs.ts): that one has not failed (yet).
+  const trying = job.leaseOwner !== null;
+  return {
+    error: job.lastError,
+    failed_attempts: job.attempts - (trying ? 1 : 0),
+    next_attempt_at: trying ? null : job.runAt.toISOString(),
   };
 }
 

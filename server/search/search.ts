@@ -16,6 +16,8 @@ export type SearchHit = {
   detail: string;
   /** What the hit's page is under: a run's flow, a delivery's endpoint. */
   parent_id: string | null;
+  /** The mode of a message, run or delivery (D40; the dashboard's search reads both); null for contacts and flows, which have none. */
+  mode: "live" | "test" | null;
   created_at: string;
 };
 
@@ -26,15 +28,23 @@ const isPhoneLike = (q: string) => PHONE_LIKE.test(q) && (q.match(/\d/g)?.length
 /** The longest value searched: metadata values and names are short (D57's metadata values are at most 500 characters). */
 export const MAX_QUERY = 200;
 
-type Row = { kind: SearchHit["kind"]; id: string; title: string | null; detail: string | null; parent_id: string | null; created_at: Date };
+type Row = {
+  kind: SearchHit["kind"];
+  id: string;
+  title: string | null;
+  detail: string | null;
+  parent_id: string | null;
+  mode: "live" | "test" | null;
+  created_at: Date;
+};
 
 const MESSAGE_COLUMNS = `'message' AS kind, m.id, coalesce(c.name, m."to", m.id) AS title,
   m.channel::text || ' · ' || m.status::text || CASE WHEN c.name IS NOT NULL AND m."to" IS NOT NULL THEN ' · ' || m."to" ELSE '' END AS detail,
-  m.contact_id AS parent_id, m.created_at`;
+  m.contact_id AS parent_id, m.mode::text AS mode, m.created_at`;
 const MESSAGE_FROM = (alias: string) => `LEFT JOIN LATERAL (SELECT name FROM contacts WHERE id = ${alias}.contact_id LIMIT 1) c ON true`;
 const CONTACT_COLUMNS = `'contact' AS kind, id, coalesce(name, phone, email, id) AS title,
   concat_ws(' · ', CASE WHEN name IS NOT NULL THEN phone END, CASE WHEN name IS NOT NULL OR phone IS NOT NULL THEN email END) AS detail,
-  NULL AS parent_id, created_at`;
+  NULL AS parent_id, NULL AS mode, created_at`;
 
 /**
  * The reads one query runs, at once, by what it looks like:
@@ -87,19 +97,19 @@ async function lookups(database: Database, workspaceId: string, q: string): Prom
     },
     { sql: `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE workspace_id = $1 AND id = $2`, values: [workspaceId, q] },
     {
-      sql: `SELECT 'run' AS kind, r.id, f.name AS title, r.status::text || ' · ' || r.contact_id AS detail, r.flow_id AS parent_id, r.created_at
+      sql: `SELECT 'run' AS kind, r.id, f.name AS title, r.status::text || ' · ' || r.contact_id AS detail, r.flow_id AS parent_id, r.mode::text AS mode, r.created_at
             FROM flow_runs r JOIN flows f ON f.id = r.flow_id WHERE r.workspace_id = $1 AND r.id = $2`,
       values: [workspaceId, q],
     },
     {
-      sql: `SELECT 'delivery' AS kind, d.id, d.event_name AS title, d.status || ' · ' || d.event_id || ' · ' || e.url AS detail, d.endpoint_id AS parent_id, d.created_at
-            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      sql: `SELECT 'delivery' AS kind, d.id, d.event_name AS title, d.status || ' · ' || d.event_id || ' · ' || e.url AS detail, d.endpoint_id AS parent_id, ev.mode::text AS mode, d.created_at
+            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id LEFT JOIN events ev ON ev.id = d.event_id
             WHERE d.workspace_id = $1 AND (d.id = $2 OR d.event_id = $2) ORDER BY d.created_at DESC LIMIT ${lim}`,
       values: [workspaceId, q],
     },
     // Flows: by id, or by name from its start.
     {
-      sql: `SELECT 'flow' AS kind, id, name AS title, status::text AS detail, NULL AS parent_id, created_at FROM flows
+      sql: `SELECT 'flow' AS kind, id, name AS title, status::text AS detail, NULL AS parent_id, NULL AS mode, created_at FROM flows
             WHERE workspace_id = $1 AND (id = $2 OR lower(name) LIKE $3 ESCAPE '\\') ORDER BY created_at DESC LIMIT ${lim}`,
       values: [workspaceId, q, `${likePrefix(q.toLowerCase())}%`],
     },
@@ -179,6 +189,7 @@ export async function searchWorkspace(database: Database, workspaceId: string, q
         title: r.title ?? r.id,
         detail: r.detail ?? "",
         parent_id: r.parent_id,
+        mode: r.mode ?? null,
         created_at: new Date(r.created_at).toISOString(),
       });
     }

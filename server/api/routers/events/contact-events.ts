@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { listContactEvents } from "../../../contact-events/list-contact-events.ts";
+import { contactEventEffects, listContactEvents } from "../../../contact-events/list-contact-events.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 
 /**
  * Dashboard only: one contact's events for its page, newest first, in both modes (each says
- * its own), as the page shows the contact's live and test messages and runs together (D40).
+ * its own), as the page shows the contact's live and test messages and runs together (D40); each with the runs it started, woke or converted.
  */
 export const contactEvents = workspaceProcedure
   .input(
@@ -22,5 +22,12 @@ export const contactEvents = workspaceProcedure
       { limit: input.limit, after: input.after },
       null,
     );
-    return { items, next };
+    // The runs each woke or converted (D63, D64), beside those it started (`triggered`).
+    const effects = await contactEventEffects(
+      ctx.db,
+      ctx.caller.workspaceId,
+      input.contact_id,
+      items.map((e) => e.id),
+    );
+    return { items: items.map((e) => ({ ...e, effects: effects.filter((x) => x.event_id === e.id) })), next };
   });

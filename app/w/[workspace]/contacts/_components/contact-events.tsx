@@ -46,19 +46,22 @@ function Properties({ properties }: { properties: Record<string, unknown> }) {
   );
 }
 
-/** What the event did to flows (D62, D82): the run each matching trigger started, or why none did. */
+/**
+ * What the event did to flows (D62-D64, D82): the run each matching trigger started, or why
+ * none did, and the runs it woke from a wait or counted a conversion of.
+ */
 function Triggered({ event, workspace, flowName }: { event: ContactEvent; workspace: string; flowName: (id: string) => string }) {
-  if (event.triggered.length === 0) return <span className="muted">None</span>;
+  if (event.triggered.length === 0 && event.effects.length === 0) return <span className="muted">None</span>;
   const base = `/w/${encodeURIComponent(workspace)}/flows`;
+  const runLink = (flowId: string, runId: string) => (
+    <Link href={`${base}/${encodeURIComponent(flowId)}?run=${encodeURIComponent(runId)}`}>{flowName(flowId)}</Link>
+  );
   return (
     <ul className="triggered-list">
       {event.triggered.map((t) => (
         <li key={`${t.flow_id} ${t.run_id ?? t.reason}`}>
           {t.run_id ? (
-            <>
-              Started a run of{" "}
-              <Link href={`${base}/${encodeURIComponent(t.flow_id)}?run=${encodeURIComponent(t.run_id)}`}>{flowName(t.flow_id)}</Link>
-            </>
+            <>Started a run of {runLink(t.flow_id, t.run_id)}</>
           ) : (
             <>
               <Link href={`${base}/${encodeURIComponent(t.flow_id)}`}>{flowName(t.flow_id)}</Link>: no new run, the contact was already in
@@ -67,13 +70,18 @@ function Triggered({ event, workspace, flowName }: { event: ContactEvent; worksp
           )}
         </li>
       ))}
+      {event.effects.map((x) => (
+        <li key={`${x.run_id} ${x.effect}`}>
+          {x.effect === "woke" ? "Woke a waiting run of" : "Counted a conversion in"} {runLink(x.flow_id, x.run_id)}
+        </li>
+      ))}
     </ul>
   );
 }
 
 /**
  * A contact's events (D61), newest first, ten at a time, live and test together as its
- * messages are: each with its name, time, properties, and the flows it started.
+ * messages are: each with its name, time, properties, and the runs it started, woke or converted.
  */
 export function ContactEvents({ workspace, contactId }: { workspace: string; contactId: string }) {
   const trpc = useTRPC();

@@ -14,6 +14,7 @@ import { CHANNEL_LABEL, FINAL_STATUSES, ModeBadge, StatusBadge } from "./message
 import { MessageDeliveries } from "./message-deliveries.tsx";
 import { MessageSourceLink } from "./message-source.tsx";
 import { MessageTimeline } from "./message-timeline.tsx";
+import { retryReason } from "./message-sentences.ts";
 import { QueryState } from "@/app/_components/query-state.tsx";
 import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
@@ -28,6 +29,20 @@ function refreshInterval(message: MessageDetails | undefined): number | false {
   if (!message) return REFRESH_MS;
   if (FINAL_STATUSES.has(message.status)) return false;
   return Date.now() - Date.parse(message.created_at) < CLOSE_WATCH_MS ? REFRESH_MS : CALM_REFRESH_MS;
+}
+
+/** A queued message's failed attempts: why the last one failed, in words and as the provider said, and when the next is due. */
+function RetryLine({ retry, channel }: { retry: NonNullable<MessageDetails["retry"]>; channel: string }) {
+  const attempts = retry.failed_attempts === 1 ? "1 attempt" : `${retry.failed_attempts} attempts`;
+  return (
+    <>
+      <span className="cell-line">
+        {retryReason(retry.error, channel)} ({attempts} failed so far). Next attempt:{" "}
+        {retry.next_attempt_at ? <When value={retry.next_attempt_at} /> : "under way"}.
+      </span>
+      <span className="cell-line error-text">{retry.error}</span>
+    </>
+  );
 }
 
 /**
@@ -120,7 +135,9 @@ export function MessageDetail({ workspace, id, canCancel = false }: { workspace:
           </dd>
           <dt>Error</dt>
           <dd>
-            {m.error || m.error_code ? (
+            {m.retry && !m.error ? (
+              <RetryLine retry={m.retry} channel={m.channel} />
+            ) : m.error || m.error_code ? (
               <>
                 {m.error_reason && <span className="cell-line">{m.error_reason}</span>}
                 {m.error && <span className="cell-line error-text">{m.error}</span>}

@@ -121,3 +121,14 @@ export function entrySentence(entry: HistoryEntry, channel: "whatsapp" | "email"
       return "";
   }
 }
+
+/** Why the last attempt at a message waiting to be retried failed, in words, before the provider's own text. */
+export function retryReason(error: string, channel: string): string {
+  const who = channel === "whatsapp" ? "WhatsApp's API" : "The mail server";
+  if (/ECONNREFUSED/.test(error)) return `${who} refused the connection`;
+  if (/ENOTFOUND|EAI_AGAIN/.test(error)) return `${who}'s host name could not be resolved`;
+  if (/ETIMEDOUT|timed out|timeout/i.test(error)) return `${who} did not answer in time`;
+  if (/ECONNRESET|EPIPE/.test(error)) return `${who} closed the connection`;
+  if (/EHOSTUNREACH|ENETUNREACH/.test(error)) return `${who} cannot be reached from here`;
+  return `${who} could not take it now`;
+}
