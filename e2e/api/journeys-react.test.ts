@@ -266,8 +266,9 @@ describe("triggers and run keys (D62, D66, D82)", () => {
     expect(runA).toMatchObject({
       status: "active",
       converted_at: null,
-      current_step: { id: expect.stringMatching(/^st_/), path: "steps.1" },
-    }); // D70: assigned ids
+      // D82: the step it waits in (the wait at steps.0), not the one it goes on to; D70: assigned ids.
+      current_step: { id: expect.stringMatching(/^st_/), path: "steps.0" },
+    });
     const concluded = await until(
       () => contactEvents(ws.id, a.body.contact_id),
       (e) => e.some((x) => x.event === "fluxo.concluido" && x.data.id === runB.id),

@@ -9,7 +9,8 @@ import { freshDatabase } from "../support/database.ts";
 import { ROOT } from "../support/server.ts";
 
 // What `svc` loads to answer (docs/architecture.md "Operator CLI"): the help loads no package,
-// a command loads Prisma's schema engine only when a migration is pending, and its bundle is
+// a command applies pending migrations without Prisma's schema engine (server/db/apply-migrations.ts:
+// each in one transaction with its bookkeeping, issue 47), and its bundle is
 // split per command and rebuilt when a source changed.
 
 const dirs: string[] = [];
@@ -40,11 +41,12 @@ describe("svc starts fast", () => {
     expect([...packagesOf(modules)]).toEqual([]);
   });
 
-  it("loads Prisma's schema engine only while a migration is pending", async () => {
+  it("applies pending migrations without loading Prisma's schema engine, and loads nothing for them once applied", async () => {
     const database = await freshDatabase("postgres", "cli_startup");
     try {
       const first = traced(database.env, "workspace", "create", "--name", "First", "--json");
-      expect(packagesOf(first.modules)).toContain("@prisma/schema-engine-wasm");
+      expect(JSON.parse(first.stdout)).toEqual({ workspace: expect.stringMatching(/^first-/) });
+      expect(packagesOf(first.modules)).not.toContain("@prisma/schema-engine-wasm");
       const second = traced(database.env, "workspace", "create", "--name", "Second", "--json");
       expect(JSON.parse(second.stdout)).toEqual({ workspace: expect.stringMatching(/^second-/) });
       expect(packagesOf(second.modules)).not.toContain("@prisma/schema-engine-wasm");
