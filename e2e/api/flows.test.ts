@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
 import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
+import { queryDatabase } from "../support/database.ts";
 import { contactEvents } from "../support/events.ts";
 import { poller } from "../support/until.ts";
 
@@ -36,6 +37,7 @@ async function flow(steps: unknown[], extra: Record<string, unknown> = {}): Prom
 }
 
 const until = poller(15_000);
+const sql = (text: string, params: unknown[] = []) => queryDatabase(inject("api").env, text, params);
 
 const runOf = (id: string) => query<Run>("flows.run", { run_id: id });
 const finished = (id: string) =>
@@ -457,18 +459,23 @@ describe("flow lifecycle and versions (D6, D37)", () => {
   });
 
   it("holds runs while paused, continues them on resume, and archiving stops them", async () => {
-    // The pause must land before the wait is over: 4 s leaves a loaded machine room (with 1 s,
-    // a CI run's enroll and pause took longer, and the run had finished before the pause). The
-    // run is checked once its wait is surely over: due at most 4 s after the enroll answered.
+    // Its wait is an hour, so the pause surely lands first, however slow the machine; then the
+    // step is made due at once (the run's due time and its job), and the pipeline must park it
+    // (its job moved to PARKED) instead of running it. (A 4 s wait raced the pause on a loaded
+    // embedded store: the run had finished before the pause.)
     const f = await flow([
-      { type: "wait", duration: "PT4S" },
+      { type: "wait", duration: "PT1H" },
       { type: "tag", add: [vip] },
     ]);
     const res = await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } });
-    const due = Date.now() + 4_000;
     await mutation("flows.setStatus", { flow_id: f, status: "paused" });
     expectError(await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } }), { status: 409, type: "conflict" });
-    await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now()) + 1_500));
+    await sql(`UPDATE flow_runs SET next_step_at = now() WHERE id = $1`, [res.body.id]);
+    await sql(`UPDATE jobs SET run_at = now() WHERE kind = 'flow.step' AND subject_id = $1`, [res.body.id]);
+    await until(
+      () => sql(`SELECT run_at FROM jobs WHERE kind = 'flow.step' AND subject_id = $1`, [res.body.id]),
+      (jobs) => jobs.length === 1 && new Date(jobs[0]!.run_at as string).getUTCFullYear() === 9999,
+    );
     expect((await runOf(res.body.id)).status).toBe("active");
     expect((await contact(res.body.contact_id)).tags).toEqual([]);
     await mutation("flows.setStatus", { flow_id: f, status: "active" });
