@@ -420,13 +420,35 @@ export interface paths {
         };
         /**
          * Stream test-mode events
-         * @description Server-Sent Events (`text/event-stream`): each test-mode event of the workspace as it happens, `id:` the event id, `event:` its name and `data:` the body a webhook delivery carries. Test keys only; at most 5 streams open per key; a stream with no event for an hour is closed. `svc listen` reads it and forwards each event, signed, to a local URL.
+         * @description Server-Sent Events (`text/event-stream`): each test-mode event of the workspace as it happens, `id:` the event id, `event:` its name and `data:` the body a webhook delivery carries. Test keys only; at most 5 streams open per key; a stream with no event for an hour is closed. Sent with `Last-Event-ID`, it resumes after that event (one of the last 24 hours), missing none. A client that reads nothing for 30 s while events wait is disconnected, after a last `stream.closed` message that says why (`data: {"reason": "slow_reader", …}`). `svc listen` reads it and forwards each event, signed, to a local URL.
          *
          *     **Scope:** `webhooks:read`.
          */
         get: operations["webhookEndpoints-stream"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-events/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trigger a sample test-mode event
+         * @description Records a sample event of the name given, in test mode and with made-up ids, in the workspace's event log: it goes to the open event streams (`svc listen`, `svc trigger`) and to the test-mode webhook endpoints that take that event, like any test-mode event. Test keys only.
+         *
+         *     **Scope:** `webhooks:write`.
+         */
+        post: operations["webhookEndpoints-trigger"];
         delete?: never;
         options?: never;
         head?: never;
@@ -558,7 +580,7 @@ export interface paths {
         put?: never;
         /**
          * Preview an edit of a flow
-         * @description Takes the flow document a save would take, with `migrate` (`keep`, the default, or `move`), and changes nothing. Answers how many active runs the save would keep on their version, move to the new one, or complete because their step is gone, and for the first 1,000 active runs (oldest first) the step each is in and its next action under the old and the new version: the step, `send`, `wait_for` or `complete`, when, and the rendered text (or subject) of a message. An invalid document is refused with the `param` a save would give.
+         * @description Takes the flow document a save would take, with `migrate` (`keep`, the default, or `move`), and changes nothing. Answers how many active runs the save would keep on their version, move to the new one, or complete because their step is gone, and for the first 1,000 active runs (oldest first) the step each is in and its next action under the old and the new version: the step, `send`, `wait_for` or `complete`, when, and the rendered text (or subject) of a message; a `wait_for` also says what it waits for and when it times out. An invalid document is refused with the `param` a save would give.
          *
          *     **Scope:** `flows:read`.
          */
@@ -1408,6 +1430,11 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        TriggeredEvent: {
+            /** @description The event's id (prefix `evt_`): the `id:` of the stream and the `webhook-id` of its deliveries. */
+            id: string;
+            event: string;
+        };
         Flow: {
             /** @description Prefix `flow_`. */
             id: string;
@@ -1521,6 +1548,10 @@ export interface components {
                         at: string | null;
                         /** @description The rendered text (or e-mail subject) the send would carry. */
                         text: string | null;
+                        /** @description `wait_for` only: what it waits for, the event's name or the outcome of the run's latest message (`replied`, …). */
+                        for?: string;
+                        /** @description `wait_for` only: when the wait times out at the latest (for a run already waiting in it, `at` too). */
+                        until?: string;
                     };
                     new: {
                         /** @description The id of the step that acts; null at the end. */
@@ -1530,6 +1561,10 @@ export interface components {
                         at: string | null;
                         /** @description The rendered text (or e-mail subject) the send would carry. */
                         text: string | null;
+                        /** @description `wait_for` only: what it waits for, the event's name or the outcome of the run's latest message (`replied`, …). */
+                        for?: string;
+                        /** @description `wait_for` only: when the wait times out at the latest (for a run already waiting in it, `at` too). */
+                        until?: string;
                     };
                 };
             }[];
@@ -1991,6 +2026,18 @@ export interface components {
             /**
              * @description The sample event's name; `contato.criado` when absent.
              * @default contato.criado
+             * @enum {string}
+             */
+            event: "mensagem.enviada" | "mensagem.entregue" | "mensagem.lida" | "mensagem.falhou" | "mensagem.recebida" | "mensagem.cancelada" | "fluxo.concluido" | "fluxo.parado" | "contato.criado" | "contato.atualizado" | "contato.apagado";
+        };
+        /**
+         * @example {
+         *       "event": "mensagem.entregue"
+         *     }
+         */
+        TriggerWebhookEndpointRequest: {
+            /**
+             * @description The sample event's name.
              * @enum {string}
              */
             event: "mensagem.enviada" | "mensagem.entregue" | "mensagem.lida" | "mensagem.falhou" | "mensagem.recebida" | "mensagem.cancelada" | "fluxo.concluido" | "fluxo.parado" | "contato.criado" | "contato.atualizado" | "contato.apagado";
@@ -6121,6 +6168,124 @@ export interface operations {
             };
         };
     };
+    "webhookEndpoints-trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "mensagem.entregue"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TriggerWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "event": "string"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TriggeredEvent"];
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`, `test_key_required`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     "webhookEndpoints-redeliver": {
         parameters: {
             query?: never;
@@ -6965,13 +7130,17 @@ export interface operations {
                      *               "step": "string",
                      *               "action": "send",
                      *               "at": "string",
-                     *               "text": "string"
+                     *               "text": "string",
+                     *               "for": "string",
+                     *               "until": "string"
                      *             },
                      *             "new": {
                      *               "step": "string",
                      *               "action": "send",
                      *               "at": "string",
-                     *               "text": "string"
+                     *               "text": "string",
+                     *               "for": "string",
+                     *               "until": "string"
                      *             }
                      *           }
                      *         }
