@@ -4,7 +4,8 @@
 // `npm run bench -- <section> …` runs only those sections. `growth` fills PostgreSQL with
 // BENCH_GROWTH_MESSAGES messages (default 2,000,000; fewer for a quick run) and one flow with
 // BENCH_GROWTH_RUNS runs (default 1,000,000) for its statistics and an edit's preview; `event-wake` enrolls
-// BENCH_WAITING_RUNS waiting runs (default 10,000).
+// BENCH_WAITING_RUNS waiting runs (default 10,000). `cost` measures what one message and one
+// journey run write to PostgreSQL (BENCH_COST_MESSAGES, default 300; BENCH_COST_RUNS, 200).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../e2e/support/server.ts";
@@ -13,7 +14,8 @@ import { baseline, contactUpserts, keyCheck, messageAcceptance } from "./section
 import { batchSends } from "./sections/batch.ts";
 import { liveEmailAcceptance } from "./sections/email.ts";
 import { cliCommands } from "./sections/cli.ts";
-import { dispatchCapacity, dispatchRate, pacing, queuedToSent } from "./sections/pipeline.ts";
+import { writeCosts } from "./sections/cost.ts";
+import { dispatchCapacity, dispatchRate, dispatchRateWorkspaces, pacing, queuedToSent } from "./sections/pipeline.ts";
 import { eventAcceptance, eventWake, triggeredEventAcceptance } from "./sections/events.ts";
 import { firstStarts } from "./sections/first-start.ts";
 import { enrollments, runSteps } from "./sections/flows.ts";
@@ -34,17 +36,20 @@ const sections: Record<string, () => Promise<void>> = {
   batch: batchSends,
   templates: templateSends,
   dispatch: dispatchRate,
+  "dispatch-50": dispatchRateWorkspaces,
   "dispatch-capacity": dispatchCapacity,
   pacing,
   latency: queuedToSent,
   "webhook-deliveries": webhookDeliveries,
   "webhook-latency": webhookLatency,
   enroll: enrollments,
-  "flow-steps": runSteps,
+  "flow-steps": () => runSteps(),
+  "flow-steps-50": () => runSteps(50),
   events: eventAcceptance,
   "events-triggered": triggeredEventAcceptance,
   "event-wake": eventWake,
   growth,
+  cost: writeCosts,
   cli: () => cliCommands(),
   "first-start": firstStarts,
 };
@@ -71,6 +76,13 @@ const columns = [
   "rss_mb",
   "messages",
   "events",
+  "transactions",
+  "rows",
+  "inserted",
+  "updated",
+  "deleted",
+  "wal_kb",
+  "fpi",
 ];
 console.log("");
 for (const [name, row] of Object.entries(results)) {

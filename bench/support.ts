@@ -30,14 +30,14 @@ export async function seededDatabase(
   name: string,
 ): Promise<{ database: Awaited<ReturnType<typeof freshDatabase>>; keys: Seeded }> {
   const database = await freshDatabase(engine, name);
-  const keys = JSON.parse(
-    execFileSync(process.execPath, ["--import", "tsx", "bench/seed.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, ...database.env },
-      encoding: "utf8",
-    }),
+  return { database, keys: seed(database.env) };
+}
+
+/** Migrates the database `env` names and seeds it (bench/seed.ts): the workspace and its keys. */
+export function seed(env: Record<string, string | undefined>): Seeded {
+  return JSON.parse(
+    execFileSync(process.execPath, ["--import", "tsx", "bench/seed.ts"], { cwd: ROOT, env: { ...process.env, ...env }, encoding: "utf8" }),
   ) as Seeded;
-  return { database, keys };
 }
 
 /** A fresh database, seeded (bench/seed.ts), and a server on it; `extraEnv` configures it. */

@@ -39,6 +39,9 @@ export default function DocsLayout({ children }: { children: ReactNode }) {
               <Link href="/docs/journeys">Journeys</Link>
             </li>
             <li>
+              <Link href="/docs/usage">Usage and costs</Link>
+            </li>
+            <li>
               <a href="/api/v1/openapi.json">openapi.json</a>
             </li>
           </ul>

@@ -5,6 +5,7 @@ import { startServer } from "../../e2e/support/server.ts";
 import { combined, interleaved, load, roundsNote, type LoadResult } from "../load.ts";
 import { BENCH_ADMIN, percentile, record, SECONDS, withServer, type Bench } from "../support.ts";
 import { accept, connect } from "./pipeline.ts";
+import { addCounters, historyCounters, runCounters, runState, type Counter } from "../../server/flows/stat-counters.ts";
 
 // Growth (issue 11): the same figures on an empty database and on one holding
 // BENCH_GROWTH_MESSAGES messages (default 2 million) across 50 workspaces, with their history
@@ -65,8 +66,8 @@ export async function fill(bench: Pick<Bench, "sql" | "keys">, total: number): P
              'delivered', '{"body": "Your code is 1234"}', jsonb_build_object('order_id', 'ord_' || g, 'plan', 'pro'), 'api',
              ${at} + interval '1 second', ${at} + interval '3 seconds', ${at}
       FROM ${series};
-    INSERT INTO message_history (message_id, at, kind, status, detail)
-      SELECT ${msgId}, ${at} + k.s * interval '1 second', 'status', k.status::"MessageStatus", '{}'
+    INSERT INTO message_history (workspace_id, message_id, at, kind, status, detail)
+      SELECT ${ws}, ${msgId}, ${at} + k.s * interval '1 second', 'status', k.status::"MessageStatus", '{}'
       FROM ${series}, (VALUES (0, 'queued'), (1, 'sent'), (3, 'delivered')) k(s, status);
     INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at)
       SELECT 'evt_g' || lpad(g::text, 10, '0') || k.status, ${ws}, k.name, ${mode},
@@ -106,8 +107,7 @@ const EDITED = {
  * Fills the runs of a new live flow of the benchmark's workspace: RUNS runs over RUN_CONTACTS
  * contacts, one in twenty waiting in the first wait, one in twenty in the second, the others
  * completed (journeys end: a flow holding a million runs holds mostly finished ones), each with the history the engine would have written; then its statistics' counters, counted
- * as the migration that made them counts what existed before it (the fill, like a restore,
- * runs no triggers). Set-based SQL (generate_series), as `fill`.
+ * by the service's rules for each kind of run and entry written (the fill bypasses the writers). Set-based SQL (generate_series), as `fill`.
  */
 export async function fillRuns(bench: Bench, runs: number): Promise<{ flowId: string; seconds: number }> {
   const started = Date.now();
@@ -141,8 +141,8 @@ export async function fillRuns(bench: Bench, runs: number): Promise<{ flowId: st
              CASE ${group} WHEN 0 THEN ${at} + interval '1 day' WHEN 1 THEN ${at} + interval '3 days' END,
              ${at}, ${at}, CASE WHEN ${group} >= 2 THEN ${at} + interval '3 days' END, CASE WHEN ${group} >= 2 THEN 'end' END
       FROM ${series};
-    INSERT INTO flow_run_history (run_id, at, kind, position, detail)
-      SELECT ${run}, ${at} + k.s * interval '1 second', k.kind, k.position::jsonb, k.detail::jsonb
+    INSERT INTO flow_run_history (workspace_id, run_id, at, kind, position, detail)
+      SELECT '${ws}', ${run}, ${at} + k.s * interval '1 second', k.kind, k.position::jsonb, k.detail::jsonb
       FROM ${series}, (VALUES
         (0, 0, 'enrolled', '[0]', '{"version": 1}'),
         (1, 0, 'waiting', '[0]', '{"for": "P1D"}'),
@@ -152,14 +152,28 @@ export async function fillRuns(bench: Bench, runs: number): Promise<{ flowId: st
         (5, 2, 'completed', NULL, '{"reason": "end"}')
       ) k(s, since, kind, position, detail)
       WHERE ${group} >= k.since;
-    INSERT INTO flow_step_stats (flow_id, mode, version, path, metric, shard, n)
-      SELECT flow_id, mode::"KeyMode", version, path, metric, 0, count(*) FROM (
-        SELECT s.* FROM flow_runs r, flow_run_stat_rows(r.flow_id, r.mode::text, r.version, r.status::text, r.converted_at IS NOT NULL, coalesce(r.waiting_at, r.position)) s
-        WHERE r.flow_id = '${flowId}'
-        UNION ALL SELECT s.* FROM flow_run_history h JOIN flow_runs r ON r.id = h.run_id, flow_history_stat_rows(h.kind, h.position, h.detail, r.flow_id, r.mode::text, r.version) s
-        WHERE r.flow_id = '${flowId}'
-      ) x GROUP BY 1, 2, 3, 4, 5;
   `);
+  // The counters, by the service's own rules (server/flows/stat-counters.ts), for each kind of
+  // run and of history entry the fill wrote, times how many it wrote.
+  const counters: Counter[] = [];
+  const runKinds = await bench.sql(
+    `SELECT ${runState("r")}, count(*)::int AS n FROM flow_runs r WHERE r.flow_id = $1 GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+    [flowId],
+  );
+  for (const { n, ...run } of runKinds) counters.push(...runCounters(run, n));
+  const entryKinds = await bench.sql(
+    `SELECT h.kind, h.position, h.detail, r.workspace_id, r.flow_id, r.mode::text AS mode, r.version, count(*)::int AS n
+     FROM flow_run_history h JOIN flow_runs r ON r.workspace_id = h.workspace_id AND r.id = h.run_id WHERE r.flow_id = $1
+     GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+    [flowId],
+  );
+  for (const { n, ...e } of entryKinds) counters.push(...historyCounters(e, e).map((c) => ({ ...c, n })));
+  await bench.sql(
+    addCounters(
+      `(SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(workspace_id text, flow_id text, mode text, version int, path text, metric text, n bigint))`,
+    ),
+    [JSON.stringify(counters)],
+  );
   for (const table of ["contacts", "flow_runs", "flow_run_history", "flow_step_stats"]) await bench.sql(`VACUUM ANALYZE ${table}`);
   await bench.sql("CHECKPOINT");
   return { flowId, seconds: Math.round((Date.now() - started) / 1000) };

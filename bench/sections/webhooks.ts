@@ -11,7 +11,8 @@ import { ARRIVALS, connect, offerSends } from "./pipeline.ts";
 // pipeline's delivery rate from a backlog, and the time from a message's state change to its
 // webhook arriving with the inline pipeline.
 
-function register(bench: Bench, receiver: Receiver, events?: string, path = ""): void {
+/** Registers a webhook endpoint of `receiver` through the CLI (`svc webhook create`), for `events` (all when none). */
+export function register(bench: Pick<Bench, "keys" | "env">, receiver: Receiver, events?: string, path = ""): void {
   execFileSync(
     process.execPath,
     [

@@ -46,11 +46,14 @@ describe("POST /contacts: create", () => {
       id: expect.stringMatching(/^ct_/),
       phone: p.e164,
       email: e.replace("Example.COM", "example.com"),
+      whatsapp_user_id: null,
+      whatsapp_username: null,
       name: "Ana",
       tags: [],
       fields: {},
       opt_out_whatsapp: false,
       opt_out_email: false,
+      whatsapp_marketing_opt_out: false,
       whatsapp_window_expires_at: null,
       time_zone: null,
       created_at: expect.any(String),
@@ -230,8 +233,14 @@ describe("GET /contacts and GET /contacts/{id} (D13)", () => {
     expect((await api(ws.keys.readOnly).get(`/contacts/${byPhone.id}`)).body).toEqual(byPhone);
   });
 
+  // Neither phone nor e-mail: the list of D99 (e2e/api/flows-api.test.ts), no longer a 400.
+  it("GET /contacts without phone or e-mail lists the workspace's contacts", async () => {
+    const res = await client.get("/contacts?limit=1000");
+    expect(res.status, res.text).toBe(200);
+    expect(Array.isArray(res.body)).toBe(true);
+  });
+
   it.each([
-    { query: "", status: 400, type: "invalid_request", param: "phone" },
     { query: "?phone=abc", status: 400, type: "invalid_request", param: "phone" },
     { query: "?email=nope", status: 400, type: "invalid_request", param: "email" },
     { query: "?phone=%2B5511912345678", status: 404, type: "not_found", param: "phone" },

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
-import { queryDatabase } from "../support/database.ts";
 import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
 import { contactEvents } from "../support/events.ts";
 import { inboundTextWebhook, postWebhook, startFakeWhatsApp, statusWebhook, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
@@ -15,7 +14,7 @@ import { openWhatsAppWindow } from "../support/whatsapp-window.ts";
 const fx = fixtures();
 const ws = fx.delivery!;
 const live = api(ws.keys.live);
-const { baseUrl, engine, env } = inject("api");
+const { baseUrl } = inject("api");
 let fake: FakeWhatsApp;
 let smtp: SmtpSink;
 const phoneNumberId = String(100_000_000 + Math.floor(Math.random() * 899_999_999));
@@ -86,28 +85,6 @@ describe("live WhatsApp", () => {
     const names = events.map((e) => e.event).filter((e) => e.startsWith("mensagem."));
     // The contact's own message that opened the window (D44) comes first.
     expect(names).toEqual(["mensagem.recebida", "mensagem.enviada", "mensagem.entregue", "mensagem.lida"]);
-  });
-
-  // Issue 36: the job of a live send is written already held by the pipeline that will run it,
-  // and starts as the request commits, with no claim after a wake-up. On PostgreSQL the server
-  // runs its pipeline in worker threads (PIPELINE_WORKERS): it hands the job to one of them,
-  // under a token of its own that names that worker.
-  it("starts a live send at once: its job is written leased to the pipeline, and the provider is called once", async () => {
-    const to = await windowed();
-    fake.setLatency(1_500); // the job stays in the outbox while its call is in flight
-    try {
-      const res = await live.post("/messages", { channel: "whatsapp", to: { phone: to }, whatsapp: { body: "hi" } });
-      expect(res.status).toBe(202);
-      const [job] = await queryDatabase(env, `SELECT lease_owner, attempts FROM jobs WHERE subject_id = $1 AND kind = 'message.dispatch'`, [
-        res.body.id,
-      ]);
-      expect(job).toMatchObject({ lease_owner: expect.any(String), attempts: 1 });
-      if (engine === "postgres") expect(job!.lease_owner).toMatch(/:handoff#\d+$/);
-      expect((await until(res.body.id, "sent")).body.status).toBe("sent");
-      expect(fake.requests.filter((r) => r.body?.biz_opaque_callback_data === res.body.id)).toHaveLength(1);
-    } finally {
-      fake.setLatency(20);
-    }
   });
 
   it("refuses unsigned or wrongly signed reports with 401 and changes nothing", async () => {

@@ -150,10 +150,10 @@ describe("bad input", () => {
       param: "channel_id",
     });
     const queries = dns.queries();
-    expect(await refusal(() => dashboardMutation(other.id, "channels.checkDomain", { channel_id: channelId }))).toEqual({
+    expect(await refusal(() => dashboardMutation(other.id, "channels.dnsCheck", { id: channelId }))).toEqual({
       status: 404,
       code: "resource_missing",
-      param: "channel_id",
+      param: "id",
     });
     expect(dns.queries()).toBe(queries);
   });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, fixtures } from "../support/client.ts";
+import { queryDatabase } from "../support/database.ts";
 import { ROOT } from "../support/server.ts";
 import { until } from "../support/until.ts";
 import { startReceiver, type Received, type Receiver } from "../support/webhook-receiver.ts";
@@ -17,7 +18,7 @@ import { startReceiver, type Received, type Receiver } from "../support/webhook-
 // every event forwarded once and verified with the `standardwebhooks` package, across a restart
 // of `svc listen` in the middle (resumed by Last-Event-ID); a reader that stops reading is
 // disconnected with its reason; `svc trigger` fires a sample event that `svc listen` forwards.
-const { baseUrl } = inject("api");
+const { baseUrl, env } = inject("api");
 const ws = fixtures().eventStream!;
 const test = api(ws.keys.test);
 const MESSAGE_EVENTS = ["mensagem.enviada", "mensagem.entregue", "mensagem.lida"];
@@ -104,6 +105,60 @@ describe("the event stream and svc listen after a burst (issue 46, D77)", () => 
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
     await receiver.close();
+  });
+
+  it("reads transactions in their order when their ids gain a digit (99 before 100): none skipped, none twice", async () => {
+    // A store's transaction ids pass 999, 9999, … in the middle of bursts. The stream read them
+    // ordered as text ("100" before "99"): a page skipped the events of every transaction between
+    // and read some twice. Events of finished transactions 9, 10, 99, 100 and 101 (the ids are
+    // far below the store's own, so all committed), read after the first one: each once, in order.
+    const sql = (text: string, params: unknown[] = []) => queryDatabase(env, text, params);
+    const [horizon] = await sql("SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin");
+    expect(Number(horizon!.xmin)).toBeGreaterThan(200);
+    const tag = Math.random().toString(36).slice(2, 8);
+    // Ids that sort against the transactions' order, so that no order by id can pass for it.
+    const events = [9, 10, 99, 100, 101, 102].map((txid, i) => ({ txid, id: `evt_order${tag}${9 - i}` }));
+    const insert = (e: { txid: number; id: string }) =>
+      sql(`INSERT INTO events (id, workspace_id, name, mode, data, txid) VALUES ($1, $2, 'contato.criado', 'test', $3, $4::text::xid8)`, [
+        e.id,
+        ws.id,
+        JSON.stringify({ id: `ctt_order${tag}`, txid: e.txid }),
+        String(e.txid),
+      ]);
+    for (const e of events.slice(0, 5)) await insert(e);
+
+    const abort = new AbortController();
+    const res = await fetch(`${baseUrl}/api/v1/webhook-events/stream`, {
+      headers: { Authorization: `Bearer ${ws.keys.stream}`, "Last-Event-ID": events[0]!.id },
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    const ids: string[] = [];
+    const sentinel = events[5]!;
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      let text = "";
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        const blocks = text.split("\n\n");
+        text = blocks.pop()!;
+        for (const block of blocks) {
+          const id = /^id: (\S+)$/m.exec(block)?.[1];
+          if (id?.startsWith(`evt_order${tag}`)) ids.push(id);
+          if (id === sentinel.id) return;
+        }
+      }
+    })();
+    // Once the first four arrived, one more: whatever the stream would send again comes before it.
+    await until(
+      () => ids.length,
+      (n) => n >= 4,
+      30_000,
+    );
+    await insert(sentinel);
+    await reading;
+    abort.abort();
+    expect(ids).toEqual(events.slice(1).map((e) => e.id));
   });
 
   it("forwards every event of a 1,000-message batch and of a burst after it, across a restart, each once and verified", async () => {
@@ -237,7 +292,7 @@ describe("the event stream and svc listen after a burst (issue 46, D77)", () => 
     const { id, event } = JSON.parse(fired.out()) as { id: string; event: string };
     expect(event).toBe("mensagem.entregue");
     expect(id).toMatch(/^evt_/);
-    const [hit] = await receiver.waitFor((r) => r.headers["webhook-id"] === id, 1, 60_000);
+    const [hit] = await receiver.waitFor((r) => r.path.endsWith("/trigger") && r.headers["webhook-id"] === id, 1, 60_000);
     expect(verify(secret, hit!)).toMatchObject({ id, event: "mensagem.entregue", mode: "test", data: { status: "delivered" } });
     await until(listen.out, (o) => o.includes(`mensagem.entregue  ${id}  -> 200`));
     expect(await listen.stop()).toBe(0);
@@ -276,7 +331,7 @@ describe("the event stream and svc listen after a burst (issue 46, D77)", () => 
     const next = svc(["trigger", "contato.criado", "--json"], config);
     expect(await next.exited).toBe(0);
     const nextId = (JSON.parse(next.out()) as { id: string }).id;
-    const [signed] = await receiver.waitFor((r) => r.headers["webhook-id"] === nextId, 1, 60_000);
+    const [signed] = await receiver.waitFor((r) => r.path.endsWith("/trigger") && r.headers["webhook-id"] === nextId, 1, 60_000);
     expect(verify(fresh, signed!)).toMatchObject({ id: nextId, event: "contato.criado" });
     expect(() => verify(secret, signed!)).toThrow();
     expect(await rotated.stop()).toBe(0);

@@ -7,13 +7,13 @@ import { CART_FLOW, REMINDER_FLOW } from "../../app/docs/journeys/examples.ts";
 import { ZFlowDefinition } from "../../server/flows/flow-schemas.ts";
 import { api, fixtures } from "../support/client.ts";
 import { queryDatabase } from "../support/database.ts";
-import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
+import { dashboardQuery } from "../support/dashboard.ts";
 import { svc, svcJson } from "../support/svc.ts";
 
 // Issue 46: a flow document has one canonical form (D37), stored and served as the service
 // writes it, every step with its id (D70), inside branches, splits and wait_for paths too.
-// Whatever is saved (by the dashboard's API, the editor's path), read back and saved again is
-// the same document and no new version; the per-run preview takes it; `svc flow export` prints
+// Whatever is saved (through the API, D98: the path of journeys kept in git; the editor reads the
+// same document), read back and saved again is the same document and no new version; the per-run preview takes it; `svc flow export` prints
 // it and `svc flow import --flow … --migrate keep` of that output changes nothing (D98).
 // Over real HTTP and the real CLI, on both engines.
 const ws = fixtures().flowDocs!;
@@ -25,10 +25,24 @@ type Json = Record<string, unknown>;
 type Doc = Json & { name: string; steps: Json[] };
 type Saved = { id: string; status: string; version: number; definition: Doc };
 
-const create = async (definition: unknown) => (await dashboardMutation<{ flow_id: string }>(ws.id, "flows.create", { definition })).flow_id;
-const read = (flowId: string) => dashboardQuery<Saved>(ws.id, "flows.get", { flow_id: flowId });
-const update = (flowId: string, definition: unknown) =>
-  dashboardMutation<{ version: number }>(ws.id, "flows.update", { flow_id: flowId, definition });
+// D98: saved, read and saved again through the API (POST, GET, PUT /flows); the dashboard's
+// editor reads the same document (checked once per document: each request counts on a busy machine).
+const create = async (definition: unknown) => {
+  const res = await test.post("/flows", definition);
+  expect(res.status, res.text).toBe(201);
+  return res.body.id as string;
+};
+const read = async (flowId: string, { editor = false } = {}): Promise<Saved> => {
+  const res = await test.get(`/flows/${flowId}`);
+  expect(res.status, res.text).toBe(200);
+  if (editor) expect((await dashboardQuery<Saved>(ws.id, "flows.get", { flow_id: flowId })).definition).toEqual(res.body.document);
+  return { ...res.body, definition: res.body.document };
+};
+const update = async (flowId: string, definition: unknown) => {
+  const res = await test.request("PUT", `/flows/${flowId}`, definition);
+  expect(res.status, res.text).toBe(200);
+  return res.body as { version: number };
+};
 
 /**
  * Every step of a document by its place, walking the document's own members (`then`, `else`,
@@ -53,7 +67,7 @@ function places(steps: unknown, base = "steps", out = new Map<string, Json>()): 
  */
 async function roundTrip(input: Doc): Promise<Saved> {
   const flowId = await create(input);
-  const first = await read(flowId);
+  const first = await read(flowId, { editor: true });
   const doc = first.definition;
   const parsed = ZFlowDefinition.safeParse(doc);
   expect(parsed.error?.issues ?? [], JSON.stringify(doc)).toEqual([]);

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, expectError, fixtures } from "../support/client.ts";
 import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
@@ -459,15 +460,21 @@ describe("flow lifecycle and versions (D6, D37)", () => {
   });
 
   it("holds runs while paused, continues them on resume, and archiving stops them", async () => {
-    // Its wait is an hour, so the pause surely lands first, however slow the machine; then the
-    // step is made due at once (the run's due time and its job), and the pipeline must park it
-    // (its job moved to PARKED) instead of running it. (A 4 s wait raced the pause on a loaded
-    // embedded store: the run had finished before the pause.)
+    // The run waits an hour in its first step, so the pause surely lands during the wait,
+    // however slow the machine; then the next step is made due at once (the run's due time and
+    // its job), and the pipeline must park it (its job moved to PARKED) instead of running it.
+    // (A 4 s wait raced the pause on a loaded embedded store: the run had finished before the
+    // pause. And the pause waits for the run to be waiting: paused before its first step ran,
+    // the run would begin its hour's wait on resume.)
     const f = await flow([
       { type: "wait", duration: "PT1H" },
       { type: "tag", add: [vip] },
     ]);
     const res = await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } });
+    await until(
+      () => runOf(res.body.id),
+      (r) => r.history.some((h) => h.kind === "waiting"),
+    );
     await mutation("flows.setStatus", { flow_id: f, status: "paused" });
     expectError(await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } }), { status: 409, type: "conflict" });
     await sql(`UPDATE flow_runs SET next_step_at = now() WHERE id = $1`, [res.body.id]);
@@ -487,6 +494,46 @@ describe("flow lifecycle and versions (D6, D37)", () => {
     expect(await runOf(waiting.body.id)).toMatchObject({ status: "stopped", reason: "flow archived" });
     await expect(mutation("flows.setStatus", { flow_id: f, status: "active" })).rejects.toThrow(/invalid_flow_status/);
     expect((await test.get("/flows?limit=1000")).body.map((x: { id: string }) => x.id)).not.toContain(f);
+  });
+
+  // A pause that commits while the engine waits on a run it is about to walk (here: on a lock
+  // this test holds) parks the run's step: the engine reads the flow's status after it holds
+  // the run, not as the snapshot of the statement that waited (D6). PostgreSQL only: the
+  // embedded store has one connection, so nothing outside the server can hold a row of it.
+  it.runIf(inject("api").engine === "postgres")("parks a step whose run was locked when the pause committed", async () => {
+    const f = await flow([
+      { type: "wait", duration: "PT1H" },
+      { type: "tag", add: [vip] },
+    ]);
+    const res = await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } });
+    const run = res.body.id as string;
+    await until(
+      () => sql(`SELECT next_step_at FROM flow_runs WHERE id = $1`, [run]),
+      (rows) => rows[0]?.next_step_at != null && new Date(rows[0].next_step_at as string).getTime() > Date.now() + 30 * 60_000,
+    );
+    await sql(`UPDATE flow_runs SET next_step_at = now() WHERE id = $1`, [run]);
+    const holder = new pg.Client({ connectionString: inject("api").env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`SELECT 1 FROM flow_runs WHERE id = $1 FOR UPDATE`, [run]);
+      await sql(`UPDATE jobs SET run_at = now() WHERE kind = 'flow.step' AND subject_id = $1`, [run]);
+      // The engine has claimed the step and waits on the run.
+      await until(
+        () => sql(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM flow_runs r%FOR UPDATE%'`),
+        (rows) => rows.length > 0,
+      );
+      await mutation("flows.setStatus", { flow_id: f, status: "paused" });
+      await holder.query("COMMIT");
+    } finally {
+      await holder.end();
+    }
+    await until(
+      () => sql(`SELECT run_at FROM jobs WHERE kind = 'flow.step' AND subject_id = $1`, [run]),
+      (jobs) => jobs.length === 1 && new Date(jobs[0]!.run_at as string).getUTCFullYear() === 9999,
+    );
+    expect(await runOf(run)).toMatchObject({ status: "active", position: [1] });
+    expect((await contact(res.body.contact_id)).tags).toEqual([]);
   });
 
   it("completes a run whose last step is a wait only when the wait is over", async () => {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
-import { freshDatabase, seedFixtures } from "../support/database.ts";
+import pg from "pg";
+import { freshDatabase, queryDatabase, seedFixtures } from "../support/database.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import { FIXTURE_ADMIN, type Fixtures } from "../support/fixtures.ts";
 import { svcJson } from "../support/svc.ts";
-import { startServers, type RunningServer } from "../support/server.ts";
+import { startServer, startServers, type RunningServer } from "../support/server.ts";
 import { signIn } from "../support/sign-in.ts";
 import { poll } from "../support/until.ts";
 
@@ -45,6 +46,51 @@ afterAll(async () => {
 });
 
 describe.runIf(engine === "postgres")("three instances on one PostgreSQL", () => {
+  it(
+    "wake each other's pipelines: a job one inserts is announced by its own statement (D87: no trigger)",
+    { timeout: 120_000 },
+    async () => {
+      // No trigger on any table: the wake-up is the code's.
+      const triggers = await queryDatabase(database.env, `SELECT tgname FROM pg_trigger WHERE NOT tgisinternal`);
+      expect(triggers).toEqual([]);
+      // An instance with no pipeline of its own accepts a message; a listener on another
+      // connection, as every instance's loop listens, hears the job at the commit.
+      const api_only = await startServer({ ...database.env, ALLOW_PRIVATE_WEBHOOKS: "1", PIPELINE: "off" });
+      const listener = new pg.Client({ connectionString: database.env.DATABASE_URL });
+      await listener.connect();
+      try {
+        const heard: string[] = [];
+        listener.on("notification", (n) => heard.push(n.channel));
+        await listener.query("LISTEN svc_jobs");
+        const res = await api(fx.delivery!.keys.live, api_only.url).post("/messages", {
+          channel: "whatsapp",
+          to: { phone: "+5511977099999" },
+          whatsapp: HELLO,
+        });
+        expect(res.status).toBe(202);
+        await poll(
+          async () => heard.length,
+          (n) => n > 0,
+          10_000,
+          20,
+        );
+        expect(heard[0]).toBe("svc_jobs");
+        // One of the instances with the pipeline sends it (the one that accepted it runs none).
+        const id = res.body.id as string;
+        const status = await poll(
+          async () => (await api(fx.delivery!.keys.live, servers[0]!.url).get(`/messages/${id}`)).body.status as string,
+          (s) => s !== "queued",
+          60_000,
+          100,
+        );
+        expect(["sent", "delivered", "read"]).toContain(status);
+      } finally {
+        await listener.end();
+        await api_only.stop();
+      }
+    },
+  );
+
   it("share one rate limit per key: the budget is spent across instances, and each refuses once it is", async () => {
     // The `burst` workspace allows 10 requests a minute per key. The sliding window weighs
     // the previous minute, so the burst starts well inside a minute (not within 5 s of its end).

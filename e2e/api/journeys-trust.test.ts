@@ -80,6 +80,9 @@ describe("contact time zones (D65)", () => {
       workspace: ws.id,
       time_zone: "America/Sao_Paulo",
       caps: {},
+      whatsapp_prices: {},
+      currency: null,
+      guard: { complaints: 0.003, bounces: 0.04 }, // D93's defaults
     });
   }, 180_000);
 });

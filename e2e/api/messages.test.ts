@@ -35,6 +35,7 @@ describe("POST /messages with a test key (D35)", () => {
       provider_message_id: null,
       error: null,
       error_code: null,
+      pricing: null,
       scheduled_at: null,
       canceled_at: null,
       sent_at: null,
@@ -253,6 +254,7 @@ describe("GET /usage (D12, D20)", () => {
       total: 0,
       limit: 10_000,
       daily_limit_per_channel: 1_000,
+      whatsapp_pricing: {},
     });
   });
 });

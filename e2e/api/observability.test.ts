@@ -293,9 +293,10 @@ describe("configuration failures are visible (D53)", () => {
       `INSERT INTO webhook_endpoints (id, workspace_id, url, events) VALUES ($1, $2, $3, '{contato.criado}')`,
       ["wh_sealed_elsewhere", ws.id, hooks.url],
     );
-    await queryDatabase(database.env, `INSERT INTO webhook_secrets (endpoint_id, secret) VALUES ($1, $2)`, [
+    await queryDatabase(database.env, `INSERT INTO webhook_secrets (workspace_id, endpoint_id, secret) VALUES ($3, $1, $2)`, [
       "wh_sealed_elsewhere",
       foreign({ secret: "whsec_00000000000000000000000000000000" }),
+      ws.id,
     ]);
     const client = api(ws.keys.live, server.url);
 

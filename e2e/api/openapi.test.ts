@@ -232,9 +232,11 @@ describe("OpenAPI document", () => {
   });
 
   it("describes the recipient as a oneOf that refuses none or several addresses, as the server does (D5, D56)", () => {
-    expect(doc.components.schemas.Recipient.oneOf).toHaveLength(3);
+    expect(doc.components.schemas.Recipient.oneOf).toHaveLength(4);
     for (const [value, ok] of [
       [{ phone: "+5511987654321" }, true],
+      [{ whatsapp_user_id: "US.13491208655302741918" }, true], // D88
+      [{ whatsapp_user_id: "US.13491208655302741918", phone: "+5511987654321" }, false],
       [{ email: "ana@example.com", name: "Ana" }, true],
       [{ contact_id: "ct_1" }, true],
       [{}, false],

@@ -257,6 +257,7 @@ describe("POST /messages with dry_run (D71)", () => {
       provider_message_id: null,
       error: null,
       error_code: null,
+      pricing: null,
       scheduled_at: null,
       canceled_at: null,
       sent_at: null,

@@ -72,6 +72,18 @@ const makers: Record<string, () => Promise<string>> = {
     return (await api(other.keys.test).post(`/flows/${flow_id}/enroll`, { to: { phone: "+15550107003" } })).body.id;
   },
   suppressions: async () => (await api(other.keys.test).post("/suppressions", { email: "others.suppressed@example.com" })).body.email,
+  tags: async () => (await api(other.keys.test).post("/tags", { name: `Other's tag ${Date.now()}` })).body.id,
+  // An e-mail channel (D92's dns-check); nothing is sent through it.
+  channels: async () =>
+    (
+      await dashboardMutation<{ channel_id: string }>(other.id, "channels.connect", {
+        type: "email",
+        smtp_url: "smtp://127.0.0.1:9",
+        from: "others@other.example",
+      })
+    ).channel_id,
+  "custom-fields": async () =>
+    (await api(other.keys.test).post("/custom-fields", { key: `others_${Date.now()}`, name: "Other's field", type: "text" })).body.id,
 };
 const othersIds = new Map<string, Promise<string>>();
 function othersId(collection: string): Promise<string> {

@@ -151,6 +151,15 @@ describe("delivery (D31, D32)", () => {
     });
     expect(hits.every((h) => h.body.mode === "test")).toBe(true);
     expect(byEvent["mensagem.lida"]).toMatchObject({ status: "read" });
+    // Each succeeded at its one attempt, which its log shows (kept on the delivery's row).
+    for (const h of hits) {
+      const detail = await until(
+        () => query<Delivery>("webhooks.delivery", { delivery_id: h.headers["x-svc-delivery-id"] as string }),
+        (d) => d.status === "succeeded",
+      );
+      expect(detail.attempts).toBe(1);
+      expect(detail.attempts_log).toMatchObject([{ status_code: 200, error: null, response_excerpt: "ok" }]);
+    }
   });
 });
 
@@ -245,6 +254,17 @@ describe("replay and disable", () => {
     const hits = await receiver.waitFor(about(contactId), 2);
     expect(hits[1]!.body.id).toBe(hit!.body.id);
     expect(hits[1]!.raw).toBe(hit!.raw);
+    // The log keeps both successes: the one kept on the delivery's row moved to the log's rows
+    // when it was replayed, and the second took its place.
+    const detail = await until(
+      () => query<Delivery>("webhooks.delivery", { delivery_id: delivery!.id }),
+      (d) => d.status === "succeeded" && d.attempts_log.length === 2,
+    );
+    expect(detail.attempts_log.map((a) => [a.status_code, a.error, a.response_excerpt])).toEqual([
+      [200, null, "ok"],
+      [200, null, "ok"],
+    ]);
+    expect((await deliveriesOf(id))[0]!.last_attempt).toMatchObject({ status_code: 200, error: null });
   });
 
   it("sends nothing once the endpoint is disabled, not even pending retries", async () => {

@@ -34,8 +34,9 @@ for (const engine of ["pglite", "postgres"] as Engine[]) {
         [id, workspace, at],
       );
       await query(
-        `INSERT INTO message_history (message_id, at, kind, status) SELECT $1, $2::timestamptz + g * interval '1 ms', 'status', 'sent' FROM generate_series(1, $3::int) g`,
-        [id, at, n],
+        `INSERT INTO message_history (workspace_id, message_id, at, kind, status)
+         SELECT $4, $1, $2::timestamptz + g * interval '1 ms', 'status', 'sent' FROM generate_series(1, $3::int) g`,
+        [id, at, n, workspace],
       );
       await query(
         `INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at)

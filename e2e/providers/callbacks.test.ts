@@ -60,7 +60,7 @@ async function message(opts: {
 }
 
 const state = (id: string) =>
-  database.prisma.message.findUniqueOrThrow({
+  database.prisma.message.findFirstOrThrow({
     where: { id },
     select: { status: true, error: true, sentAt: true, deliveredAt: true, readAt: true, failedAt: true },
   });
@@ -116,7 +116,7 @@ afterAll(async () => {
 
 describe("channels", () => {
   it("stores secrets sealed and shows only which are set", async () => {
-    const row = await database.prisma.channel.findUniqueOrThrow({ where: { id: whatsapp.id } });
+    const row = await database.prisma.channel.findFirstOrThrow({ where: { id: whatsapp.id } });
     expect(row.secrets).toMatch(/^v1\./);
     expect(row.secrets).not.toContain("EAAG-token");
     expect(row).toMatchObject({
@@ -155,6 +155,7 @@ describe("channels", () => {
       settings: { api_base_url: fake.url },
       secrets: { access_token: "EAAG-token", app_secret: whatsapp.appSecret, verify_token: "verify-me" },
       ratePerSecond: 80,
+      pausedReason: null,
     });
     expect((await loadChannel(database, email.id))?.secrets).toEqual({ smtp_url: sink.url, events_token: email.token });
     expect(email.token.startsWith(`${email.id}.`)).toBe(true);
@@ -380,7 +381,7 @@ describe("WhatsApp webhook", () => {
 
   it("a stop word opts the sender out of WhatsApp, with contato.atualizado", async () => {
     expect((await post(inboundTextWebhook(whatsapp.phoneNumberId, "5511987654321", "  parar "))).summary).toMatchObject({ optedOut: 1 });
-    const contact = await database.prisma.contact.findUniqueOrThrow({ where: { id: contactId } });
+    const contact = await database.prisma.contact.findFirstOrThrow({ where: { id: contactId } });
     expect(contact.optOutWhatsapp).toBe(true);
     expect(contact.optOutEmail).toBe(false);
     const updated = await database.query<{ name: string; mode: string }>(
@@ -439,7 +440,7 @@ describe("e-mail callbacks", () => {
     expect(await unsubscribeTarget(database, "junk")).toBe(false);
     expect(await unsubscribeByToken(database, "junk")).toBe("invalid");
     expect(await unsubscribeByToken(database, signToken(msg))).toBe("unsubscribed");
-    expect((await database.prisma.contact.findUniqueOrThrow({ where: { id: contactId } })).optOutEmail).toBe(true);
+    expect((await database.prisma.contact.findFirstOrThrow({ where: { id: contactId } })).optOutEmail).toBe(true);
     expect(await unsubscribeByToken(database, signToken(msg))).toBe("unsubscribed");
   });
 

@@ -116,9 +116,9 @@ describe("every mail of a channel with a DKIM key is signed (D74)", () => {
     const [dkim] = result.dkim.results;
     expect(dkim!.status.result, dkim!.status.comment).toBe("pass");
     expect(dkim).toMatchObject({ signingDomain: "shop.example.com", selector: "svc2026" });
-    // RFC 8058: the one-click unsubscribe headers are covered by the signature.
+    // RFC 8058: the one-click unsubscribe headers are covered by the signature; so is Feedback-ID (D92).
     expect(dkim!.signingHeaders!.keys.toLowerCase().split(": ")).toEqual(
-      expect.arrayContaining(["list-unsubscribe", "list-unsubscribe-post"]),
+      expect.arrayContaining(["list-unsubscribe", "list-unsubscribe-post", "feedback-id"]),
     );
     expect(result.spf.status.result).toBe("pass");
     expect(result.dmarc.status.result).toBe("pass");

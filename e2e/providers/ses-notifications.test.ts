@@ -69,7 +69,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await database.prisma.suppression.deleteMany({ where: { workspaceId: workspace } });
-  await database.prisma.contact.update({ where: { id: contactId }, data: { optOutEmail: false } });
+  await database.prisma.contact.updateMany({ where: { id: contactId }, data: { optOutEmail: false } });
 });
 
 /** A sent e-mail of the channel; `sesId` is the id the relay (SES) gave in its 250 reply. */
@@ -94,7 +94,7 @@ async function sentMessage(sesId: string | null) {
 }
 
 const state = (id: string) =>
-  database.prisma.message.findUniqueOrThrow({ where: { id }, select: { status: true, errorCode: true, error: true } });
+  database.prisma.message.findFirstOrThrow({ where: { id }, select: { status: true, errorCode: true, error: true } });
 const suppressions = () =>
   database.prisma.suppression.findMany({ where: { workspaceId: workspace }, select: { email: true, reason: true, messageId: true } });
 
@@ -230,7 +230,7 @@ describe("SES notifications", () => {
     );
     expect(outcome).toEqual({ status: 200, body: { message_id: message, applied: true } });
     expect(await suppressions()).toEqual([{ email: ADDRESS, reason: "complaint", messageId: message }]);
-    expect((await database.prisma.contact.findUniqueOrThrow({ where: { id: contactId } })).optOutEmail).toBe(true);
+    expect((await database.prisma.contact.findFirstOrThrow({ where: { id: contactId } })).optOutEmail).toBe(true);
   });
 
   it("a Delivery makes the message delivered; a Transient bounce changes nothing but its history", async () => {

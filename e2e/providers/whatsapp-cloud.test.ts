@@ -96,15 +96,26 @@ describe("error mapping", () => {
     expect(result).toMatchObject({ outcome: "temporary", retryAfterMs: 12_000, detail: { status_code: 429 } });
   });
 
-  it("500 is temporary", async () => {
+  // D90: only the refusals Meta names (130429, 131056, 131057, a bare 429 or 503) are tried
+  // again; every other error is final, a 500 included (the request may have been processed:
+  // never a second call, D47).
+  it("500 is permanent", async () => {
     fake.setMode({ kind: "status", status: 500, body: { error: { message: "An unknown error occurred", code: 1 } } });
-    expect(await client.send(channel, message({ body: "x" }))).toMatchObject({ outcome: "temporary", detail: { status_code: 500 } });
+    expect(await client.send(channel, message({ body: "x" }))).toMatchObject({ outcome: "permanent", detail: { status_code: 500 } });
   });
 
-  it.each([4, 80007, 130429, 131048, 131056])("Graph code %i (throttling) is temporary", async (code) => {
+  it.each([130429, 131056, 131057])("Graph code %i (Meta refused the request) is temporary", async (code) => {
     fake.setMode({ kind: "graph_error", status: 400, code });
     expect(await client.send(channel, message({ body: "x" }))).toMatchObject({
       outcome: "temporary",
+      error: expect.stringContaining(`code ${code}`),
+    });
+  });
+
+  it.each([4, 80007, 131048])("Graph code %i is permanent", async (code) => {
+    fake.setMode({ kind: "graph_error", status: 400, code });
+    expect(await client.send(channel, message({ body: "x" }))).toMatchObject({
+      outcome: "permanent",
       error: expect.stringContaining(`code ${code}`),
     });
   });

@@ -9,6 +9,7 @@ import { lockOwner } from "../../server/db/store-lock.ts";
 import type { Fixtures } from "./fixtures.ts";
 import { ROOT } from "./server.ts";
 import { storeSocketPath } from "../../server/db/store-server.ts";
+import { citusPorts, createCitusDatabase } from "./citus.ts";
 
 export type Engine = "postgres" | "pglite";
 
@@ -23,7 +24,7 @@ export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? "postgresql://postgres@12
 export async function freshDatabase(
   engine: Engine,
   label: string,
-  opts: { migrated?: boolean } = {},
+  opts: { migrated?: boolean; citus?: boolean } = {},
 ): Promise<{ env: Record<string, string | undefined>; drop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), `svc-${label}-`));
   if (engine === "pglite") {
@@ -31,6 +32,22 @@ export async function freshDatabase(
     return { env: { DATA_DIR: dataDir, DATABASE_URL: undefined }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
   const name = `svc_${label}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`.replace(/[^a-z0-9_]/g, "_");
+  // Only the api-citus project's databases are made on the cluster (its workers have SVC_CITUS=1;
+  // its global setup says so): the cluster's ports are in every process's environment of the run.
+  const citus = (opts.citus ?? process.env.SVC_CITUS === "1") ? citusPorts() : null;
+  if (citus) {
+    // api-citus (D87): a database on every node of the test cluster; a template copied on the
+    // coordinator alone would leave the workers' shards behind, so a migrated one is migrated anew.
+    const made = await createCitusDatabase(citus, name);
+    if (opts.migrated) await applyMigrations({ pg: { connectionString: made.url } });
+    return {
+      env: { DATABASE_URL: made.url, DATA_DIR: dataDir },
+      drop: async () => {
+        await made.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
   const template = opts.migrated ? await pgTemplate() : null;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();

@@ -1,4 +1,6 @@
+import type { EventEmitter } from "node:events";
 import dns2 from "dns2";
+import { freePort } from "./free-port.ts";
 
 // A real DNS server on loopback (dns2), UDP and TCP on one port, for the DNS checks of D74:
 // point `DNS_SERVERS` at `server`. Tests publish TXT and MX records by name; any other name is
@@ -67,15 +69,29 @@ export async function startDnsServer(): Promise<DnsFixture> {
     }
     void send(response);
   };
-  // UDP on a free port, then TCP on the same one (a truncated UDP answer is asked again over TCP).
-  const udp = dns2.createUDPServer(handle as never);
-  await udp.listen(0, "127.0.0.1");
-  const port = udp.address().port;
+  // UDP and TCP on one port (a truncated UDP answer is asked again over TCP), chosen below the
+  // system's ephemeral range (free-port.ts): a UDP port the system handed out could be taken
+  // over TCP by an outgoing connection or another listen(0) (a UI run failed with EADDRINUSE
+  // so). A port taken over UDP meanwhile by another test's choice is given up for another.
+  const bound = (server: EventEmitter, start: (done: () => void) => void) =>
+    new Promise<boolean>((resolve) => {
+      const failed = () => resolve(false);
+      server.once("error", failed);
+      start(() => {
+        server.off("error", failed);
+        resolve(true);
+      });
+    });
   const tcp = dns2.createTCPServer(handle as never);
-  await new Promise<void>((resolve, reject) => {
-    tcp.once("error", reject);
-    tcp.listen(port, "127.0.0.1", () => resolve());
-  });
+  let udp: ReturnType<typeof dns2.createUDPServer>;
+  let port = 0;
+  for (;;) {
+    port = await freePort();
+    udp = dns2.createUDPServer(handle as never); // a socket whose bind failed is closed: a new one each time
+    if (!(await bound(udp as never, (done) => udp.bind(port, "127.0.0.1", done)))) continue;
+    if (await bound(tcp as never, (done) => tcp.listen(port, "127.0.0.1", done))) break;
+    await new Promise<void>((resolve) => udp.close(() => resolve()));
+  }
 
   return {
     server: `127.0.0.1:${port}`,

@@ -23,6 +23,38 @@ export type FakeWhatsAppRequest = {
   wamid?: string;
 };
 
+/** Meta's refusals as its error-codes reference names them, with the HTTP status the Cloud API answers. */
+export const REFUSALS = {
+  130429: { status: 429, message: "(#130429) Rate limit hit", details: "Cloud API message throughput has been reached." },
+  131056: {
+    status: 400,
+    message: "(#131056) (Business Account, Consumer Account) pair rate limit hit",
+    details: "Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.",
+  },
+  131057: {
+    status: 400,
+    message: "(#131057) Account in maintenance mode",
+    details: "Business Account is in maintenance mode, such as during a throughput upgrade.",
+  },
+  131050: {
+    status: 400,
+    message:
+      "(#131050) Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.",
+    details:
+      "Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.",
+  },
+  131042: {
+    status: 400,
+    message: "(#131042) Business eligibility payment issue",
+    details: "There was an error related to your payment method.",
+  },
+  368: {
+    status: 400,
+    message: "(#368) Temporarily blocked for policies violations",
+    details: "The WhatsApp Business Account associated with the app has been restricted or disabled for violating a platform policy.",
+  },
+} as const;
+
 export type FakeWhatsAppMode =
   /** Accept every message (the default). */
   | { kind: "ok" }
@@ -32,6 +64,12 @@ export type FakeWhatsAppMode =
   | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string> }
   /** A Graph error: `{ error: { message, type, code, error_subcode?, fbtrace_id } }`. */
   | { kind: "graph_error"; status?: number; code: number; message?: string; subcode?: number; details?: string }
+  /**
+   * One of Meta's refusals as the Cloud API answers it (its status, message and details): the
+   * ones that mean "not now" (130429, 131056, 131057), the user's marketing opt-out (131050),
+   * and those that stop the number (131042 payment, 368 policy block).
+   */
+  | { kind: "refusal"; code: keyof typeof REFUSALS }
   /** Never answer (the client times out). */
   | { kind: "hang" }
   /** Close the connection without an answer. */
@@ -219,6 +257,10 @@ function respond(res: ServerResponse, record: FakeWhatsAppRequest, mode: FakeWha
     );
   }
   if (mode.kind === "status") return json(mode.status, mode.body ?? "", mode.headers);
+  if (mode.kind === "refusal") {
+    const r = REFUSALS[mode.code];
+    return graphError(r.status, mode.code, r.message, { error_data: { messaging_product: "whatsapp", details: r.details } });
+  }
   if (mode.kind === "graph_error") {
     return graphError(mode.status ?? 400, mode.code, mode.message ?? `(#${mode.code}) Graph error`, {
       ...(mode.subcode !== undefined ? { error_subcode: mode.subcode } : {}),
@@ -235,16 +277,30 @@ function respond(res: ServerResponse, record: FakeWhatsAppRequest, mode: FakeWha
     | {
         messaging_product?: string;
         to?: string;
+        /** A business-scoped user id, instead of `to` (`to` wins when both are given). */
+        recipient?: string;
         type?: string;
         template?: { name?: string; language?: { code?: string }; components?: unknown };
         biz_opaque_callback_data?: string;
       }
     | undefined;
-  if (body?.messaging_product !== "whatsapp" || !body.to || !body.type) {
+  // Mark read (and typing): `{ messaging_product, status: "read", message_id, typing_indicator? }` -> `{ success: true }`.
+  const read = record.body as { messaging_product?: string; status?: string; message_id?: string; typing_indicator?: { type?: string } };
+  if (read?.status === "read") {
+    const typingOk = read.typing_indicator === undefined || read.typing_indicator?.type === "text";
+    if (read.messaging_product !== "whatsapp" || !/^wamid\./.test(read.message_id ?? "") || !typingOk) {
+      return graphError(400, 100, "(#100) Invalid parameter", {
+        error_data: { messaging_product: "whatsapp", details: "message_id must be a received message's wamid" },
+      });
+    }
+    return json(200, { success: true });
+  }
+  if (body?.messaging_product !== "whatsapp" || !(body.to || body.recipient) || !body.type) {
     return graphError(400, 100, "(#100) Invalid parameter", {
-      error_data: { messaging_product: "whatsapp", details: "messaging_product, to and type are required" },
+      error_data: { messaging_product: "whatsapp", details: "messaging_product, to (or recipient) and type are required" },
     });
   }
+  const addressee = body.to ?? body.recipient!;
   if (body.type === "template") {
     // Meta checks the template by name and language across the account's templates.
     const known = [...state.templates.values()]
@@ -271,7 +327,7 @@ function respond(res: ServerResponse, record: FakeWhatsAppRequest, mode: FakeWha
     }
   }
   record.wamid = `wamid.${randomBytes(24).toString("base64url")}`;
-  const windowClosed = body.type !== "template" && (state.windows.get(body.to) ?? 0) <= Date.now();
+  const windowClosed = body.type !== "template" && (state.windows.get(addressee) ?? 0) <= Date.now();
   if (state.enforceWindow && windowClosed) {
     // Meta accepts the request and reports the failure afterwards, in a status webhook.
     state.pendingReports.push({
@@ -279,7 +335,7 @@ function respond(res: ServerResponse, record: FakeWhatsAppRequest, mode: FakeWha
       report: {
         wamid: record.wamid,
         status: "failed",
-        recipient: body.to,
+        recipient: addressee,
         ...(body.biz_opaque_callback_data ? { bizOpaqueCallbackData: body.biz_opaque_callback_data } : {}),
         errors: [
           {
@@ -294,7 +350,8 @@ function respond(res: ServerResponse, record: FakeWhatsAppRequest, mode: FakeWha
       },
     });
   }
-  json(200, { messaging_product: "whatsapp", contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: record.wamid }] });
+  const contact = body.to ? { input: body.to, wa_id: body.to } : { input: addressee, user_id: addressee };
+  json(200, { messaging_product: "whatsapp", contacts: [contact], messages: [{ id: record.wamid }] });
 }
 
 /** One page of Meta's listing: `{ data, paging: { cursors: { before, after }, next? } }`. */
@@ -324,9 +381,19 @@ export type StatusReport = {
   /** Unix seconds; now by default. */
   timestamp?: number;
   recipient?: string;
+  /**
+   * The recipient's business-scoped user id (`recipient_user_id`), and whether the phone is
+   * withheld (no `recipient_id`), as Meta's reports carry them since 2026.
+   */
+  recipientUserId?: string;
+  phoneWithheld?: boolean;
+  /** The parent user id, under the spelling given (Meta's pages use three). */
+  parent?: { key: "parent_recipient_user_id" | "parent_user_id" | "recipient_parent_user_id"; id: string };
   /** What the send carried as `biz_opaque_callback_data`: Meta returns it on each of the message's reports. */
   bizOpaqueCallbackData?: string;
   errors?: { code: number; title: string; message?: string; error_data?: { details: string } }[];
+  /** Meta's per-message pricing (since July 2025) on every report but a failure's; a charged utility message by default. */
+  pricing?: { category: string; type: string };
 };
 
 function envelope(phoneNumberId: string, value: Record<string, unknown>) {
@@ -357,12 +424,20 @@ export function statusWebhook(phoneNumberId: string, reports: StatusReport[]): R
       id: r.wamid,
       status: r.status,
       timestamp: String(r.timestamp ?? Math.floor(Date.now() / 1000)),
-      recipient_id: r.recipient ?? "5511987654321",
+      ...(r.phoneWithheld ? {} : { recipient_id: r.recipient ?? "5511987654321" }),
+      ...(r.recipientUserId ? { recipient_user_id: r.recipientUserId } : {}),
+      ...(r.parent ? { [r.parent.key]: r.parent.id } : {}),
       ...(r.bizOpaqueCallbackData !== undefined ? { biz_opaque_callback_data: r.bizOpaqueCallbackData } : {}),
       ...(r.status !== "failed"
         ? {
             conversation: { id: randomBytes(16).toString("hex"), origin: { type: "utility" } },
-            pricing: { billable: true, pricing_model: "PMP", category: "utility" },
+            // As Meta's 2026 reports spell it (`billable` is deprecated but still sent).
+            pricing: {
+              billable: (r.pricing?.type ?? "regular") === "regular",
+              pricing_model: "PMP",
+              type: r.pricing?.type ?? "regular",
+              category: r.pricing?.category ?? "utility",
+            },
           }
         : {}),
       ...(r.errors ? { errors: r.errors } : {}),
@@ -397,6 +472,60 @@ export function inboundWebhook(
     contacts: [{ profile: { name }, wa_id: from }],
     messages: [
       { from, id: `wamid.${randomBytes(24).toString("base64url")}`, timestamp: String(Math.floor(Date.now() / 1000)), ...message },
+    ],
+  });
+}
+
+/**
+ * D88: an inbound message whose sender's phone is withheld, as Meta's page prints it: the
+ * sender by `contacts[].user_id` and `messages[].from_user_id`, no `wa_id` or `from`; the
+ * username and the parent id only when given (the parent under the spelling given).
+ */
+export function inboundByUserIdWebhook(
+  phoneNumberId: string,
+  sender: {
+    userId: string;
+    name?: string;
+    username?: string;
+    phone?: string;
+    parent?: { key: "parent_user_id" | "parent_recipient_user_id" | "recipient_parent_user_id"; id: string };
+  },
+  message: Record<string, unknown> = { type: "text", text: { body: "Hi" } },
+): Record<string, unknown> {
+  return envelope(phoneNumberId, {
+    contacts: [
+      {
+        profile: { name: sender.name ?? "Sheena Nelson", ...(sender.username ? { username: sender.username } : {}) },
+        ...(sender.phone ? { wa_id: sender.phone } : {}),
+        user_id: sender.userId,
+        ...(sender.parent ? { [sender.parent.key]: sender.parent.id } : {}),
+      },
+    ],
+    messages: [
+      {
+        ...(sender.phone ? { from: sender.phone } : {}),
+        from_user_id: sender.userId,
+        ...(sender.parent ? { from_parent_user_id: sender.parent.id } : {}),
+        id: `wamid.${randomBytes(24).toString("base64url")}`,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        ...message,
+      },
+    ],
+  });
+}
+
+/** D88: the `system` message telling that a user's id changed: `user_changed_user_id` with the new `user_id`. */
+export function userIdChangedWebhook(phoneNumberId: string, oldUserId: string, newUserId: string): Record<string, unknown> {
+  return envelope(phoneNumberId, {
+    contacts: [{ profile: { name: "Sheena Nelson" }, user_id: oldUserId }],
+    messages: [
+      {
+        from_user_id: oldUserId,
+        id: `wamid.${randomBytes(24).toString("base64url")}`,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        type: "system",
+        system: { body: `User ${oldUserId} changed to ${newUserId}`, user_id: newUserId, type: "user_changed_user_id" },
+      },
     ],
   });
 }

@@ -63,6 +63,14 @@ export const FIXTURES = {
   },
   delivery: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { live: { mode: "live" }, test: { mode: "test" } } },
   whatsapp: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { live: { mode: "live" }, test: { mode: "test" } } },
+  // What WhatsApp messages cost (e2e/api/whatsapp-pricing.test.ts, D89): usage of its own.
+  pricing: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { live: { mode: "live" }, test: { mode: "test" } } },
+  // WhatsApp user ids (e2e/api/whatsapp-user-ids.test.ts): a channel of its own.
+  whatsappIds: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { live: { mode: "live" }, test: { mode: "test" } } },
+  // WhatsApp refusals and paused channels (e2e/api/whatsapp-refusals.test.ts, D90), and the
+  // e-mail reputation guard (e2e/api/reputation-guard.test.ts, D93): channels of their own.
+  refusals: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { live: { mode: "live" }, test: { mode: "test" } } },
+  guard: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { live: { mode: "live" }, test: { mode: "test" } } },
   quota: { plan: "pro", rateLimit: 100_000, dailyLimit: 10, keys: { live: { mode: "live" }, test: { mode: "test" } } },
   monthly: { plan: "pro", rateLimit: 100_000, monthlyLimit: 3, keys: { live: { mode: "live" } } },
   pages: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
@@ -120,6 +128,17 @@ export const FIXTURES = {
   },
   // Flow documents saved, read and saved again unchanged (e2e/api/flow-documents.test.ts, issue 46).
   flowDocs: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" } } },
+  // The client README's journeys-as-code example (packages/client/test/journeys.test.ts): its own
+  // workspace, so the flows it pulls and pushes by name are only its own.
+  journeysCode: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { test: { mode: "test" } } },
+  // Flows over REST, the contact list, tag and field deletes (e2e/api/flows-api.test.ts, D98, D99):
+  // a workspace of its own, so its lists and in-use checks see no other file's flows or contacts.
+  flowsApi: {
+    plan: "pro",
+    rateLimit: 100_000,
+    defaultCountry: "BR",
+    keys: { test: { mode: "test" }, readOnly: { mode: "test", scopes: ["flows:read", "contacts:read"] } },
+  },
   // Reachability and dry runs (e2e/api/reachability.test.ts, D71): a workspace of its own, so its
   // check that a dry run writes nothing sees no other file's rows; one live message a day per
   // channel, so a scheduled send reaches the limit and its cancel gives it back.
@@ -154,6 +173,18 @@ export const FIXTURES = {
   quickstart: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
   // The dashboard's test/live switch (e2e/api/dashboard-mode.test.ts): counts of one mode, in a workspace of its own.
   modes: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },
+  // Read receipts and sender readiness (e2e/api/sender-readiness.test.ts, D91, D92).
+  ready: {
+    plan: "pro",
+    rateLimit: 100_000,
+    defaultCountry: "BR",
+    keys: {
+      test: { mode: "test" },
+      live: { mode: "live" },
+      readOnly: { mode: "live", scopes: ["messages:read"] },
+      channelsOnly: { mode: "live", scopes: ["channels:read"] },
+    },
+  },
   // The official TypeScript client's tests (packages/client/test/).
   client: {
     plan: "pro",

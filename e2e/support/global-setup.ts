@@ -32,7 +32,7 @@ declare module "vitest" {
 /** One fresh database and one real server per engine for the API tests of that engine. */
 export default async function setup(project: TestProject) {
   const engine = project.config.env.SVC_ENGINE as Engine;
-  const database = await freshDatabase(engine, `api_${engine}`);
+  const database = await freshDatabase(engine, `api_${engine}`, { citus: project.config.env.SVC_CITUS === "1" });
   // The inline pipeline runs (messages move), channels and webhook endpoints may point at the
   // tests' local servers, and webhook retries come after a second instead of D33's minutes.
   // The server migrates a fresh database at start, which takes minutes on a loaded machine.

@@ -1,8 +1,8 @@
 import { execFile, execFileSync, type ExecFileSyncOptions } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port.ts";
 
 // A PostgreSQL cluster of a test's own, for tests that stop or restart the database: initdb
 // into a temporary folder, pg_ctl on a free loopback port. The shared server the other tests
@@ -32,19 +32,6 @@ function binDir(): string {
   return join(base, majors[0], "bin");
 }
 
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** PostgreSQL refuses to run as root: as root, the cluster runs as the `postgres` system user. */
 function runAs(): { uid: number; gid: number } | null {
   if (process.getuid?.() !== 0) return null;
@@ -56,7 +43,11 @@ function runAs(): { uid: number; gid: number } | null {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+/**
+ * `durable`: PostgreSQL's default settings (fsync, full-page writes), for a benchmark that
+ * measures the WAL a workload writes; by default the cluster skips what only durability needs.
+ */
+export async function startPgCluster({ durable = false }: { durable?: boolean } = {}): Promise<PgCluster> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), "svc-pgcluster-"));
   const data = join(dir, "data");
@@ -85,7 +76,9 @@ export async function startPgCluster(): Promise<PgCluster> {
   run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
   const port = await freePort();
   // Its own socket folder, loopback only; durability is not what these tests measure.
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const options =
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1` +
+    (durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off");
   const start = () => runAsync("pg_ctl", ["start", "-D", data, "-l", logFile, "-w", "-t", "60", "-o", options]);
   const stop = () => runAsync("pg_ctl", ["stop", "-D", data, "-m", "fast", "-w", "-t", "60"]);
   await start();

@@ -17,8 +17,9 @@ test("an admin creates a key, sees it once, uses it, and revokes it", async ({ p
   await expect(group.getByRole("checkbox")).toHaveCount(0);
   await group.getByRole("radio", { name: "Only the scopes chosen here" }).check();
   const scopes = group.getByRole("checkbox");
-  // Every scope of server/keys/scopes.ts, events:read and events:write (D61) and webhooks:read and webhooks:write (D77) included.
-  await expect(scopes).toHaveCount(14);
+  // Every scope of server/keys/scopes.ts, events:read and events:write (D61), webhooks:read and webhooks:write (D77), flows:write (D98),
+  // messages:write (D91) and channels:read (D92) included.
+  await expect(scopes).toHaveCount(17);
   for (const box of await scopes.all()) await expect(box).toBeChecked();
   await group.getByRole("radio", { name: /^All scopes/ }).check();
   await form.getByRole("button", { name: "Create key" }).click();

@@ -270,7 +270,9 @@ test("an admin adds a contact with the New contact form", async ({ page, signIn 
   // Neither phone nor e-mail: the server's error at the phone field (D14).
   await dialog.getByLabel("Name", { exact: true }).fill(name);
   await dialog.getByRole("button", { name: "Create contact" }).click();
-  await expect(dialog.getByLabel("Phone", { exact: true })).toHaveAccessibleDescription("Give at least `phone` or `email`.");
+  await expect(dialog.getByLabel("Phone", { exact: true })).toHaveAccessibleDescription(
+    "Give at least `phone`, `email` or `whatsapp_user_id`.",
+  );
 
   await dialog.getByLabel("Phone", { exact: true }).fill(phone);
   await dialog.getByLabel("E-mail", { exact: true }).fill(`nina.${stamp}@Example.TEST`);

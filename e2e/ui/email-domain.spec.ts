@@ -57,6 +57,18 @@ test("an admin sees the records to publish, checks them now, and sees each one's
   );
   await expect(record("MX")).toContainText("Missing: nothing is published at this name yet.");
 
+  // D92: the sender's readiness, one line per requirement and one verdict: SPF allows another
+  // relay, so the channel is not ready; DKIM verified aligns DMARC.
+  const readiness = section.getByRole("region", { name: "Sender readiness" });
+  await expect(readiness.getByLabel(`${name} is not ready to send bulk mail`)).toHaveText("Not ready");
+  const requirement = (label: string) => readiness.getByRole("listitem").filter({ has: page.getByText(label, { exact: true }) });
+  await expect(requirement("DKIM signature")).toContainText("DKIM signature: yes.");
+  await expect(requirement("SPF")).toContainText(`SPF: no. Publish the SPF record below at ${UI_DOMAIN.bounceDomain}`);
+  await expect(requirement("DMARC published")).toContainText("DMARC published: yes. Policy: none.");
+  await expect(requirement("DMARC aligned")).toContainText(
+    `DMARC aligned: yes. A verified DKIM signature or SPF domain belongs to ${fromDomain}.`,
+  );
+
   await checkPageAtWidths(page, "email-domain-checked");
 });
 

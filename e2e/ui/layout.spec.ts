@@ -120,6 +120,7 @@ const TOURS: Tour[] = [
       { name: "docs-webhooks", path: "/docs/webhooks" },
       { name: "docs-whatsapp", path: "/docs/whatsapp" },
       { name: "docs-journeys", path: "/docs/journeys" },
+      { name: "docs-usage", path: "/docs/usage" },
       // The API reference (Scalar, rendered in the browser): mended by app/docs/api-reference.tsx.
       { name: "docs-reference", path: "/docs" },
     ],

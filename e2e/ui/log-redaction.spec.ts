@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test as base } from "@playwright/test";
+import { freePort } from "../support/free-port.ts";
 import { startServer, type RunningServer } from "../support/server.ts";
 import { contactRows, openListedContact, searchContacts } from "./fixtures/contacts.ts";
-import { freePort } from "./fixtures/global-setup.ts";
 import { searchMessages } from "./fixtures/messages.ts";
 import { expect, signIn } from "./fixtures/test.ts";
 

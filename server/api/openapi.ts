@@ -175,6 +175,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Messages: "Transactional WhatsApp messages and e-mails.",
   Usage: "Live messages counted this month against the plan's limits.",
   Flows: "Journeys: enroll contacts in active flows and take them out.",
+  Channels: "Your WhatsApp and e-mail channels, and whether an e-mail channel's domain is ready to send.",
   WhatsApp: "The message templates of your WhatsApp channels, synced from Meta.",
   Suppressions: "E-mail addresses that e-mail is not sent to: hard bounces, spam complaints and your own entries.",
 };

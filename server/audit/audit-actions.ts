@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = {
   "webhook.deleted": "Deleted a webhook endpoint",
   "channel.connected": "Connected a channel",
   "channel.disconnected": "Disconnected a channel",
+  "channel.resumed": "Resumed a paused channel",
   "flow.created": "Created a flow",
   "flow.updated": "Edited a flow",
   "flow.activated": "Activated a flow",
@@ -20,7 +21,7 @@ export const AUDIT_ACTIONS = {
   "team.member_removed": "Removed a team member",
   "team.password_reset": "Reset a team member's password",
   "workspace.created": "Created the workspace",
-  "workspace.updated": "Changed the workspace's time zone or frequency caps",
+  "workspace.updated": "Changed the workspace's settings",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

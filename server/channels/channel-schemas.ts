@@ -110,6 +110,29 @@ export const ZChannel = z.object({
   rate_per_second: z.number(),
   created_at: z.string(),
   disconnected_at: z.string().nullable(),
+  status: z
+    .enum(["connected", "paused", "disconnected"])
+    .describe("`paused`: WhatsApp stopped the number, or the reputation guard paused journey sends; resume it once fixed."),
+  paused_reason: z
+    .enum(["payment", "policy", "complaint_rate", "bounce_rate"])
+    .nullable()
+    .describe(
+      "Why it is paused: `payment` or `policy` (WhatsApp stopped the number: every live send is refused), `complaint_rate` or `bounce_rate` (journey sends only). Null when not paused.",
+    ),
+  paused_at: z.string().nullable().describe("When it was paused (ISO 8601); null when not paused."),
+  reputation: z
+    .object({
+      complaint_rate: z.number().describe("Spam complaints / e-mails delivered, over the last 7 days (0.003 is 0.3 %)."),
+      bounce_rate: z.number().describe("Hard bounces / e-mails sent, over the last 7 days."),
+      window_sent: z
+        .number()
+        .int()
+        .describe("E-mails sent over the last 7 days; journey sends are paused past a threshold only from 1,000."),
+    })
+    .nullable()
+    .describe(
+      "E-mail channels: the rolling 7-day rates the reputation guard watches (live e-mails only); null for WhatsApp. Past the workspace's threshold, journey e-mails on the channel are paused.",
+    ),
 });
 
 export type Channel = z.infer<typeof ZChannel>;
@@ -142,7 +165,7 @@ export type ChannelRow = Pick<
   ChannelModel,
   "id" | "type" | "name" | "externalId" | "settings" | "secrets" | "ratePerSecond" | "createdAt" | "disconnectedAt"
 > &
-  Partial<Pick<ChannelModel, "templatesSyncedAt">>;
+  Partial<Pick<ChannelModel, "templatesSyncedAt" | "pausedAt" | "pausedReason">>;
 
 export const CHANNEL_SELECT = {
   id: true,
@@ -155,6 +178,8 @@ export const CHANNEL_SELECT = {
   createdAt: true,
   disconnectedAt: true,
   templatesSyncedAt: true,
+  pausedAt: true,
+  pausedReason: true,
 } as const;
 
 export function callbackUrl(type: "whatsapp" | "email", appUrl: string): string {

@@ -8,6 +8,7 @@ import { invalid } from "../lib/errors.ts";
 import { newId, randomBase62 } from "../lib/ids.ts";
 import { assertAllowedHost } from "../lib/private-address.ts";
 import { insertJob } from "../outbox/jobs.ts";
+import { bumpTemplatesVersion } from "../whatsapp/templates-version.ts";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../providers/provider.ts";
 import {
   CHANNEL_SELECT,
@@ -87,7 +88,7 @@ export async function connectChannel(
 
   const syncsTemplates = request.type === "whatsapp" && Boolean(request.waba_id);
   const row = await database.prisma.$transaction(async (tx) => {
-    const created = await tx.channel.create({
+    await tx.channel.create({
       data: {
         id,
         workspaceId,
@@ -98,8 +99,11 @@ export async function connectChannel(
         secrets: sealSecrets(data.secrets),
         ratePerSecond: request.rate_per_second ?? DEFAULT_RATE_PER_SECOND[request.type],
       },
-      select: CHANNEL_SELECT,
+      // D87: nothing of an enum column returned (Citus refuses their text cast in RETURNING).
+      select: { id: true },
     });
+    await bumpTemplatesVersion(prismaHandle(tx), [workspaceId]);
+    const created = await tx.channel.findFirstOrThrow({ where: { workspaceId, id }, select: CHANNEL_SELECT });
     if (syncsTemplates) {
       // D41: the templates are synced every 15 minutes by the pipeline (and once just below).
       await insertJob(
@@ -126,7 +130,7 @@ export async function connectChannel(
     } catch (err) {
       log().warn({ err, channelId: id }, "template sync on connect failed; the periodic sync tries again");
     }
-    const synced = await database.prisma.channel.findUniqueOrThrow({ where: { id }, select: CHANNEL_SELECT });
+    const synced = await database.prisma.channel.findFirstOrThrow({ where: { id, workspaceId }, select: CHANNEL_SELECT });
     return { channel_id: id, channel: channelView(synced) };
   }
   return { channel_id: id, channel: channelView(row), ...(eventsToken ? { events_token: eventsToken } : {}) };

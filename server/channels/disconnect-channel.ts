@@ -3,6 +3,7 @@ import { recordAudit } from "../audit/record-audit.ts";
 import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
+import { bumpTemplatesVersion } from "../whatsapp/templates-version.ts";
 
 /**
  * Stops a channel from sending: its row is kept (messages refer to it, and late provider
@@ -16,12 +17,19 @@ export async function disconnectChannel(
   actor: Caller,
 ): Promise<{ disconnected: true }> {
   await database.prisma.$transaction(async (tx) => {
-    const [channel] = await tx.channel.updateManyAndReturn({
+    // The enum column is read apart from the write (D87: Citus refuses its text cast in RETURNING);
+    // only the statement that disconnected records it.
+    const connected = await tx.channel.findFirst({
       where: { id: channelId, workspaceId, disconnectedAt: null },
-      data: { disconnectedAt: new Date() },
       select: { type: true, name: true, externalId: true },
     });
+    const { count } = await tx.channel.updateMany({
+      where: { id: channelId, workspaceId, disconnectedAt: null },
+      data: { disconnectedAt: new Date() },
+    });
+    const channel = count === 1 ? connected : null;
     if (channel) {
+      await bumpTemplatesVersion(prismaHandle(tx), [workspaceId]);
       await recordAudit(prismaHandle(tx), actor, {
         workspaceId,
         action: "channel.disconnected",

@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { env } from "../lib/env.ts";
+import { getDomain } from "tldts";
 import { invalid, notFound } from "../lib/errors.ts";
 import { DKIM_SECRET, DKIM_SETTINGS, domainOf } from "../providers/dkim.ts";
 import { settingsOf } from "../providers/load-channel.ts";
@@ -94,7 +95,21 @@ export const ZChannelDomain = z.object({
 });
 export type ChannelDomain = z.infer<typeof ZChannelDomain>;
 
-export const ZChannelDomainCheck = ZChannelDomain.extend({ records: z.array(ZCheckedRecord), checked_at: z.string() });
+export const DMARC_POLICIES = ["none", "quarantine", "reject"] as const;
+
+export const ZChannelDomainCheck = ZChannelDomain.extend({
+  records: z.array(ZCheckedRecord),
+  dmarc: z.object({
+    aligned: z
+      .boolean()
+      .describe(
+        "Whether the From domain aligns (same organizational domain, or the exact domain where the DMARC record asks for strict alignment) with the DKIM signature's domain or the SPF domain, each verified.",
+      ),
+    policy: z.enum(DMARC_POLICIES).nullable().describe("The published DMARC record's `p=`; null when none is published."),
+  }),
+  ready: z.boolean().describe("True only when DKIM is verified, SPF passes, and DMARC is published and aligned."),
+  checked_at: z.string(),
+});
 export type ChannelDomainCheck = z.infer<typeof ZChannelDomainCheck>;
 
 /** The SPF mechanism that allows the channel's relay: its address, or its host's A/AAAA records. */
@@ -249,20 +264,58 @@ export async function checkRecords(records: DnsRecord[], opts: { deadlineMs?: nu
   }
 }
 
+// The verdict ------------------------------------------------------------------------------
+
+/** A domain's organizational domain (RFC 7489 3.2, by the public suffix list). */
+const organizational = (domain: string) => getDomain(domain, { allowPrivateDomains: true }) ?? domain;
+
+/** RFC 7489 3.1: relaxed alignment compares organizational domains, strict the domains themselves. */
+const aligns = (fromDomain: string, other: string, mode: string | undefined) =>
+  mode === "s" ? other === fromDomain : organizational(other) === organizational(fromDomain);
+
+/**
+ * D92: DMARC's alignment and policy, and the one `ready` verdict. The service signs with
+ * `d=` the From domain (providers/dkim.ts), so a verified DKIM record aligns unless DMARC asks
+ * for strict alignment of another domain; SPF is checked on the bounce domain (the return path)
+ * or the From domain. A failed lookup is neither verified nor aligned.
+ */
+export function readiness(fromDomain: string, records: CheckedRecord[]): Pick<ChannelDomainCheck, "dmarc" | "ready"> {
+  const kind = (k: RecordKind) => records.find((r) => r.kind === k);
+  const verified = (k: RecordKind) => kind(k)?.status === "verified";
+  const dmarc = kind("dmarc");
+  const published = dmarc?.status === "verified" ? dmarc.found.find((f) => /^v=DMARC1\s*(;|$)/i.test(f.trim())) : undefined;
+  const dmarcTags = tags(published ?? "");
+  const policy = (dmarcTags.get("p") ?? "").toLowerCase();
+  const dkimDomain = kind("dkim")?.name.split("._domainkey.")[1];
+  const spfDomain = kind("spf")?.name;
+  const aligned =
+    (verified("dkim") && dkimDomain !== undefined && aligns(fromDomain, dkimDomain, dmarcTags.get("adkim")?.toLowerCase())) ||
+    (verified("spf") && spfDomain !== undefined && aligns(fromDomain, spfDomain, dmarcTags.get("aspf")?.toLowerCase()));
+  return {
+    dmarc: { aligned, policy: (DMARC_POLICIES as readonly string[]).includes(policy) ? (policy as (typeof DMARC_POLICIES)[number]) : null },
+    ready: verified("dkim") && verified("spf") && published !== undefined && aligned,
+  };
+}
+
 // The channel's domain ------------------------------------------------------------------------
 
-async function emailChannelSettings(database: Database, workspaceId: string, channelId: string): Promise<Record<string, string>> {
+async function emailChannelSettings(
+  database: Database,
+  workspaceId: string,
+  channelId: string,
+  param = "channel_id",
+): Promise<Record<string, string>> {
   const row = await database.prisma.channel.findFirst({
     where: { id: channelId, workspaceId, type: "email", disconnectedAt: null },
     select: { settings: true },
   });
-  if (!row) throw notFound("e-mail channel", "channel_id");
+  if (!row) throw notFound("e-mail channel", param);
   return settingsOf(row.settings);
 }
 
 /** The records an e-mail channel's owner publishes, unchecked (no DNS traffic). */
-export async function channelDomain(database: Database, workspaceId: string, channelId: string): Promise<ChannelDomain> {
-  const settings = await emailChannelSettings(database, workspaceId, channelId);
+export async function channelDomain(database: Database, workspaceId: string, channelId: string, param?: string): Promise<ChannelDomain> {
+  const settings = await emailChannelSettings(database, workspaceId, channelId, param);
   return {
     channel_id: channelId,
     from_domain: domainOf(settings.from ?? ""),
@@ -271,9 +324,17 @@ export async function channelDomain(database: Database, workspaceId: string, cha
   };
 }
 
-/** The same records, each checked with DNS lookups now. */
-export async function checkChannelDomain(database: Database, workspaceId: string, channelId: string): Promise<ChannelDomainCheck> {
-  const domain = await channelDomain(database, workspaceId, channelId);
+/**
+ * The same records, each checked with DNS lookups now, with DMARC's alignment and the sender's
+ * readiness (D92): the one check of `svc channel dns`, the API and the dashboard.
+ */
+export async function checkChannelDomain(
+  database: Database,
+  workspaceId: string,
+  channelId: string,
+  param?: string,
+): Promise<ChannelDomainCheck> {
+  const domain = await channelDomain(database, workspaceId, channelId, param);
   const records = await checkRecords(domain.records);
-  return { ...domain, records, checked_at: new Date().toISOString() };
+  return { ...domain, records, ...readiness(domain.from_domain, records), checked_at: new Date().toISOString() };
 }

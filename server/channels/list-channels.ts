@@ -1,4 +1,6 @@
 import type { Database } from "../db/client.ts";
+import { notFound } from "../lib/errors.ts";
+import { channelReputation, reputationsOf } from "./reputation.ts";
 import { openSecrets } from "../lib/crypto.ts";
 import { env } from "../lib/env.ts";
 import { settingsOf } from "../providers/load-channel.ts";
@@ -15,7 +17,20 @@ export async function listChannels(
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: CHANNEL_SELECT,
   });
-  return rows.map((row) => channelView(row));
+  const reputations = await reputationsOf(
+    database.query,
+    workspaceId,
+    rows.filter((r) => r.type === "email").map((r) => r.id),
+  );
+  return rows.map((row) => ({ ...channelView(row), reputation: reputations.get(row.id) ?? null }));
+}
+
+/** D93: `GET /channels/{id}`: one channel without secrets, an e-mail channel with its reputation. */
+export async function getChannel(database: Database, workspaceId: string, channelId: string): Promise<Channel> {
+  const row = await database.prisma.channel.findFirst({ where: { id: channelId, workspaceId }, select: CHANNEL_SELECT });
+  if (!row) throw notFound("channel", "id");
+  const reputation = row.type === "email" ? await channelReputation(database.query, workspaceId, row.id) : null;
+  return { ...channelView(row), reputation };
 }
 
 export function channelView(row: ChannelRow): Channel {
@@ -40,5 +55,9 @@ export function channelView(row: ChannelRow): Channel {
     rate_per_second: row.ratePerSecond,
     created_at: row.createdAt.toISOString(),
     disconnected_at: row.disconnectedAt?.toISOString() ?? null,
+    status: row.disconnectedAt ? "disconnected" : row.pausedReason ? "paused" : "connected",
+    paused_reason: (row.pausedReason as Channel["paused_reason"]) ?? null,
+    paused_at: row.pausedAt?.toISOString() ?? null,
+    reputation: null,
   };
 }

@@ -31,25 +31,28 @@ const booked = (channelId: string) =>
 
 describe("a channel's pacing (80 a second without a channel row)", () => {
   it("grants a reservation in a second's last 100 ms at once, counted in that second and the next", async () => {
-    expect(await reserveSlots(database, "ch_tail", 78, at(950, 955))).toMatchObject({ granted: 78 });
+    expect(await reserveSlots(database, "ws_pace", "ch_tail", 78, at(950, 955))).toMatchObject({ granted: 78 });
     expect(await booked("ch_tail")).toEqual([
       { second: String(S), count: 78 },
       { second: String(S + 1), count: 78 },
     ]);
     // The next second already holds those 78: its calls may land there.
-    const next = await reserveSlots(database, "ch_tail", 10, at(1_050, 1_055));
+    const next = await reserveSlots(database, "ws_pace", "ch_tail", 10, at(1_050, 1_055));
     expect(next).toEqual({ granted: 2, nextSecondAt: new Date((S + 2) * 1000), callBy: (S + 2) * 1000 - 100, channel: null });
   });
 
   it("takes nothing from the next second for a tail reservation that its full second refused", async () => {
-    expect(await reserveSlots(database, "ch_full", 80, at(500, 505))).toMatchObject({ granted: 80 });
-    expect(await reserveSlots(database, "ch_full", 50, at(950, 955))).toMatchObject({ granted: 0, nextSecondAt: new Date((S + 1) * 1000) });
-    expect(await reserveSlots(database, "ch_full", 80, at(1_010, 1_015))).toMatchObject({ granted: 80 });
+    expect(await reserveSlots(database, "ws_pace", "ch_full", 80, at(500, 505))).toMatchObject({ granted: 80 });
+    expect(await reserveSlots(database, "ws_pace", "ch_full", 50, at(950, 955))).toMatchObject({
+      granted: 0,
+      nextSecondAt: new Date((S + 1) * 1000),
+    });
+    expect(await reserveSlots(database, "ws_pace", "ch_full", 80, at(1_010, 1_015))).toMatchObject({ granted: 80 });
   });
 
   it("counts a reservation made earlier in a second in that second only", async () => {
     // Its calls must start by 0.9 s, to land within the second (a call started later goes back).
-    expect(await reserveSlots(database, "ch_early", 5, at(500, 505))).toEqual({
+    expect(await reserveSlots(database, "ws_pace", "ch_early", 5, at(500, 505))).toEqual({
       granted: 5,
       nextSecondAt: new Date((S + 1) * 1000),
       callBy: S * 1000 + 900,
@@ -60,9 +63,12 @@ describe("a channel's pacing (80 a second without a channel row)", () => {
 
   it("does not use an answer that came back too late for the seconds it booked", async () => {
     // Asked at 0.5 s, answered at 0.95 s: its calls could land in the next second, which it did not book.
-    expect(await reserveSlots(database, "ch_late", 5, at(500, 950))).toMatchObject({ granted: 0, nextSecondAt: new Date((S + 1) * 1000) });
+    expect(await reserveSlots(database, "ws_pace", "ch_late", 5, at(500, 950))).toMatchObject({
+      granted: 0,
+      nextSecondAt: new Date((S + 1) * 1000),
+    });
     // Asked in the tail, answered past the next second's own tail.
-    expect(await reserveSlots(database, "ch_late2", 5, at(950, 1_920))).toMatchObject({
+    expect(await reserveSlots(database, "ws_pace", "ch_late2", 5, at(950, 1_920))).toMatchObject({
       granted: 0,
       nextSecondAt: new Date((S + 2) * 1000),
     });
@@ -74,7 +80,7 @@ describe("a channel's pacing (80 a second without a channel row)", () => {
       `INSERT INTO channels (id, workspace_id, type, name, external_id, settings, secrets, rate_per_second, disconnected_at)
        VALUES ('ch_row', 'ws_pace', 'whatsapp', 'Main', '100', '{"api_base_url":"http://x"}', 'sealed', 5, '2026-01-02T03:04:05Z')`,
     );
-    const reservation = await reserveSlots(database, "ch_row", 8, at(200, 205));
+    const reservation = await reserveSlots(database, "ws_pace", "ch_row", 8, at(200, 205));
     expect(reservation).toMatchObject({ granted: 5 });
     expect(reservation.channel).toEqual({
       id: "ch_row",
@@ -85,6 +91,7 @@ describe("a channel's pacing (80 a second without a channel row)", () => {
       secrets: "sealed",
       ratePerSecond: 5,
       disconnectedAt: new Date("2026-01-02T03:04:05Z"),
+      pausedReason: null,
     });
   });
 });

@@ -12,17 +12,17 @@ import { CONFIG_COLUMNS, type ConfigRow } from "../providers/load-channel.ts";
 // well, where it is granted what is left.
 const RESERVE = `
   WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
-  ch AS (SELECT ${CONFIG_COLUMNS} FROM channels WHERE id = $1),
+  ch AS (SELECT ${CONFIG_COLUMNS} FROM channels WHERE workspace_id = $6 AND id = $1),
   cap AS (SELECT coalesce((SELECT "ratePerSecond" FROM ch), $5::int) AS rate),
   this AS (
-    INSERT INTO channel_pacing (channel_id, second, count) SELECT $1, $2, $3 FROM relaxed
-    ON CONFLICT (channel_id, second) DO UPDATE SET count = channel_pacing.count + EXCLUDED.count
+    INSERT INTO channel_pacing (workspace_id, channel_id, second, count) SELECT $6, $1, $2, $3 FROM relaxed
+    ON CONFLICT (workspace_id, channel_id, second) DO UPDATE SET count = channel_pacing.count + EXCLUDED.count
     RETURNING count
   ),
   granted AS (SELECT greatest(0, least($3::int, cap.rate - (this.count - $3::int))) AS n FROM this, cap),
   next AS (
-    INSERT INTO channel_pacing (channel_id, second, count) SELECT $1, $2 + 1, n FROM granted, relaxed WHERE $4 AND n > 0
-    ON CONFLICT (channel_id, second) DO UPDATE SET count = channel_pacing.count + EXCLUDED.count
+    INSERT INTO channel_pacing (workspace_id, channel_id, second, count) SELECT $6, $1, $2 + 1, n FROM granted, relaxed WHERE $4 AND n > 0
+    ON CONFLICT (workspace_id, channel_id, second) DO UPDATE SET count = channel_pacing.count + EXCLUDED.count
     RETURNING count
   )
   SELECT granted.n AS granted, (SELECT count FROM next) AS next_count, cap.rate, (SELECT row_to_json(ch) FROM ch) AS channel
@@ -55,6 +55,7 @@ export const SECOND_TAIL_MS = 100;
  */
 export async function reserveSlots(
   database: Database,
+  workspaceId: string,
   channelId: string,
   wanted: number,
   clock: () => number = Date.now,
@@ -69,7 +70,7 @@ export async function reserveSlots(
     rate: number;
     channel: (Omit<ConfigRow, "disconnectedAt"> & { disconnectedAt: string | null }) | null;
   };
-  const [row] = await database.query<Row>(RESERVE, [channelId, second, wanted, tail, DEFAULT_RATE]);
+  const [row] = await database.query<Row>(RESERVE, [channelId, second, wanted, tail, DEFAULT_RATE, workspaceId]);
   const answeredMs = clock();
   const nextSecondAt = new Date((Math.floor(answeredMs / 1000) + 1) * 1000);
   const last = tail ? second + 1 : second;
@@ -95,12 +96,12 @@ export const SLOW_DOWN_SECONDS = 2;
  * channel pauses for SLOW_DOWN_SECONDS, then resumes at its rate, and the retried messages
  * wait their backoff as well.
  */
-export async function slowChannel(database: Database, channelId: string): Promise<void> {
+export async function slowChannel(database: Database, workspaceId: string, channelId: string): Promise<void> {
   const second = Math.floor(Date.now() / 1000);
   await database.query(
-    `INSERT INTO channel_pacing (channel_id, second, count)
-     SELECT $1, s, 1000000 FROM generate_series($2::bigint, $3::bigint) AS s
-     ON CONFLICT (channel_id, second) DO UPDATE SET count = greatest(channel_pacing.count, EXCLUDED.count)`,
-    [channelId, second, second + SLOW_DOWN_SECONDS],
+    `INSERT INTO channel_pacing (workspace_id, channel_id, second, count)
+     SELECT $4, $1, s, 1000000 FROM generate_series($2::bigint, $3::bigint) AS s
+     ON CONFLICT (workspace_id, channel_id, second) DO UPDATE SET count = greatest(channel_pacing.count, EXCLUDED.count)`,
+    [channelId, second, second + SLOW_DOWN_SECONDS, workspaceId],
   );
 }

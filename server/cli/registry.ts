@@ -21,7 +21,7 @@ export const COMMANDS: Entry[] = [
   },
   {
     name: "workspace update",
-    summary: "Change a workspace's time zone and frequency caps",
+    summary: "Change a workspace's time zone, frequency caps and WhatsApp prices",
     load: async () => (await import("./commands/workspace-update.ts")).workspaceUpdate,
   },
   {
@@ -58,6 +58,11 @@ export const COMMANDS: Entry[] = [
     name: "channel dns",
     summary: "List and check the DNS records of an e-mail channel's domain (DKIM, SPF, DMARC, MX)",
     load: async () => (await import("./commands/channel-dns.ts")).channelDns,
+  },
+  {
+    name: "channel resume",
+    summary: "Resume a paused channel (WhatsApp payment or policy stop, or the e-mail reputation guard)",
+    load: async () => (await import("./commands/channel-resume.ts")).channelResume,
   },
   {
     name: "webhook create",

@@ -82,7 +82,7 @@ export async function contactEventEffects(
   if (eventIds.length === 0) return [];
   return database.query<EventEffect>(
     `SELECT h.detail->>'event_id' AS event_id, r.id AS run_id, r.flow_id, h.kind AS effect
-     FROM flow_runs r JOIN flow_run_history h ON h.run_id = r.id
+     FROM flow_runs r JOIN flow_run_history h ON h.workspace_id = r.workspace_id AND h.run_id = r.id
      WHERE r.workspace_id = $1 AND r.contact_id = $2 AND h.kind IN ('woke', 'converted') AND h.detail->>'event_id' = ANY($3::text[])
      ORDER BY h.at, h.id`,
     [workspaceId, contactId, eventIds],

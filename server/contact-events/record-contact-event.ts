@@ -6,10 +6,11 @@ import type { CallerInWorkspace } from "../lib/caller.ts";
 import { invalid } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
+import { rowsPerWorkspace } from "../lib/per-workspace.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";
 import { enrollTriggered, triggeredFlows, type TriggeredFlow } from "../flows/trigger-flows.ts";
+import { wakeRunsForEvents } from "../flows/wake-runs.ts";
 import { currentCause, type Cause } from "../observability/request-context.ts";
-import { insertJobsOf } from "../outbox/jobs.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import {
   CONTACT_EVENT_COLUMNS,
@@ -86,24 +87,24 @@ export async function recordContactEvent(
   return { event: recorded.event, replayed: recorded.event.id !== id };
 }
 
-// The contacts of a batch ($1), locked in id order before the events are written, and the
-// active flows the batch's (workspace, name) pairs trigger ($2, $3), held for share, in one
-// statement. The contacts are held as an enrollment holds them (enroll-contact.ts), so that
+// The contacts of a batch in one workspace ($1, their ids $2), locked in id order before the
+// events are written, and the active flows the batch's event names in it ($3) trigger, held
+// for share, in one statement; one such statement a workspace, in workspace id order (D87). The contacts are held as an enrollment holds them (enroll-contact.ts), so that
 // two batches never both start a contact's run in one flow (D18, D66). A run engine batch
 // that is making one of them wait for an event holds its contact for update too, so an event
 // either commits before the run starts waiting (and the run's `lookback` sees it) or sees the
 // waiting run when it decides whether anything listens (D63).
 const LOCK = `
-  WITH c AS (SELECT id FROM contacts WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE),
-  f AS (${triggeredFlows("$2", "$3")})
+  WITH c AS (
+    SELECT id FROM contacts WHERE workspace_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR NO KEY UPDATE
+  ),
+  f AS (${triggeredFlows("$1", "$3")})
   SELECT (SELECT count(*) FROM c)::int AS contacts, coalesce((SELECT json_agg(f) FROM f), '[]') AS flows`;
 
 // One statement writes a batch of events ($1): each client id is claimed for 24 hours (a
 // claim older than that is taken over), an event whose client id is held by an earlier one is
-// left out, and the events kept are inserted; each active run of the contact in the event's
-// mode that waits for its name (D63) or has it as its version's goal (D64) gets a `flow.step`
-// job due now that names the event (the run engine checks the match against the run as it
-// then is). Returns the ids written and whether each woke a run.
+// left out, and the events kept are inserted. Returns the ids written; the runs they wake are
+// the flows' to find (`wakeRunsForEvents`), in the same transaction.
 const INSERT_EVENTS = `
   WITH c AS (
     SELECT * FROM ${jsonRows("$1", `id text, workspace_id text, contact_id text, mode "KeyMode", name text, properties jsonb, "timestamp" timestamptz, client_id text, created_at timestamptz, request_id text, traceparent text`)} c
@@ -111,37 +112,22 @@ const INSERT_EVENTS = `
     INSERT INTO contact_event_ids (workspace_id, mode, client_id, event_id, created_at)
     SELECT workspace_id, mode, client_id, id, created_at FROM c WHERE client_id IS NOT NULL
     ON CONFLICT (workspace_id, mode, client_id) DO UPDATE SET event_id = excluded.event_id, created_at = excluded.created_at
-      WHERE contact_event_ids.created_at < excluded.created_at - interval '24 hours'
+      WHERE excluded.created_at - contact_event_ids.created_at > interval '24 hours'
     RETURNING event_id
   ), kept AS (
     SELECT * FROM c WHERE client_id IS NULL OR id IN (SELECT event_id FROM ids)
   ), e AS (
     INSERT INTO contact_events (id, workspace_id, contact_id, mode, name, properties, "timestamp", client_id, created_at)
     SELECT id, workspace_id, contact_id, mode, name, properties, "timestamp", client_id, created_at FROM kept
-  ), woken AS (
-    SELECT DISTINCT ON (r.id, k.id) r.id AS run_id, r.workspace_id, r.position, k.id AS event_id, k.request_id, k.traceparent,
-      CASE WHEN r.wait_event = k.name THEN 'event' ELSE 'goal' END AS by
-    FROM kept k
-    JOIN flow_runs r ON r.contact_id = k.contact_id AND r.status = 'active' AND r.mode = k.mode
-    JOIN flow_versions v ON v.flow_id = r.flow_id AND v.version = r.version
-    WHERE r.wait_event = k.name OR (v.goal->>'event' = k.name AND r.converted_at IS NULL)
-  ), w AS (
-    ${insertJobsOf("flow.step", "woken", {
-      subjectId: "run_id",
-      workspaceId: "workspace_id",
-      payload: "jsonb_build_object('position', position, 'wake', jsonb_build_object('by', by, 'event_id', event_id))",
-      requestId: "request_id",
-      traceparent: "traceparent",
-    })}
   )
-  SELECT id, id IN (SELECT event_id FROM woken) AS queued FROM kept`;
+  SELECT id FROM kept`;
 
 // The first event of each client id asked ($1: workspace, mode and client id as JSON rows).
 const FIRST_EVENTS = `
   SELECT x.workspace_id, x.mode::text AS mode, x.client_id, ${CONTACT_EVENT_COLUMNS}
   FROM ${jsonRows("$1", `workspace_id text, mode "KeyMode", client_id text`)} x
   JOIN contact_event_ids i ON (i.workspace_id, i.mode, i.client_id) = (x.workspace_id, x.mode, x.client_id)
-  JOIN contact_events e ON e.id = i.event_id`;
+  JOIN contact_events e ON e.workspace_id = i.workspace_id AND e.id = i.event_id`;
 
 type Written = { event: ContactEventView; queued: boolean; stored: boolean };
 
@@ -155,12 +141,18 @@ const writeEvent = groupCommitEach(writeEvents, { alone: (err) => !isConnectionE
 
 async function writeEvents(database: Database, batch: readonly NewEvent[]): Promise<Written[]> {
   return database.transaction(async (sql) => {
-    const pairs = [...new Map(batch.map((n) => [`${n.row.workspace_id} ${n.row.name}`, n.row])).values()];
-    const [locked] = await sql<{ flows: TriggeredFlow[] }>(LOCK, [
-      [...new Set(batch.map((n) => n.row.contact_id))],
-      pairs.map((r) => r.workspace_id),
-      pairs.map((r) => r.name),
-    ]);
+    const flows = await rowsPerWorkspace(
+      batch.map((n) => n.row),
+      (r) => r.workspace_id,
+      async (workspaceId, rows) => {
+        const [locked] = await sql<{ flows: TriggeredFlow[] }>(LOCK, [
+          workspaceId,
+          [...new Set(rows.map((r) => r.contact_id))],
+          [...new Set(rows.map((r) => r.name))],
+        ]);
+        return locked!.flows;
+      },
+    );
     const clientKey = (r: NewEvent["row"]) => `${r.workspace_id} ${r.mode} ${r.client_id}`;
     const firsts = new Map<string, NewEvent>();
     const unique = batch.filter((n) => {
@@ -169,13 +161,18 @@ async function writeEvents(database: Database, batch: readonly NewEvent[]): Prom
       firsts.set(clientKey(n.row), n);
       return true;
     });
-    const written = await sql<{ id: string; queued: boolean }>(INSERT_EVENTS, [JSON.stringify(unique.map((n) => n.row))]);
-    const queued = new Map(written.map((w) => [w.id, w.queued]));
+    const written = new Set((await sql<{ id: string }>(INSERT_EVENTS, [JSON.stringify(unique.map((n) => n.row))])).map((w) => w.id));
+    // D63, D64: the runs that wait for these events, or have them as their goal, are woken.
+    const woke = await wakeRunsForEvents(
+      sql,
+      unique.filter((n) => written.has(n.row.id)).map((n) => n.row),
+    );
+    const queued = new Map([...written].map((id) => [id, woke.has(id)]));
     // D62: the runs the events kept start now, in this transaction, and each event says so.
     const { triggered, started } = await enrollTriggered(
       sql,
       unique.filter((n) => queued.has(n.row.id)).map((n) => ({ ...n.row, cause: n.cause })),
-      locked!.flows,
+      flows,
       new Date(),
     );
     const viewOf = (r: NewEvent["row"]) => contactEventView({ ...r, triggered: triggered.get(r.id) ?? [] } as unknown as ContactEventRow);

@@ -2,6 +2,7 @@ import type { Database } from "../db/client.ts";
 import { invalid } from "../lib/errors.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { normalizePhone } from "../lib/phone.ts";
+import { checkWhatsAppUserId } from "../lib/whatsapp-user-id.ts";
 import { checkFieldValue } from "../fields/field-values.ts";
 import type { UpsertContactRequest } from "./contact-schemas.ts";
 import { defaultCountry } from "./get-contact.ts";
@@ -18,6 +19,10 @@ export function patchedTags(current: string[], patch: Pick<ContactPatch, "tags" 
 export type ContactPatch = {
   phone?: string;
   email?: string;
+  /** D88: matched before the phone. */
+  whatsappUserId?: string;
+  /** null clears it. */
+  whatsappUsername?: string | null;
   name?: string | null;
   tags?: string[];
   /** Tag ids added and taken off (D78); never with `tags`. */
@@ -40,6 +45,8 @@ export async function checkContactPatch(
   const patch: ContactPatch = {};
   if (input.phone !== undefined) patch.phone = normalizePhone(input.phone, await defaultCountry(database, ref), "phone");
   if (input.email !== undefined) patch.email = normalizeEmail(input.email, "email");
+  if (input.whatsapp_user_id !== undefined) patch.whatsappUserId = checkWhatsAppUserId(input.whatsapp_user_id, "whatsapp_user_id");
+  if (input.whatsapp_username !== undefined) patch.whatsappUsername = input.whatsapp_username || null;
   if (input.name !== undefined) patch.name = input.name === null || input.name === "" ? null : input.name;
   if (input.tags !== undefined && (input.add_tags !== undefined || input.remove_tags !== undefined)) {
     throw invalid("parameter_invalid", "Give `tags` (the whole set) or `add_tags`/`remove_tags` (changes to it), not both.", "tags");

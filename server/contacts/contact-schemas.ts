@@ -14,6 +14,20 @@ export const ZUpsertContactRequest = z
       .describe("Any common notation; stored in E.164. The contact is matched by phone first.")
       .meta({ example: "+55 11 98765-4321" }),
     email: z.string().max(320).optional().describe("Matched when no phone is given.").meta({ example: "ana@example.com" }),
+    whatsapp_user_id: z
+      .string()
+      .max(256)
+      .optional()
+      .describe("The contact's WhatsApp user id, as WhatsApp's webhooks carry it. Matched before the phone.")
+      .meta({ example: "US.13491208655302741918" }),
+    whatsapp_username: z
+      .string()
+      .trim()
+      .max(64, "must be at most 64 characters")
+      .nullable()
+      .optional()
+      .describe("The contact's WhatsApp username; null clears it.")
+      .meta({ example: "@realsheenanelson" }),
     name: z
       .string()
       .trim()
@@ -51,11 +65,26 @@ export const ZContact = z
     id: z.string().describe("Prefix `ct_`."),
     phone: z.string().nullable().describe("E.164."),
     email: z.string().nullable(),
+    whatsapp_user_id: z
+      .string()
+      .nullable()
+      .describe(
+        "The contact's WhatsApp user id: two letters, a dot, then up to 128 letters and digits. WhatsApp identifies a user by it even when it does not share the phone number; a contact without a phone is messaged by it.",
+      )
+      .meta({ example: "US.13491208655302741918" }),
+    whatsapp_username: z
+      .string()
+      .nullable()
+      .describe("The contact's WhatsApp username, when WhatsApp has told it; else null.")
+      .meta({ example: "@realsheenanelson" }),
     name: z.string().nullable(),
     tags: z.array(z.string()).describe("Tag ids (`tag_…`)."),
     fields: z.record(z.string(), ZFieldValue).describe("Custom-field values by key."),
     opt_out_whatsapp: z.boolean(),
     opt_out_email: z.boolean(),
+    whatsapp_marketing_opt_out: z
+      .boolean()
+      .describe("True once WhatsApp said the contact stopped marketing messages from you: marketing templates to it are refused."),
     whatsapp_window_expires_at: z
       .string()
       .nullable()
@@ -82,10 +111,13 @@ export const CONTACT_SELECT = {
   id: true,
   phone: true,
   email: true,
+  whatsappUserId: true,
+  whatsappUsername: true,
   name: true,
   fields: true,
   optOutWhatsapp: true,
   optOutEmail: true,
+  whatsappMarketingOptOut: true,
   whatsappWindowExpiresAt: true,
   timeZone: true,
   createdAt: true,
@@ -98,11 +130,14 @@ export function contactView(row: ContactRow): Contact {
     id: row.id,
     phone: row.phone,
     email: row.email,
+    whatsapp_user_id: row.whatsappUserId,
+    whatsapp_username: row.whatsappUsername,
     name: row.name,
     tags: row.tags.map((t) => t.tagId),
     fields: (row.fields ?? {}) as Contact["fields"],
     opt_out_whatsapp: row.optOutWhatsapp,
     opt_out_email: row.optOutEmail,
+    whatsapp_marketing_opt_out: row.whatsappMarketingOptOut,
     whatsapp_window_expires_at: row.whatsappWindowExpiresAt?.toISOString() ?? null,
     time_zone: row.timeZone,
     created_at: row.createdAt.toISOString(),

@@ -51,7 +51,7 @@ class Secrets {
     const out: { [key: string]: Json } = {};
     const isContact = value.id === this.contactId && ("phone" in value || "email" in value || "name" in value);
     for (const [k, v] of Object.entries(value)) {
-      if (isContact && (k === "phone" || k === "email" || k === "name")) out[k] = v === null ? null : ERASED;
+      if (isContact && CONTACT_ADDRESSES.has(k)) out[k] = v === null ? null : ERASED;
       else if (isContact && k === "fields") out[k] = {};
       else if (isContact && k === "tags") out[k] = [];
       else out[k] = this.json(v, k);
@@ -59,6 +59,9 @@ class Secrets {
     return out;
   }
 }
+
+/** A Contact object's keys that name the person (D88: the WhatsApp user id and username too). */
+const CONTACT_ADDRESSES = new Set(["phone", "email", "name", "whatsapp_user_id", "whatsapp_username"]);
 
 /** Keys of a message's content that say how it was built, not what it says. */
 const CONTENT_FORM = new Set(["media_type", "language", "parameter_format", "category"]);
@@ -114,14 +117,14 @@ export async function eraseContact(
       [caller.workspaceId, id],
     );
     const secrets = new Secrets(id, [
-      ...[contact.phone, contact.email, contact.name].filter((v): v is string => !!v),
+      ...[contact.phone, contact.email, contact.name, contact.whatsapp_user_id, contact.whatsapp_username].filter((v): v is string => !!v),
       ...Object.values(contact.fields).filter((v): v is string => typeof v === "string"),
       ...messages.flatMap((m) => [...(m.to ? [m.to] : []), ...texts(m.content)]),
     ]);
     const messageIds = messages.map((m) => m.id);
     await eraseRows(sql, secrets, caller.workspaceId, messages, messageIds);
-    await sql(`DELETE FROM contact_email_duplicates WHERE contact_id = $1`, [id]);
-    await sql(`DELETE FROM contacts WHERE id = $1`, [id]);
+    await sql(`DELETE FROM contact_email_duplicates WHERE workspace_id = $2 AND contact_id = $1`, [id, caller.workspaceId]);
+    await sql(`DELETE FROM contacts WHERE workspace_id = $2 AND id = $1`, [id, caller.workspaceId]);
     await insertEvent(sql, {
       workspaceId: caller.workspaceId,
       mode: caller.mode,
@@ -143,11 +146,15 @@ async function cancelQueued(sql: Handle, workspaceId: string, contactId: string)
     [workspaceId, contactId],
   );
   const taken = [];
-  for (const m of queued) if (await takeUnclaimedJob(sql, m.id, ["message.dispatch", "message.simulate"])) taken.push(m);
+  for (const m of queued) if (await takeUnclaimedJob(sql, workspaceId, m.id, ["message.dispatch", "message.simulate"])) taken.push(m);
   if (taken.length === 0) return;
   await applyReports(
     sql,
-    taken.map((m) => ({ messageId: m.id, report: { status: "canceled" as const, kind: "status" as const, detail: { by: "erase" } } })),
+    taken.map((m) => ({
+      messageId: m.id,
+      workspaceId,
+      report: { status: "canceled" as const, kind: "status" as const, detail: { by: "erase" } },
+    })),
   );
   for (const m of taken) if (m.mode === "live") await giveBack(sql, workspaceId, m.channel, new Date(m.created_at));
 }
@@ -163,8 +170,8 @@ async function eraseRows(sql: Handle, secrets: Secrets, workspaceId: string, mes
     const keyType = table === "message_history" || table === "webhook_attempts" || table === "flow_run_history" ? "bigint" : "text";
     await sql(
       `UPDATE ${table} t SET ${column} = (x.value #>> '{}')${cast === "jsonb" ? "::jsonb" : ""}
-       FROM jsonb_to_recordset($1::jsonb) AS x(key text, value jsonb) WHERE t.${key} = x.key::${keyType}`,
-      [JSON.stringify(rows.map((r) => ({ key: String(r.key), value: cast === "jsonb" ? JSON.stringify(r.value) : r.value })))],
+       FROM jsonb_to_recordset($1::jsonb) AS x(key text, value jsonb) WHERE t.workspace_id = $2 AND t.${key} = x.key::${keyType}`,
+      [JSON.stringify(rows.map((r) => ({ key: String(r.key), value: cast === "jsonb" ? JSON.stringify(r.value) : r.value }))), workspaceId],
     );
   };
   // Messages: address and texts.
@@ -182,7 +189,11 @@ async function eraseRows(sql: Handle, secrets: Secrets, workspaceId: string, mes
     messages.map((m) => ({ key: m.id, value: secrets.json(m.metadata) })),
     "jsonb",
   );
-  await sql(`UPDATE messages SET "to" = CASE WHEN "to" IS NULL THEN NULL ELSE $2 END WHERE id = ANY($1::text[])`, [messageIds, ERASED]);
+  await sql(`UPDATE messages SET "to" = CASE WHEN "to" IS NULL THEN NULL ELSE $2 END WHERE workspace_id = $3 AND id = ANY($1::text[])`, [
+    messageIds,
+    ERASED,
+    workspaceId,
+  ]);
   await update(
     "messages",
     "id",
@@ -197,8 +208,8 @@ async function eraseRows(sql: Handle, secrets: Secrets, workspaceId: string, mes
     "message_history",
     "id",
     "detail",
-    `SELECT id, detail AS value FROM message_history WHERE message_id = ANY($1::text[])`,
-    [messageIds],
+    `SELECT id, detail AS value FROM message_history WHERE workspace_id = $2 AND message_id = ANY($1::text[])`,
+    [messageIds, workspaceId],
   );
   // The event log: the contact's events and its messages' events.
   const events = await sql<{ id: string; value: Json }>(
@@ -213,9 +224,9 @@ async function eraseRows(sql: Handle, secrets: Secrets, workspaceId: string, mes
     "jsonb",
   );
   const eventIds = events.map((e) => e.id);
-  const deliveries = await sql<{ id: string; body: string | null }>(
-    `SELECT id, body FROM webhook_deliveries WHERE event_id = ANY($1::text[])`,
-    [eventIds],
+  const deliveries = await sql<{ id: string; body: string | null; excerpt: string | null }>(
+    `SELECT id, body, succeeded_excerpt AS excerpt FROM webhook_deliveries WHERE workspace_id = $2 AND event_id = ANY($1::text[])`,
+    [eventIds, workspaceId],
   );
   await update(
     "webhook_deliveries",
@@ -224,9 +235,17 @@ async function eraseRows(sql: Handle, secrets: Secrets, workspaceId: string, mes
     deliveries.filter((d) => d.body !== null).map((d) => ({ key: d.id, value: JSON.stringify(secrets.json(JSON.parse(d.body!) as Json)) })),
     "text",
   );
+  // The attempt that succeeded is kept on its delivery; the failed ones are rows of their own.
+  await update(
+    "webhook_deliveries",
+    "id",
+    "succeeded_excerpt",
+    deliveries.filter((d) => d.excerpt !== null && secrets.holds(d.excerpt)).map((d) => ({ key: d.id, value: ERASED })),
+    "text",
+  );
   const attempts = await sql<{ id: string; value: string | null }>(
-    `SELECT id, response_excerpt AS value FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) AND response_excerpt IS NOT NULL`,
-    [deliveries.map((d) => d.id)],
+    `SELECT id, response_excerpt AS value FROM webhook_attempts WHERE workspace_id = $2 AND delivery_id = ANY($1::text[]) AND response_excerpt IS NOT NULL`,
+    [deliveries.map((d) => d.id), workspaceId],
   );
   await update(
     "webhook_attempts",
@@ -255,8 +274,8 @@ async function eraseRows(sql: Handle, secrets: Secrets, workspaceId: string, mes
     "flow_run_history",
     "id",
     "detail",
-    `SELECT id, detail AS value FROM flow_run_history WHERE run_id = ANY($1::text[])`,
-    [runIds],
+    `SELECT id, detail AS value FROM flow_run_history WHERE workspace_id = $2 AND run_id = ANY($1::text[])`,
+    [runIds, workspaceId],
   );
   await eraseJson(
     sql,
@@ -265,8 +284,8 @@ async function eraseRows(sql: Handle, secrets: Secrets, workspaceId: string, mes
     "jobs",
     "id",
     "payload",
-    `SELECT id, payload AS value FROM jobs WHERE subject_id = ANY($1::text[])`,
-    [[...messageIds, ...runIds, contactId]],
+    `SELECT id, payload AS value FROM jobs WHERE workspace_id = $2 AND subject_id = ANY($1::text[])`,
+    [[...messageIds, ...runIds, contactId], workspaceId],
   );
   // Stored idempotent responses that name the contact or one of its messages.
   const stored = await sql<{ key: string; value: string }>(

@@ -4,8 +4,9 @@ import { listPage, PAGE_ORDER, type PageQuery } from "../lib/pagination.ts";
 import { CONTACT_SELECT, contactView } from "./contact-schemas.ts";
 
 /**
- * The dashboard's contact search: by phone (digits anywhere in the E.164 number), e-mail or
- * name (case-insensitive substring), in creation order, paged like the API lists (D10).
+ * The dashboard's contact search: by phone (digits anywhere in the E.164 number), e-mail,
+ * name or WhatsApp username (case-insensitive substring, a leading @ or not), or a whole WhatsApp user id (D88),
+ * in creation order, paged like the API lists (D10).
  */
 export async function searchContacts(database: Database, workspaceId: string, q: string, query: PageQuery) {
   const text = q.trim();
@@ -15,6 +16,8 @@ export async function searchContacts(database: Database, workspaceId: string, q:
         OR: [
           { email: { contains: text, mode: "insensitive" } },
           { name: { contains: text, mode: "insensitive" } },
+          { whatsappUsername: { contains: text.replace(/^@/, ""), mode: "insensitive" } },
+          { whatsappUserId: text },
           ...(digits.length >= 3 ? [{ phone: { contains: digits } }] : []),
         ],
       }

@@ -16,7 +16,7 @@ import type { CallerInWorkspace } from "../lib/caller.ts";
 import type { Columns } from "../db/rows.ts";
 
 type Tx = Prisma.TransactionClient;
-type By = { phone: string } | { email: string } | { id: string };
+type By = { phone: string } | { email: string } | { whatsapp_user_id: string } | { id: string };
 
 /**
  * POST /contacts (spec "Create or update contact", D14): matched by phone, else by e-mail;
@@ -33,18 +33,24 @@ export async function upsertContact(
   actor: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry">,
   input: UpsertContactRequest,
 ): Promise<Contact> {
-  if (input.phone === undefined && input.email === undefined) {
-    throw invalid("parameter_missing", "Give at least `phone` or `email`.", "phone");
+  if (input.phone === undefined && input.email === undefined && input.whatsapp_user_id === undefined) {
+    throw invalid("parameter_missing", "Give at least `phone`, `email` or `whatsapp_user_id`.", "phone");
   }
   const patch = await checkContactPatch(database, actor, input);
   const created = await createContact(database, actor, patch);
   // Its event may have webhook deliveries to make.
   wakePipeline();
   if (created) return created;
-  const match = patch.phone !== undefined ? { phone: patch.phone } : { email: patch.email! };
+  // D88: the WhatsApp user id first, then the phone; the e-mail only when neither is given.
+  const matches: By[] = [
+    ...(patch.whatsappUserId !== undefined ? [{ whatsapp_user_id: patch.whatsappUserId }] : []),
+    ...(patch.phone !== undefined ? [{ phone: patch.phone }] : []),
+  ];
+  if (matches.length === 0) matches.push({ email: patch.email! });
   const updated = await withConflictMapping(() =>
     database.prisma.$transaction(async (tx) => {
-      const current = await lockContact(tx, actor.workspaceId, match);
+      let current: Contact | null = null;
+      for (const match of matches) if (!current) current = await lockContact(tx, actor.workspaceId, match);
       // The phone is free but the e-mail belongs to another contact (D14).
       if (!current) throw emailTaken();
       return applyPatch(tx, actor, current, patch);
@@ -80,16 +86,16 @@ const CREATE_CONTACTS = `
   WITH x AS (
     SELECT * FROM ${jsonRows(
       "$1",
-      `id text, workspace_id text, phone text, email text, name text, fields jsonb, opt_out_whatsapp boolean, opt_out_email boolean,
+      `id text, workspace_id text, phone text, email text, whatsapp_user_id text, whatsapp_username text, name text, fields jsonb, opt_out_whatsapp boolean, opt_out_email boolean,
        time_zone text, at timestamptz, tags jsonb, event_id text, mode "KeyMode", data jsonb, request_id text, traceparent text`,
     )} AS x
   ), ins AS (
-    INSERT INTO contacts (id, workspace_id, phone, email, email_key, name, fields, opt_out_whatsapp, opt_out_email, time_zone, created_at, updated_at)
-    SELECT id, workspace_id, phone, email, lower(email), name, fields, opt_out_whatsapp, opt_out_email, time_zone, at, at FROM x
+    INSERT INTO contacts (id, workspace_id, phone, email, email_key, whatsapp_user_id, whatsapp_username, name, fields, opt_out_whatsapp, opt_out_email, time_zone, created_at, updated_at)
+    SELECT id, workspace_id, phone, email, lower(email), whatsapp_user_id, whatsapp_username, name, fields, opt_out_whatsapp, opt_out_email, time_zone, at, at FROM x
     ON CONFLICT DO NOTHING
     RETURNING id
   ), tagged AS (
-    INSERT INTO contact_tags (contact_id, tag_id) SELECT x.id, t FROM x JOIN ins USING (id), jsonb_array_elements_text(x.tags) AS t
+    INSERT INTO contact_tags (workspace_id, contact_id, tag_id) SELECT x.workspace_id, x.id, t FROM x JOIN ins USING (id), jsonb_array_elements_text(x.tags) AS t
   ), ${insertEventsFrom(
     "logged",
     `SELECT x.event_id, x.workspace_id, 'contato.criado', x.mode, x.data, x.id, x.at, x.request_id, x.traceparent FROM x JOIN ins USING (id)`,
@@ -115,6 +121,8 @@ const insertContact = groupCommitEach(
       workspace_id: actor.workspaceId,
       phone: contact.phone,
       email: contact.email,
+      whatsapp_user_id: contact.whatsapp_user_id,
+      whatsapp_username: contact.whatsapp_username,
       name: contact.name,
       fields: contact.fields,
       opt_out_whatsapp: contact.opt_out_whatsapp,
@@ -145,11 +153,14 @@ async function createContact(
     id: newId("contact"),
     phone: patch.phone ?? null,
     email: patch.email ?? null,
+    whatsapp_user_id: patch.whatsappUserId ?? null,
+    whatsapp_username: patch.whatsappUsername ?? null,
     name: patch.name ?? null,
     tags: patchedTags([], patch),
     fields: Object.fromEntries(Object.entries(patch.fields ?? {}).filter(([, v]) => v !== null)) as Contact["fields"],
     opt_out_whatsapp: patch.optOutWhatsapp ?? false,
     opt_out_email: patch.optOutEmail ?? false,
+    whatsapp_marketing_opt_out: false,
     whatsapp_window_expires_at: null,
     time_zone: patch.timeZone ?? null,
     created_at: at.toISOString(),
@@ -166,7 +177,7 @@ async function lockContact(tx: Tx, workspaceId: string, by: By): Promise<Contact
     value,
   );
   if (!locked[0]) return null;
-  const row = await tx.contact.findUnique({ where: { id: locked[0].id }, select: CONTACT_SELECT });
+  const row = await tx.contact.findUnique({ where: { workspaceId_id: { workspaceId, id: locked[0].id } }, select: CONTACT_SELECT });
   return row ? contactView(row) : null;
 }
 
@@ -183,6 +194,13 @@ async function applyPatch(
   ) {
     throw conflict("phone_taken", "Another contact already has this phone number.", "phone");
   }
+  if (
+    patch.whatsappUserId !== undefined &&
+    patch.whatsappUserId !== before.whatsapp_user_id &&
+    (await taken(tx, actor.workspaceId, before.id, { whatsappUserId: patch.whatsappUserId }))
+  ) {
+    throw userIdTaken();
+  }
   // D59: an address that differs only by case is the same address, kept as first given.
   const emailChanged = patch.email !== undefined && patch.email.toLowerCase() !== before.email?.toLowerCase();
   if (emailChanged && (await taken(tx, actor.workspaceId, before.id, { emailKey: patch.email!.toLowerCase() }))) {
@@ -197,6 +215,8 @@ async function applyPatch(
     ...before,
     phone: patch.phone ?? before.phone,
     email: emailChanged ? patch.email! : before.email,
+    whatsapp_user_id: patch.whatsappUserId ?? before.whatsapp_user_id,
+    whatsapp_username: patch.whatsappUsername !== undefined ? patch.whatsappUsername : before.whatsapp_username,
     name: patch.name !== undefined ? patch.name : before.name,
     tags: patchedTags(before.tags, patch),
     fields,
@@ -210,11 +230,13 @@ async function applyPatch(
   const now = new Date();
   after.updated_at = now.toISOString();
   await tx.contact.update({
-    where: { id: before.id },
+    where: { workspaceId_id: { workspaceId: actor.workspaceId, id: before.id } },
     data: {
       phone: after.phone,
       email: after.email,
       ...(emailChanged ? { emailKey: after.email!.toLowerCase() } : {}),
+      whatsappUserId: after.whatsapp_user_id,
+      whatsappUsername: after.whatsapp_username,
       name: after.name,
       fields: after.fields,
       optOutWhatsapp: after.opt_out_whatsapp,
@@ -224,8 +246,12 @@ async function applyPatch(
     },
   });
   if (comparable({ ...after, tags: before.tags }) !== comparable(after)) {
-    await tx.contactTag.deleteMany({ where: { contactId: before.id } });
-    if (after.tags.length) await tx.contactTag.createMany({ data: after.tags.map((tagId) => ({ contactId: before.id, tagId })) });
+    await tx.contactTag.deleteMany({ where: { workspaceId: actor.workspaceId, contactId: before.id } });
+    if (after.tags.length) {
+      await tx.contactTag.createMany({
+        data: after.tags.map((tagId) => ({ workspaceId: actor.workspaceId, contactId: before.id, tagId })),
+      });
+    }
   }
   await insertEvent(prismaHandle(tx), {
     workspaceId: actor.workspaceId,
@@ -238,9 +264,16 @@ async function applyPatch(
   return after;
 }
 
-async function taken(tx: Tx, workspaceId: string, self: string, by: { phone: string } | { emailKey: string }): Promise<boolean> {
+async function taken(
+  tx: Tx,
+  workspaceId: string,
+  self: string,
+  by: { phone: string } | { emailKey: string } | { whatsappUserId: string },
+): Promise<boolean> {
   return (await tx.contact.count({ where: { workspaceId, ...by, id: { not: self } } })) > 0;
 }
+
+const userIdTaken = () => conflict("whatsapp_user_id_taken", "Another contact already has this WhatsApp user id.", "whatsapp_user_id");
 
 const emailTaken = () => conflict("email_taken", "Another contact already has this e-mail address.", "email");
 
@@ -250,7 +283,9 @@ async function withConflictMapping<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    if (/email/.test(JSON.stringify((err as { meta?: unknown }).meta ?? "") + String((err as Error).message))) throw emailTaken();
+    const what = JSON.stringify((err as { meta?: unknown }).meta ?? "") + String((err as Error).message);
+    if (/whatsapp_user_id|whatsappUserId/.test(what)) throw userIdTaken();
+    if (/email/.test(what)) throw emailTaken();
     throw conflict("phone_taken", "Another contact already has this phone number.", "phone");
   }
 }

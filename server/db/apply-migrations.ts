@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
+import { postgreSplitterOptions, splitQuery } from "dbgate-query-splitter";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
 import pg from "pg";
 
@@ -90,7 +91,11 @@ async function openSession(target: MigrationTarget): Promise<Session> {
   const [{ pid }] = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows as [{ pid: number }];
   return {
     query: async <T>(text: string, values: unknown[] = []) => (await client.query(text, values)).rows as T[],
-    script: async (sql) => void (await client.query(sql)),
+    // One statement at a time: Citus sends a DDL statement on to the workers as the text it came
+    // in, and a worker refuses several commands in one (D87).
+    script: async (sql) => {
+      for (const statement of splitQuery(sql, postgreSplitterOptions)) await client.query(statement as string);
+    },
     pid,
     describeWaits: async (waiting) => {
       const other = new pg.Client(config);

@@ -84,13 +84,13 @@ describe("page and endpoint queries on a large database (PostgreSQL)", () => {
         SELECT 'whd_' || g, CASE WHEN g % 50 = 0 THEN '${ws}' ELSE 'growth-' || (g % 50) END, 'wh_' || (g % 50), 'evt_g' || lpad(g::text, 10, '0') || 'sent',
                'mensagem.enviada', CASE WHEN g % 10 = 0 THEN 'failed' ELSE 'succeeded' END, now() - g * interval '10 s', now() - g * interval '10 s'
         FROM generate_series(1, 40000) g;
-      INSERT INTO webhook_attempts (delivery_id, at, status_code, duration_ms) SELECT 'whd_' || g, now() - g * interval '10 s', 200, 12 FROM generate_series(1, 40000) g;
+      INSERT INTO webhook_attempts (workspace_id, delivery_id, at, status_code, duration_ms) SELECT CASE WHEN g % 50 = 0 THEN '${ws}' ELSE 'growth-' || (g % 50) END, 'whd_' || g, now() - g * interval '10 s', 200, 12 FROM generate_series(1, 40000) g;
       INSERT INTO flows (id, workspace_id, name, status) SELECT 'flow_' || w, CASE WHEN w = 0 THEN '${ws}' ELSE 'growth-' || w END, 'Flow', 'active' FROM generate_series(0, 49) w;
       INSERT INTO flow_runs (id, workspace_id, flow_id, version, contact_id, mode, status, created_at, updated_at)
         SELECT 'run_' || g, CASE WHEN g % 50 = 0 THEN '${ws}' ELSE 'growth-' || (g % 50) END, 'flow_' || (g % 50), 1, 'ct_g' || (g % 50) || '_1', 'live',
                CASE WHEN g % 7 = 0 THEN 'active' ELSE 'completed' END::"RunStatus", now() - g * interval '10 s', now() - g * interval '10 s'
         FROM generate_series(1, 40000) g;
-      INSERT INTO flow_run_history (run_id, at, kind) SELECT 'run_' || g, now() - g * interval '10 s', 'enrolled' FROM generate_series(1, 40000) g;
+      INSERT INTO flow_run_history (workspace_id, run_id, at, kind) SELECT CASE WHEN g % 50 = 0 THEN '${ws}' ELSE 'growth-' || (g % 50) END, 'run_' || g, now() - g * interval '10 s', 'enrolled' FROM generate_series(1, 40000) g;
       INSERT INTO audit_events (id, workspace_id, actor_type, actor_id, action, target_type, target_id, created_at)
         SELECT 'aud_' || lpad(g::text, 10, '0'), CASE WHEN g % 50 = 0 THEN '${ws}' ELSE 'growth-' || (g % 50) END,
                CASE WHEN g % 3 = 0 THEN 'cli' ELSE 'user' END::"AuditActorType", CASE WHEN g % 3 = 0 THEN NULL ELSE 'usr_' || (g % 7) END,

@@ -16,6 +16,8 @@ export const EVENT_NAMES = [
   "contato.criado",
   "contato.atualizado",
   "contato.apagado",
+  "canal.pausado",
+  "canal.retomado",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
@@ -55,6 +57,15 @@ export const EVENT_DESCRIPTIONS: Record<EventName, { title: string; description:
   "contato.apagado": {
     title: "Contact erased",
     description: "A contact was erased: its addresses, name, fields and message texts are gone; `data` holds its id only.",
+  },
+  "canal.pausado": {
+    title: "Channel paused",
+    description:
+      "A channel stopped sending: WhatsApp refused it for good (`reason` `payment` or `policy`: every live send is refused), or its complaint or hard-bounce rate passed the workspace's threshold (`complaint_rate`, `bounce_rate`: journey sends only).",
+  },
+  "canal.retomado": {
+    title: "Channel resumed",
+    description: "A paused channel was resumed by an operator and sends again; `data.reason` is why it had been paused.",
   },
 };
 

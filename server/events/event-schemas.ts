@@ -52,6 +52,20 @@ export const ZErasedContact = z
   .object({ id: z.string().describe("The erased contact's id (prefix `ct_`)."), erased: z.literal(true) })
   .meta({ id: "ErasedContact" });
 
+const ZChannelEventData = z
+  .object({
+    channel_id: z.string().describe("The channel id (prefix `ch_`)."),
+    type: z.enum(["whatsapp", "email"]),
+    status: z.enum(["paused", "connected"]),
+    reason: z
+      .enum(["payment", "policy", "complaint_rate", "bounce_rate"])
+      .describe(
+        "Why it was paused: `payment` or `policy` (WhatsApp stopped the number; every live send is refused), `complaint_rate` or `bounce_rate` (journey sends only).",
+      ),
+    paused_at: z.iso.datetime().optional().describe("`canal.pausado` only: when it was paused (ISO 8601)."),
+  })
+  .meta({ id: "ChannelEventData" });
+
 export const EVENTS: Record<EventName, { description: string; data: z.ZodType }> = {
   "mensagem.enviada": { description: "A message left the service (status `sent`).", data: ZMessageEventData },
   "mensagem.entregue": { description: "A message was delivered to the recipient's device (status `delivered`).", data: ZMessageEventData },
@@ -76,6 +90,12 @@ export const EVENTS: Record<EventName, { description: string; data: z.ZodType }>
     description: "A contact was erased (`DELETE /contacts/{id}`); its messages stay, with their addresses and texts erased.",
     data: ZErasedContact,
   },
+  "canal.pausado": {
+    description:
+      "A channel was paused: every live send on it is refused (`payment`, `policy`), or journey sends skip (`complaint_rate`, `bounce_rate`) until it is resumed.",
+    data: ZChannelEventData,
+  },
+  "canal.retomado": { description: "A paused channel was resumed and sends again.", data: ZChannelEventData },
 };
 
 /** The body of a delivery (server/webhooks/event-body.ts) for one event name. */

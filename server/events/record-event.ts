@@ -5,7 +5,7 @@ import { newId } from "../lib/ids.ts";
 import type { EventName } from "./event-names.ts";
 import { currentCause, type Cause } from "../observability/request-context.ts";
 import { fanOut } from "../webhooks/deliveries.ts";
-import { insertJobsOf } from "../outbox/jobs.ts";
+import { insertJobsOf, type DerivedLease } from "../outbox/jobs.ts";
 
 // The event log (D31): one row per event, written by the caller's transaction together with
 // the change that causes it. This module holds the table's one INSERT, and every statement
@@ -28,15 +28,16 @@ export type NewEvent = {
  * this order: `id, workspace_id, name, mode ("KeyMode"), data, contact_id, created_at,
  * request_id, traceparent`; followed by the CTEs of their webhook fan-out. Ids made in SQL
  * come from `newIdSql("event")`. The statement's other parts may read `name` (`id`,
- * `workspace_id`, `name`, `request_id`, `traceparent`).
+ * `workspace_id`, `name`, `request_id`, `traceparent`), and `<name>_j`, the webhook jobs written
+ * (`lease`: claimed by this process's worker, `Handoff.leaseOf`).
  */
-export function insertEventsFrom(name: string, select: string): string {
+export function insertEventsFrom(name: string, select: string, lease?: DerivedLease): string {
   return `${name} AS (
     INSERT INTO events (id, workspace_id, name, mode, data, contact_id, created_at, request_id, traceparent)
     ${select}
     RETURNING id, workspace_id, name, mode, data, contact_id, request_id, traceparent
   ),
-  ${fanOut(name)},
+  ${fanOut(name, lease)},
   ${wakeRuns(name)}`;
 }
 

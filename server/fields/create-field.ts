@@ -11,10 +11,12 @@ export async function createField(
   input: z.output<typeof ZCreateFieldRequest>,
 ): Promise<CustomField> {
   try {
+    // D87: nothing of the enum column returned (Citus refuses its text cast in RETURNING).
     const row = await database.prisma.customField.create({
       data: { id: newId("field"), workspaceId, name: input.name, key: input.key, type: input.type },
+      select: { id: true, name: true, key: true, createdAt: true },
     });
-    return fieldView(row);
+    return fieldView({ ...row, type: input.type });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict("field_key_taken", `A custom field with key "${input.key}" already exists.`, "key");
     throw err;

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import { lockRecipients, touchContacts } from "../contacts/get-contact.ts";
+import { rowsPerWorkspace } from "../lib/per-workspace.ts";
 import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import { jsonRows } from "../db/json-rows.ts";
 import type { Columns } from "../db/rows.ts";
@@ -10,9 +11,10 @@ import type { Mode } from "../keys/scopes.ts";
 import { AppError } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import type { SendMessageRequest } from "../messaging/message-schemas.ts";
-import { connectedChannel } from "../messaging/connected-channel.ts";
+import { connectedChannelRow } from "../messaging/connected-channel.ts";
+import { guardPause, guardReason } from "../channels/channel-pause.ts";
 import { pickChannel, renderContent, whatsappContent } from "../messaging/send-message.ts";
-import { skipReason, whyNot } from "../messaging/why-not.ts";
+import { deliveryAddress, skipReason, whyNot } from "../messaging/why-not.ts";
 import { countedMessage, insertMessages, type Accepted, type NewMessage } from "../messaging/insert-messages.ts";
 import { currentCause, withCause, type Cause } from "../observability/request-context.ts";
 import { settleJobs, type Job, type Settlement } from "../outbox/jobs.ts";
@@ -21,6 +23,7 @@ import { addDuration, type Goal, type SendStep, type Step } from "./flow-schemas
 import { PARKED } from "./set-flow-status.ts";
 import { enterList, holds, nextPath, SPLIT_PATHS, stepAt, type Path } from "./step-path.ts";
 import { splitPath } from "./split-path.ts";
+import { FlowCounts, runState, type RunState } from "./stat-counters.ts";
 import { findEvent, renderMatch, runVariables, waitFor, withoutWait, type RunWait } from "./run-waits.ts";
 import type { Caller } from "../lib/caller.ts";
 import { contactTimeZone, quietHold, type QuietHours } from "../lib/time-zones.ts";
@@ -69,14 +72,14 @@ type Version = { steps: Step[]; goal: Goal | null; quiet_hours: QuietHours | nul
 const versions = new Map<string, Version>();
 
 /** Versions never change once runs use them (a draft has none), so they are read once per process. */
-async function versionOf(sql: Handle, flowId: string, version: number): Promise<Version | null> {
+async function versionOf(sql: Handle, workspaceId: string, flowId: string, version: number): Promise<Version | null> {
   const key = `${flowId}:${version}`;
   const cached = versions.get(key);
   if (cached) return cached;
-  const [row] = await sql<Version>(`SELECT steps, goal, quiet_hours, caps FROM flow_versions WHERE flow_id = $1 AND version = $2`, [
-    flowId,
-    version,
-  ]);
+  const [row] = await sql<Version>(
+    `SELECT steps, goal, quiet_hours, caps FROM flow_versions WHERE workspace_id = $3 AND flow_id = $1 AND version = $2`,
+    [flowId, version, workspaceId],
+  );
   if (!row) return null;
   if (versions.size > 5_000) versions.clear();
   versions.set(key, row);
@@ -99,15 +102,41 @@ export function advanceRun(database: Database, job: Job<"flow.step">, owner: str
 
 const advanceBatch = groupCommitEach(advanceRuns, { alone: (err) => !isConnectionError(err), maxBatchSize: 100, inFlight: 2 });
 
-// The runs of a batch, locked in id order (two batches never wait on each other in a circle).
+// The runs of a batch, locked in (workspace, id) order (two batches never wait on each other in
+// a circle): one statement per workspace, `$1`, as all below (D87).
 const LOCK_RUNS = `
   SELECT r.id, r.workspace_id, r.flow_id, r.version, r.contact_id, r.mode::text AS mode, r.status::text AS status, r.position,
-    r.variables, r.key, r.created_at, r.next_step_at, r.converted_at, r.last_message_id, r.wait, r.waiting_at, f.status::text AS flow_status
-  FROM flow_runs r JOIN flows f ON f.id = r.flow_id WHERE r.id = ANY($1::text[]) ORDER BY r.id FOR UPDATE OF r`;
+    r.variables, r.key, r.created_at, r.next_step_at, r.converted_at, r.last_message_id, r.wait, r.waiting_at
+  FROM flow_runs r
+  WHERE r.workspace_id = $1 AND r.id = ANY($2::text[]) ORDER BY r.id FOR UPDATE`;
+
+// Their flows' statuses, read once the runs are locked: a statement's snapshot is taken when it
+// starts, so a status joined into LOCK_RUNS could predate a pause that committed while it
+// waited on a run, and a step would run after the pause returned (D6). Read here, a pause that
+// committed before a batch holds its runs always parks their steps.
+const FLOW_STATUSES = `
+  SELECT f.id, f.status::text AS status FROM flows f
+  WHERE f.workspace_id = $1 AND f.id = ANY($2::text[])`;
 
 async function advanceRuns(database: Database, batch: readonly Due[]): Promise<AdvanceResult[]> {
   return database.transaction(async (sql) => {
-    const runs = new Map((await sql<RunRow>(LOCK_RUNS, [[...new Set(batch.map((d) => d.job.subject_id))]])).map((r) => [r.id, r]));
+    const keys = [...new Map(batch.map((d) => [d.job.subject_id, d.job.workspace_id])).entries()];
+    const rows = await rowsPerWorkspace(
+      keys,
+      ([, workspaceId]) => workspaceId,
+      (ws, group) => sql<Omit<RunRow, "flow_status">>(LOCK_RUNS, [ws, group.map(([id]) => id)]),
+    );
+    const flows = [...new Map(rows.map((r) => [r.flow_id, r.workspace_id])).entries()];
+    const statuses = await rowsPerWorkspace(
+      flows,
+      ([, workspaceId]) => workspaceId,
+      (ws, group) => sql<{ id: string; status: RunRow["flow_status"] }>(FLOW_STATUSES, [ws, group.map(([id]) => id)]),
+    );
+    const flowStatus = new Map(statuses.map((f) => [f.id, f.status]));
+    const locked: RunRow[] = rows.map((r) => ({ ...r, flow_status: flowStatus.get(r.flow_id)! }));
+    const runs = new Map(locked.map((r) => [r.id, r]));
+    // D69: what each run counts as locked, before the walks change it (`FlowCounts.run`).
+    const counted = new Map([...runs.values()].map((r) => [r.id, countedAs(r)]));
     const live = [...runs.values()].filter((r) => r.status === "active" && r.flow_status !== "paused");
     const recipients = await lockRecipients(
       sql,
@@ -119,26 +148,32 @@ async function advanceRuns(database: Database, batch: readonly Due[]): Promise<A
       const run = runs.get(due.job.subject_id);
       results.push(await withCause(due.cause, () => walk(sql, due, run, recipients.get(run?.contact_id ?? "")?.contact, writes)));
     }
-    await writes.flush(sql);
+    await writes.flush(sql, counted);
     return results;
   });
+}
+
+/** A locked run as its statistics count it. */
+function countedAs(r: RunRow): RunState {
+  const { workspace_id, flow_id, mode, version, status } = r;
+  return { workspace_id, flow_id, mode, version, status, converted: r.converted_at !== null, place: r.waiting_at ?? r.position };
 }
 
 /** One job's walk of its run, in memory: what it does is added to `writes`. */
 async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Contact | undefined, writes: Writes): Promise<AdvanceResult> {
   const { job } = due;
   if (!run || run.status !== "active" || !isDeepStrictEqual(run.position, job.payload.position)) {
-    writes.settle({ id: job.id, owner: due.owner });
+    writes.settle({ id: job.id, workspace_id: job.workspace_id, owner: due.owner });
     return "skipped";
   }
   if (run.flow_status === "paused") {
     // Held where it is; resuming the flow puts this job back at the run's due time.
-    writes.settle({ id: job.id, owner: due.owner, runAt: PARKED, countAttempt: false });
+    writes.settle({ id: job.id, workspace_id: job.workspace_id, owner: due.owner, runAt: PARKED, countAttempt: false });
     return "parked";
   }
   const now = new Date();
   const history: History[] = [];
-  const version = await versionOf(sql, run.flow_id, run.version);
+  const version = await versionOf(sql, run.workspace_id, run.flow_id, run.version);
   if (!contact || !version) {
     return writes.end(due, run, history, {
       status: "failed",
@@ -165,7 +200,7 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
   // A wake that finds the run not due (a goal not reached, a wait it does not end) changes nothing.
   if (wake && !waitingHere && run.next_step_at && new Date(run.next_step_at) > now) {
     if (history.length) writes.record(run, history, now);
-    writes.settle({ id: job.id, owner: due.owner });
+    writes.settle({ id: job.id, workspace_id: job.workspace_id, owner: due.owner });
     return "skipped";
   }
   let contactChanged = false;
@@ -214,7 +249,7 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
             // A wake that does not end the wait: the run goes on waiting for its own job (due at the timeout).
             run.waiting_at = at;
             if (history.length) writes.record(run, history, now);
-            writes.settle({ id: job.id, owner: due.owner });
+            writes.settle({ id: job.id, workspace_id: job.workspace_id, owner: due.owner });
             return "skipped";
           }
           if (outcome.started) history.push({ kind: "waiting", position: at, detail: outcome.detail });
@@ -303,12 +338,23 @@ async function send(
     { suppressed: writes.suppression(contact.id), caps: { caps, pending: (since) => writes.pending(to, since) }, now },
   );
   if (refused) return skip(refused.message, refused.code);
-  const address = (step.channel === "whatsapp" ? contact.phone : contact.email)!;
+  const address = deliveryAddress(contact, step.channel).address!;
   const sender = { kind: "pipeline", workspaceId: run.workspace_id, mode: run.mode } satisfies Caller;
   const request = { ...step, to: { contact_id: contact.id }, variables: runVariables(run) } as SendMessageRequest;
   try {
     const chosen = await pickChannel(sql, sender, request);
-    const channelId = run.mode === "live" ? (chosen ?? (await connectedChannel({ sql }, run.workspace_id, step.channel))) : chosen;
+    const connected = run.mode === "live" && !chosen ? await connectedChannelRow({ sql }, run.workspace_id, step.channel) : null;
+    const channelId = connected?.channel ?? chosen;
+    // D93: the reputation guard pauses journey sends on the e-mail channel (API sends go on):
+    // read with the connected channel, or, for a step's own channel, here.
+    const guarded =
+      channelId && step.channel === "email"
+        ? connected
+          ? guardReason(connected.paused)
+          : await guardPause(sql, run.workspace_id, channelId)
+        : null;
+    if (guarded)
+      return skip(`The channel's journey sends are paused: its ${guarded.replace("_", " ")} passed the threshold.`, "reputation_guard");
     const content =
       step.channel === "whatsapp"
         ? await whatsappContent(sql, sender, request, contact, channelId, {
@@ -325,6 +371,7 @@ async function send(
       content,
       source: "flow",
       runId: run.id,
+      flowId: run.flow_id,
     });
     return { kind: "step", detail: { type: "send", channel: step.channel, message_id: id } };
   } catch (err) {
@@ -338,6 +385,7 @@ async function send(
 type RunEnd = { status: "completed"; reason: "end" | "goal_reached" } | { status: "failed"; reason: string };
 
 type RunChange = {
+  workspace_id: string;
   id: string;
   status: string;
   reason: string | null;
@@ -369,7 +417,7 @@ class Writes {
   private readonly changed = new Map<string, { workspaceId: string; id: string; contact: Contact }>();
   private readonly existing = new Map<string, boolean>(); // "workspace tag" → the tag exists
   private readonly messages: Accepted[] = [];
-  private readonly history: (History & { run_id: string; at: Date })[] = [];
+  private readonly history: (History & { workspace_id: string; run_id: string; at: Date })[] = [];
   private readonly runs: RunChange[] = [];
   private readonly conversions = new Map<string, string>();
   private readonly events: Pending[] = [];
@@ -390,7 +438,7 @@ class Writes {
   async settings(sql: Handle, workspaceId: string): Promise<WorkspaceSettings> {
     if (!this.workspaces.has(workspaceId)) {
       const read = await readSettings(sql, [workspaceId]);
-      this.workspaces.set(workspaceId, read.get(workspaceId) ?? { time_zone: "UTC", caps: {} });
+      this.workspaces.set(workspaceId, read.get(workspaceId) ?? { time_zone: "UTC", caps: {}, whatsapp_prices: {}, currency: null });
     }
     return this.workspaces.get(workspaceId)!;
   }
@@ -465,7 +513,7 @@ class Writes {
 
   /** History entries, and the run as it now is, when the walk ends neither waiting nor at the end. */
   record(run: RunRow, history: History[], at: Date): void {
-    this.history.push(...history.map((h) => ({ ...h, run_id: run.id, at })));
+    this.history.push(...history.map((h) => ({ ...h, workspace_id: run.workspace_id, run_id: run.id, at })));
     this.runs.push(this.change(run, at));
   }
 
@@ -488,7 +536,13 @@ class Writes {
     run.wait = wait;
     run.waiting_at = waitingAt;
     this.record(run, history, now);
-    this.settle({ id: due.job.id, owner: due.owner, runAt: until, payload: { kind: due.job.kind, value: { position } } });
+    this.settle({
+      id: due.job.id,
+      workspace_id: due.job.workspace_id,
+      owner: due.owner,
+      runAt: until,
+      payload: { kind: due.job.kind, value: { position } },
+    });
     return "waiting";
   }
 
@@ -521,13 +575,14 @@ class Writes {
       at,
       cause: due.cause,
     });
-    this.settle({ id: due.job.id, owner: due.owner });
+    this.settle({ id: due.job.id, workspace_id: due.job.workspace_id, owner: due.owner });
     return status;
   }
 
   private change(run: RunRow, at: Date): RunChange {
     const converted = this.conversions.get(run.id);
     return {
+      workspace_id: run.workspace_id,
       id: run.id,
       status: run.status,
       reason: null,
@@ -546,15 +601,17 @@ class Writes {
     };
   }
 
-  async flush(sql: Handle): Promise<void> {
+  /** Writes what the batch did; `counted`, what each locked run counted before (its statistics move with it, D69). */
+  async flush(sql: Handle, counted: Map<string, RunState>): Promise<void> {
     const changed = [...this.changed.values()];
     if (changed.length) {
-      const added: { contact_id: string; tag_id: string }[] = [];
-      const removed: { contact_id: string; tag_id: string }[] = [];
-      const fields = changed.map(({ id, contact }) => {
+      type TagRow = { workspace_id: string; contact_id: string; tag_id: string };
+      const added: TagRow[] = [];
+      const removed: TagRow[] = [];
+      const fields = changed.map(({ workspaceId, id, contact }) => {
         const before = this.before.get(id)!;
-        for (const t of contact.tags) if (!before.tags.has(t)) added.push({ contact_id: id, tag_id: t });
-        for (const t of before.tags) if (!contact.tags.includes(t)) removed.push({ contact_id: id, tag_id: t });
+        for (const t of contact.tags) if (!before.tags.has(t)) added.push({ workspace_id: workspaceId, contact_id: id, tag_id: t });
+        for (const t of before.tags) if (!contact.tags.includes(t)) removed.push({ workspace_id: workspaceId, contact_id: id, tag_id: t });
         const keys = new Set([...Object.keys(before.fields), ...Object.keys(contact.fields)]);
         const set: Contact["fields"] = {};
         const unset: string[] = [];
@@ -562,9 +619,12 @@ class Writes {
           if (!(k in contact.fields)) unset.push(k);
           else if (before.fields[k] !== contact.fields[k]) set[k] = contact.fields[k]!;
         }
-        return { id, set, unset };
+        return { workspace_id: workspaceId, id, set, unset };
       });
-      await sql(WRITE_CONTACTS, [JSON.stringify(added), JSON.stringify(removed), JSON.stringify(fields)]);
+      for (const ws of [...new Set(fields.map((f) => f.workspace_id))].sort()) {
+        const of = (rows: { workspace_id: string }[]) => JSON.stringify(rows.filter((r) => r.workspace_id === ws));
+        await sql(WRITE_CONTACTS, [of(added), of(removed), of(fields), ws]);
+      }
     }
     const now = await touchContacts(sql, changed, new Date());
     const events = this.events.map((e) => {
@@ -574,34 +634,56 @@ class Writes {
       return { workspaceId, mode, name: "contato.atualizado" as const, data, contactId, at, cause };
     });
     if (this.messages.length) await insertMessages(sql, this.messages);
-    if (this.runs.length) await sql(WRITE_RUNS, [JSON.stringify(this.history), JSON.stringify(this.runs.map((r, i) => ({ ...r, i })))]);
+    if (this.runs.length) {
+      const runs = this.runs.map((r, i) => ({ ...r, i }));
+      const written = await rowsPerWorkspace(
+        runs,
+        (r) => r.workspace_id,
+        (ws, group) =>
+          sql<RunState & { id: string }>(WRITE_RUNS, [
+            JSON.stringify(this.history.filter((h) => h.workspace_id === ws)),
+            JSON.stringify(group),
+            ws,
+          ]),
+      );
+      const counts = new FlowCounts();
+      const after = new Map(written.map((r) => [r.id, r]));
+      for (const [id, run] of after) counts.run(counted.get(id) ?? null, run);
+      for (const h of this.history) counts.entry(h, after.get(h.run_id)!);
+      await counts.write(sql);
+    }
     await insertEvents(sql, events);
     await settleJobs(sql, this.settlements);
   }
 }
 
 // The contacts' tags and fields as the batch left them: tags added ($1) and removed ($2),
-// fields set and unset ($3), each contact's difference from what was read.
+// fields set and unset ($3), each contact's difference from what was read; of one workspace,
+// $4 (D87: a statement per workspace).
 const WRITE_CONTACTS = `
   WITH a AS (
-    INSERT INTO contact_tags (contact_id, tag_id)
-    SELECT x.contact_id, x.tag_id FROM ${jsonRows("$1", "contact_id text, tag_id text")} x JOIN tags t ON t.id = x.tag_id
+    INSERT INTO contact_tags (workspace_id, contact_id, tag_id)
+    SELECT x.workspace_id, x.contact_id, x.tag_id FROM ${jsonRows("$1", "workspace_id text, contact_id text, tag_id text")} x
+    JOIN tags t ON t.workspace_id = $4 AND t.id = x.tag_id
     ON CONFLICT DO NOTHING
   ), d AS (
-    DELETE FROM contact_tags t USING ${jsonRows("$2", "contact_id text, tag_id text")} x WHERE t.contact_id = x.contact_id AND t.tag_id = x.tag_id
+    DELETE FROM contact_tags t USING ${jsonRows("$2", "workspace_id text, contact_id text, tag_id text")} x
+    WHERE t.workspace_id = $4 AND t.contact_id = x.contact_id AND t.tag_id = x.tag_id
   )
   UPDATE contacts c SET fields = (c.fields - ARRAY(SELECT jsonb_array_elements_text(x.unset))) || x.set
-  FROM ${jsonRows("$3", "id text, set jsonb, unset jsonb")} x WHERE c.id = x.id`;
+  FROM ${jsonRows("$3", "workspace_id text, id text, set jsonb, unset jsonb")} x WHERE c.workspace_id = $4 AND c.id = x.id`;
 
-// The runs' new history entries ($1) and the runs as the batch left them ($2): a run changed
-// by several jobs of the batch is written as the last one left it.
+// The runs' new history entries ($1) and the runs as the batch left them ($2), of one workspace
+// ($3, D87): a run changed by several jobs of the batch is written as the last one left it;
+// each as its statistics now count it. The status arrives typed (Citus refuses a cast, a stable
+// function, in an UPDATE).
 const WRITE_RUNS = `
   WITH h AS (
-    INSERT INTO flow_run_history (run_id, at, kind, position, detail)
-    SELECT e->>'run_id', (e->>'at')::timestamptz, e->>'kind', e->'position', e->'detail' FROM jsonb_array_elements($1::jsonb) e
+    INSERT INTO flow_run_history (workspace_id, run_id, at, kind, position, detail)
+    SELECT e->>'workspace_id', e->>'run_id', (e->>'at')::timestamptz, e->>'kind', e->'position', e->'detail' FROM jsonb_array_elements($1::jsonb) e
   )
   UPDATE flow_runs r SET
-    status = x.status::"RunStatus",
+    status = x.status,
     reason = CASE WHEN x.ended_at IS NULL THEN r.reason ELSE x.reason END,
     ended_at = coalesce(x.ended_at, r.ended_at),
     position = CASE WHEN x.status = 'active' THEN x.position::jsonb ELSE r.position END,
@@ -618,9 +700,10 @@ const WRITE_RUNS = `
   FROM (
     SELECT DISTINCT ON (id) * FROM ${jsonRows(
       "$2",
-      `id text, status text, reason text, ended_at timestamptz, position text, waiting_at text, next_step_at timestamptz,
+      `workspace_id text, id text, status "RunStatus", reason text, ended_at timestamptz, position text, waiting_at text, next_step_at timestamptz,
       wait text, wait_event text, wait_message_id text, variables text, converted_at timestamptz, converted_event_id text, last_message_id text,
       at timestamptz, i int`,
     )} r ORDER BY id, i DESC
   ) x
-  WHERE r.id = x.id`;
+  WHERE r.workspace_id = $3 AND r.id = x.id
+  RETURNING r.id, ${runState("r")}`;

@@ -7,7 +7,7 @@ export async function contactRuns(database: Database, workspaceId: string, conta
     Columns<"flow_runs", "id" | "flow_id" | "status" | "mode" | "key" | "reason" | "created_at" | "ended_at"> & { flow_name: string }
   >(
     `SELECT r.id, r.flow_id, f.name AS flow_name, r.status::text AS status, r.mode::text AS mode, r.key, r.reason, r.created_at, r.ended_at
-     FROM flow_runs r JOIN flows f ON f.id = r.flow_id
+     FROM flow_runs r JOIN flows f ON f.workspace_id = r.workspace_id AND f.id = r.flow_id
      WHERE r.contact_id = $1 AND r.workspace_id = $2
      ORDER BY r.created_at DESC, r.id DESC
      LIMIT 100`,

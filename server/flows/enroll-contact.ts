@@ -12,34 +12,37 @@ import type { Handle } from "../db/client.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import type { ZEnrollRequest } from "./flow-schemas.ts";
 import { runView } from "./flow-views.ts";
+import { FlowCounts, runState, type RunState } from "./stat-counters.ts";
 import type { z } from "zod";
 import type { CallerInWorkspace } from "../lib/caller.ts";
-import type { Columns } from "../db/rows.ts";
+import { perWorkspace, rowsPerWorkspace } from "../lib/per-workspace.ts";
 
 // One statement writes the runs of a batch, their first history entries and their first
 // steps' jobs (the transactional outbox), leaving out each run whose contact already has an
 // active run of its mode in its flow with the same key (D66), or, without a key, a keyless one
 // when the flow does not allow re-entry (D18, D40); `id`s written. It runs after the contacts'
 // rows are locked in the same transaction (LOCK_RUNS here, the trigger's lock in
-// `trigger-flows.ts`), so its snapshot sees every run committed before.
+// `trigger-flows.ts`), so its snapshot sees every run committed before. Each run written comes
+// back as its statistics count it (D69), written next in the same transaction.
 const INSERT_RUNS = `
   WITH c AS (
     SELECT * FROM ${jsonRows("$1", `id text, workspace_id text, flow_id text, version int, contact_id text, mode "KeyMode", variables jsonb, key text, entered jsonb, at timestamptz, reentry boolean`)} AS c
   ), kept AS (
     SELECT * FROM c WHERE NOT EXISTS (
-      SELECT 1 FROM flow_runs r WHERE r.flow_id = c.flow_id AND r.contact_id = c.contact_id AND r.mode = c.mode AND r.status = 'active'
+      SELECT 1 FROM flow_runs r WHERE r.workspace_id = $3 AND r.flow_id = c.flow_id AND r.contact_id = c.contact_id AND r.mode = c.mode AND r.status = 'active'
         AND CASE WHEN c.key IS NULL THEN NOT c.reentry AND r.key IS NULL ELSE r.key = c.key END
     )
   ), r AS (
     INSERT INTO flow_runs (id, workspace_id, flow_id, version, contact_id, mode, status, position, variables, key, next_step_at, created_at, updated_at)
     SELECT id, workspace_id, flow_id, version, contact_id, mode, 'active', '[0]', variables, key, at, at, at FROM kept
+    RETURNING id, ${runState("flow_runs")}
   ), h AS (
-    INSERT INTO flow_run_history (run_id, at, kind, position, detail)
-    SELECT id, at, 'enrolled', '[0]', jsonb_build_object('version', version) || entered FROM kept
+    INSERT INTO flow_run_history (workspace_id, run_id, at, kind, position, detail)
+    SELECT workspace_id, id, at, 'enrolled', '[0]', jsonb_build_object('version', version) || entered FROM kept
   ), j AS (
     ${insertJobs(2, "subject_id IN (SELECT id FROM kept)")}
   )
-  SELECT id FROM kept`;
+  SELECT * FROM r`;
 
 /** A run to write with `insertRuns`: its row, and what its history's first entry says beyond the version. */
 export type RunInsert = {
@@ -68,19 +71,34 @@ export async function insertRuns(sql: Handle, runs: readonly RunInsert[]): Promi
     jobRow("flow.step", { position: [0] }, { subjectId: n.id, workspaceId: n.workspace_id, at: n.at, cause: n.cause }),
   );
   const rows = runs.map(({ cause: _, ...row }) => row);
-  return new Set((await sql<Columns<"flow_runs", "id">>(INSERT_RUNS, [JSON.stringify(rows), JSON.stringify(jobs)])).map((r) => r.id));
+  // One statement per workspace, `$3` (D87).
+  const written = await rowsPerWorkspace(
+    rows.map((row, i) => ({ row, job: jobs[i]! })),
+    (r) => r.row.workspace_id,
+    (ws, group) =>
+      sql<RunState & { id: string }>(INSERT_RUNS, [JSON.stringify(group.map((g) => g.row)), JSON.stringify(group.map((g) => g.job)), ws]),
+  );
+  const counts = new FlowCounts();
+  for (const run of written) counts.run(null, run).entry({ kind: "enrolled", position: [0], detail: null }, run);
+  await counts.write(sql);
+  return new Set(written.map((r) => r.id));
 }
 
 /** The batch key of a run's uniqueness (D18, D66): a keyed run is one per key; a keyless one per contact unless re-entry. */
 export const runSlot = (n: { flowId: string; contactId: string; mode: string; key: string | null }) =>
   `${n.flowId} ${n.contactId} ${n.mode} ${n.key === null ? "-" : `k:${n.key}`}`;
 
-// The contacts' rows, in id order (so two batches never wait on each other in a circle),
-// serialize the enrollments of each contact; the flows' (shared) hold off a status change until
-// the runs are written.
+// The contacts' rows, in (workspace, id) order (so two batches never wait on each other in a
+// circle), serialize the enrollments of each contact; the flows' (shared) hold off a status
+// change until the runs are written. One statement per workspace, `$3` (D87).
 const LOCK_RUNS = `
-  WITH c AS (SELECT id FROM contacts WHERE id = ANY($2::text[]) ORDER BY id FOR UPDATE),
-  f AS (SELECT id, status::text AS status, version, allow_reentry FROM flows WHERE id = ANY($1::text[]) FOR SHARE)
+  WITH c AS (
+    SELECT id FROM contacts WHERE workspace_id = $3 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE
+  ),
+  f AS (
+    SELECT id, status::text AS status, version, allow_reentry FROM flows
+    WHERE workspace_id = $3 AND id = ANY($1::text[]) FOR SHARE
+  )
   SELECT (SELECT count(*) FROM c)::int AS contacts, coalesce((SELECT json_agg(f) FROM f), '[]') AS flows`;
 
 /** An enrollment whose checks have passed, ready to write with the others of its batch. */
@@ -141,20 +159,25 @@ export async function enrollContact(
   return view;
 }
 
-// The status of each (workspace, flow) asked, by its ordinality `i` (1-based).
-const FLOW_STATUSES = `
-  SELECT k.i, f.status::text AS status FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(ws, id, i)
-  JOIN flows f ON f.id = k.id AND f.workspace_id = k.ws`;
+// The statuses of a workspace's (`$1`) flows asked.
+const FLOW_STATUSES = `SELECT f.id, f.status::text AS status FROM flows f WHERE f.workspace_id = $1 AND f.id = ANY($2::text[])`;
 
-/** A flow's status, null if the workspace has no such flow; concurrent reads of a process share one statement. */
-const flowStatus = groupCommitEach(async (database: Database, keys: readonly { workspaceId: string; flowId: string }[]) => {
-  const rows = await database.query<{ i: string; status: string }>(FLOW_STATUSES, [
-    keys.map((k) => k.workspaceId),
-    keys.map((k) => k.flowId),
-  ]);
-  const found = new Map(rows.map((r) => [Number(r.i), r.status]));
-  return keys.map((_, i) => found.get(i + 1) ?? null);
-});
+/** A flow's status, null if the workspace has no such flow; concurrent reads of a process share one statement per workspace. */
+const flowStatus = groupCommitEach(async (database: Database, keys: readonly { workspaceId: string; flowId: string }[]) =>
+  perWorkspace(
+    keys,
+    (k) => k.workspaceId,
+    async (ws, group) => {
+      const found = new Map(
+        (await database.query<{ id: string; status: string }>(FLOW_STATUSES, [ws, group.map((k) => k.flowId)])).map((r) => [
+          r.id,
+          r.status,
+        ]),
+      );
+      return group.map((k) => found.get(k.flowId) ?? null);
+    },
+  ),
+);
 
 /**
  * Writes an enrollment: concurrent enrollments of this process share one transaction
@@ -168,11 +191,19 @@ const writeRun = groupCommitEach(writeRuns, { alone: (err) => !isConnectionError
 
 async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<(boolean | Error)[]> {
   const results = await database.transaction(async (sql) => {
-    const [locked] = await sql<{ flows: { id: string; status: string; version: number; allow_reentry: boolean }[] }>(LOCK_RUNS, [
-      [...new Set(batch.map((n) => n.flowId))],
-      [...new Set(batch.map((n) => n.contactId))],
-    ]);
-    const flows = new Map(locked!.flows.map((f) => [f.id, f]));
+    const locked = await rowsPerWorkspace(
+      batch,
+      (n) => n.actor.workspaceId,
+      async (ws, group) =>
+        (
+          await sql<{ flows: { id: string; status: string; version: number; allow_reentry: boolean }[] }>(LOCK_RUNS, [
+            [...new Set(group.map((n) => n.flowId))],
+            [...new Set(group.map((n) => n.contactId))],
+            ws,
+          ])
+        )[0]!.flows,
+    );
+    const flows = new Map(locked.map((f) => [f.id, f]));
     const results: (undefined | Error)[] = batch.map(() => undefined);
     const taken = new Set<string>(); // the slots of runs written earlier in the batch (`runSlot`)
     const rows: RunInsert[] = [];

@@ -5,10 +5,11 @@ import type { KeyMode } from "../generated/prisma/enums.ts";
 import { notFound } from "../lib/errors.ts";
 import type { Step } from "./flow-schemas.ts";
 import { eachStep, stepId, stepParam } from "./step-path.ts";
+import { estimateCost, ZCost, type WhatsAppPrices } from "../usage/whatsapp-cost.ts";
 
-// D69, D83: a flow's statistics in the caller's mode. They are counters the database keeps in
-// the statements that write runs, their history and their messages' statuses (the migration
-// `flow_step_stats`), read by the counters' primary key: a few rows per step and version,
+// D69, D83: a flow's statistics in the caller's mode. They are counters written by the
+// transactions that write runs, their history and their messages' statuses (stat-counters.ts),
+// read by the counters' primary key: a few rows per step and version,
 // whatever the number of runs. Each version the runs used is listed, newest first, with every
 // step of its document in document order (zero where nothing happened).
 
@@ -21,6 +22,9 @@ export const ZFlowStats = z
     versions: z.array(
       z.object({
         version: ZCount,
+        cost: ZCost.optional().describe(
+          "The estimated WhatsApp cost of the messages this version's steps sent, at the workspace's prices: charged messages by Meta's pricing category times their price. Absent while no prices are set.",
+        ),
         steps: z.array(
           z.object({
             id: z.string(),
@@ -47,20 +51,21 @@ export type FlowStats = z.infer<typeof ZFlowStats>;
 type Counter = { version: number; path: string; metric: string; n: number };
 
 export async function flowStats(database: Database, caller: { workspaceId: string; mode: KeyMode }, flowId: string): Promise<FlowStats> {
-  const [flow] = await database.query<Columns<"flows", "version">>(`SELECT version FROM flows WHERE id = $1 AND workspace_id = $2`, [
-    flowId,
-    caller.workspaceId,
-  ]);
+  const [flow] = await database.query<Columns<"flows", "version"> & { whatsapp_prices: WhatsAppPrices; currency: string | null }>(
+    `SELECT f.version, w.whatsapp_prices, w.currency FROM flows f JOIN workspaces w ON w.id = f.workspace_id
+     WHERE f.id = $1 AND f.workspace_id = $2 AND w.id = $2`,
+    [flowId, caller.workspaceId],
+  );
   if (!flow) throw notFound("flow", "flow_id");
   const counters = await database.query<Counter>(
-    `SELECT version, path, metric, sum(n)::int AS n FROM flow_step_stats WHERE flow_id = $1 AND mode = $2::"KeyMode"
+    `SELECT version, path, metric, sum(n)::int AS n FROM flow_step_stats WHERE workspace_id = $3 AND flow_id = $1 AND mode = $2::"KeyMode"
      GROUP BY 1, 2, 3 HAVING sum(n) <> 0`,
-    [flowId, caller.mode],
+    [flowId, caller.mode, caller.workspaceId],
   );
   const used = [...new Set([flow.version, ...counters.filter((c) => c.version > 0).map((c) => c.version)])].sort((a, b) => b - a);
   const versions = await database.query<{ version: number; steps: Step[] }>(
-    `SELECT version, steps FROM flow_versions WHERE flow_id = $1 AND version = ANY($2::int[]) ORDER BY version DESC`,
-    [flowId, used],
+    `SELECT version, steps FROM flow_versions WHERE workspace_id = $3 AND flow_id = $1 AND version = ANY($2::int[]) ORDER BY version DESC`,
+    [flowId, used, caller.workspaceId],
   );
   const byStep = new Map<string, Map<string, number>>();
   for (const c of counters) {
@@ -79,6 +84,13 @@ export async function flowStats(database: Database, caller: { workspaceId: strin
     },
     conversions: flowWide.get("conversions") ?? 0,
     versions: versions.map(({ version, steps }) => {
+      // D89: the version's sends by pricing, counted at their steps as `pricing:<category>:charged`.
+      const charged: Record<string, number> = {};
+      for (const c of counters) {
+        const m = c.version === version ? /^pricing:(.+):charged$/.exec(c.metric) : null;
+        if (m) charged[m[1]!] = (charged[m[1]!] ?? 0) + c.n;
+      }
+      const cost = estimateCost(charged, flow.whatsapp_prices ?? {}, flow.currency);
       const list: FlowStats["versions"][number]["steps"] = [];
       eachStep(steps, (step, at) => {
         const path = stepParam(at);
@@ -109,7 +121,7 @@ export async function flowStats(database: Database, caller: { workspaceId: strin
             : {}),
         });
       });
-      return { version, steps: list };
+      return { version, ...(cost ? { cost } : {}), steps: list };
     }),
   };
 }

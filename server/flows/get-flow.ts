@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
-import { flowDocument, flowView } from "./flow-views.ts";
+import { flowWithDocument } from "./flow-views.ts";
 
 /** One flow for the dashboard: its current D37 document (the editor's and the export's). */
 export async function getFlow(database: Database, workspaceId: string, flowId: string) {
@@ -10,13 +10,9 @@ export async function getFlow(database: Database, workspaceId: string, flowId: s
   });
   if (!flow) throw notFound("flow", "flow_id");
   const version = await database.prisma.flowVersion.findUniqueOrThrow({
-    where: { flowId_version: { flowId, version: flow.version } },
+    where: { workspaceId_flowId_version: { workspaceId, flowId, version: flow.version } },
     select: { steps: true, trigger: true, goal: true, quietHours: true, caps: true },
   });
-  return {
-    ...flowView(flow),
-    version: flow.version,
-    updated_at: flow.updatedAt.toISOString(),
-    definition: flowDocument(flow, { ...version, quiet_hours: version.quietHours }),
-  };
+  const { document, ...rest } = flowWithDocument(flow, { ...version, quiet_hours: version.quietHours });
+  return { ...rest, definition: document };
 }

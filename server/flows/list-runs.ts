@@ -43,11 +43,11 @@ export async function listRuns(
 ) {
   const flow = await database.prisma.flow.findFirst({ where: { id: input.flow_id, workspaceId }, select: { id: true } });
   if (!flow) throw notFound("flow", "flow_id");
-  const where: Prisma.FlowRunWhereInput = { flowId: flow.id, ...(input.status ? { status: input.status } : {}) };
+  const where: Prisma.FlowRunWhereInput = { workspaceId, flowId: flow.id, ...(input.status ? { status: input.status } : {}) };
   const { items, next } = await listPage(
     { limit: input.limit, after: input.after },
     null,
-    (id) => database.prisma.flowRun.findFirst({ where: { id, flowId: flow.id }, select: { id: true, createdAt: true } }),
+    (id) => database.prisma.flowRun.findFirst({ where: { workspaceId, id, flowId: flow.id }, select: { id: true, createdAt: true } }),
     (after, take) => database.prisma.flowRun.findMany({ where: { AND: [where, after] }, orderBy: NEWEST_FIRST, take, select: RUN_SELECT }),
     "desc",
   );

@@ -14,6 +14,7 @@ import { checkDefinition } from "./check-definition.ts";
 import { addDuration, type FlowDefinitionInput, type Step } from "./flow-schemas.ts";
 import { runVariables } from "./run-waits.ts";
 import { enterList, holds, nextPath, pathsById, stepAt, stepId, stepParam, type Path } from "./step-path.ts";
+import { FlowCounts, runState, type RunState } from "./stat-counters.ts";
 
 // D70: what saving a new version does to the runs already in the flow. `keep` (the default)
 // leaves each run on its version. `move` puts each active run on the new version at the step
@@ -61,15 +62,16 @@ type ActiveRun = {
   variables: Record<string, Scalar>;
   next_step_at: Date | null;
   wait: { position: Path } | null;
+  converted_at: Date | null;
 };
 
-const RUN_COLUMNS = `id, workspace_id, contact_id, mode::text AS mode, version, position, waiting_at, key, variables, next_step_at, wait`;
+const RUN_COLUMNS = `id, workspace_id, contact_id, mode::text AS mode, version, position, waiting_at, key, variables, next_step_at, wait, converted_at`;
 
-/** The documents' steps of the versions `versions` of a flow, by version. */
-async function stepsOf(sql: Handle, flowId: string, versions: number[]): Promise<Map<number, Step[]>> {
+/** The documents' steps of the versions `versions` of a flow of `workspaceId`, by version. */
+async function stepsOf(sql: Handle, workspaceId: string, flowId: string, versions: number[]): Promise<Map<number, Step[]>> {
   const rows = await sql<{ version: number; steps: Step[] }>(
-    `SELECT version, steps FROM flow_versions WHERE flow_id = $1 AND version = ANY($2::int[])`,
-    [flowId, [...new Set(versions)]],
+    `SELECT version, steps FROM flow_versions WHERE workspace_id = $1 AND flow_id = $2 AND version = ANY($3::int[])`,
+    [workspaceId, flowId, [...new Set(versions)]],
   );
   return new Map(rows.map((r) => [r.version, r.steps]));
 }
@@ -79,7 +81,7 @@ const BATCH = 500;
 // One batch moved ($1 the runs' plans, $2 the new version): the runs, their pending jobs, their history.
 const MOVE = `
   WITH x AS (
-    SELECT * FROM ${jsonRows("$1", "id text, position jsonb, waiting_at jsonb, keep_wait boolean, removed boolean, from_version int, from_step text, reached jsonb")} x
+    SELECT * FROM ${jsonRows("$1", "workspace_id text, id text, position jsonb, waiting_at jsonb, keep_wait boolean, removed boolean, from_version int, from_step text, reached jsonb")} x
   ), r AS (
     UPDATE flow_runs r SET
       version = $2,
@@ -93,36 +95,48 @@ const MOVE = `
       ended_at = CASE WHEN x.removed THEN now() ELSE r.ended_at END,
       next_step_at = CASE WHEN x.removed THEN NULL ELSE r.next_step_at END,
       updated_at = now()
-    FROM x WHERE r.id = x.id
-    RETURNING r.id
+    FROM x WHERE r.workspace_id = x.workspace_id AND r.id = x.id
+    RETURNING r.id, ${runState("r")}
   ), j AS (
     UPDATE jobs SET payload = jsonb_set(payload, '{position}', coalesce(x.position, 'null'::jsonb))
-    FROM x WHERE jobs.kind = 'flow.step' AND jobs.subject_id = x.id AND NOT x.removed
+    FROM x WHERE jobs.workspace_id = x.workspace_id AND jobs.kind = 'flow.step' AND jobs.subject_id = x.id AND NOT x.removed
   ), d AS (
-    DELETE FROM jobs USING x WHERE jobs.kind = 'flow.step' AND jobs.subject_id = x.id AND x.removed
+    DELETE FROM jobs USING x WHERE jobs.workspace_id = x.workspace_id AND jobs.kind = 'flow.step' AND jobs.subject_id = x.id AND x.removed
+  ), h AS (
+    INSERT INTO flow_run_history (workspace_id, run_id, kind, position, detail)
+    SELECT workspace_id, id, 'moved', x.position, jsonb_build_object('from_version', x.from_version, 'to_version', $2::int, 'from', x.from_step)
+      || CASE WHEN x.reached IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('reached', x.reached) END FROM x
+    UNION ALL SELECT workspace_id, id, 'completed', NULL, '{"reason": "step_removed"}'::jsonb FROM x WHERE x.removed
   )
-  INSERT INTO flow_run_history (run_id, kind, position, detail)
-  SELECT id, 'moved', x.position, jsonb_build_object('from_version', x.from_version, 'to_version', $2::int, 'from', x.from_step)
-    || CASE WHEN x.reached IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('reached', x.reached) END FROM x
-  UNION ALL SELECT id, 'completed', NULL, '{"reason": "step_removed"}'::jsonb FROM x WHERE x.removed`;
+  SELECT * FROM r`;
 
-/** `move`: every active run of the flow not on `version` continues on it (see above); how many moved and completed. */
-export async function moveRuns(database: Database, flowId: string, version: number): Promise<{ moved: number; completed: number }> {
-  const target = (await stepsOf(database.query, flowId, [version])).get(version)!;
+/**
+ * `move`: every active run of the flow not on `version` continues on it (see above); how many
+ * moved and completed. Every statement names the flow's workspace (D87: Citus locks the runs
+ * only on the workspace's own shard).
+ */
+export async function moveRuns(
+  database: Database,
+  workspaceId: string,
+  flowId: string,
+  version: number,
+): Promise<{ moved: number; completed: number }> {
+  const target = (await stepsOf(database.query, workspaceId, flowId, [version])).get(version)!;
   let after = "";
   let moved = 0;
   let completed = 0;
   for (;;) {
     const done = await database.transaction(async (sql) => {
       const runs = await sql<ActiveRun>(
-        `SELECT ${RUN_COLUMNS} FROM flow_runs WHERE flow_id = $1 AND status = 'active' AND version <> $2 AND id > $3
+        `SELECT ${RUN_COLUMNS} FROM flow_runs WHERE workspace_id = $4 AND flow_id = $1 AND status = 'active' AND version <> $2 AND id > $3
          ORDER BY id LIMIT ${BATCH} FOR UPDATE`,
-        [flowId, version, after],
+        [flowId, version, after, workspaceId],
       );
       if (runs.length === 0) return true;
       after = runs[runs.length - 1]!.id;
       const versions = await stepsOf(
         sql,
+        workspaceId,
         flowId,
         runs.map((r) => r.version),
       );
@@ -136,6 +150,7 @@ export async function moveRuns(database: Database, flowId: string, version: numb
         const waitsIn = keepWait ? plan.to : waitingAt;
         const waitType = waitsIn && stepAt(target, waitsIn)?.type;
         return {
+          workspace_id: run.workspace_id,
           id: run.id,
           position: plan.to,
           waiting_at: keepWait ? plan.to : waitingAt,
@@ -147,7 +162,26 @@ export async function moveRuns(database: Database, flowId: string, version: numb
           reached: waitType === "wait" || waitType === "wait_for" ? waitsIn : null,
         };
       });
-      await sql(MOVE, [JSON.stringify(plans), version]);
+      const written = await sql<RunState & { id: string }>(MOVE, [JSON.stringify(plans), version]);
+      // D69, D70: each run's statistics move with it; its `moved` entry counts the wait it goes on with.
+      const movedRuns = new Map(written.map((r) => [r.id, r]));
+      const counts = new FlowCounts();
+      runs.forEach((run, i) => {
+        const moved = movedRuns.get(run.id);
+        if (!moved) return;
+        const before = {
+          workspace_id: moved.workspace_id,
+          flow_id: flowId,
+          mode: run.mode,
+          version: run.version,
+          status: "active",
+          converted: run.converted_at !== null,
+        };
+        counts.run({ ...before, place: run.waiting_at ?? run.position }, moved);
+        counts.entry({ kind: "moved", position: plans[i]!.position, detail: { reached: plans[i]!.reached } }, moved);
+        if (plans[i]!.removed) counts.entry({ kind: "completed", position: null, detail: null }, moved);
+      });
+      await counts.write(sql);
       const ended = runs.filter((_, i) => plans[i]!.removed);
       const at = new Date();
       await insertEvents(
@@ -256,14 +290,17 @@ export async function previewEdit(database: Database, caller: { workspaceId: str
   checkMigrate(definition.migrate, flow.status);
   const move = definition.migrate === "move";
   const groups = await database.query<{ version: number; position: Path | null; runs: number }>(
-    `SELECT version, position, count(*)::int AS runs FROM flow_runs WHERE flow_id = $1 AND status = 'active' GROUP BY 1, 2`,
-    [flowId],
+    `SELECT version, position, count(*)::int AS runs FROM flow_runs WHERE workspace_id = $2 AND flow_id = $1 AND status = 'active' GROUP BY 1, 2`,
+    [flowId, caller.workspaceId],
   );
   const runs = await database.query<ActiveRun>(
-    `SELECT ${RUN_COLUMNS} FROM flow_runs WHERE flow_id = $1 AND status = 'active' ORDER BY created_at, id LIMIT ${PREVIEW_RUNS}`,
-    [flowId],
+    `SELECT ${RUN_COLUMNS} FROM flow_runs WHERE workspace_id = $2 AND flow_id = $1 AND status = 'active' ORDER BY created_at, id LIMIT ${PREVIEW_RUNS}`,
+    [flowId, caller.workspaceId],
   );
-  const versions = await stepsOf(database.query, flowId, [...groups.map((g) => g.version), ...runs.map((r) => r.version)]);
+  const versions = await stepsOf(database.query, caller.workspaceId, flowId, [
+    ...groups.map((g) => g.version),
+    ...runs.map((r) => r.version),
+  ]);
   const counts = { runs: 0, moved: 0, kept: 0, completed: 0 };
   for (const g of groups) {
     counts.runs += g.runs;

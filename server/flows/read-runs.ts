@@ -12,13 +12,13 @@ const RUN_COLUMNS = `r.id, r.flow_id, r.contact_id, r.status::text AS status, r.
 type Actor = Pick<CallerInWorkspace, "workspaceId" | "mode">;
 
 /** The steps of each (flow, version) of the runs, read once each. */
-async function versionSteps(database: Database, runs: RunRecord[]): Promise<Map<string, Step[]>> {
+async function versionSteps(database: Database, workspaceId: string, runs: RunRecord[]): Promise<Map<string, Step[]>> {
   const pairs = [...new Map(runs.map((r) => [`${r.flow_id}:${r.version}`, r])).values()];
   if (pairs.length === 0) return new Map();
   const rows = await database.query<{ flow_id: string; version: number; steps: Step[] }>(
     `SELECT v.flow_id, v.version, v.steps FROM unnest($1::text[], $2::int[]) AS k(flow_id, version)
-     JOIN flow_versions v ON v.flow_id = k.flow_id AND v.version = k.version`,
-    [pairs.map((r) => r.flow_id), pairs.map((r) => r.version)],
+     JOIN flow_versions v ON v.workspace_id = $3 AND v.flow_id = k.flow_id AND v.version = k.version`,
+    [pairs.map((r) => r.flow_id), pairs.map((r) => r.version), workspaceId],
   );
   return new Map(rows.map((v) => [`${v.flow_id}:${v.version}`, v.steps]));
 }
@@ -31,8 +31,11 @@ export async function getRunWithHistory(database: Database, actor: Actor, runId:
   );
   if (!run) throw notFound("run", "run_id");
   const [steps, history] = await Promise.all([
-    versionSteps(database, [run]),
-    database.query<StoredEntry>(`SELECT at, kind, position, detail FROM flow_run_history WHERE run_id = $1 ORDER BY at, id`, [run.id]),
+    versionSteps(database, actor.workspaceId, [run]),
+    database.query<StoredEntry>(
+      `SELECT at, kind, position, detail FROM flow_run_history WHERE workspace_id = $2 AND run_id = $1 ORDER BY at, id`,
+      [run.id, actor.workspaceId],
+    ),
   ]);
   return {
     ...publicRun(run, steps.get(`${run.flow_id}:${run.version}`) ?? null),
@@ -54,15 +57,15 @@ export async function listFlowRuns(database: Database, actor: Actor, flowId: str
     url,
     async (id) => {
       const [cursor] = await database.query<Cursor>(
-        `SELECT id, created_at AS "createdAt" FROM flow_runs WHERE id = $1 AND flow_id = $2 AND mode = $3::"KeyMode"`,
-        [id, flowId, actor.mode],
+        `SELECT id, created_at AS "createdAt" FROM flow_runs WHERE workspace_id = $4 AND id = $1 AND flow_id = $2 AND mode = $3::"KeyMode"`,
+        [id, flowId, actor.mode, actor.workspaceId],
       );
       return cursor ?? null;
     },
     (_, take, cursor) => {
-      const values: unknown[] = [flowId, actor.mode];
+      const values: unknown[] = [flowId, actor.mode, actor.workspaceId];
       const param = (value: unknown) => `$${values.push(value)}`;
-      const where = [`r.flow_id = $1`, `r.mode = $2::"KeyMode"`];
+      const where = [`r.workspace_id = $3`, `r.flow_id = $1`, `r.mode = $2::"KeyMode"`];
       if (filter.status) where.push(`r.status = ${param(filter.status)}::"RunStatus"`);
       if (filter.contact_id) where.push(`r.contact_id = ${param(filter.contact_id)}`);
       if (filter.key) where.push(`r.key = ${param(filter.key)}`);
@@ -73,6 +76,6 @@ export async function listFlowRuns(database: Database, actor: Actor, flowId: str
       );
     },
   );
-  const steps = await versionSteps(database, items);
+  const steps = await versionSteps(database, actor.workspaceId, items);
   return { items: items.map((r) => publicRun(r, steps.get(`${r.flow_id}:${r.version}`) ?? null)), link };
 }

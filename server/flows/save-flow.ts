@@ -5,31 +5,37 @@ import { prismaHandle } from "../db/prisma-handle.ts";
 import type { Database } from "../db/client.ts";
 import type { Columns } from "../db/rows.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { completeClaimsOf, keyInUse, type IdempotentEffect } from "../idempotency/idempotency.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { checkDefinition } from "./check-definition.ts";
 import type { FlowDefinitionInput } from "./flow-schemas.ts";
+import { flowWithDocument, type FlowWithDocument } from "./flow-views.ts";
 import { checkMigrate, moveRuns } from "./move-runs.ts";
 import { moveFlow } from "./set-flow-status.ts";
 
 /**
- * Creates a flow from a D37 document (dashboard, `svc flow import`): version 1, in the
- * document's status (`draft` when absent; a new flow cannot start `archived`).
+ * Creates a flow from a D37 document (dashboard, `svc flow import`, `POST /flows`): version 1,
+ * in the document's status (`draft` when absent; a new flow cannot start `archived`). Answers
+ * the flow as `GET /flows/{flow_id}` shows it; with `idempotency` (`POST /flows`, D98), that
+ * answer is stored for the key in the transaction that writes the flow (D46): a retry after a
+ * crash finds it, never a second flow.
  */
 export async function createFlow(
   database: Database,
   workspaceId: string,
   input: FlowDefinitionInput,
   actor: Caller,
-): Promise<{ flow_id: string }> {
+  idempotency?: IdempotentEffect,
+): Promise<{ flow_id: string; flow: FlowWithDocument }> {
   const definition = await checkDefinition(database, workspaceId, input);
   checkMigrate(definition.migrate, definition.status ?? "draft");
   if (definition.status === "archived") throw conflict("invalid_flow_status", "A new flow cannot be archived.", "status");
   const id = newId("flow");
   const status = definition.status ?? "draft";
-  await database.prisma.$transaction(async (tx) => {
-    await tx.flow.create({
+  const flow = await database.prisma.$transaction(async (tx) => {
+    const created = await tx.flow.create({
       data: {
         id,
         workspaceId,
@@ -48,6 +54,8 @@ export async function createFlow(
           },
         },
       },
+      // D87: nothing of an enum column returned (Citus refuses their text cast in RETURNING).
+      select: { id: true, name: true, createdAt: true, updatedAt: true, version: true, allowReentry: true },
     });
     await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
@@ -55,8 +63,13 @@ export async function createFlow(
       target: { type: "flow", id },
       detail: { name: definition.name, status, steps: definition.steps.length },
     });
+    const view = flowWithDocument({ ...created, status }, { ...definition, quiet_hours: definition.quiet_hours });
+    // A claim taken over meanwhile (this request outlived it) stores nothing: the flow is not written either.
+    if (idempotency && (await completeClaimsOf(prismaHandle(tx), [idempotency.completion(id, view)])).size === 0) throw keyInUse();
+    return view;
   });
-  return { flow_id: id };
+  idempotency?.stored();
+  return { flow_id: id, flow };
 }
 
 /**
@@ -77,8 +90,8 @@ export async function updateFlow(database: Database, workspaceId: string, flowId
     if (flow.status === "archived") throw conflict("flow_archived", "An archived flow cannot be changed.", "flow_id");
     checkMigrate(definition.migrate, flow.status);
     const [current] = await sql<Columns<"flow_versions", "steps" | "trigger" | "goal" | "quiet_hours" | "caps">>(
-      `SELECT steps, trigger, goal, quiet_hours, caps FROM flow_versions WHERE flow_id = $1 AND version = $2`,
-      [flowId, flow.version],
+      `SELECT steps, trigger, goal, quiet_hours, caps FROM flow_versions WHERE workspace_id = $3 AND flow_id = $1 AND version = $2`,
+      [flowId, flow.version, workspaceId],
     );
     let version = flow.version;
     // A version is its steps, trigger, goal and quiet hours (D62, D64, D65): a run keeps the ones it started with.
@@ -98,30 +111,30 @@ export async function updateFlow(database: Database, workspaceId: string, flowId
       )
     ) {
       const values = [
+        workspaceId,
         flowId,
         version + (flow.status === "draft" ? 0 : 1),
         ...[content.steps, content.trigger, content.goal, content.quiet_hours, content.caps].map((v) => JSON.stringify(v)),
       ];
       if (flow.status === "draft") {
         await sql(
-          `UPDATE flow_versions SET steps = $3::jsonb, trigger = $4::jsonb, goal = $5::jsonb, quiet_hours = $6::jsonb, caps = $7::jsonb WHERE flow_id = $1 AND version = $2`,
+          `UPDATE flow_versions SET steps = $4::jsonb, trigger = $5::jsonb, goal = $6::jsonb, quiet_hours = $7::jsonb, caps = $8::jsonb
+           WHERE workspace_id = $1 AND flow_id = $2 AND version = $3`,
           values,
         );
       } else {
         version += 1;
         await sql(
-          `INSERT INTO flow_versions (flow_id, version, steps, trigger, goal, quiet_hours, caps) VALUES ($1, $2, $3::jsonb, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb)`,
+          `INSERT INTO flow_versions (workspace_id, flow_id, version, steps, trigger, goal, quiet_hours, caps)
+           VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8::jsonb)`,
           values,
         );
       }
     }
-    await sql(`UPDATE flows SET name = $2, allow_reentry = $3, version = $4, trigger_event = $5, updated_at = now() WHERE id = $1`, [
-      flowId,
-      definition.name,
-      definition.allow_reentry,
-      version,
-      definition.trigger?.event ?? null,
-    ]);
+    await sql(
+      `UPDATE flows SET name = $2, allow_reentry = $3, version = $4, trigger_event = $5, updated_at = now() WHERE workspace_id = $6 AND id = $1`,
+      [flowId, definition.name, definition.allow_reentry, version, definition.trigger?.event ?? null, workspaceId],
+    );
     await recordAudit(sql, actor, {
       workspaceId,
       action: "flow.updated",
@@ -133,7 +146,7 @@ export async function updateFlow(database: Database, workspaceId: string, flowId
     return { version, moved, newVersion: version !== flow.version };
   });
   // D70: with `move`, the runs go to the new version once it is saved, in batches of their own.
-  const runs = definition.migrate === "move" && saved.newVersion ? await moveRuns(database, flowId, saved.version) : null;
+  const runs = definition.migrate === "move" && saved.newVersion ? await moveRuns(database, workspaceId, flowId, saved.version) : null;
   if (saved.moved || runs) wakePipeline();
   return { flow_id: flowId, version: saved.version, runs: runs ?? undefined };
 }

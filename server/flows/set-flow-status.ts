@@ -59,22 +59,30 @@ export async function moveFlow(
 ): Promise<void> {
   if (flow.status === status) return;
   if (!NEXT[flow.status].includes(status)) {
-    throw conflict("invalid_flow_status", `A ${flow.status} flow cannot become ${status}.`, "status");
+    const article = flow.status === "active" || flow.status === "archived" ? "An" : "A";
+    throw conflict("invalid_flow_status", `${article} ${flow.status} flow cannot become ${status}.`, "status");
   }
-  await sql(`UPDATE flows SET status = $2::"FlowStatus", updated_at = now() WHERE id = $1`, [flow.id, status]);
+  await sql(`UPDATE flows SET status = $2::"FlowStatus", updated_at = now() WHERE workspace_id = $3 AND id = $1`, [
+    flow.id,
+    status,
+    flow.workspaceId,
+  ]);
   await recordAudit(sql, actor, {
     workspaceId: flow.workspaceId,
     action: STATUS_ACTION[status],
     target: { type: "flow", id: flow.id },
     detail: { name: flow.name, from: flow.status, to: status },
   });
-  if (status === "archived") await stopRuns(sql, { flowId: flow.id }, "flow archived");
+  if (status === "archived") await stopRuns(sql, { flowId: flow.id, workspaceId: flow.workspaceId }, "flow archived");
   if (status === "active" && flow.status === "paused") {
     await sql(
-      // A wake (an event or a report that came while paused, D63, D64) runs at once; a run's own step at its due time.
-      `UPDATE jobs j SET run_at = CASE WHEN j.payload ? 'wake' THEN now() ELSE greatest(coalesce(r.next_step_at, now()), now()) END
-       FROM flow_runs r WHERE j.kind = 'flow.step' AND j.subject_id = r.id AND r.flow_id = $1 AND r.status = 'active' AND j.run_at >= $2`,
-      [flow.id, PARKED],
+      // A wake (an event or a report that came while paused, D63, D64) runs at once; a run's own
+      // step at its due time. Both tables of the flow's workspace, $3, and the time read once
+      // beside them (D87: Citus refuses now() inside a CASE of an UPDATE).
+      `UPDATE jobs j SET run_at = CASE WHEN j.payload ? 'wake' THEN t.now ELSE greatest(coalesce(r.next_step_at, t.now), t.now) END
+       FROM flow_runs r, (SELECT now() AS now) t WHERE j.workspace_id = $3 AND r.workspace_id = $3 AND j.kind = 'flow.step' AND j.subject_id = r.id
+         AND r.flow_id = $1 AND r.status = 'active' AND j.run_at >= $2`,
+      [flow.id, PARKED, flow.workspaceId],
     );
   }
 }

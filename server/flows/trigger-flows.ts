@@ -24,15 +24,16 @@ import type { Trigger } from "./flow-schemas.ts";
 export type TriggeredFlow = { id: string; workspace_id: string; event: string; version: number; allow_reentry: boolean; trigger: Trigger };
 
 /**
- * The active flows the (workspace, event name) pairs of the parameters `workspaces` and
- * `names` (text arrays) trigger, on their current versions, held for share until the runs are
- * written (a status change waits), in id order. The caller locks the events' contacts first,
- * as enrollments do.
+ * The active flows of the workspace of the parameter `workspace` that the event names of the
+ * parameter `names` (a text array) trigger, on their current versions, held for share until
+ * the runs are written (a status change waits), in id order. The caller locks the events'
+ * contacts first, as enrollments do. One workspace a statement (D87: Citus locks rows only in
+ * a statement it routes to one workspace's shard).
  */
-export const triggeredFlows = (workspaces: string, names: string) => `
+export const triggeredFlows = (workspace: string, names: string) => `
   SELECT f.id, f.workspace_id, f.trigger_event AS event, f.version, f.allow_reentry, v.trigger FROM flows f
-  JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.version
-  WHERE (f.workspace_id, f.trigger_event) IN (SELECT * FROM unnest(${workspaces}::text[], ${names}::text[])) AND f.status = 'active'
+  JOIN flow_versions v ON v.workspace_id = f.workspace_id AND v.flow_id = f.id AND v.version = f.version
+  WHERE f.workspace_id = ${workspace} AND f.trigger_event = ANY(${names}::text[]) AND f.status = 'active'
   ORDER BY f.id FOR SHARE OF f`;
 
 /** An event as recorded, with the request that recorded it (D54: its runs carry it on). */
@@ -138,7 +139,7 @@ export async function triggerFlows(database: Database, job: Job<"contact_event.p
     const contact = event && (await lockContacts(sql, [{ workspaceId: event.workspace_id, id: event.contact_id }])).get(event.contact_id);
     let started = 0;
     if (event && contact) {
-      const flows = await sql<TriggeredFlow>(triggeredFlows("$1", "$2"), [[event.workspace_id], [event.name]]);
+      const flows = await sql<TriggeredFlow>(triggeredFlows("$1", "$2"), [event.workspace_id, [event.name]]);
       ({ started } = await enrollTriggered(sql, [{ ...event, cause: currentCause() }], flows, new Date()));
     }
     // The runs commit only with the job's end: a job whose lease was lost enrolls nothing.

@@ -28,7 +28,11 @@ export async function unenrollContact(
   if (input.to !== undefined) {
     // D15's lookup, without creating anyone: a recipient that matches no contact is a 404 on its field.
     const recipient = await resolveRecipient(database, actor, input.to);
-    if (!recipient.exists) throw notFound("contact", input.to.phone !== undefined ? "to.phone" : "to.email");
+    if (!recipient.exists)
+      throw notFound(
+        "contact",
+        `to.${input.to.phone !== undefined ? "phone" : input.to.whatsapp_user_id !== undefined ? "whatsapp_user_id" : "email"}`,
+      );
     contactId = recipient.contact.id;
   }
   const reason = input.reason || null;

@@ -38,21 +38,24 @@ type Row = Columns<
 // that two such statements over the same keys never deadlock: each key is inserted as a new
 // claim, or takes over an expired record or a stale claim with the same body; otherwise its
 // existing row is returned untouched. A key in a batch once: the batch is deduplicated first.
+// The clock of the conflict's test and update is the new row's `created_at` (now()), and the
+// claim's age a number in the text: Citus (D87) takes only immutable functions there (no now(),
+// no timestamp minus an interval) and loses a parameter's value in that clause.
 const SCOPE = "(workspace_id, mode, method, path, key)";
-const CLAIMS = `
+const claims = (staleSeconds: number) => `
   WITH c AS (
     SELECT * FROM ${jsonRows("$1", `i int, workspace_id text, mode "KeyMode", method text, path text, key text, body_hash text`)} AS c
   ),
   ins AS (
-    INSERT INTO idempotency_records (workspace_id, mode, method, path, key, body_hash, status, expires_at)
-    SELECT workspace_id, mode, method, path, key, body_hash, 'in_progress', now() + make_interval(hours => ${RETENTION_HOURS})
+    INSERT INTO idempotency_records (workspace_id, mode, method, path, key, body_hash, status, created_at, expires_at)
+    SELECT workspace_id, mode, method, path, key, body_hash, 'in_progress', now(), now() + make_interval(hours => ${RETENTION_HOURS})
     FROM c ORDER BY workspace_id, mode, method, path, key
     ON CONFLICT ${SCOPE} DO UPDATE
-      SET body_hash = EXCLUDED.body_hash, status = 'in_progress', created_at = now(), expires_at = EXCLUDED.expires_at,
+      SET body_hash = EXCLUDED.body_hash, status = 'in_progress', created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
           response_status = NULL, response_body = NULL, response_headers = NULL
-      WHERE idempotency_records.expires_at < now()
+      WHERE idempotency_records.expires_at < EXCLUDED.created_at
          OR (idempotency_records.status = 'in_progress' AND idempotency_records.body_hash = EXCLUDED.body_hash
-             AND idempotency_records.created_at < now() - make_interval(secs => $2))
+             AND EXCLUDED.created_at - idempotency_records.created_at > make_interval(secs => ${Number(staleSeconds)}))
     RETURNING workspace_id, mode, method, path, key, body_hash, created_at
   )
   SELECT c.i, true AS claimed, ins.created_at, ins.body_hash, 'in_progress' AS status,
@@ -71,11 +74,11 @@ const CLAIMS = `
  * fences it). Returns the `ref` of each one stored. A part of larger statements too: accepted
  * messages and their stored responses commit in one (`insertMessages`).
  */
-export function completeClaims(param: string, when = "true"): string {
+export function completeClaims(param: string, when = "true", workspace?: string): string {
   return `
   UPDATE idempotency_records r SET status = 'done', response_status = c.status, response_body = c.body, response_headers = c.headers
   FROM ${jsonRows(param, COMPLETION_COLUMNS)} AS c
-  WHERE ${STILL_HELD} AND ${when}
+  WHERE ${workspace ? `r.workspace_id = ${workspace} AND ` : ""}${STILL_HELD} AND ${when}
   RETURNING c.ref`;
 }
 
@@ -83,10 +86,12 @@ export function completeClaims(param: string, when = "true"): string {
  * The `ref` of each `Completion` in parameter `param` whose claim is still the request's, its
  * row locked until the statement's transaction ends: a statement that decides what to write
  * by it (`insertMessages`) can then store the responses of what it writes (`completeClaims`)
- * without the claim being taken over in between.
+ * without the claim being taken over in between. `workspace`, the parameter of the one
+ * workspace the claims belong to (D87: a locking read names it, for Citus to route it; so does
+ * `completeClaims`' when given).
  */
-export function heldClaims(param: string): string {
-  return `SELECT c.ref FROM ${jsonRows(param, COMPLETION_COLUMNS)} AS c JOIN idempotency_records r ON ${STILL_HELD} FOR UPDATE OF r`;
+export function heldClaims(param: string, workspace: string): string {
+  return `SELECT c.ref FROM ${jsonRows(param, COMPLETION_COLUMNS)} AS c JOIN idempotency_records r ON r.workspace_id = ${workspace} AND ${STILL_HELD} FOR UPDATE OF r`;
 }
 
 const COMPLETION_COLUMNS = `ref text, workspace_id text, mode "KeyMode", method text, path text, key text, claimed_at timestamptz, status int, body text, headers jsonb`;
@@ -125,7 +130,7 @@ const claim = groupCommitEach(
       const { workspaceId, mode, method, path, key } = scope;
       unique.push({ i, workspace_id: workspaceId, mode, method, path, key, body_hash: bodyHash });
     });
-    const rows = await database.query<Row & { i: number }>(CLAIMS, [JSON.stringify(unique), env().idempotencyClaimSeconds]);
+    const rows = await database.query<Row & { i: number }>(claims(env().idempotencyClaimSeconds), [JSON.stringify(unique)]);
     const byIndex = new Map(rows.map((r) => [Number(r.i), r]));
     return asks.map((a, i) => {
       const j = first.get(scopeKey(a.scope))!;

@@ -28,7 +28,7 @@ async function targetOf(database: Database, recipient: string): Promise<Target |
   const match = RETURN_PATH.exec(recipient.trim());
   if (!match) return null;
   const [row] = await database.query<{ id: string; workspace_id: string; mode: "test" | "live"; contact_id: string }>(
-    `SELECT m.id, m.workspace_id, m.mode::text AS mode, m.contact_id FROM messages m JOIN channels c ON c.id = m.channel_id
+    `SELECT m.id, m.workspace_id, m.mode::text AS mode, m.contact_id FROM messages m JOIN channels c ON c.workspace_id = m.workspace_id AND c.id = m.channel_id
      WHERE m.id = $1 AND m.channel = 'email' AND lower(c.settings->>'bounce_domain') = lower($2)`,
     [match[1], match[2]],
   );

@@ -96,7 +96,7 @@ async function applyNotification(database: Database, channelId: string, n: SesNo
     return { message_id: messageId, applied };
   }
   if (kind === "Complaint" && n.complaint) {
-    const message = await database.prisma.message.findUniqueOrThrow({
+    const message = await database.prisma.message.findFirstOrThrow({
       where: { id: messageId },
       select: { id: true, workspaceId: true, contactId: true, mode: true },
     });

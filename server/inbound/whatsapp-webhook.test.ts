@@ -86,6 +86,22 @@ describe("parseWebhook", () => {
     });
   });
 
+  it("keeps a report's pricing as Meta's 2026 JSON carries it, category and type as they come (D89)", () => {
+    const raw = webhook({
+      statuses: [
+        {
+          id: "wamid.P",
+          status: "sent",
+          timestamp: "1763712000",
+          recipient_id: "5511987654321",
+          pricing: { billable: false, pricing_model: "PMP", type: "free_entry_point", category: "referral_conversion" },
+        },
+      ],
+    });
+    const item = parseWebhook(raw)![0]!.statuses[0]!;
+    expect(statusReport(item).pricing).toEqual({ category: "referral_conversion", type: "free_entry_point" });
+  });
+
   it("turns a failed status's first error into the report's error", () => {
     const raw = webhook({
       statuses: [
@@ -137,7 +153,65 @@ describe("parseWebhook", () => {
         { from: "5521999998888", id: "wamid.in2", timestamp: "1", type: "text", text: { body: "stop please" } },
       ],
     });
-    expect(parseWebhook(raw)![0]!.stopFrom).toEqual(["+5511987654321"]);
+    expect(parseWebhook(raw)![0]!.stopFrom).toEqual([{ phone: "+5511987654321", userId: null }]);
+  });
+
+  // D88, Meta's example as providers-2026.md quotes it: the phone withheld.
+  it("reads a sender known only by user id, with its username and parent id", () => {
+    const raw = webhook({
+      contacts: [
+        {
+          profile: { name: "Sheena Nelson", username: "@realsheenanelson" },
+          user_id: "US.13491208655302741918",
+          parent_user_id: "US.11815799212886844830",
+        },
+      ],
+      messages: [
+        {
+          from_user_id: "US.13491208655302741918",
+          from_parent_user_id: "US.11815799212886844830",
+          id: "wamid.in1",
+          timestamp: "1749416383",
+          type: "text",
+          text: { body: "stop" },
+        },
+      ],
+    });
+    const [change] = parseWebhook(raw)!;
+    expect(change!.inbound[0]).toMatchObject({
+      from: null,
+      userId: "US.13491208655302741918",
+      username: "@realsheenanelson",
+      parentUserId: "US.11815799212886844830",
+      profileName: "Sheena Nelson",
+    });
+    expect(change!.stopFrom).toEqual([{ phone: null, userId: "US.13491208655302741918" }]);
+  });
+
+  it.each(["parent_user_id", "parent_recipient_user_id", "recipient_parent_user_id"])("takes the parent id spelled %s", (key) => {
+    const raw = webhook({
+      contacts: [{ profile: { name: "A" }, user_id: "US.1", [key]: "US.2" }],
+      messages: [{ from_user_id: "US.1", id: "wamid.p", timestamp: "1", type: "text", text: { body: "hi" } }],
+    });
+    expect(parseWebhook(raw)![0]!.inbound[0]).toMatchObject({ userId: "US.1", parentUserId: "US.2" });
+  });
+
+  it("skips a message with neither a phone nor a user id, and reads user_changed_user_id as a move, not a message", () => {
+    const raw = webhook({
+      messages: [
+        { id: "wamid.x", timestamp: "1", type: "text", text: { body: "who?" } },
+        {
+          from_user_id: "US.1",
+          id: "wamid.s",
+          timestamp: "1",
+          type: "system",
+          system: { body: "changed", user_id: "US.3", type: "user_changed_user_id" },
+        },
+      ],
+    });
+    const [change] = parseWebhook(raw)!;
+    expect(change!.inbound).toEqual([]);
+    expect(change!.userIdChanges).toEqual([{ from: null, userId: "US.1", newUserId: "US.3" }]);
   });
 
   it("ignores changes without a phone number id (other webhook fields)", () => {

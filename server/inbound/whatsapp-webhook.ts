@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { channelConfig } from "../providers/load-channel.ts";
 import { CHANNEL_SELECT } from "../channels/channel-schemas.ts";
-import { upsertContact } from "../contacts/upsert-contact.ts";
+import { updateContact, upsertContact } from "../contacts/upsert-contact.ts";
+import { findContactBy } from "../contacts/get-contact.ts";
+import { isWhatsAppUserId } from "../lib/whatsapp-user-id.ts";
+import { metaErrorCodeText } from "../providers/meta-error-codes.ts";
 import type { Database } from "../db/client.ts";
 import { hmacSha256Hex, safeEqual } from "../lib/crypto.ts";
 import { log } from "../lib/log.ts";
@@ -60,8 +63,15 @@ const ZStatus = z.looseObject({
   status: z.enum(["sent", "delivered", "read", "failed"]),
   timestamp: z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(Number),
   recipient_id: z.string().optional(),
+  /** D88: always sent since 2026, with or without `recipient_id` (the phone). */
+  recipient_user_id: z.string().optional(),
   /** Our message id, sent with the message and returned by Meta on each of its status reports. */
   biz_opaque_callback_data: z.string().optional(),
+  /** D89: `{ billable, pricing_model, type, category }`; the message keeps `category` and `type` as Meta names them. */
+  pricing: z
+    .looseObject({ category: z.string().min(1).max(100), type: z.string().min(1).max(100) })
+    .optional()
+    .catch(undefined),
   errors: z
     .array(
       z.looseObject({
@@ -76,19 +86,46 @@ const ZStatus = z.looseObject({
 
 const ZReply = z.looseObject({ id: z.string().optional(), title: z.string().optional() });
 
-const ZInbound = z.looseObject({
-  from: z.string().regex(/^\+?\d{6,15}$/),
-  id: z.string().min(1).max(512),
-  timestamp: z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(Number),
-  type: z.string(),
-  text: z.looseObject({ body: z.string() }).optional(),
-  interactive: z.looseObject({ type: z.string().optional(), button_reply: ZReply.optional(), list_reply: ZReply.optional() }).optional(),
-  button: z.looseObject({ text: z.string().optional(), payload: z.string().optional() }).optional(),
-});
+// D88: a sender is known by its phone (`from`), withheld unless the business and the user were
+// in touch lately, and by its user id (`from_user_id`); at least one of them.
+const ZInbound = z
+  .looseObject({
+    from: z
+      .string()
+      .regex(/^\+?\d{6,15}$/)
+      .optional(),
+    from_user_id: z.string().refine(isWhatsAppUserId).optional(),
+    id: z.string().min(1).max(512),
+    timestamp: z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(Number),
+    type: z.string(),
+    text: z.looseObject({ body: z.string() }).optional(),
+    interactive: z.looseObject({ type: z.string().optional(), button_reply: ZReply.optional(), list_reply: ZReply.optional() }).optional(),
+    button: z.looseObject({ text: z.string().optional(), payload: z.string().optional() }).optional(),
+    system: z.looseObject({ type: z.string().optional(), user_id: z.string().optional() }).optional(),
+  })
+  .refine((m) => m.from !== undefined || m.from_user_id !== undefined);
 
 const INBOUND_MEDIA = ["image", "video", "audio", "document", "sticker"] as const;
 
-const ZProfile = z.looseObject({ wa_id: z.string().optional(), profile: z.looseObject({ name: z.string().optional() }).optional() });
+const ZProfile = z.looseObject({
+  wa_id: z.string().optional(),
+  user_id: z.string().optional(),
+  profile: z.looseObject({ name: z.string().optional(), username: z.string().optional() }).optional(),
+});
+
+/** D88: the parent user id, under any of the spellings Meta's pages use; kept, never matched on. */
+const PARENT_KEYS = ["parent_user_id", "parent_recipient_user_id", "recipient_parent_user_id", "from_parent_user_id"] as const;
+
+export function parentUserId(...items: unknown[]): string | null {
+  for (const item of items) {
+    if (!item || typeof item !== "object") continue;
+    for (const key of PARENT_KEYS) {
+      const value = (item as Record<string, unknown>)[key];
+      if (typeof value === "string" && isWhatsAppUserId(value)) return value;
+    }
+  }
+  return null;
+}
 
 const ZTemplateStatus = z.looseObject({
   event: z.string().min(1),
@@ -96,6 +133,19 @@ const ZTemplateStatus = z.looseObject({
   message_template_name: z.string().min(1),
   message_template_language: z.string().min(1),
 });
+
+/** A `system` message of type `user_changed_user_id` (D88): the sender's user id changed. */
+export type UserIdChange = { from: string | null; userId: string | null; newUserId: string };
+
+/** Meta's `phone_number_quality_update` (D90): `event` THROUGHPUT_UPGRADE lifts the number to 1,000 messages/s. */
+const ZQualityUpdate = z.looseObject({
+  event: z.string().min(1),
+  display_phone_number: z.coerce.string().optional(),
+  metadata: z.looseObject({ phone_number_id: z.coerce.string() }).optional(),
+});
+
+/** A number's throughput after `THROUGHPUT_UPGRADE` (D90); 80 before it. */
+export const UPGRADED_RATE_PER_SECOND = 1000;
 
 /** One item of `messages[]` as an inbound message (D44): text, media, or an interactive reply's title. */
 function inboundItem(item: unknown, profiles: unknown[]): InboundItem | null {
@@ -115,15 +165,23 @@ function inboundItem(item: unknown, profiles: unknown[]): InboundItem | null {
           : typeof caption === "string"
             ? caption
             : null;
-  const digits = m.from.replace(/^\+/, "");
-  const profile = profiles.map((p) => ZProfile.safeParse(p)).find((p) => p.success && p.data.wa_id === digits);
+  const digits = m.from?.replace(/^\+/, "");
+  // D88: the sender's `contacts[]` entry, by user id first, then by phone.
+  const entries = profiles.map((p) => ZProfile.safeParse(p)).flatMap((p) => (p.success ? [p.data] : []));
+  const profile =
+    (m.from_user_id ? entries.find((p) => p.user_id === m.from_user_id) : undefined) ??
+    (digits ? entries.find((p) => p.wa_id === digits) : undefined);
+  const username = profile?.profile?.username?.trim().slice(0, 64) || null;
   return {
-    from: `+${digits}`,
+    from: digits ? `+${digits}` : null,
+    userId: m.from_user_id ?? (profile?.user_id && isWhatsAppUserId(profile.user_id) ? profile.user_id : null),
+    username,
+    parentUserId: parentUserId(raw, profile),
     wamid: m.id,
     at: new Date(m.timestamp * 1000),
     text,
     mediaType: media ?? null,
-    profileName: (profile?.success && profile.data.profile?.name?.trim().slice(0, 200)) || null,
+    profileName: profile?.profile?.name?.trim().slice(0, 200) || null,
     raw,
   };
 }
@@ -133,16 +191,21 @@ export type StatusItem = z.infer<typeof ZStatus> & { raw: Record<string, unknown
 export type WebhookChange = {
   phoneNumberId: string;
   statuses: StatusItem[];
-  /** E.164 phones of senders whose text was a stop word. */
-  stopFrom: string[];
+  /** Senders whose text was a stop word: their E.164 phone and (D88) user id, as known. */
+  stopFrom: { phone: string | null; userId: string | null }[];
   /** Inbound messages (D44). */
   inbound: InboundItem[];
+  /** D88: `user_changed_user_id` system messages. */
+  userIdChanges: UserIdChange[];
 };
 
 /** Meta's `message_template_status_update` (D41), keyed by the business account id. */
 export type TemplateStatusChange = { wabaId: string; name: string; language: string; event: string; externalId?: string };
 
-export type ParsedWebhook = { changes: WebhookChange[]; templates: TemplateStatusChange[] };
+/** A `phone_number_quality_update` (D90), keyed by the business account id (and the number, when named). */
+export type QualityUpdate = { wabaId: string; phoneNumberId?: string; event: string };
+
+export type ParsedWebhook = { changes: WebhookChange[]; templates: TemplateStatusChange[]; quality: QualityUpdate[] };
 
 /** The changes of a webhook body that we act on; null when it is not the Cloud API's JSON. */
 export function parseWebhook(raw: string): WebhookChange[] | null {
@@ -161,8 +224,17 @@ export function parseWebhookBody(raw: string): ParsedWebhook | null {
   if (!parsed.success) return null;
   const changes: WebhookChange[] = [];
   const templates: TemplateStatusChange[] = [];
+  const quality: QualityUpdate[] = [];
   for (const entry of parsed.data.entry) {
     for (const change of entry.changes) {
+      if (change.field === "phone_number_quality_update") {
+        const update = ZQualityUpdate.safeParse(change.value);
+        if (update.success && entry.id) {
+          const phoneNumberId = update.data.metadata?.phone_number_id;
+          quality.push({ wabaId: entry.id, event: update.data.event, ...(phoneNumberId ? { phoneNumberId } : {}) });
+        }
+        continue;
+      }
       if (change.field === "message_template_status_update") {
         const update = ZTemplateStatus.safeParse(change.value);
         if (update.success && entry.id) {
@@ -183,20 +255,28 @@ export function parseWebhookBody(raw: string): ParsedWebhook | null {
         const status = ZStatus.safeParse(item);
         if (status.success) statuses.push({ ...status.data, raw: item as Record<string, unknown> });
       }
-      const stopFrom: string[] = [];
+      const stopFrom: WebhookChange["stopFrom"] = [];
       const inbound: InboundItem[] = [];
+      const userIdChanges: UserIdChange[] = [];
       for (const item of change.value?.messages ?? []) {
         const message = inboundItem(item, change.value?.contacts ?? []);
         if (!message) continue;
+        const system = (item as { system?: { type?: unknown; user_id?: unknown } }).system;
+        if (message.raw.type === "system") {
+          if (system?.type === "user_changed_user_id" && typeof system.user_id === "string" && isWhatsAppUserId(system.user_id)) {
+            userIdChanges.push({ from: message.from, userId: message.userId, newUserId: system.user_id });
+          }
+          continue;
+        }
         inbound.push(message);
         if ((message.raw.type === "text" || message.raw.type === "button") && message.text !== null && isStopWord(message.text)) {
-          stopFrom.push(message.from);
+          stopFrom.push({ phone: message.from, userId: message.userId });
         }
       }
-      changes.push({ phoneNumberId, statuses, stopFrom, inbound });
+      changes.push({ phoneNumberId, statuses, stopFrom, inbound, userIdChanges });
     }
   }
-  return { changes, templates };
+  return { changes, templates, quality };
 }
 
 /** The report of one status item, for applyReport. */
@@ -209,11 +289,12 @@ export function statusReport(item: StatusItem) {
     status: item.status,
     // The wamid: a message whose send got no answer learns it from its first report (D47).
     providerMessageId: item.id,
-    ...(e?.code !== undefined ? { errorCode: String(e.code) } : {}),
+    ...(e?.code !== undefined ? { errorCode: metaErrorCodeText(e.code) } : {}),
     at: new Date(item.timestamp * 1000),
     ...(error ? { error } : item.status === "failed" ? { error: "WhatsApp reported the message as failed." } : {}),
     kind: "provider_report" as const,
     detail: item.raw,
+    ...(item.pricing ? { pricing: { category: item.pricing.category, type: item.pricing.type } } : {}),
   };
 }
 
@@ -221,7 +302,15 @@ export type WebhookOutcome = {
   status: 200 | 400 | 401;
   body: Record<string, unknown>;
   /** What was done, for logs and tests (not sent to Meta). */
-  summary?: { applied: number; ignored: number; unmatched: number; optedOut: number; received: number; templates: number };
+  summary?: {
+    applied: number;
+    ignored: number;
+    unmatched: number;
+    optedOut: number;
+    received: number;
+    templates: number;
+    moved: number;
+  };
 };
 
 const unauthorized: WebhookOutcome = { status: 401, body: { error: "Invalid or missing X-Hub-Signature-256." } };
@@ -236,11 +325,11 @@ export async function handleWhatsAppWebhook(database: Database, raw: Buffer | st
   if (!/^sha256=[0-9a-f]{64}$/i.test(signature?.trim() ?? "")) return unauthorized;
   const parsedBody = parseWebhookBody(raw.toString());
   if (!parsedBody) return { status: 400, body: { error: "The body is not the WhatsApp Cloud API's webhook JSON." } };
-  const { changes, templates } = parsedBody;
+  const { changes, templates, quality } = parsedBody;
 
-  // Template status changes name the business account; its channels' app secrets verify them.
+  // Template status and quality changes name the business account; its channels' app secrets verify them.
   const verifiedAccounts = new Map<string, Candidate[]>();
-  for (const wabaId of new Set(templates.map((t) => t.wabaId))) {
+  for (const wabaId of new Set([...templates, ...quality].map((t) => t.wabaId))) {
     const channels = (await accountChannels(database, wabaId)).filter((c) => verifySignature(raw, signature, c.secrets.app_secret ?? ""));
     if (channels.length === 0) return unauthorized;
     verifiedAccounts.set(wabaId, channels);
@@ -255,22 +344,41 @@ export async function handleWhatsAppWebhook(database: Database, raw: Buffer | st
     verified.set(phoneNumberId, channels);
   }
 
-  const summary = { applied: 0, ignored: 0, unmatched: 0, optedOut: 0, received: 0, templates: 0 };
+  const summary = { applied: 0, ignored: 0, unmatched: 0, optedOut: 0, received: 0, templates: 0, moved: 0 };
   for (const update of templates) {
     const ids = verifiedAccounts.get(update.wabaId)!.map((c) => c.id);
     summary.templates += await database.transaction((sql) => applyTemplateStatus(sql, ids, update));
   }
+  for (const update of quality) {
+    if (update.event !== "THROUGHPUT_UPGRADE") continue;
+    // D90: the number now sends up to 1,000 messages/s; the pacing reads the rate at every reservation.
+    const upgraded = verifiedAccounts
+      .get(update.wabaId)!
+      .filter((c) => c.connected && (!update.phoneNumberId || c.externalId === update.phoneNumberId));
+    for (const c of upgraded) {
+      await database.query(`UPDATE channels SET rate_per_second = $3 WHERE workspace_id = $1 AND id = $2`, [
+        c.workspaceId,
+        c.id,
+        UPGRADED_RATE_PER_SECOND,
+      ]);
+    }
+  }
   for (const change of changes) {
     const channels = verified.get(change.phoneNumberId)!;
     for (const item of change.statuses) {
-      const messageId = await findMessage(database, channels, item);
-      if (!messageId) {
+      const message = await findMessage(database, channels, item);
+      if (!message) {
         summary.unmatched++;
         continue;
       }
-      const changed = await database.transaction((sql) => applyReport(sql, messageId, statusReport(item)));
+      const changed = await database.transaction((sql) => applyReport(sql, message.id, statusReport(item), message.workspaceId));
       if (changed) summary.applied++;
       else summary.ignored++;
+      if (item.recipient_user_id && isWhatsAppUserId(item.recipient_user_id) && message.contactId) {
+        await learnUserId(database, message.workspaceId, message.contactId, item.recipient_user_id).catch((err) =>
+          log().warn({ err, workspaceId: message.workspaceId }, "whatsapp webhook: could not keep a recipient's user id"),
+        );
+      }
     }
     const connected = channels.filter((c) => c.connected);
     const workspaces = new Set(connected.map((c) => c.workspaceId));
@@ -285,10 +393,20 @@ export async function handleWhatsAppWebhook(database: Database, raw: Buffer | st
         }
       }
     }
-    for (const phone of change.stopFrom) {
+    for (const update of change.userIdChanges) {
       for (const workspaceId of workspaces) {
         try {
-          await upsertContact(database, { workspaceId, mode: "live" }, { phone, opt_out_whatsapp: true });
+          if (await moveUserId(database, workspaceId, update)) summary.moved++;
+        } catch (err) {
+          log().warn({ err, workspaceId }, "whatsapp webhook: could not move a contact to its new user id");
+        }
+      }
+    }
+    for (const { phone, userId } of change.stopFrom) {
+      for (const workspaceId of workspaces) {
+        try {
+          const address = { ...(phone ? { phone } : {}), ...(userId ? { whatsapp_user_id: userId } : {}) };
+          await upsertContact(database, { workspaceId, mode: "live" }, { ...address, opt_out_whatsapp: true });
           summary.optedOut++;
         } catch (err) {
           log().warn({ err, workspaceId }, "whatsapp webhook: could not record an opt-out");
@@ -297,8 +415,33 @@ export async function handleWhatsAppWebhook(database: Database, raw: Buffer | st
     }
   }
   // Recorded events may have webhook deliveries to make.
-  if (summary.applied > 0 || summary.received > 0) wakePipeline();
+  if (summary.applied > 0 || summary.received > 0 || summary.moved > 0) wakePipeline();
   return { status: 200, body: { ok: true }, summary };
+}
+
+/**
+ * D88: `user_changed_user_id` moves the contact known by the old user id (else by the phone)
+ * to the new one, through the contact update (event `contato.atualizado`). False when no
+ * contact matched or it already has the new id.
+ */
+async function moveUserId(database: Database, workspaceId: string, change: UserIdChange): Promise<boolean> {
+  const contact =
+    (change.userId ? await findContactBy(database.query, workspaceId, { whatsapp_user_id: change.userId }) : null) ??
+    (change.from ? await findContactBy(database.query, workspaceId, { phone: change.from }) : null);
+  if (!contact || contact.whatsapp_user_id === change.newUserId) return false;
+  await updateContact(database, { workspaceId, mode: "live" }, contact.id, { whatsapp_user_id: change.newUserId });
+  return true;
+}
+
+/**
+ * D88: a status report names its recipient by user id (with or without the phone); the
+ * message's contact keeps that id when it has none and no other contact holds it.
+ */
+async function learnUserId(database: Database, workspaceId: string, contactId: string, userId: string): Promise<void> {
+  const contact = await findContactBy(database.query, workspaceId, { id: contactId });
+  if (!contact || contact.whatsapp_user_id) return;
+  if (await findContactBy(database.query, workspaceId, { whatsapp_user_id: userId })) return;
+  await updateContact(database, { workspaceId, mode: "live" }, contactId, { whatsapp_user_id: userId });
 }
 
 type Candidate = ChannelConfig & { connected: boolean };
@@ -343,16 +486,20 @@ async function accountChannels(database: Database, wabaId: string): Promise<Cand
  * returns as `biz_opaque_callback_data` (the send's answer, and so the wamid, may have been
  * lost, D47), among the messages of the channels whose app secret verified the report.
  */
-async function findMessage(database: Database, channels: ChannelConfig[], item: StatusItem): Promise<string | null> {
+async function findMessage(
+  database: Database,
+  channels: ChannelConfig[],
+  item: StatusItem,
+): Promise<{ id: string; workspaceId: string; contactId: string | null } | null> {
   const ours = item.biz_opaque_callback_data;
   const found = await database.prisma.message.findFirst({
     where: {
       channelId: { in: channels.map((c) => c.id) },
       OR: [{ providerMessageId: item.id }, ...(ours ? [{ id: ours }] : [])],
     },
-    select: { id: true },
+    select: { id: true, workspaceId: true, contactId: true },
   });
-  return found?.id ?? null;
+  return found ?? null;
 }
 
 /**

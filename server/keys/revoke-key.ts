@@ -7,11 +7,11 @@ import { notFound } from "../lib/errors.ts";
 /** Revocation is a row update, so it takes effect at once on every instance (D21). */
 export async function revokeKey(database: Database, workspaceId: string, id: string, actor: Caller): Promise<{ revoked: true }> {
   await database.prisma.$transaction(async (tx) => {
-    const [revoked] = await tx.apiKey.updateManyAndReturn({
-      where: { id, workspaceId, revokedAt: null },
-      data: { revokedAt: new Date() },
-      select: { name: true, mode: true },
-    });
+    // The enum column is read apart from the write (D87: Citus refuses its text cast in RETURNING);
+    // only the statement that revoked records it.
+    const key = await tx.apiKey.findFirst({ where: { id, workspaceId, revokedAt: null }, select: { name: true, mode: true } });
+    const { count } = await tx.apiKey.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: new Date() } });
+    const revoked = count === 1 ? key : null;
     if (revoked) {
       await recordAudit(prismaHandle(tx), actor, {
         workspaceId,

@@ -2,10 +2,13 @@
 export const SCOPES = [
   "messages:send",
   "messages:read",
+  // D91: marking received messages read.
+  "messages:write",
   "contacts:write",
   "contacts:read",
   "flows:enroll",
   "flows:read",
+  "flows:write",
   "events:write",
   "events:read",
   "tags:write",
@@ -14,6 +17,8 @@ export const SCOPES = [
   "fields:read",
   "webhooks:write",
   "webhooks:read",
+  // D92: the workspace's channels and their senders' DNS.
+  "channels:read",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

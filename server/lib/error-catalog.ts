@@ -257,6 +257,13 @@ export const ERROR_CATALOG = {
     param: "phone",
     where: ["api-declared"],
   },
+  invalid_whatsapp_user_id: {
+    type: "invalid_request",
+    description: "A WhatsApp user id is not two letters, a dot, then up to 128 letters and digits.",
+    message: "whatsapp_user_id is not a WhatsApp user id.",
+    param: "whatsapp_user_id",
+    where: ["api-declared"],
+  },
   invalid_email: {
     type: "invalid_request",
     description: "An e-mail address is not a single, syntactically valid mailbox.",
@@ -320,6 +327,22 @@ export const ERROR_CATALOG = {
     param: "id",
     where: ["api-declared"],
   },
+  not_inbound: {
+    type: "conflict",
+    description:
+      "`POST /messages/{id}/read` on a message that is not an inbound WhatsApp message (a message you sent, or an e-mail): only messages received on WhatsApp can be marked read. `param` is `id`.",
+    message: "The message is outbound: only an inbound WhatsApp message can be marked read.",
+    param: "id",
+    where: ["api-declared"],
+  },
+  read_not_sent: {
+    type: "conflict",
+    description:
+      "`POST /messages/{id}/read`: the WhatsApp Cloud API did not take the read receipt (its answer is in the message), or the message's channel is disconnected. Nothing was recorded; retry once the channel works.",
+    message: "The WhatsApp Cloud API did not take the read receipt: Invalid OAuth access token. (code 190).",
+    param: "id",
+    where: ["api-declared"],
+  },
   template_not_found: {
     type: "invalid_request",
     description:
@@ -350,6 +373,22 @@ export const ERROR_CATALOG = {
     message: "The channel has no WhatsApp Business account id: connect it again with waba_id.",
     param: "channel_id",
     where: ["dashboard", "cli"],
+  },
+  marketing_opted_out: {
+    type: "conflict",
+    description:
+      "A marketing template to a contact that stopped marketing messages on WhatsApp (`whatsapp_marketing_opt_out`); `param` is `to`. Utility and authentication templates still go.",
+    message: "The recipient stopped marketing messages on WhatsApp: send a utility template instead.",
+    param: "to",
+    where: ["api-declared"],
+  },
+  channel_paused: {
+    type: "conflict",
+    description:
+      "A live send on a channel that WhatsApp stopped (a payment problem or a policy block): it is paused until resumed in the dashboard or with `svc channel resume`; `param` is `channel`.",
+    message: "The whatsapp channel ch_… is paused (payment): fix it with Meta, then resume the channel.",
+    param: "channel",
+    where: ["api-declared"],
   },
   channel_not_connected: {
     type: "conflict",
@@ -467,18 +506,18 @@ export const ERROR_CATALOG = {
   },
   unknown_channel: {
     type: "invalid_request",
-    description: "Flow definitions: a `send` step's `channel_id` is not a connected channel of its type.",
+    description: "Flow documents: a `send` step's `channel_id` is not a connected channel of its type.",
     message: "steps.0.channel_id: no connected whatsapp channel with this id.",
     param: "steps.0.channel_id",
-    where: ["dashboard", "cli"],
+    where: ["api-declared", "dashboard", "cli"],
   },
   invalid_flow_status: {
     type: "conflict",
     description:
-      "Dashboard and `svc flow import`: a flow status change that the flow lifecycle does not allow (draft → active ↔ paused → archived; archived is final).",
-    message: "A archived flow cannot become active.",
+      "A flow status change that the flow lifecycle does not allow (draft → active ↔ paused → archived; archived is final), or a new flow created `archived`.",
+    message: "An archived flow cannot become active.",
     param: "status",
-    where: ["dashboard", "cli"],
+    where: ["api-declared", "dashboard", "cli"],
   },
   last_admin: {
     type: "conflict",
@@ -497,10 +536,19 @@ export const ERROR_CATALOG = {
   },
   flow_archived: {
     type: "conflict",
-    description: "Dashboard: an archived flow cannot be edited.",
+    description: "An archived flow cannot be edited: create a new flow from its document instead.",
     message: "An archived flow cannot be changed.",
     param: "flow_id",
-    where: ["dashboard"],
+    where: ["api-declared", "dashboard"],
+  },
+  in_use: {
+    type: "conflict",
+    description:
+      "`DELETE /tags/{id}` or `DELETE /custom-fields/{id}`: an active or paused flow names the tag or field in its current document " +
+      "(a branch's condition, a tag step, a set_field step). Change or archive the flow first.",
+    message: "The flow flow_0mwq18yo3jJFvnIzUvqf4q (Welcome) names this tag at steps.2.if.has_tag; change or archive it first.",
+    param: "id",
+    where: ["api-declared"],
   },
   run_not_active: {
     type: "conflict",
@@ -575,6 +623,13 @@ export const ERROR_CATALOG = {
     description: "The matched contact would get a phone number that another contact of the workspace already has.",
     message: "Another contact already has this phone number.",
     param: "phone",
+    where: ["api-declared"],
+  },
+  whatsapp_user_id_taken: {
+    type: "conflict",
+    description: "The matched contact would get a WhatsApp user id that another contact of the workspace already has.",
+    message: "Another contact already has this WhatsApp user id.",
+    param: "whatsapp_user_id",
     where: ["api-declared"],
   },
   email_taken: {

@@ -3,20 +3,9 @@ import type { CallerInWorkspace } from "../lib/caller.ts";
 import { conflict } from "../lib/errors.ts";
 import { takeUnclaimedJob } from "../outbox/jobs.ts";
 import { giveBack } from "../usage/quota.ts";
-import { getMessageOrThrow } from "./get-message.ts";
-import type { KeyMode } from "../generated/prisma/enums.ts";
-import type { Columns } from "../db/rows.ts";
+import { callerMode, getMessageOrThrow } from "./get-message.ts";
 import { applyReport } from "./apply-report.ts";
 import type { Message } from "./message-schemas.ts";
-
-/** The mode of a workspace's message (the dashboard's cancel); `live` when there is none, which then reads as a 404. */
-async function messageMode(database: Database, workspaceId: string, id: string): Promise<KeyMode> {
-  const [row] = await database.query<Columns<"messages", "mode">>(`SELECT mode FROM messages WHERE id = $1 AND workspace_id = $2`, [
-    id,
-    workspaceId,
-  ]);
-  return row?.mode ?? "live";
-}
 
 const notCancelable = (why: string) =>
   conflict("message_not_cancelable", `The message cannot be canceled: ${why}. Only a message not yet handed to the provider can be.`, "id");
@@ -32,13 +21,13 @@ const notCancelable = (why: string) =>
  */
 export async function cancelMessage(database: Database, caller: CallerInWorkspace, id: string): Promise<Message> {
   // D40: another mode's or workspace's message is a 404 to a key; a dashboard user acts in both modes.
-  const mode = caller.kind === "user" ? await messageMode(database, caller.workspaceId, id) : caller.mode;
+  const mode = await callerMode(database, caller, id);
   const actor = { workspaceId: caller.workspaceId, mode };
   const before = await getMessageOrThrow(database, actor, id);
   if (before.status === "canceled") throw notCancelable("it is already canceled");
   if (before.status !== "queued" || before.direction !== "outbound") throw notCancelable(`it is already ${before.status}`);
   await database.transaction(async (sql) => {
-    if (!(await takeUnclaimedJob(sql, id, ["message.dispatch", "message.simulate"]))) {
+    if (!(await takeUnclaimedJob(sql, actor.workspaceId, id, ["message.dispatch", "message.simulate"]))) {
       throw notCancelable("it is being handed to the provider, or was handed to it already");
     }
     // Who canceled it, for the message's timeline. The status change, its history entry and
@@ -49,7 +38,8 @@ export async function cancelMessage(database: Database, caller: CallerInWorkspac
         : caller.kind === "key"
           ? { by: "api", api_key_id: caller.keyId }
           : {};
-    if (!(await applyReport(sql, id, { status: "canceled", kind: "status", detail: by }))) throw notCancelable("it is no longer queued");
+    if (!(await applyReport(sql, id, { status: "canceled", kind: "status", detail: by }, actor.workspaceId)))
+      throw notCancelable("it is no longer queued");
     if (mode === "live") await giveBack(sql, actor.workspaceId, before.channel, new Date(before.created_at));
   });
   return getMessageOrThrow(database, actor, id);

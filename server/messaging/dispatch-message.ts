@@ -1,13 +1,15 @@
 import { causeParams } from "../observability/request-context.ts";
 import { messageEventData } from "./message-event-data.ts";
 import { loadChannel } from "../providers/load-channel.ts";
-import { isConnectionError, type Database } from "../db/client.ts";
+import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import { backoffMs } from "../outbox/backoff.ts";
+import { countMessageMoves } from "../flows/stat-counters.ts";
 import { completeJob, deferJobs, fenceJob, insertJobRows, jobRow, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { env } from "../lib/env.ts";
 import type { ChannelConfig, Content, ProviderResult } from "../providers/provider.ts";
 import { providerFor } from "../providers/registry.ts";
-import { batchedRows } from "../lib/batched-rows.ts";
+import { workspaceKey, workspaceRows } from "../lib/batched-rows.ts";
+import { byWorkspace } from "../lib/per-workspace.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { SecretsUnreadableError } from "../lib/crypto.ts";
@@ -15,9 +17,13 @@ import { recorder } from "../observability/metrics.ts";
 import { inSpan } from "../observability/tracing.ts";
 import { applyReport, type Report } from "./apply-report.ts";
 import { SECOND_TAIL_MS, slowChannel } from "../channels/pacing.ts";
-import { slowsChannel } from "../providers/meta-error-codes.ts";
+import { optsOutOfMarketing, pauseReason, slowsChannel } from "../providers/meta-error-codes.ts";
+import { channelPausedError, pauseChannel, stopsEverySend } from "../channels/channel-pause.ts";
+import { addReputation, reputationDay } from "../channels/reputation.ts";
 import { jsonRows } from "../db/json-rows.ts";
-import { insertEventsFrom } from "../events/record-event.ts";
+import { insertEvent, insertEventsFrom } from "../events/record-event.ts";
+import { touchContacts } from "../contacts/get-contact.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
 import { insertHistory } from "./message-history.ts";
 import type { Columns } from "../db/rows.ts";
 
@@ -44,49 +50,63 @@ export type DispatchRow = Columns<
 > & {
   content: Content;
   metadata: Record<string, string> | null;
+  /** The flow whose run sent it; null for API sends (D92: the e-mail's Feedback-ID). */
+  flow_id: string | null;
 };
 
 /** The jobs of one claim start together, so their messages are read in one query. */
-export const loadMessage = batchedRows<DispatchRow>(
-  `SELECT id, workspace_id, mode::text AS mode, channel::text AS channel, contact_id, "to", status::text AS status, content, metadata, created_at, scheduled_at
-   FROM messages WHERE id = ANY($1::text[])`,
+export const loadMessage = workspaceRows<DispatchRow>(
+  `SELECT m.id, m.workspace_id, m.mode::text AS mode, m.channel::text AS channel, m.contact_id, m."to", m.status::text AS status, m.content,
+     m.metadata, m.created_at, m.scheduled_at, r.flow_id
+   FROM messages m LEFT JOIN flow_runs r ON r.workspace_id = $1 AND r.workspace_id = m.workspace_id AND r.id = m.run_id
+   WHERE m.workspace_id = $1 AND m.id = ANY($2::text[])`,
 );
 
 // The common outcome, for the messages of many jobs in one statement: each job is completed
 // (while its lease is held) and its still-queued message becomes `sent`, with its history entry
-// and `mensagem.enviada` (with its webhook deliveries). The messages are locked in id order
-// first, like `applyReports`, so two statements over the same messages never deadlock. A
+// and `mensagem.enviada` (with its webhook deliveries). The messages of the workspace `$2` are
+// locked in id order first, like `applyReports`, so two statements over the same messages never
+// deadlock (by a subquery of the update: D87, Citus misreads a locking CTE's rows beside the
+// inserts that follow). A
 // message that moved meanwhile (a provider report overtook this commit) is left to the general path.
+// A message a flow's step sent moves its count in the step's statistics from queued to sent (D69).
+// A live e-mail adds one to its channel's sent count of the day (D93: the reputation guard's counters).
 const MARK_SENT = `
   WITH s AS (
     SELECT * FROM ${jsonRows(
       "$1",
       `job_id text, owner text, at timestamptz, provider_message_id text, message_id text, detail jsonb, event_id text,
-       workspace_id text, mode "KeyMode", data jsonb, contact_id text, request_id text, traceparent text`,
+       workspace_id text, mode text, data jsonb, contact_id text, request_id text, traceparent text`,
     )} AS s
   ),
-  j AS (DELETE FROM jobs USING s WHERE jobs.id = s.job_id AND jobs.lease_owner = s.owner RETURNING jobs.id),
-  l AS (
-    SELECT m.id FROM messages m JOIN s ON s.message_id = m.id
-    WHERE m.status = 'queued' AND s.job_id IN (SELECT id FROM j) ORDER BY m.id FOR UPDATE OF m
-  ),
+  j AS (DELETE FROM jobs USING s WHERE jobs.workspace_id = $2 AND jobs.id = s.job_id AND jobs.lease_owner = s.owner RETURNING jobs.id),
   u AS (
     UPDATE messages m SET status = 'sent', sent_at = greatest(s.at, m.created_at), provider_message_id = s.provider_message_id
-    FROM s WHERE m.id = s.message_id AND m.id IN (SELECT id FROM l)
-    RETURNING m.id
+    FROM s WHERE m.workspace_id = $2 AND m.id = s.message_id AND m.id IN (
+      SELECT l.id FROM messages l WHERE l.workspace_id = $2 AND l.status = 'queued'
+        AND l.id IN (SELECT s.message_id FROM s WHERE s.job_id IN (SELECT id FROM j)) ORDER BY l.id FOR UPDATE
+    )
+    RETURNING m.workspace_id, m.id
   ),
-  h AS (${insertHistory(`SELECT s.message_id, s.at, 'status', 'sent', s.detail FROM s WHERE s.message_id IN (SELECT id FROM u)`)}),
+  fs AS (${countMessageMoves("(SELECT workspace_id, id, 'queued' AS from_status, 'sent' AS to_status FROM u)")}),
+  rep AS (${addReputation(`SELECT m.workspace_id, m.channel_id, $3::text, 1, 0, 0, 0
+    FROM u JOIN messages m ON m.workspace_id = u.workspace_id AND m.id = u.id WHERE m.channel = 'email' AND m.mode = 'live'`)}),
+  h AS (${insertHistory(`SELECT s.workspace_id, s.message_id, s.at, 'status', 'sent', s.detail FROM s WHERE s.message_id IN (SELECT id FROM u)`)}),
   ${insertEventsFrom(
     "e",
-    `SELECT s.event_id, s.workspace_id, 'mensagem.enviada', s.mode, s.data, s.contact_id, s.at, s.request_id, s.traceparent
+    `SELECT s.event_id, s.workspace_id, 'mensagem.enviada', s.mode::"KeyMode", s.data, s.contact_id, s.at, s.request_id, s.traceparent
     FROM s WHERE s.message_id IN (SELECT id FROM u)`,
   )}
   SELECT s.job_id, s.job_id IN (SELECT id FROM j) AS job, s.message_id IN (SELECT id FROM u) AS sent FROM s`;
 
-type Sent = { job_id: string; owner: string; at: Date; provider_message_id: string | undefined; message_id: string } & Record<
-  string,
-  unknown
->;
+type Sent = {
+  job_id: string;
+  job_workspace_id: string;
+  owner: string;
+  at: Date;
+  provider_message_id: string | undefined;
+  message_id: string;
+} & Record<string, unknown>;
 
 /**
  * Records an accepted send: the provider calls of one process that end while writes are in
@@ -96,8 +116,17 @@ type Sent = { job_id: string; owner: string; at: Date; provider_message_id: stri
  */
 const markSent = groupCommitEach(
   async (database: Database, batch: readonly Sent[]): Promise<{ job: boolean; sent: boolean }[]> => {
-    const rows = await database.query<{ job_id: string; job: boolean; sent: boolean }>(MARK_SENT, [JSON.stringify(batch)]);
-    const byJob = new Map(rows.map((r) => [r.job_id, r]));
+    // One statement per workspace (D87: each names the workspace of the jobs it completes).
+    const rows = await Promise.all(
+      byWorkspace(batch, (b) => b.job_workspace_id).map((group) =>
+        database.query<{ job_id: string; job: boolean; sent: boolean }>(MARK_SENT, [
+          JSON.stringify(group),
+          group[0]!.job_workspace_id,
+          reputationDay(),
+        ]),
+      ),
+    );
+    const byJob = new Map(rows.flat().map((r) => [r.job_id, r]));
     return batch.map((b) => byJob.get(b.job_id) ?? { job: false, sent: false });
   },
   { alone: (err) => !isConnectionError(err), inFlight: 4 },
@@ -122,7 +151,7 @@ export async function dispatchMessage(
   // The message (handed over with the job by the process that accepted it, or read) and its
   // channel (shared by the claim's jobs) are read at the same time.
   const [m, opened] = await Promise.all([
-    (job.subject as DispatchRow | undefined) ?? loadMessage(database, job.subject_id),
+    (job.subject as DispatchRow | undefined) ?? loadMessage(database, workspaceKey({ workspace_id: job.workspace_id, id: job.subject_id })),
     (job.channel_id ? channels(job.channel_id) : Promise.resolve(null)).then(
       (channel) => ({ channel }),
       (err: unknown) => ({ err }),
@@ -150,6 +179,13 @@ export async function dispatchMessage(
     });
     return "failed";
   }
+  if (stopsEverySend(channel.pausedReason)) {
+    // D90: WhatsApp stopped the channel (payment, policy): a message queued before the pause
+    // fails without another call, which would only be refused again.
+    const paused = channelPausedError(channel, channel.pausedReason!);
+    await finish(database, job, owner, { status: "failed", error: paused.message, errorCode: paused.code });
+    return "failed";
+  }
   const provider = providerFor(channel.type);
   if (!(await fenceJob(database, job, owner, provider.timeoutMs))) return "lost";
   // D45: the channel's pacing granted this call for its current second (and the next, late in
@@ -169,6 +205,7 @@ export async function dispatchMessage(
       contactId: m.contact_id,
       to: m.to!,
       content: m.content,
+      flowId: m.flow_id,
     });
     span.set({ "svc.provider.outcome": answer.outcome });
     if (answer.outcome !== "accepted") span.fail(answer.error);
@@ -193,6 +230,7 @@ async function record(
     const [requestId, traceparent] = causeParams();
     const done = await markSent(database, {
       job_id: job.id,
+      job_workspace_id: job.workspace_id,
       owner,
       at: now,
       provider_message_id: result.providerMessageId,
@@ -209,7 +247,7 @@ async function record(
     if (done?.sent) recorder()?.statusChange("sent");
     if (done?.job && !done.sent) {
       await database.transaction((sql) =>
-        applyReport(sql, m.id, { status: "sent", providerMessageId: result.providerMessageId, detail, kind: "status" }),
+        applyReport(sql, m.id, { status: "sent", providerMessageId: result.providerMessageId, detail, kind: "status" }, m.workspace_id),
       );
     }
     return "sent";
@@ -220,25 +258,33 @@ async function record(
   }
   // A scheduled message's retries count from its `send_at` (D76), not from its acceptance.
   if (result.outcome === "permanent" || Date.now() - (m.scheduled_at ?? m.created_at).getTime() > RETRY_WINDOW_MS) {
-    await finish(database, job, owner, {
-      status: "failed",
-      error: result.error,
-      detail,
-      ...(result.errorCode ? { errorCode: result.errorCode } : {}),
-      ...(result.outcome === "permanent" && result.addressRejected
-        ? { suppress: { reason: "hard_bounce" as const, detail: result.error } }
-        : {}),
-    });
+    await finish(
+      database,
+      job,
+      owner,
+      {
+        status: "failed",
+        error: result.error,
+        detail,
+        ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+        ...(result.outcome === "permanent" && result.addressRejected
+          ? { suppress: { reason: "hard_bounce" as const, detail: result.error } }
+          : {}),
+      },
+      refusalEffects(m, result, job.channel_id),
+    );
     return "failed";
   }
   // D45: Meta's throughput and pair limits (130429, 131056) slow the whole channel down.
-  if (result.errorCode && slowsChannel(Number(result.errorCode)) && job.channel_id) await slowChannel(database, job.channel_id);
+  if (result.errorCode && slowsChannel(Number(result.errorCode)) && job.channel_id)
+    await slowChannel(database, job.workspace_id, job.channel_id);
   const wait = Math.max(result.retryAfterMs ?? 0, backoffMs(job.attempts));
   await database.transaction(async (sql) => {
     if (!(await rescheduleJob(sql, job, owner, new Date(Date.now() + wait), { error: result.error }))) return;
-    await sql(insertHistory(`VALUES ($1, now(), 'retry', NULL, $2::jsonb)`), [
+    await sql(insertHistory(`VALUES ($3, $1, now(), 'retry', NULL, $2::jsonb)`), [
       m.id,
       JSON.stringify({ ...detail, error: result.error, retry_in_ms: wait }),
+      m.workspace_id,
     ]);
   });
   return "retry";
@@ -268,9 +314,14 @@ async function awaitReport(
   await database.transaction(async (sql) => {
     if (!(await completeJob(sql, job, owner))) return;
     await sql(
-      `WITH h AS (${insertHistory(`VALUES ($1, now(), 'outcome_unknown', NULL, $3::jsonb)`)})
-       UPDATE messages SET error = $2, error_code = '${PROVIDER_TIMEOUT_CODE}' WHERE id = $1 AND status = 'queued'`,
-      [m.id, error, JSON.stringify({ ...detail, error, error_code: PROVIDER_TIMEOUT_CODE, settle_in_ms: env().providerSettleMs })],
+      `WITH h AS (${insertHistory(`VALUES ($4, $1, now(), 'outcome_unknown', NULL, $3::jsonb)`)})
+       UPDATE messages SET error = $2, error_code = '${PROVIDER_TIMEOUT_CODE}' WHERE workspace_id = $4 AND id = $1 AND status = 'queued'`,
+      [
+        m.id,
+        error,
+        JSON.stringify({ ...detail, error, error_code: PROVIDER_TIMEOUT_CODE, settle_in_ms: env().providerSettleMs }),
+        m.workspace_id,
+      ],
     );
     await insertJobRows(sql, [settle]);
   });
@@ -283,18 +334,56 @@ async function awaitReport(
 export async function settleMessage(database: Database, job: Job<"message.settle">, owner: string): Promise<"failed" | "settled" | "lost"> {
   return database.transaction(async (sql) => {
     if (!(await completeJob(sql, job, owner))) return "lost";
-    const [row] = await sql<Columns<"messages", "status">>(`SELECT status::text AS status FROM messages WHERE id = $1 FOR UPDATE`, [
-      job.subject_id,
-    ]);
+    const [row] = await sql<Columns<"messages", "status">>(
+      `SELECT status::text AS status FROM messages WHERE workspace_id = $2 AND id = $1 FOR UPDATE`,
+      [job.subject_id, job.workspace_id],
+    );
     if (row?.status !== "queued") return "settled";
-    await applyReport(sql, job.subject_id, {
-      status: "failed",
-      error: `${job.payload.error} The provider has not reported on it since, so it counts as failed; it may still have reached the recipient.`,
-      errorCode: PROVIDER_TIMEOUT_CODE,
-      kind: "status",
-    });
+    await applyReport(
+      sql,
+      job.subject_id,
+      {
+        status: "failed",
+        error: `${job.payload.error} The provider has not reported on it since, so it counts as failed; it may still have reached the recipient.`,
+        errorCode: PROVIDER_TIMEOUT_CODE,
+        kind: "status",
+      },
+      job.workspace_id,
+    );
     return "failed";
   });
+}
+
+/**
+ * D90: what a final refusal of Meta's changes beside the message, in the transaction that
+ * fails it: 131050 records the contact's marketing opt-out, 131042 and 368 pause the channel.
+ */
+function refusalEffects(m: DispatchRow, result: ProviderResult, channelId: string | null) {
+  const code = "errorCode" in result && result.errorCode ? Number(result.errorCode) : NaN;
+  if (m.channel !== "whatsapp" || Number.isNaN(code)) return undefined;
+  const pause = pauseReason(code);
+  if (pause && channelId) return (sql: Handle) => pauseChannel(sql, m.workspace_id, channelId, pause).then(() => {});
+  if (optsOutOfMarketing(code) && m.contact_id) {
+    const ref = { workspaceId: m.workspace_id, id: m.contact_id };
+    // Recorded as any change of a contact is (D14): its updated_at, and `contato.atualizado`
+    // with the contact as it now is, once (a second refusal changes nothing).
+    return async (sql: Handle) => {
+      const changed = await sql(
+        `UPDATE contacts SET whatsapp_marketing_opt_out = true WHERE workspace_id = $1 AND id = $2 AND NOT whatsapp_marketing_opt_out RETURNING id`,
+        [ref.workspaceId, ref.id],
+      );
+      if (changed.length === 0) return;
+      const contact = (await touchContacts(sql, [ref], new Date())).get(ref.id)!;
+      await insertEvent(sql, {
+        workspaceId: ref.workspaceId,
+        mode: m.mode,
+        name: "contato.atualizado",
+        data: contact as unknown as Prisma.InputJsonObject,
+        contactId: ref.id,
+      });
+    };
+  }
+  return undefined;
 }
 
 async function finish(
@@ -302,8 +391,11 @@ async function finish(
   job: Job,
   owner: string,
   report: Pick<Report, "error" | "errorCode" | "providerMessageId" | "detail" | "suppress"> & { status: "sent" | "failed" },
+  also?: (sql: Handle) => Promise<void>,
 ): Promise<void> {
   await database.transaction(async (sql) => {
-    if (await completeJob(sql, job, owner)) await applyReport(sql, job.subject_id, { ...report, kind: "status" });
+    if (!(await completeJob(sql, job, owner))) return;
+    await applyReport(sql, job.subject_id, { ...report, kind: "status" }, job.workspace_id);
+    await also?.(sql);
   });
 }

@@ -25,9 +25,10 @@ export function errorReason(code: string | null | undefined): string | null {
       ? `The receiving mail server refused the e-mail for good (SMTP ${reply}).`
       : `The mail server refused the e-mail for now (SMTP ${reply}); it was retried.`;
   }
-  if (/^\d+$/.test(code)) {
-    const meta = metaErrorCode(Number(code));
-    return meta ? `${meta.meaning} (WhatsApp ${code}: ${meta.title})` : null;
+  const whatsapp = /^whatsapp_(\d+)$/.exec(code)?.[1] ?? (/^\d+$/.test(code) ? code : undefined);
+  if (whatsapp) {
+    const meta = metaErrorCode(Number(whatsapp));
+    return meta ? `${meta.meaning} (WhatsApp ${whatsapp}: ${meta.title})` : null;
   }
   return null;
 }

@@ -64,7 +64,7 @@ describe.each(["pglite", "postgres"] as const)("a live send's hand-off on %s", (
       const [handed] = adopted[0]!.jobs;
       expect(handed).toMatchObject({ kind: "message.dispatch", subject_id: "msg_h_live", attempts: 1, cover: { callMs: 15_000 } });
       // The row handed over is the row the dispatch would read.
-      expect(handed!.subject).toEqual(await loadMessage(database, "msg_h_live"));
+      expect(handed!.subject).toEqual(await loadMessage(database, "ws_h msg_h_live"));
       // Claimed in the same statement: a lease, its call and half a lease (105 s).
       const live = await job("msg_h_live");
       expect(live).toMatchObject({ lease_owner: adopted[0]!.owner, attempts: 1 });

@@ -12,6 +12,7 @@ import { simulatedOutcome } from "./test-mode.ts";
 import type { Content } from "../providers/provider.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 import { insertHistory } from "./message-history.ts";
+import { rowsPerWorkspace } from "../lib/per-workspace.ts";
 
 export type NewMessage = {
   sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">;
@@ -26,6 +27,8 @@ export type NewMessage = {
   apiKeyId?: string | null;
   /** The flow run whose send step wrote it (flow sends). */
   runId?: string | null;
+  /** That run's flow (flow sends): the e-mail's Feedback-ID names it (D92). */
+  flowId?: string | null;
   /** D57: the caller's correlation data; none for flow sends. */
   metadata?: Record<string, string>;
   /** D76: when it is due (`send_at`); its outbox job waits until then. Sent at once when absent. */
@@ -50,11 +53,11 @@ const MESSAGE_COLUMNS = `id, workspace_id, mode, channel, channel_id, contact_id
 // needs: the messages (here), their history (`insertHistory`), their jobs (the outbox's
 // `insertJobs`), the stored responses and the claims still held (idempotency's
 // `completeClaims`, `heldClaims`), and the count against the limits (usage's `countArgs`).
-// Parameters: `$1` the responses (`Completion`s), `$2` the messages, `$3` their jobs, then the
+// Parameters: `$1` the responses (`Completion`s), `$2` the messages, `$3` their jobs, `$4` the one workspace of them all (D87), then the
 // count's.
 const WRITE_KEPT = `
   m AS (INSERT INTO messages (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_COLUMNS} FROM kept),
-  h AS (${insertHistory(`SELECT id, created_at, 'status', 'queued', jsonb_strip_nulls(jsonb_build_object('source', source, 'scheduled_at', scheduled_at)) FROM kept`)}),
+  h AS (${insertHistory(`SELECT workspace_id, id, created_at, 'status', 'queued', jsonb_strip_nulls(jsonb_build_object('source', source, 'scheduled_at', scheduled_at)) FROM kept`)}),
   j AS (${insertJobs(3, "subject_id IN (SELECT id FROM kept)")})`;
 
 // A message of `$2` that no request's claim (`$1`) names, or whose claim is in `claims` (a CTE
@@ -63,7 +66,7 @@ const claimHeld = (claims: string) =>
   `m.id NOT IN (SELECT ref FROM json_to_recordset($1::json) AS c(ref text)) OR m.id IN (SELECT ref FROM ${claims})`;
 
 const INSERT_MESSAGES = `
-  WITH done AS (${completeClaims("$1")}),
+  WITH done AS (${completeClaims("$1", "true", "$4")}),
   kept AS (SELECT * FROM json_populate_recordset(NULL::messages, $2::json) AS m WHERE ${claimHeld("done")}),
   ${WRITE_KEPT}
   SELECT ARRAY(SELECT id FROM kept) AS kept`;
@@ -73,7 +76,7 @@ const INSERT_MESSAGES = `
 // count and the write commit together in one round trip. The claims still held are locked
 // first, so the messages counted (`offered`) are the ones that can be written.
 const INSERT_COUNTED = `
-  WITH held AS (${heldClaims("$1")}),
+  WITH held AS (${heldClaims("$1", "$4")}),
   offered AS (
     SELECT m.*, row_number() OVER (ORDER BY m.ordinality) AS place
     FROM json_populate_recordset(NULL::messages, $2::json) WITH ORDINALITY AS m
@@ -81,7 +84,7 @@ const INSERT_COUNTED = `
   ),
   counted AS (SELECT * FROM count_live_messages(${countArgs(4, (n) => `least(${n}, (SELECT count(*) FROM offered)::int)`)})),
   kept AS (SELECT * FROM offered WHERE place <= (SELECT accepted FROM counted)),
-  done AS (${completeClaims("$1", "c.ref IN (SELECT id FROM kept)")}),
+  done AS (${completeClaims("$1", "c.ref IN (SELECT id FROM kept)", "$4")}),
   ${WRITE_KEPT}
   SELECT counted.*, ARRAY(SELECT id FROM offered) AS offered, ARRAY(SELECT id FROM kept) AS kept FROM counted`;
 
@@ -125,12 +128,16 @@ function insertParams(batch: readonly Accepted[], handoff: Handoff | null): unkn
 
 /**
  * Writes accepted messages (live ones already counted against the limits, `countedMessage`) in
- * one statement; the ids written: all, but those whose idempotent request lost its claim meanwhile.
- * Their jobs are written unclaimed: only `insertCounted` hands jobs over.
+ * one statement per workspace (D87); the ids written: all, but those whose idempotent request
+ * lost its claim meanwhile. Their jobs are written unclaimed: only `insertCounted` hands jobs over.
  */
 export async function insertMessages(sql: Handle, batch: readonly Accepted[]): Promise<Set<string>> {
-  const [row] = await sql<{ kept: string[] }>(INSERT_MESSAGES, insertParams(batch, null));
-  return new Set(row!.kept);
+  const kept = await rowsPerWorkspace(
+    batch,
+    (a) => a.message.sender.workspaceId,
+    async (ws, group) => (await sql<{ kept: string[] }>(INSERT_MESSAGES, [...insertParams(group, null), ws]))[0]!.kept,
+  );
+  return new Set(kept);
 }
 
 /**
@@ -235,6 +242,7 @@ function dispatchRow(id: string, m: NewMessage, at: Date): DispatchRow {
     metadata: m.metadata ?? {},
     created_at: at,
     scheduled_at: m.sendAt ?? null,
+    flow_id: m.flowId ?? null,
   };
 }
 

@@ -96,7 +96,10 @@ function selectPage(
      FROM (SELECT * FROM messages WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT ${param(take)}) m
      LEFT JOIN LATERAL (SELECT name, phone, email FROM contacts WHERE id = m.contact_id LIMIT 1) c ON true
      LEFT JOIN api_keys k ON k.id = m.api_key_id
-     LEFT JOIN LATERAL (SELECT r.flow_id, f.name FROM flow_runs r JOIN flows f ON f.id = r.flow_id WHERE r.id = m.run_id LIMIT 1) rf ON true
+     LEFT JOIN LATERAL (
+       SELECT r.flow_id, f.name FROM flow_runs r JOIN flows f ON f.workspace_id = r.workspace_id AND f.id = r.flow_id
+       WHERE r.workspace_id = m.workspace_id AND r.id = m.run_id LIMIT 1
+     ) rf ON true
      ORDER BY m.created_at DESC, m.id DESC`,
     values,
   );
@@ -251,8 +254,8 @@ async function messageDeliveries(database: Database, workspaceId: string, messag
   const rows = await database.query<DeliveryRow>(
     `SELECT d.id, d.endpoint_id, w.url AS endpoint_url, d.event_name, d.status, d.attempts, d.last_status_code, d.last_error, d.created_at, d.updated_at
      FROM events e
-     JOIN webhook_deliveries d ON d.event_id = e.id
-     JOIN webhook_endpoints w ON w.id = d.endpoint_id
+     JOIN webhook_deliveries d ON d.workspace_id = e.workspace_id AND d.event_id = e.id
+     JOIN webhook_endpoints w ON w.workspace_id = d.workspace_id AND w.id = d.endpoint_id
      WHERE e.workspace_id = $1 AND e.name LIKE 'mensagem.%' AND e.data->>'id' = $2
      ORDER BY d.created_at, d.id
      LIMIT 100`,

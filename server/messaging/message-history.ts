@@ -4,9 +4,9 @@
 
 /**
  * The INSERT of history entries given by `rows`, a `VALUES` list or a `SELECT`, with the
- * columns `message_id, at, kind, status ("MessageStatus", or NULL), detail (jsonb)`: a whole
- * statement, or a CTE of a larger one.
+ * columns `workspace_id, message_id, at, kind, status ("MessageStatus", or NULL), detail (jsonb)`:
+ * a whole statement, or a CTE of a larger one. Every row names its workspace (D87).
  */
 export function insertHistory(rows: string): string {
-  return `INSERT INTO message_history (message_id, at, kind, status, detail) ${rows}`;
+  return `INSERT INTO message_history (workspace_id, message_id, at, kind, status, detail) ${rows}`;
 }

@@ -5,7 +5,7 @@ import { ZWhatsAppTemplate } from "../whatsapp/template-schemas.ts";
 export const CHANNELS = ["whatsapp", "email"] as const;
 export const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
 
-const ADDRESSES = ["phone", "email", "contact_id"] as const;
+const ADDRESSES = ["phone", "email", "whatsapp_user_id", "contact_id"] as const;
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
 
@@ -16,7 +16,10 @@ function recipientBranches({ jsonSchema }: { jsonSchema: JsonSchema }): void {
   Object.assign(jsonSchema, {
     description,
     oneOf: ADDRESSES.map((address) => ({
-      title: `RecipientBy${address === "contact_id" ? "ContactId" : address[0]!.toUpperCase() + address.slice(1)}`,
+      title: `RecipientBy${address
+        .split("_")
+        .map((w) => (w === "whatsapp" ? "WhatsApp" : w[0]!.toUpperCase() + w.slice(1)))
+        .join("")}`,
       type: "object",
       properties: { [address]: properties[address], ...(address === "contact_id" ? {} : { name: properties.name }) },
       required: [address],
@@ -24,25 +27,33 @@ function recipientBranches({ jsonSchema }: { jsonSchema: JsonSchema }): void {
   });
 }
 
-/** D5: a recipient given by exactly one of `phone`, `email`, `contact_id` (messages, enroll, unenroll). */
+/** D5, D88: a recipient given by exactly one of `phone`, `email`, `whatsapp_user_id`, `contact_id` (messages, enroll, unenroll). */
 export const ZRecipient = z
   .strictObject({
     phone: z.string().max(64).optional().meta({ example: "+5511987654321" }),
     email: z.string().max(320).optional().meta({ example: "ana@example.com" }),
+    whatsapp_user_id: z
+      .string()
+      .max(256)
+      .optional()
+      .describe("A WhatsApp user id, for a contact whose phone number WhatsApp does not share.")
+      .meta({ example: "US.13491208655302741918" }),
     contact_id: z.string().max(64).optional().describe("Prefix `ct_`."),
     name: z
       .string()
       .trim()
       .max(200)
       .optional()
-      .describe("May accompany `phone` or `email`: the name of a contact created for them, or of the matched contact when it has none.")
+      .describe(
+        "May accompany `phone`, `email` or `whatsapp_user_id`: the name of a contact created for them, or of the matched contact when it has none.",
+      )
       .meta({ example: "Ana" }),
   })
   .superRefine((to, ctx) => {
     const given = ADDRESSES.filter((k) => to[k] !== undefined);
-    if (given.length !== 1) ctx.addIssue({ code: "custom", message: "give exactly one of phone, email or contact_id" });
+    if (given.length !== 1) ctx.addIssue({ code: "custom", message: "give exactly one of phone, email, whatsapp_user_id or contact_id" });
   })
-  .describe("Exactly one of `phone`, `email`, `contact_id`.")
+  .describe("Exactly one of `phone`, `email`, `whatsapp_user_id`, `contact_id`.")
   .meta({ id: "Recipient", override: recipientBranches });
 
 export const ZSingleRecipient = ZRecipient;
@@ -223,6 +234,21 @@ export const ZMessage = z
       .describe(
         "The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise.",
       ),
+    pricing: z
+      .object({
+        category: z
+          .string()
+          .describe(
+            "Meta's pricing category, such as `marketing`, `utility`, `authentication` or `service`. New values may be added: accept values you do not know.",
+          ),
+        type: z
+          .string()
+          .describe(
+            "`regular` when the message is charged; `free_customer_service` or `free_entry_point` when it is free. New values may be added.",
+          ),
+      })
+      .nullable()
+      .describe("WhatsApp: how Meta prices the message, as its latest status report said; null until a report carried it."),
     scheduled_at: z.string().nullable().describe("The `send_at` it was sent with; null when it was sent at once."),
     canceled_at: z.string().nullable().describe("When it was canceled; null otherwise."),
     sent_at: z.string().nullable(),
@@ -276,6 +302,7 @@ export const ZMessageDryRun = ZMessage.omit({ id: true })
       provider_message_id: null,
       error: null,
       error_code: null,
+      pricing: null,
       scheduled_at: null,
       canceled_at: null,
       sent_at: null,
@@ -291,11 +318,11 @@ export type MessageRow = Pick<
   MessageModel,
   "id" | "status" | "channel" | "to" | "contactId" | "providerMessageId" | "error" | "sentAt" | "deliveredAt" | "readAt" | "createdAt"
 > &
-  Partial<Pick<MessageModel, "direction" | "errorCode" | "scheduledAt" | "canceledAt">> & { metadata: unknown };
+  Partial<Pick<MessageModel, "direction" | "errorCode" | "scheduledAt" | "canceledAt">> & { metadata: unknown; pricing?: unknown };
 
 /** The columns of `messageView` as SQL, read from `messages m` (`MessageRow`'s names). */
 export const MESSAGE_VIEW_COLUMNS = `m.id, m.status::text AS status, m.channel::text AS channel, m.direction, m."to",
-  m.contact_id AS "contactId", m.metadata, m.provider_message_id AS "providerMessageId", m.error, m.error_code AS "errorCode",
+  m.contact_id AS "contactId", m.metadata, m.provider_message_id AS "providerMessageId", m.error, m.error_code AS "errorCode", m.pricing,
   m.scheduled_at AS "scheduledAt", m.canceled_at AS "canceledAt", m.sent_at AS "sentAt", m.delivered_at AS "deliveredAt", m.read_at AS "readAt", m.created_at AS "createdAt"`;
 
 export function messageView(m: MessageRow): Message {
@@ -310,6 +337,7 @@ export function messageView(m: MessageRow): Message {
     provider_message_id: m.providerMessageId,
     error: m.error,
     error_code: m.errorCode ?? null,
+    pricing: (m.pricing as Message["pricing"] | undefined) ?? null,
     scheduled_at: m.scheduledAt?.toISOString() ?? null,
     canceled_at: m.canceledAt?.toISOString() ?? null,
     sent_at: m.sentAt?.toISOString() ?? null,

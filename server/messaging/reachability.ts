@@ -6,7 +6,7 @@ import { notFound } from "../lib/errors.ts";
 import { contactTimeZone, quietHold, type QuietHours } from "../lib/time-zones.ts";
 import { getSettings } from "../workspaces/workspace-settings.ts";
 import { capsFor, type Caps } from "./frequency-caps.ts";
-import { SKIP_REASONS, whyNot, windowOpen } from "./why-not.ts";
+import { addressOn, SKIP_REASONS, whyNot, windowOpen } from "./why-not.ts";
 
 // D71: whether a message to a contact would go out now, per channel, and why not, in D81's
 // reasons. The reasons come from `whyNot`, the rule the API send and the flow engine's send
@@ -67,7 +67,7 @@ export type Reachability = z.infer<typeof ZReachability>;
 
 // The flow's current version's quiet hours and caps.
 const FLOW_SETTINGS = `
-  SELECT v.quiet_hours, v.caps FROM flows f JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.version
+  SELECT v.quiet_hours, v.caps FROM flows f JOIN flow_versions v ON v.workspace_id = f.workspace_id AND v.flow_id = f.id AND v.version = f.version
   WHERE f.id = $1 AND f.workspace_id = $2`;
 
 /**
@@ -102,7 +102,9 @@ export async function contactReachability(
     return refusals.map((r) => r.reason);
   };
   const [whatsapp, email] = await Promise.all([reasons("whatsapp"), reasons("email")]);
-  const open = contact.phone !== null && windowOpen(caller.mode, contact, contact.phone, now);
+  // D88: a contact without a phone is messaged at its WhatsApp user id, its window the same.
+  const address = addressOn(contact, "whatsapp");
+  const open = address !== null && windowOpen(caller.mode, contact, address, now);
   const zone = contactTimeZone(contact, settings.time_zone);
   const held = flow?.quiet_hours ? quietHold(flow.quiet_hours, zone, now) : null;
   return {
@@ -111,7 +113,7 @@ export async function contactReachability(
       reachable: whatsapp.length === 0,
       reasons: whatsapp,
       window: { open, expires_at: contact.whatsapp_window_expires_at },
-      template_required: contact.phone !== null && !open,
+      template_required: address !== null && !open,
     },
     email: { reachable: email.length === 0, reasons: email },
     quiet_hours: { active: held !== null, until: held?.until.toISOString() ?? null },

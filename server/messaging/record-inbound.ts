@@ -1,5 +1,7 @@
 import { findContactBy } from "../contacts/get-contact.ts";
-import { upsertContact } from "../contacts/upsert-contact.ts";
+import { updateContact, upsertContact } from "../contacts/upsert-contact.ts";
+import type { Contact } from "../contacts/contact-schemas.ts";
+import { AppError } from "../lib/errors.ts";
 import type { Database } from "../db/client.ts";
 import { insertEvent } from "../events/record-event.ts";
 import { newId } from "../lib/ids.ts";
@@ -15,8 +17,12 @@ import type { Columns } from "../db/rows.ts";
 export const WINDOW_MS = 24 * 60 * 60_000;
 
 export type InboundItem = {
-  /** The sender, E.164. */
-  from: string;
+  /** The sender's phone, E.164; null when WhatsApp withholds it (D88). */
+  from: string | null;
+  /** D88: the sender's WhatsApp user id, its username and its parent user id (kept, never matched on). */
+  userId: string | null;
+  username: string | null;
+  parentUserId: string | null;
   wamid: string;
   at: Date;
   /** Text, media caption, or the title of the chosen button or list row. */
@@ -36,9 +42,9 @@ const INSERT_INBOUND = `
     VALUES ($1, $2, 'live', 'whatsapp', $3, $4, NULL, 'received', $5::jsonb, 'inbound', 'inbound', $6, $7)
     RETURNING id
   ), h AS (
-    ${insertHistory("SELECT id, $7, 'provider_report', 'received', $8::jsonb FROM m")}
+    ${insertHistory("SELECT $2, id, $7, 'provider_report', 'received', $8::jsonb FROM m")}
   ), w AS (
-    UPDATE contacts SET whatsapp_window_expires_at = greatest(coalesce(whatsapp_window_expires_at, $9), $9) WHERE id = $4
+    UPDATE contacts SET whatsapp_window_expires_at = greatest(coalesce(whatsapp_window_expires_at, $9), $9) WHERE workspace_id = $2 AND id = $4
   )
   SELECT id FROM m`;
 
@@ -48,10 +54,7 @@ export async function recordInbound(
   channel: { id: string; workspaceId: string },
   item: InboundItem,
 ): Promise<InboundOutcome> {
-  const actor = { workspaceId: channel.workspaceId, mode: "live" as const };
-  const known = await findContactBy(database.query, channel.workspaceId, { phone: item.from });
-  const contact =
-    known ?? (await upsertContact(database, actor, { phone: item.from, ...(item.profileName ? { name: item.profileName } : {}) }));
+  const contact = await senderContact(database, channel.workspaceId, item);
   return database.transaction(async (sql) => {
     // Meta redelivers a webhook it did not see answered: the wamid identifies the message.
     const [seen] = await sql<Columns<"messages", "id">>(
@@ -60,7 +63,14 @@ export async function recordInbound(
     );
     if (seen) return "duplicate";
     const id = newId("message");
-    const content = { text: item.text, media_type: item.mediaType, from: item.from, whatsapp: item.raw };
+    const content = {
+      text: item.text,
+      media_type: item.mediaType,
+      from: item.from,
+      ...(item.userId ? { from_user_id: item.userId } : {}),
+      ...(item.parentUserId ? { parent_user_id: item.parentUserId } : {}),
+      whatsapp: item.raw,
+    };
     await sql(INSERT_INBOUND, [
       id,
       channel.workspaceId,
@@ -81,4 +91,36 @@ export async function recordInbound(
     });
     return "recorded";
   });
+}
+
+/**
+ * D88: the sender's contact, matched by user id first, then by phone; a new sender (with or
+ * without a phone) gets a contact. A matched contact learns the user id, the phone and the
+ * username it lacks; a value another contact holds is left where it is.
+ */
+async function senderContact(database: Database, workspaceId: string, item: InboundItem): Promise<Contact> {
+  const actor = { workspaceId, mode: "live" as const };
+  const known =
+    (item.userId ? await findContactBy(database.query, workspaceId, { whatsapp_user_id: item.userId }) : null) ??
+    (item.from ? await findContactBy(database.query, workspaceId, { phone: item.from }) : null);
+  if (!known) {
+    return upsertContact(database, actor, {
+      ...(item.from ? { phone: item.from } : {}),
+      ...(item.userId ? { whatsapp_user_id: item.userId } : {}),
+      ...(item.username ? { whatsapp_username: item.username } : {}),
+      ...(item.profileName ? { name: item.profileName } : {}),
+    });
+  }
+  const learned = {
+    ...(item.userId && !known.whatsapp_user_id ? { whatsapp_user_id: item.userId } : {}),
+    ...(item.from && !known.phone ? { phone: item.from } : {}),
+    ...(item.username && item.username !== known.whatsapp_username ? { whatsapp_username: item.username } : {}),
+  };
+  if (Object.keys(learned).length === 0) return known;
+  try {
+    return await updateContact(database, actor, known.id, learned);
+  } catch (err) {
+    if (err instanceof AppError && err.type === "conflict") return known;
+    throw err;
+  }
 }

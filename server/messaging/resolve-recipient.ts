@@ -4,9 +4,13 @@ import type { Database } from "../db/client.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { notFound } from "../lib/errors.ts";
 import { normalizePhone } from "../lib/phone.ts";
+import { checkWhatsAppUserId } from "../lib/whatsapp-user-id.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 
-export type Recipient = { phone?: string; email?: string; contact_id?: string; name?: string };
+export type Recipient = { phone?: string; email?: string; whatsapp_user_id?: string; contact_id?: string; name?: string };
+
+/** The address a new contact is created with (D15, D88). */
+export type RecipientDraft = { phone?: string; email?: string; whatsapp_user_id?: string; name?: string };
 
 /**
  * D15: `to.contact_id` must exist (404); `to.phone` or `to.email` finds the contact, or
@@ -19,7 +23,7 @@ export async function resolveRecipient(
   to: Recipient,
   opts: { suppression?: boolean } = {},
 ): Promise<
-  ({ contact: Contact; exists: true } | { contact: null; exists: false; draft: { phone?: string; email?: string; name?: string } }) & {
+  ({ contact: Contact; exists: true } | { contact: null; exists: false; draft: RecipientDraft }) & {
     suppressed: string | null;
   }
 > {
@@ -33,11 +37,13 @@ export async function resolveRecipient(
     if (!contact) throw notFound("contact", "to.contact_id");
     return { contact, exists: true, suppressed };
   }
-  const by =
+  const by: RecipientDraft =
     to.phone !== undefined
       ? { phone: normalizePhone(to.phone, await defaultCountry(database, ref), "to.phone") }
-      : { email: normalizeEmail(to.email!, "to.email") };
-  const { contact, suppressed } = await lookUp(by);
+      : to.whatsapp_user_id !== undefined
+        ? { whatsapp_user_id: checkWhatsAppUserId(to.whatsapp_user_id, "to.whatsapp_user_id") }
+        : { email: normalizeEmail(to.email!, "to.email") };
+  const { contact, suppressed } = await lookUp(by as Parameters<typeof lookUpContact>[2]);
   if (contact) return { contact, exists: true, suppressed };
   return { contact: null, exists: false, draft: { ...by, ...(to.name ? { name: to.name } : {}) }, suppressed };
 }

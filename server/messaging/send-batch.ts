@@ -1,3 +1,4 @@
+import type { RecipientDraft } from "./resolve-recipient.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, fromZodError } from "../lib/errors.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
@@ -28,8 +29,8 @@ export async function sendBatch(
 ): Promise<BatchItem[]> {
   // Items to one new recipient create its contact once (D15), not once per item.
   const created = new Map<string, Promise<{ id: string }>>();
-  const createContact = (draft: { phone?: string; email?: string; name?: string }) => {
-    const address = draft.phone ?? draft.email ?? "";
+  const createContact = (draft: RecipientDraft) => {
+    const address = draft.phone ?? draft.whatsapp_user_id ?? draft.email ?? "";
     let contact = created.get(address);
     if (!contact) created.set(address, (contact = upsertContact(database, sender, draft)));
     return contact;

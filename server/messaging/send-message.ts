@@ -3,14 +3,15 @@ import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database, Handle } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
 import { normalizeEmail } from "../lib/email.ts";
-import { notFound } from "../lib/errors.ts";
+import { conflict, notFound } from "../lib/errors.ts";
+import { channelPausedError, stopsEverySend } from "../channels/channel-pause.ts";
 import { newId } from "../lib/ids.ts";
 import { quotaRefusal } from "../usage/quota.ts";
 import { connectedChannel } from "./connected-channel.ts";
 import { messageView, type Message, type MessageDryRun, type RenderedContent, type SendMessageRequest } from "./message-schemas.ts";
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
-import { resolveRecipient } from "./resolve-recipient.ts";
-import { whyNot, windowClosedError, windowOpen } from "./why-not.ts";
+import { resolveRecipient, type RecipientDraft } from "./resolve-recipient.ts";
+import { deliveryAddress, whyNot, windowClosedError, windowOpen } from "./why-not.ts";
 import { acceptMessage, type Accepted, type NewMessage } from "./insert-messages.ts";
 import { currentCause } from "../observability/request-context.ts";
 import type { Content } from "../providers/provider.ts";
@@ -66,7 +67,6 @@ type SendOptions = {
   /** Creates a new recipient's contact (D15); a batch shares one creation per address among its items. */
   createContact?: (draft: RecipientDraft) => Promise<{ id: string }>;
 };
-type RecipientDraft = { phone?: string; email?: string; name?: string };
 
 /**
  * Every check of a send before anything is written, in D16's order: the channel id, the
@@ -96,7 +96,7 @@ async function checkMessage(database: Database, sender: Sender, input: SendMessa
   const target = { workspaceId: sender.workspaceId, mode: sender.mode, channel: input.channel, contact };
   const [refused] = await whyNot(database.query, target, { suppressed: recipient.suppressed });
   if (refused) throw refused.error!;
-  const address = (input.channel === "whatsapp" ? contact.phone : contact.email)!;
+  const address = deliveryAddress(contact, input.channel).address!;
   const liveChannel = live
     ? (channelId ?? (await connectedChannel({ database, version: sender.templatesVersion }, sender.workspaceId, input.channel)))
     : channelId;
@@ -158,7 +158,11 @@ export async function prepareMessage(
     await upsertContact(
       database,
       sender,
-      input.to.phone !== undefined ? { phone: contact.phone!, name: contact.name } : { email: contact.email!, name: contact.name },
+      input.to.phone !== undefined
+        ? { phone: contact.phone!, name: contact.name }
+        : input.to.whatsapp_user_id !== undefined
+          ? { whatsapp_user_id: contact.whatsapp_user_id!, name: contact.name }
+          : { email: contact.email!, name: contact.name },
     );
   }
   const message: NewMessage = {
@@ -188,24 +192,29 @@ export async function pickChannel(
   input: Pick<SendMessageRequest, "channel" | "channel_id">,
 ): Promise<string | null> {
   if (input.channel_id === undefined) return null;
-  const [channel] = await sql<Columns<"channels", "id" | "type">>(
-    `SELECT id, type::text AS type FROM channels WHERE id = $1 AND workspace_id = $2 AND disconnected_at IS NULL`,
+  const [channel] = await sql<Columns<"channels", "id" | "type" | "paused_reason">>(
+    `SELECT id, type::text AS type, paused_reason FROM channels WHERE id = $1 AND workspace_id = $2 AND disconnected_at IS NULL`,
     [input.channel_id, sender.workspaceId],
   );
   if (!channel || channel.type !== input.channel) throw notFound(`${input.channel} channel`, "channel_id");
+  // D90: a channel WhatsApp stopped refuses every live send until it is resumed.
+  if (sender.mode === "live" && stopsEverySend(channel.paused_reason)) throw channelPausedError(channel, channel.paused_reason!);
   return channel.id;
 }
 
-function draftContact(draft: { phone?: string; email?: string; name?: string }): Contact {
+function draftContact(draft: RecipientDraft): Contact {
   return {
     id: "",
     phone: draft.phone ?? null,
     email: draft.email ?? null,
+    whatsapp_user_id: draft.whatsapp_user_id ?? null,
+    whatsapp_username: null,
     name: draft.name ?? null,
     tags: [],
     fields: {},
     opt_out_whatsapp: false,
     opt_out_email: false,
+    whatsapp_marketing_opt_out: false,
     whatsapp_window_expires_at: null,
     time_zone: null,
     created_at: "",
@@ -240,6 +249,10 @@ export async function whatsappContent(
       w.template,
       opts.template,
     );
+    // D90: the contact stopped marketing messages (Meta's 131050); other templates still go.
+    if (template.category === "marketing" && contact.whatsapp_marketing_opt_out) {
+      throw conflict("marketing_opted_out", "The recipient stopped marketing messages on WhatsApp: send a utility template instead.", "to");
+    }
     const values = placeholderValues(input.variables ?? {}, { ...contact, id: contact.id || "" });
     const filled: Record<string, string> = {};
     for (const p of parameters) filled[p.name] = render(given[p.name]!, values, { ...opts, limit: RENDERED_LIMITS.parameter(p.name) });

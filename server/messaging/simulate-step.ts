@@ -2,6 +2,7 @@ import DataLoader from "dataloader";
 import type { Database } from "../db/client.ts";
 import { causeParams } from "../observability/request-context.ts";
 import { settleJobs, type Job } from "../outbox/jobs.ts";
+import { Handoff } from "../outbox/handoff.ts";
 import { applyReports, type ReportFor } from "./apply-report.ts";
 import { SIMULATED_BOUNCE, SIMULATED_FAILURE, simulatedSteps } from "./test-mode.ts";
 
@@ -34,16 +35,18 @@ async function runSteps(database: Database, steps: readonly Step[]): Promise<voi
     const settlement = next
       ? {
           id: job.id,
+          workspace_id: job.workspace_id,
           owner,
           runAt: new Date(job.created_at.getTime() + next.afterMs),
           countAttempt: false,
           payload: { kind: job.kind, value: { outcome, step: index + 1 } },
         }
-      : { id: job.id, owner };
+      : { id: job.id, workspace_id: job.workspace_id, owner };
     const step = all[index];
     const report: ReportFor | null = step
       ? {
           messageId: job.subject_id,
+          workspaceId: job.workspace_id,
           cause,
           report: {
             status: step.status,
@@ -63,6 +66,8 @@ async function runSteps(database: Database, steps: readonly Step[]): Promise<voi
       : null;
     return { settlement, report };
   });
+  // The events' webhook deliveries start in this worker once committed, with no claim of theirs.
+  const handoff = Handoff.take();
   await database.transaction(async (sql) => {
     const held = await settleJobs(
       sql,
@@ -71,7 +76,9 @@ async function runSteps(database: Database, steps: readonly Step[]): Promise<voi
     await applyReports(
       sql,
       planned.flatMap((p) => (p.report && held.has(p.settlement.id) ? [p.report] : [])),
+      handoff,
     );
   });
+  handoff?.commit(() => true);
   return steps.map(() => undefined);
 }

@@ -23,6 +23,7 @@ export const SKIP_REASONS = [
   "no_channel",
   "quota_reached",
   "frequency_capped",
+  "channel_paused",
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -32,6 +33,7 @@ export function skipReason(code: string): SkipReason {
     case "recipient_missing_address":
       return "no_address";
     case "recipient_opted_out":
+    case "marketing_opted_out": // D90
       return "opted_out";
     case "recipient_suppressed":
       return "recipient_suppressed";
@@ -42,6 +44,8 @@ export function skipReason(code: string): SkipReason {
       return "quota_reached";
     case "frequency_capped":
       return "frequency_capped";
+    case "reputation_guard": // D93: journeys paused on the channel, API sends go on
+      return "channel_paused";
     default:
       // No connected channel, or none that can send this content (its template gone).
       return "no_channel";
@@ -59,10 +63,16 @@ const refusal = (error: AppError, message = error.message): Refusal => ({
 });
 
 type Channel = "whatsapp" | "email";
-type Addressed = Pick<Contact, "phone" | "email" | "opt_out_whatsapp" | "opt_out_email">;
+type Addressed = Pick<Contact, "phone" | "email" | "whatsapp_user_id" | "opt_out_whatsapp" | "opt_out_email">;
+
+/** D88: a WhatsApp message goes to the contact's phone, else to its WhatsApp user id. */
+export function addressOn(contact: Pick<Contact, "phone" | "email" | "whatsapp_user_id">, channel: Channel): string | null {
+  return channel === "whatsapp" ? (contact.phone ?? contact.whatsapp_user_id) : contact.email;
+}
 
 /**
- * The address a message on `channel` goes to (the contact's phone or e-mail), or why it cannot
+ * The address a message on `channel` goes to (the contact's phone, else its WhatsApp user id
+ * (D88), or its e-mail), or why it cannot
  * go: no address for the channel (400, `param` = `to.phone` or `to.email`), or the contact
  * opted out of it (409, `param` = `to`; D16, D38).
  */
@@ -70,7 +80,7 @@ export function deliveryAddress(
   contact: Addressed,
   channel: Channel,
 ): { address: string; refused?: undefined } | { address?: undefined; refused: Refusal } {
-  const address = channel === "whatsapp" ? contact.phone : contact.email;
+  const address = addressOn(contact, channel);
   if (!address) {
     const what = channel === "whatsapp" ? "phone number" : "e-mail address";
     const error = invalid("recipient_missing_address", `The recipient has no ${what}.`, channel === "whatsapp" ? "to.phone" : "to.email");
@@ -145,7 +155,7 @@ export async function whyNot(sql: Handle, to: WhyNotTarget, checks: WhyNotChecks
   const { refused } = deliveryAddress(to.contact, to.channel);
   if (refused) found.push(refused);
   // Every later check is of the address, when there is one (opted out of the channel or not).
-  const address = to.channel === "whatsapp" ? to.contact.phone : to.contact.email;
+  const address = addressOn(to.contact, to.channel);
   if (stop()) return found;
   if (address && to.channel === "email" && to.mode === "live") {
     const suppressed = checks.suppressed !== undefined ? checks.suppressed : await isSuppressed(sql, to.workspaceId, "live", address);

@@ -78,6 +78,24 @@ export class Handoff {
   }
 
   /**
+   * The claim, in milliseconds, that a statement writes the jobs of `kind` it derives itself
+   * with (`insertJobsOf`'s lease: a webhook delivery's job written with its event), or null
+   * when its kind is not one the worker's claims cover. The statement returns them: `hold`.
+   */
+  leaseOf(kind: JobKind): { owner: string; ms: number } | null {
+    const callMs = this.calls[kind];
+    return callMs === undefined ? null : { owner: this.owner, ms: coveringLeaseMs(this.leaseMs, callMs) };
+  }
+
+  /** The jobs a statement wrote claimed under `leaseOf`, as it returned them: `commit` starts them. */
+  hold(jobs: readonly StoredJob[]): void {
+    for (const job of jobs) {
+      const callMs = this.calls[job.kind as JobKind];
+      if (callMs !== undefined) this.held.push({ ...job, cover: { ...this.cover, callMs } });
+    }
+  }
+
+  /**
    * Once the rows are leased, as the statement that writes them goes out: the worker begins
    * what their jobs need before they start, meanwhile (`Adopter.prepare`). What it begins for
    * jobs that are not written is lost: a provider call paced for nothing leaves the channel's

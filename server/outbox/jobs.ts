@@ -5,6 +5,8 @@ import { newId, newIdSql } from "../lib/ids.ts";
 import { causeColumns, type Cause } from "../observability/request-context.ts";
 import { parsePayload, type JobKind, type JobPayload } from "./job-kinds.ts";
 import type { Columns } from "../db/rows.ts";
+import { JOBS_CHANNEL } from "./wake.ts";
+import { byWorkspace } from "../lib/per-workspace.ts";
 
 // The outbox table's operations. A job is claimed with FOR UPDATE SKIP LOCKED and a lease, so
 // any number of workers in any number of processes can run the pipeline; a crashed worker's
@@ -58,19 +60,30 @@ export const WORKER_SLOTS = 600;
 
 // A job of a kind that calls out (`calls`: the kind's usual call, in ms) is leased for that
 // call and half a lease more on top of the lease: a call it starts within half a lease of the
-// claim is covered with a whole lease left after it, as the fence would leave it.
+// claim is covered with a whole lease left after it, as the fence would leave it. D87: a claim
+// takes jobs of one workspace (`$8`), so that Citus routes it to that workspace's shard.
 const CLAIM = `
   UPDATE jobs SET lease_owner = $1, attempts = attempts + 1,
     lease_until = now() + make_interval(secs => ($3::double precision + coalesce(($4::jsonb ->> kind)::double precision, 0)) / 1000)
-  WHERE id IN (
+  WHERE workspace_id = $8 AND id IN (
     SELECT id FROM jobs
-    WHERE run_at <= now() AND (lease_until IS NULL OR lease_until < now())
+    WHERE workspace_id = $8 AND run_at <= now() AND (lease_until IS NULL OR lease_until < now())
       AND NOT (kind = $5 AND payload ->> $6 = ANY($7::text[]))
     ORDER BY run_at
     LIMIT $2
     FOR UPDATE SKIP LOCKED
   )
   RETURNING id, kind, subject_id, workspace_id, channel_id, payload, run_at, attempts, created_at, request_id, traceparent`;
+
+// The workspaces with due work that no claim holds, read without a lock (D87: a locking read
+// names one workspace): one probe of the index on (workspace_id, run_at) each; and the
+// service's own jobs (the retention sweep), kept under the workspace id ''.
+const DUE = `j.run_at <= now() AND (j.lease_until IS NULL OR j.lease_until < now())`;
+const DUE_WORKSPACES = `
+  SELECT w.id FROM workspaces w WHERE EXISTS (SELECT 1 FROM jobs j WHERE j.workspace_id = w.id AND ${DUE})
+  UNION ALL
+  SELECT '' WHERE EXISTS (SELECT 1 FROM jobs j WHERE j.workspace_id = '' AND ${DUE})
+  ORDER BY 1`;
 
 /**
  * Jobs a claim leaves where they are: those of `kind` whose payload's `key` is one of
@@ -79,10 +92,20 @@ const CLAIM = `
  */
 export type ClaimSkip = { kind: JobKind; key: string; values: string[] };
 
+/** The workspace this process's last claim reached first in its list: the next claim starts after it (round-robin). */
+let reached = "";
+
 /**
  * Claims up to `limit` due jobs for `leaseMs`, but none that `skip` names; a job of a kind in
  * `calls` is leased longer so that the claim covers its usual call (`ClaimCover`) and the
  * call needs no fence of its own.
+ *
+ * D49, D87: the workspaces with due work are read first, without a lock; then each gets an
+ * equal share of the slots, claimed within it (`FOR UPDATE SKIP LOCKED` on that workspace's
+ * jobs, the workspaces' statements at once), so a workspace with a large backlog never holds
+ * the others' work behind it. Slots a workspace leaves unused go round again to those that
+ * filled their share. With more workspaces than slots, each gets one, and the next claim
+ * starts after the last one served (round-robin).
  */
 export async function claimJobs(
   database: Database,
@@ -92,22 +115,50 @@ export async function claimJobs(
   calls: Partial<Record<JobKind, number>> = {},
   skip: ClaimSkip | null = null,
 ): Promise<StoredJob[]> {
-  const at = performance.now();
-  const extra = Object.fromEntries(Object.entries(calls).map(([kind, ms]) => [kind, coveringLeaseMs(leaseMs, ms) - leaseMs]));
-  const jobs = await database.query<StoredJob>(CLAIM, [
-    owner,
-    limit,
-    leaseMs,
-    JSON.stringify(extra),
-    skip?.kind ?? "",
-    skip?.key ?? "",
-    skip?.values ?? [],
-  ]);
-  for (const job of jobs) {
-    const callMs = calls[job.kind as JobKind];
-    if (callMs !== undefined) job.cover = { at, callMs, withinMs: leaseMs / 2 };
+  if (limit <= 0) return [];
+  const due = (await database.query<Columns<"workspaces", "id">>(DUE_WORKSPACES)).map((w) => w.id);
+  if (due.length === 0) return [];
+  const start = Math.max(
+    0,
+    due.findIndex((id) => id > reached),
+  );
+  let queue = [...due.slice(start), ...due.slice(0, start)];
+  const extra = JSON.stringify(
+    Object.fromEntries(Object.entries(calls).map(([kind, ms]) => [kind, coveringLeaseMs(leaseMs, ms) - leaseMs])),
+  );
+  const claimIn = async (workspaceId: string, share: number) => {
+    const at = performance.now();
+    const jobs = await database.query<StoredJob>(CLAIM, [
+      owner,
+      share,
+      leaseMs,
+      extra,
+      skip?.kind ?? "",
+      skip?.key ?? "",
+      skip?.values ?? [],
+      workspaceId,
+    ]);
+    for (const job of jobs) {
+      const callMs = calls[job.kind as JobKind];
+      if (callMs !== undefined) job.cover = { at, callMs, withinMs: leaseMs / 2 };
+    }
+    return jobs;
+  };
+  const claimed: StoredJob[] = [];
+  let left = limit;
+  for (let first = true; left > 0 && queue.length > 0; first = false) {
+    const share = Math.max(1, Math.floor(left / queue.length));
+    const round = queue.slice(0, left);
+    if (first) reached = round[round.length - 1]!;
+    const taken = await Promise.all(round.map((workspaceId) => claimIn(workspaceId, share)));
+    for (const jobs of taken) {
+      claimed.push(...jobs);
+      left -= jobs.length;
+    }
+    // Workspaces not served yet first, then those that filled their share (they may have more).
+    queue = [...queue.slice(round.length), ...round.filter((_, i) => taken[i]!.length === share)];
   }
-  return jobs;
+  return claimed;
 }
 
 /** The lease that covers a call of `callMs` started within half a lease (`ClaimCover`): one lease, the call, half a lease. */
@@ -126,14 +177,16 @@ export function claimToken(worker: string): string {
 // plus one more lease. `lease_owner` is per claim, so a row still naming it proves no other
 // claim has happened since: no other worker can be calling for this job, and none can claim
 // it again until the call has ended (or the process died). The jobs of one claim fence in
-// one statement (batched like their first read).
+// one statement per workspace (D87), batched like their first read.
+// one statement per workspace (D87; batched like their first read).
 const FENCE = `
-  UPDATE jobs j SET lease_until = greatest(j.lease_until, now() + make_interval(secs => f.ms / 1000))
+  UPDATE jobs j SET lease_until = greatest(j.lease_until, to_timestamp(extract(epoch FROM now())::float8 + f.ms / 1000))
   FROM unnest($1::text[], $2::text[], $3::double precision[]) AS f(id, owner, ms)
-  WHERE j.id = f.id AND j.lease_owner = f.owner
+  WHERE j.workspace_id = $4 AND j.id = f.id AND j.lease_owner = f.owner
   RETURNING j.id, j.lease_owner`;
 
-const fences = new WeakMap<Database, DataLoader<{ id: string; owner: string; ms: number }, boolean, string>>();
+type Fence = { id: string; workspace_id: string; owner: string; ms: number };
+const fences = new WeakMap<Database, DataLoader<Fence, boolean, string>>();
 
 /**
  * Fences one call of `callMs` at most: true when this claim still holds the job, whose lease
@@ -144,7 +197,7 @@ const fences = new WeakMap<Database, DataLoader<{ id: string; owner: string; ms:
  */
 export async function fenceJob(
   database: Database,
-  job: { id: string; cover?: ClaimCover },
+  job: { id: string; workspace_id: string; cover?: ClaimCover },
   owner: string,
   callMs: number,
 ): Promise<boolean> {
@@ -154,19 +207,25 @@ export async function fenceJob(
   if (!loader) {
     loader = new DataLoader(
       async (keys) => {
-        const rows = await database.query<Columns<"jobs", "id"> & { lease_owner: string }>(FENCE, [
-          keys.map((k) => k.id),
-          keys.map((k) => k.owner),
-          keys.map((k) => k.ms),
-        ]);
-        const held = new Set(rows.map((r) => `${r.id} ${r.lease_owner}`));
+        const held = new Set<string>();
+        await Promise.all(
+          byWorkspace(keys).map(async (group) => {
+            const rows = await database.query<Columns<"jobs", "id"> & { lease_owner: string }>(FENCE, [
+              group.map((k) => k.id),
+              group.map((k) => k.owner),
+              group.map((k) => k.ms),
+              group[0]!.workspace_id,
+            ]);
+            for (const r of rows) held.add(`${r.id} ${r.lease_owner}`);
+          }),
+        );
         return keys.map((k) => held.has(`${k.id} ${k.owner}`));
       },
       { cache: false, maxBatchSize: 200, cacheKeyFn: (k) => `${k.id} ${k.owner}` },
     );
     fences.set(database, loader);
   }
-  return loader.load({ id: job.id, owner, ms: callMs + env().pipelineLeaseMs });
+  return loader.load({ id: job.id, workspace_id: job.workspace_id, owner, ms: callMs + env().pipelineLeaseMs });
 }
 
 /**
@@ -193,12 +252,19 @@ export async function recordOutcome<T>(record: () => Promise<T>): Promise<T> {
  * Renews the leases of jobs a worker holds and has not finished (waiting for a connection, a
  * slot, a busy CPU), so they are not claimed again meanwhile. Never shortens a fenced lease.
  */
-export async function renewLeases(database: Database, held: { id: string; owner: string }[], leaseMs: number): Promise<void> {
-  if (held.length === 0) return;
-  await database.query(
-    `UPDATE jobs j SET lease_until = greatest(j.lease_until, now() + make_interval(secs => $3::double precision / 1000))
-     FROM unnest($1::text[], $2::text[]) AS h(id, owner) WHERE j.id = h.id AND j.lease_owner = h.owner`,
-    [held.map((h) => h.id), held.map((h) => h.owner), leaseMs],
+export async function renewLeases(
+  database: Database,
+  held: { id: string; workspace_id: string; owner: string }[],
+  leaseMs: number,
+): Promise<void> {
+  await Promise.all(
+    byWorkspace(held).map((group) =>
+      database.query(
+        `UPDATE jobs j SET lease_until = greatest(j.lease_until, now() + make_interval(secs => $3::double precision / 1000))
+         FROM unnest($1::text[], $2::text[]) AS h(id, owner) WHERE j.workspace_id = $4 AND j.id = h.id AND j.lease_owner = h.owner`,
+        [group.map((h) => h.id), group.map((h) => h.owner), leaseMs, group[0]!.workspace_id],
+      ),
+    ),
   );
 }
 
@@ -207,11 +273,11 @@ export async function renewLeases(database: Database, held: { id: string; owner:
  * effect), or put back for `runAt` with its error, its attempt not counted when it never ran,
  * and a new payload, checked against its kind's schema.
  */
-export type Settlement = { id: string; owner: string } & (
+export type Settlement = { id: string; workspace_id: string; owner: string } & (
   { runAt?: undefined } | { runAt: Date; error?: string; countAttempt?: boolean; payload?: { kind: JobKind; value: unknown } }
 );
 
-// A claim's jobs settle in one statement, each only while its claim still holds it.
+// A claim's jobs of one workspace ($2, D87) settle in one statement, each only while its claim still holds it.
 const SETTLE = `
   WITH s AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS s(id text, owner text, run_at timestamptz, uncount int, error text, payload jsonb)
@@ -219,15 +285,23 @@ const SETTLE = `
   r AS (
     UPDATE jobs j SET run_at = s.run_at, lease_until = NULL, lease_owner = NULL, attempts = j.attempts - s.uncount,
       last_error = coalesce(s.error, j.last_error), payload = coalesce(s.payload, j.payload)
-    FROM s WHERE s.run_at IS NOT NULL AND j.id = s.id AND j.lease_owner = s.owner
+    FROM s WHERE j.workspace_id = $2 AND s.run_at IS NOT NULL AND j.id = s.id AND j.lease_owner = s.owner
     RETURNING j.id
   ),
-  d AS (DELETE FROM jobs j USING s WHERE s.run_at IS NULL AND j.id = s.id AND j.lease_owner = s.owner RETURNING j.id)
+  d AS (DELETE FROM jobs j USING s WHERE j.workspace_id = $2 AND s.run_at IS NULL AND j.id = s.id AND j.lease_owner = s.owner RETURNING j.id)
   SELECT id FROM r UNION ALL SELECT id FROM d`;
 
-/** Settles jobs in one statement; the ids of those still held (the others' leases were lost, and nothing changed for them). */
+/**
+ * Settles jobs, in one statement per workspace (in the caller's transaction, one after the
+ * other); the ids of those still held (the others' leases were lost, and nothing changed for them).
+ */
 export async function settleJobs(sql: Handle, jobs: Settlement[]): Promise<Set<string>> {
-  if (jobs.length === 0) return new Set();
+  const held = new Set<string>();
+  for (const group of byWorkspace(jobs)) for (const id of await settleIn(sql, group)) held.add(id);
+  return held;
+}
+
+async function settleIn(sql: Handle, jobs: Settlement[]): Promise<string[]> {
   const rows = jobs.map((j) =>
     j.runAt
       ? {
@@ -240,12 +314,12 @@ export async function settleJobs(sql: Handle, jobs: Settlement[]): Promise<Set<s
         }
       : { id: j.id, owner: j.owner, run_at: null },
   );
-  return new Set((await sql<Columns<"jobs", "id">>(SETTLE, [JSON.stringify(rows)])).map((r) => r.id));
+  return (await sql<Columns<"jobs", "id">>(SETTLE, [JSON.stringify(rows), jobs[0]!.workspace_id])).map((r) => r.id);
 }
 
 /** Deletes a finished job in the transaction that records its effect; false if the lease was lost. */
-export async function completeJob(sql: Handle, job: { id: string }, owner: string): Promise<boolean> {
-  return (await settleJobs(sql, [{ id: job.id, owner }])).size > 0;
+export async function completeJob(sql: Handle, job: { id: string; workspace_id: string }, owner: string): Promise<boolean> {
+  return (await settleJobs(sql, [{ id: job.id, workspace_id: job.workspace_id, owner }])).size > 0;
 }
 
 /**
@@ -254,7 +328,7 @@ export async function completeJob(sql: Handle, job: { id: string }, owner: strin
  */
 export async function rescheduleJob<K extends JobKind>(
   sql: Handle,
-  job: { id: string; kind: K },
+  job: { id: string; workspace_id: string; kind: K },
   owner: string,
   runAt: Date,
   opts: { error?: string; countAttempt?: boolean; payload?: JobPayload<K> } = {},
@@ -262,6 +336,7 @@ export async function rescheduleJob<K extends JobKind>(
   const settled = await settleJobs(sql, [
     {
       id: job.id,
+      workspace_id: job.workspace_id,
       owner,
       runAt,
       error: opts.error,
@@ -279,10 +354,11 @@ export async function rescheduleJob<K extends JobKind>(
  * re-checked); one that comes after finds nothing. So a job is either run by a claim or taken
  * here (D76's cancel), never both.
  */
-export async function takeUnclaimedJob(sql: Handle, subjectId: string, kinds: JobKind[]): Promise<boolean> {
+export async function takeUnclaimedJob(sql: Handle, workspaceId: string, subjectId: string, kinds: JobKind[]): Promise<boolean> {
   const rows = await sql<Columns<"jobs", "id">>(
-    `DELETE FROM jobs WHERE subject_id = $1 AND kind = ANY($2::text[]) AND (lease_until IS NULL OR lease_until < now()) RETURNING id`,
-    [subjectId, kinds],
+    `DELETE FROM jobs WHERE workspace_id = $3 AND subject_id = $1 AND kind = ANY($2::text[]) AND (lease_until IS NULL OR lease_until < now())
+     RETURNING id`,
+    [subjectId, kinds, workspaceId],
   );
   return rows.length > 0;
 }
@@ -297,17 +373,20 @@ export const DEAD_LETTER = new Date("9000-01-01T00:00:00Z");
  * Sets aside a job that can never run (its payload does not parse, its kind is unknown):
  * retrying would fail the same way, so it is never due again and keeps its error.
  */
-export async function deadLetter(sql: Handle, job: { id: string }, owner: string, error: string): Promise<boolean> {
-  return (await settleJobs(sql, [{ id: job.id, owner, runAt: DEAD_LETTER, error: `dead letter: ${error}` }])).size > 0;
+export async function deadLetter(sql: Handle, job: { id: string; workspace_id: string }, owner: string, error: string): Promise<boolean> {
+  const settlement = { id: job.id, workspace_id: job.workspace_id, owner, runAt: DEAD_LETTER, error: `dead letter: ${error}` };
+  return (await settleJobs(sql, [settlement])).size > 0;
 }
 
-/** Puts jobs that never ran (pacing, an endpoint's share of slots) back for later, in one statement. */
-export async function deferJobs(sql: Handle, jobs: { id: string }[], owner: string, runAt: Date): Promise<void> {
-  if (jobs.length === 0) return;
-  await sql(
-    `UPDATE jobs SET run_at = $3, lease_until = NULL, lease_owner = NULL, attempts = attempts - 1 WHERE id = ANY($1::text[]) AND lease_owner = $2`,
-    [jobs.map((j) => j.id), owner, runAt],
-  );
+/** Puts jobs that never ran (pacing, an endpoint's share of slots) back for later, in one statement per workspace (D87). */
+export async function deferJobs(sql: Handle, jobs: { id: string; workspace_id: string }[], owner: string, runAt: Date): Promise<void> {
+  for (const group of byWorkspace(jobs)) {
+    await sql(
+      `UPDATE jobs SET run_at = $3, lease_until = NULL, lease_owner = NULL, attempts = attempts - 1
+       WHERE workspace_id = $4 AND id = ANY($1::text[]) AND lease_owner = $2`,
+      [group.map((j) => j.id), owner, runAt, group[0]!.workspace_id],
+    );
+  }
 }
 
 /**
@@ -353,10 +432,16 @@ export function jobRow<K extends JobKind>(kind: K, payload: JobPayload<K>, targe
 // The jobs table's one INSERT, for every path that writes jobs: rows built by `jobRow` (passed
 // as one JSON array) or rows a statement derives itself (`insertJobsOf`). A job written already
 // claimed (`lease_owner`, `Handoff`) counts its attempt and starts its lease at the statement's
-// `now()`. The database's `jobs_notify` trigger stays: it wakes every instance's pipeline at
-// commit for whatever statement inserts due work, once per transaction (server/outbox/wake.ts).
+// `now()`. D87: the same statement wakes every instance's pipeline: each due row that no
+// claim holds calls `pg_notify` on `JOBS_CHANNEL` (`wakeFor`), on the writer's connection and
+// inside its transaction, so the notification goes out at commit and only if it commits, once
+// per transaction however many rows and statements raise it (server/outbox/wake.ts). No
+// trigger does it.
 const insertInto = (select: string) => `INSERT INTO jobs (${COLUMNS}, lease_owner, lease_until, attempts)
     ${select}`;
+
+/** The join that notifies for a row of an insert's source when `due` (an SQL condition over that row) holds. */
+const wakeFor = (due: string) => `LEFT JOIN LATERAL (SELECT pg_notify('${JOBS_CHANNEL}', '') WHERE ${due}) AS wake ON true`;
 
 /**
  * The statement (or the last part of a larger one: the message or the run and its job in one
@@ -365,11 +450,20 @@ const insertInto = (select: string) => `INSERT INTO jobs (${COLUMNS}, lease_owne
  */
 export function insertJobs(param: number, when = "true"): string {
   return insertInto(`SELECT ${COLUMNS}, lease_owner, now() + make_interval(secs => lease_ms / 1000), CASE WHEN lease_owner IS NULL THEN 0 ELSE 1 END
-    FROM json_to_recordset($${param}::json) AS r(${ROW_TYPES}) WHERE ${when}`);
+    FROM json_to_recordset($${param}::json) AS r(${ROW_TYPES})
+      ${wakeFor("r.run_at <= now() + interval '1 second' AND r.lease_owner IS NULL")}
+    WHERE ${when}`);
 }
 
 /** SQL expressions, over the rows of `insertJobsOf`'s `from`, for the columns of a job a statement derives. */
 export type DerivedJob = { subjectId: string; workspaceId: string; payload: string; requestId: string; traceparent: string };
+
+/**
+ * SQL expressions (parameters of the statement) for the claim a statement writes its derived
+ * jobs with (`Handoff.leaseOf`): the claim's token, or NULL to write them unclaimed, and the
+ * lease in milliseconds.
+ */
+export type DerivedLease = { owner: string; ms: string };
 
 /**
  * The part of a statement that inserts one job of `kind`, due now and unclaimed, for each row
@@ -377,10 +471,15 @@ export type DerivedJob = { subjectId: string; workspaceId: string; payload: stri
  * to), for rows this process never holds, so that `jobRow` cannot build them; `job` gives
  * each column as an SQL expression over those rows. Ids have the shape of `newId("job")`.
  */
-export function insertJobsOf(kind: JobKind, from: string, job: DerivedJob): string {
+export function insertJobsOf(kind: JobKind, from: string, job: DerivedJob, lease?: DerivedLease): string {
+  const claim = lease
+    ? `${lease.owner}, CASE WHEN ${lease.owner} IS NOT NULL THEN now() + make_interval(secs => ${lease.ms} / 1000) END,
+      CASE WHEN ${lease.owner} IS NOT NULL THEN 1 ELSE 0 END`
+    : "NULL, NULL, 0";
   return insertInto(`SELECT ${newIdSql("job")}, '${kind}', ${job.subjectId}, ${job.workspaceId}, NULL, ${job.payload}, now(), now(),
-      ${job.requestId}, ${job.traceparent}, NULL, NULL, 0
-    FROM ${from}`);
+      ${job.requestId}, ${job.traceparent}, ${claim}
+    FROM ${from} ${wakeFor(`${job.subjectId} IS NOT NULL${lease ? ` AND ${lease.owner} IS NULL` : ""}`)}
+    RETURNING ${COLUMNS}, attempts, lease_owner`);
 }
 
 const ROW_TYPES = `id text, kind text, subject_id text, workspace_id text, channel_id text, payload jsonb, run_at timestamptz,

@@ -2,11 +2,13 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../e2e/support/database.ts";
 import { applyMigrations } from "../db/migrate.ts";
+import { insertJobs } from "./jobs.ts";
 import { JOBS_CHANNEL, listenForWork, pipelineWaker } from "./wake.ts";
 
 // Issue 11: a job starts within milliseconds of its commit on any instance. The wake-up is a
-// NOTIFY raised by the jobs table's statement trigger, so every path that inserts jobs (sends,
-// enrolls, the events' webhook fan-out, replays) wakes the pipelines, and only once committed.
+// NOTIFY raised by the jobs table's one INSERT statement (`insertJobs`; D87: no trigger), so every
+// path that inserts jobs (sends, enrolls, the events' webhook fan-out, replays) wakes the
+// pipelines, and only once committed.
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let url: string;
@@ -16,8 +18,23 @@ const connect = async () => {
   return client;
 };
 let n = 0;
-const job = (runAt: string) =>
-  `INSERT INTO jobs (id, kind, subject_id, workspace_id, payload, run_at) VALUES ('job_wake_${++n}', 'test', 's', 'w', '{}', ${runAt})`;
+/** The statement every writer of jobs uses, for one unclaimed job due `inMs` from now. */
+const job = (inMs: number): [string, unknown[]] => [
+  insertJobs(1),
+  [
+    JSON.stringify(
+      [{ id: `job_wake_${++n}`, kind: "test", subject_id: "s", workspace_id: "w", channel_id: null, payload: {} }].map((row) => ({
+        ...row,
+        run_at: new Date(Date.now() + inMs),
+        created_at: new Date(),
+        request_id: null,
+        traceparent: null,
+        lease_owner: null,
+        lease_ms: null,
+      })),
+    ),
+  ],
+];
 
 beforeAll(async () => {
   database = await freshDatabase("postgres", "wake");
@@ -38,17 +55,17 @@ describe("the outbox's wake-up on PostgreSQL", () => {
       const flush = () => listener.query("SELECT 1");
 
       await writer.query("BEGIN");
-      await writer.query(job("now()"));
-      await writer.query(job("now()"));
+      await writer.query(...job(0));
+      await writer.query(...job(0));
       await flush();
       expect(heard, "nothing before the commit").toHaveLength(0);
       await writer.query("COMMIT");
       await flush();
       expect(heard, "one notification for the transaction").toHaveLength(1);
 
-      await writer.query(job("now() + interval '1 hour'"));
+      await writer.query(...job(3_600_000));
       await writer.query("BEGIN");
-      await writer.query(job("now()"));
+      await writer.query(...job(0));
       await writer.query("ROLLBACK");
       await flush();
       expect(heard, "a job due later and a rolled-back one wake nobody").toHaveLength(1);
@@ -75,7 +92,7 @@ describe("the outbox's wake-up on PostgreSQL", () => {
     const wakesOnCommit = async () => {
       await expect.poll(() => wakes, { timeout: 20_000 }).toBeGreaterThan(0);
       const before = wakes;
-      await writer.query(job("now()"));
+      await writer.query(...job(0));
       await expect.poll(() => wakes, { timeout: 20_000 }).toBeGreaterThan(before);
     };
     try {

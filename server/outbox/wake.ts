@@ -6,9 +6,12 @@ import { runtime } from "../lib/runtime.ts";
 // New outbox work wakes a pipeline loop at once instead of at its next poll:
 // - in this process, through its one emitter (server/lib/runtime.ts), which the dashboard's
 //   route handlers emit on too;
-// - on PostgreSQL, across instances too: a statement inserting jobs that are due fires one
-//   NOTIFY on `JOBS_CHANNEL` (trigger `jobs_notify`), delivered at commit and only if the
-//   transaction commits, which every instance's loop LISTENs for (`listenForWork`).
+// - on PostgreSQL, across instances too: the statement that inserts jobs that are due and that
+//   no claim holds calls `pg_notify` on `JOBS_CHANNEL` itself, on the writer's connection inside
+//   its transaction (server/outbox/jobs.ts, the jobs' one INSERT; D87: no trigger), so it is
+//   delivered at commit and only if the transaction commits, once per transaction; every
+//   instance's loop LISTENs for it (`listenForWork`). The embedded store (PGlite) serves one
+//   process's instance: its in-process wake is the emitter above.
 
 export const JOBS_CHANNEL = "svc_jobs";
 

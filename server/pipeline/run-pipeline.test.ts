@@ -22,6 +22,8 @@ beforeAll(async () => {
   drop = fresh.drop;
   Object.assign(process.env, fresh.env, { LOG_LEVEL: "silent" });
   database = await db();
+  // Jobs of a workspace with no row would never be claimed (D87: the claim reads the workspaces with due work first).
+  await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws_lease', 'Leases'), ('ws_outbox', 'Outbox')`);
 }, 120_000);
 
 afterAll(async () => {
@@ -80,6 +82,14 @@ describe("a claim's lease (D47)", () => {
   };
   /** A database that fails every statement: what runs without one. */
   const unreachable = { ...database, query: () => Promise.reject(new Error("no statement expected")) } as unknown as Database;
+
+  it("claims the service's own jobs, kept under the workspace id '' (the retention sweep), beside the workspaces' (D87)", async () => {
+    await database.query(`DELETE FROM jobs`);
+    await database.query(insertJobs(1), [JSON.stringify([jobRow("maintenance.sweep", {}, { subjectId: "sweep_own", workspaceId: "" })])]);
+    await due("msg_own_beside", "message.simulate");
+    const claimed = await claimJobs(database, "claim-own", 10, lease);
+    expect(claimed.map((j) => j.subject_id).sort()).toEqual(["msg_own_beside", "sweep_own"]);
+  });
 
   it("covers a call of the claimed kind started soon after it, with no statement", async () => {
     await database.query(`DELETE FROM jobs`); // nothing else due: the claims below take only their own jobs

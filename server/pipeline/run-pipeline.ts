@@ -119,7 +119,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
   const concurrency = opts.concurrency ?? WORKER_SLOTS;
   const leaseMs = opts.leaseMs ?? env().pipelineLeaseMs;
   const counts: PipelineCounts = { claimed: 0, completed: 0, paced: 0, errors: 0 };
-  const running = new Map<Promise<void>, { id: string; owner: string }>();
+  const running = new Map<Promise<void>, { id: string; workspace_id: string; owner: string }>();
   // D49: a webhook delivery starts within its endpoint's slots, or waits for one, still leased.
   const webhookSlots = endpointSlots<{ job: Job<"webhook.deliver">; owner: string; pass: PassContext }>(wakePipeline);
   // Jobs held but not finished have their leases renewed a few times a lease, so a job that
@@ -127,7 +127,10 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
   // it (the fence does), only how much work a busy machine repeats.
   let renewal: NodeJS.Timeout | undefined;
   const renew = () => {
-    const held = [...running.values(), ...webhookSlots.waiting().map(({ job, owner }) => ({ id: job.id, owner }))];
+    const held = [
+      ...running.values(),
+      ...webhookSlots.waiting().map(({ job, owner }) => ({ id: job.id, workspace_id: job.workspace_id, owner })),
+    ];
     renewLeases(database, held, leaseMs).catch((err: unknown) => log().warn({ err }, "lease renewal failed"));
   };
   // The deliveries whose request holds their endpoint's slot, by job: the slot is freed once,
@@ -148,7 +151,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
       if (running.size === 0 && renewal) renewal = void clearInterval(renewal);
       noteRoom();
     });
-    running.set(started, { id: job.id, owner });
+    running.set(started, { id: job.id, workspace_id: job.workspace_id, owner });
     noteRoom();
     renewal ??= setInterval(renew, Math.max(250, leaseMs / 3)).unref();
   };
@@ -344,12 +347,14 @@ function failureCode(err: unknown): string {
  * process may make it (the server for its worker threads): the reservations are the database's.
  */
 export function reserveFor(database: Database, jobs: readonly StoredJob[]): Prepared {
-  const wanted = new Map<string, number>();
+  const wanted = new Map<string, { workspaceId: string; n: number }>();
   for (const job of jobs)
-    if (job.kind === "message.dispatch" && job.channel_id) wanted.set(job.channel_id, (wanted.get(job.channel_id) ?? 0) + 1);
+    if (job.kind === "message.dispatch" && job.channel_id) {
+      wanted.set(job.channel_id, { workspaceId: job.workspace_id, n: (wanted.get(job.channel_id)?.n ?? 0) + 1 });
+    }
   const prepared: Prepared = new Map();
-  for (const [channelId, n] of wanted) {
-    const reservation = reserveSlots(database, channelId, n);
+  for (const [channelId, { workspaceId, n }] of wanted) {
+    const reservation = reserveSlots(database, workspaceId, channelId, n);
     reservation.catch(() => {}); // its failure is the launch's (`pace`), if the jobs are written
     prepared.set(channelId, reservation);
   }
@@ -385,7 +390,8 @@ async function pace(
   for (const [channelId, list] of byChannel) {
     let reservation = await prepared?.get(channelId);
     // One whose calls could no longer start in time (the write took long) is made again.
-    if (!reservation || Date.now() >= reservation.callBy) reservation = await reserveSlots(database, channelId, list.length);
+    if (!reservation || Date.now() >= reservation.callBy)
+      reservation = await reserveSlots(database, list[0]!.workspace_id, channelId, list.length);
     const { granted, nextSecondAt, callBy: by, channel } = reservation;
     rows.set(channelId, channel);
     for (const job of list.slice(0, granted)) callBy.set(job.id, by);

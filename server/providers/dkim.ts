@@ -8,12 +8,14 @@ export const DKIM_SECRET = "dkim_private_key";
 
 /**
  * The header fields signed: nodemailer's list (RFC 6376 5.4) and List-Unsubscribe-Post, which
- * RFC 8058 wants covered by the signature with List-Unsubscribe for one-click unsubscribing.
+ * RFC 8058 wants covered by the signature with List-Unsubscribe for one-click unsubscribing,
+ * and Feedback-ID (D92), which Gmail's feedback loop trusts only when it is signed.
  */
 const SIGNED_HEADERS = [
   "From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding",
   "Content-ID:Content-Description:Resent-Date:Resent-From:Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID",
   "In-Reply-To:References:List-Id:List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive",
+  "Feedback-ID",
 ].join(":");
 
 /** What nodemailer's `dkim` message option needs, or null when the channel does not sign. */

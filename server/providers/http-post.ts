@@ -25,7 +25,14 @@ export async function postJson(
   url: URL,
   headers: Record<string, string>,
   body: string,
-  opts: { timeoutMs: number; allowPrivate: boolean; method?: "GET" | "POST"; maxBody?: number },
+  opts: {
+    timeoutMs: number;
+    allowPrivate: boolean;
+    method?: "GET" | "POST";
+    maxBody?: number;
+    /** The body's type when it is not JSON (Twilio's API takes form-encoded bodies). */
+    contentType?: string;
+  },
 ): Promise<HttpAnswer> {
   const maxBody = opts.maxBody ?? MAX_BODY;
   const method = opts.method ?? "POST";
@@ -43,7 +50,7 @@ export async function postJson(
       method,
       headers:
         method === "POST"
-          ? { ...headers, "content-type": "application/json", accept: "application/json" }
+          ? { ...headers, "content-type": opts.contentType ?? "application/json", accept: "application/json" }
           : { ...headers, accept: "application/json" },
       ...(method === "POST" ? { body } : {}),
       signal,
@@ -148,4 +155,27 @@ export function firstHeader(headers: IncomingHttpHeaders, names: string[]): stri
     if (text) return text;
   }
   return undefined;
+}
+
+/**
+ * A provider call that threw, as its outcome (D47): a private address is refused for good, a
+ * request the provider never got may be retried, and anything else (no answer in time, the
+ * connection closed before the answer) is unknown: the provider may have taken it. `who` names
+ * the provider in its errors, `urlSetting` the setting of its base URL, and `settles` what will
+ * tell the outcome later.
+ */
+export function callFailure(
+  err: unknown,
+  o: { who: string; urlSetting: string; timeoutMs: number; settles: string; durationMs: number },
+): { outcome: "permanent" | "temporary" | "unknown"; error: string; detail: { duration_ms: number } } {
+  const e = err as NodeJS.ErrnoException;
+  const detail = { duration_ms: o.durationMs };
+  if (e.code === PRIVATE_ADDRESS_ERROR) return { outcome: "permanent", error: `${o.urlSetting}: ${e.message}.`, detail };
+  if (requestNotReceived(e)) return { outcome: "temporary", error: `Network error calling ${o.who}: ${e.code ?? e.message}.`, detail };
+  const what =
+    e.name === "TimeoutError"
+      ? `did not answer within ${o.timeoutMs / 1000} s`
+      : `closed the connection before answering (${e.code ?? e.message})`;
+  const who = o.who.charAt(0).toUpperCase() + o.who.slice(1);
+  return { outcome: "unknown", error: `${who} ${what}; whether it took the message is known only once ${o.settles}.`, detail };
 }

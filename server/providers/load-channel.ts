@@ -5,7 +5,7 @@ import type { Channel as ChannelModel } from "../generated/prisma/client.ts";
 
 /** A channel's columns as a provider call needs them (`ConfigRow`), for every statement that reads them. */
 export const CONFIG_COLUMNS = `id, workspace_id AS "workspaceId", type::text AS type, external_id AS "externalId", settings, secrets,
-  rate_per_second AS "ratePerSecond", disconnected_at AS "disconnectedAt"`;
+  rate_per_second AS "ratePerSecond", disconnected_at AS "disconnectedAt", paused_reason AS "pausedReason"`;
 
 // A statement of its own, not through the ORM, whose query engine cost half a millisecond of
 // CPU a call. The pipeline reads a claim's channels with their pacing (`reserveSlots`).
@@ -15,7 +15,8 @@ const CHANNEL_BY_ID = `SELECT ${CONFIG_COLUMNS} FROM channels WHERE id = $1`;
 export type ConfigRow = Pick<
   ChannelModel,
   "id" | "workspaceId" | "type" | "externalId" | "settings" | "secrets" | "ratePerSecond" | "disconnectedAt"
->;
+> &
+  Partial<Pick<ChannelModel, "pausedReason">>;
 
 /**
  * A channel with its secrets decrypted, for a provider call. Null when it does not exist or
@@ -46,6 +47,7 @@ export function channelConfig(row: ConfigRow): ChannelConfig {
     settings: settingsOf(row.settings),
     secrets: openSecrets(row.secrets),
     ratePerSecond: row.ratePerSecond,
+    pausedReason: row.pausedReason ?? null,
   };
 }
 

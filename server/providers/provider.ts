@@ -23,6 +23,8 @@ export type ChannelConfig = {
   /** Decrypted secrets, e.g. access_token, app_secret, verify_token, smtp_url. */
   secrets: Record<string, string>;
   ratePerSecond: number;
+  /** D90, D93: why the channel is paused (`payment`, `policy`, `complaint_rate`, `bounce_rate`), or null. */
+  pausedReason?: string | null;
 };
 
 export type OutboundMessage = {
@@ -32,6 +34,8 @@ export type OutboundMessage = {
   /** E.164 phone (WhatsApp) or e-mail address. */
   to: string;
   content: Content;
+  /** The flow whose run sent it; absent or null for API sends and test sends. */
+  flowId?: string | null;
 };
 
 /** Every answer carries what the history keeps: provider request id and a reply excerpt. */

@@ -131,6 +131,10 @@ export function trackingLinks(channel: ChannelConfig, messageId: string): { open
   return { openUrl: `${base}/api/providers/email/open/${token}`, unsubscribeUrl: `${base}/api/providers/email/unsubscribe/${token}` };
 }
 
+/** D92: `<flow id or "api">:<channel id>:<workspace id>:svc`. */
+export const feedbackId = (channel: Pick<ChannelConfig, "id" | "workspaceId">, message: Pick<OutboundMessage, "flowId">) =>
+  `${message.flowId ?? "api"}:${channel.id}:${channel.workspaceId}:svc`;
+
 /** The nodemailer message for one e-mail, with its tracking, unsubscribe headers and text part. */
 export function buildMail(channel: ChannelConfig, message: OutboundMessage, content: EmailContent) {
   const from = channel.settings.from ?? channel.externalId;
@@ -154,6 +158,8 @@ export function buildMail(channel: ChannelConfig, message: OutboundMessage, cont
     headers: {
       "List-Unsubscribe": `<${links.unsubscribeUrl}>`,
       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      // D92: Gmail's feedback loop reports complaints per value of this header.
+      "Feedback-ID": feedbackId(channel, message),
     },
     // D74: a channel with a DKIM key signs every mail (rsa-sha256, relaxed/relaxed, d= the
     // From domain so that DMARC aligns).

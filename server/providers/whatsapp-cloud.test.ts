@@ -21,6 +21,13 @@ describe("cloudApiPayload", () => {
     });
   });
 
+  it("sends to a WhatsApp user id by `recipient`, without `to` (D88)", () => {
+    const { to: _phone, ...byId } = base;
+    expect(cloudApiPayload("US.13491208655302741918", { body: "Hi" })).toEqual({
+      payload: { ...byId, recipient: "US.13491208655302741918", type: "text", text: { body: "Hi", preview_url: false } },
+    });
+  });
+
   it.each(["image", "video", "document"])("sends %s with a link and the body as caption", (type) => {
     expect(cloudApiPayload("+5511987654321", { body: "Look", media_url: "https://cdn.example.com/f", media_type: type })).toEqual({
       payload: { ...base, type, [type]: { link: "https://cdn.example.com/f", caption: "Look" } },
@@ -83,6 +90,13 @@ describe("mapCloudApiAnswer", () => {
     expect(mapCloudApiAnswer(ok, detail)).toEqual({ outcome: "accepted", providerMessageId: "wamid.HBgN", detail });
   });
 
+  it("131062 (no sends by user id for this message) is permanent, as whatsapp_131062 (D88)", () => {
+    expect(mapCloudApiAnswer(answer(400, graphError(131062, "(#131062) Not supported")), detail)).toMatchObject({
+      outcome: "permanent",
+      errorCode: "whatsapp_131062",
+    });
+  });
+
   it("200 without a message id is permanent (a retry could send twice)", () => {
     expect(mapCloudApiAnswer(answer(200, { ok: true }), detail)).toMatchObject({ outcome: "permanent" });
   });
@@ -97,15 +111,24 @@ describe("mapCloudApiAnswer", () => {
     });
   });
 
-  it.each([500, 502, 503])("%i is temporary", (status) => {
+  // D90: 429 and 503 answered before the body was processed are retried; other 5xx are final.
+  it.each([429, 503])("%i without a Graph code is temporary", (status) => {
     expect(mapCloudApiAnswer(answer(status, "upstream failure"), detail)).toMatchObject({
       outcome: "temporary",
       error: `HTTP ${status}: upstream failure`,
     });
   });
 
-  it.each([4, 80007, 130429, 131048, 131056])("Graph throttling code %i is temporary even on 400", (code) => {
-    expect(mapCloudApiAnswer(answer(400, graphError(code)), detail)).toMatchObject({ outcome: "temporary" });
+  it.each([500, 502])("%i is final", (status) => {
+    expect(mapCloudApiAnswer(answer(status, "upstream failure"), detail)).toMatchObject({ outcome: "permanent" });
+  });
+
+  it.each([130429, 131056, 131057])("Graph refusal %i is temporary even on 400", (code) => {
+    expect(mapCloudApiAnswer(answer(400, graphError(code)), detail)).toMatchObject({ outcome: "temporary", errorCode: String(code) });
+  });
+
+  it.each([4, 80007, 131000, 131048, 131050, 131042, 368])("Graph code %i is final, even on 503", (code) => {
+    expect(mapCloudApiAnswer(answer(503, graphError(code)), detail)).toMatchObject({ outcome: "permanent", errorCode: String(code) });
   });
 
   it("other 4xx are permanent with the Graph message, code and details", () => {

@@ -1,7 +1,7 @@
 import { activeTraceparent } from "../observability/tracing.ts";
 import { z } from "zod";
 import { env } from "../lib/env.ts";
-import { firstHeader, postJson, requestNotReceived, retryAfterMs, type HttpAnswer } from "./http-post.ts";
+import { callFailure, firstHeader, postJson, retryAfterMs, type HttpAnswer } from "./http-post.ts";
 import {
   DEFAULT_GRAPH_API_BASE_URL,
   type ChannelConfig,
@@ -11,7 +11,8 @@ import {
   type ProviderDetail,
   type ProviderResult,
 } from "./provider.ts";
-import { META_ERROR_CODES } from "./meta-error-codes.ts";
+import { META_ERROR_CODES, metaErrorCodeText } from "./meta-error-codes.ts";
+import { isWhatsAppUserId } from "../lib/whatsapp-user-id.ts";
 import { cloudTemplatePayload, type TemplateContent } from "./whatsapp-template.ts";
 
 // Meta's WhatsApp Cloud API (operations.md "Provider endpoints"):
@@ -22,7 +23,7 @@ import { cloudTemplatePayload, type TemplateContent } from "./whatsapp-template.
 
 export const WHATSAPP_TIMEOUT_MS = 15_000;
 
-/** Graph error codes that mean "slow down" or "try again later" rather than "never" (D45). */
+/** Graph error codes that mean the request was refused, "try again later", rather than "never" (D45, D90). */
 export const TEMPORARY_GRAPH_CODES = new Set(META_ERROR_CODES.filter((e) => e.kind === "temporary").map((e) => e.code));
 
 const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
@@ -31,12 +32,16 @@ type WhatsAppContent = { body?: string; media_url?: string; media_type?: string 
 
 const isWhatsAppContent = (c: Content): c is WhatsAppContent => !("html" in c);
 
-/** The Cloud API's JSON for one message, or a reason it cannot be built. */
+/**
+ * The Cloud API's JSON for one message, or a reason it cannot be built. D88: a message to a
+ * phone posts `to`; one to a WhatsApp user id (a contact without a phone) posts `recipient`.
+ */
 export function cloudApiPayload(to: string, content: Content): { payload: Record<string, unknown> } | { error: string } {
   if (!isWhatsAppContent(content)) return { error: "The message is an e-mail, not a WhatsApp message." };
   const digits = to.replace(/\D/g, "");
-  if (digits.length < 8 || digits.length > 15) return { error: `${to} is not an E.164 phone number.` };
-  const base = { messaging_product: "whatsapp", recipient_type: "individual", to: digits };
+  const byUserId = isWhatsAppUserId(to);
+  if (!byUserId && (digits.length < 8 || digits.length > 15)) return { error: `${to} is not an E.164 phone number.` };
+  const base = { messaging_product: "whatsapp", recipient_type: "individual", ...(byUserId ? { recipient: to } : { to: digits }) };
   if ("template" in content)
     return { payload: { ...base, type: "template", template: cloudTemplatePayload((content as TemplateContent).template) } };
   if (content.media_url) {
@@ -71,15 +76,16 @@ export function mapCloudApiAnswer(answer: HttpAnswer, detail: ProviderDetail): P
   }
   const retryAfter = retryAfterMs(answer.headers["retry-after"]);
   const graph = ZGraphError.safeParse(json);
-  const code = graph.success && graph.data.error.code !== undefined ? String(graph.data.error.code) : undefined;
+  const code = graph.success && graph.data.error.code !== undefined ? metaErrorCodeText(graph.data.error.code) : undefined;
   const coded = code ? { errorCode: code } : {};
   const error = graph.success
     ? graphErrorText(graph.data.error)
     : `HTTP ${answer.status}${answer.body ? `: ${answer.body.slice(0, 200)}` : ""}`;
-  const temporary =
-    answer.status === 429 ||
-    answer.status >= 500 ||
-    (graph.success && graph.data.error.code !== undefined && TEMPORARY_GRAPH_CODES.has(graph.data.error.code));
+  // D90: retried only when the Cloud API refused the request (130429, 131056, 131057), or
+  // answered 429 or 503 before processing the body (no other Graph code); that is not a second
+  // call (D47). Every other error is final: the request may have been acted on.
+  const graphCode = graph.success ? graph.data.error.code : undefined;
+  const temporary = graphCode !== undefined ? TEMPORARY_GRAPH_CODES.has(graphCode) : answer.status === 429 || answer.status === 503;
   if (temporary)
     return { outcome: "temporary", error, detail, ...coded, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
   if (answer.status >= 300 && answer.status < 400) {
@@ -129,21 +135,14 @@ export const whatsappCloud: ProviderClient = {
         },
       );
     } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      const detail = { duration_ms: elapsed() };
-      if (e.code === "EPRIVATEADDRESS") return { outcome: "permanent", error: `api_base_url: ${e.message}.`, detail };
-      if (requestNotReceived(e))
-        return { outcome: "temporary", error: `Network error calling the Cloud API: ${e.code ?? e.message}.`, detail };
-      // D47: the request went out and no answer came: the Cloud API may have taken the message.
-      const what =
-        e.name === "TimeoutError"
-          ? `did not answer within ${WHATSAPP_TIMEOUT_MS / 1000} s`
-          : `closed the connection before answering (${e.code ?? e.message})`;
-      return {
-        outcome: "unknown",
-        error: `The Cloud API ${what}; whether it took the message is known only once WhatsApp reports on it.`,
-        detail,
-      };
+      // D47: a request that went out unanswered may have been taken.
+      return callFailure(err, {
+        who: "the Cloud API",
+        urlSetting: "api_base_url",
+        timeoutMs: WHATSAPP_TIMEOUT_MS,
+        settles: "WhatsApp reports on it",
+        durationMs: elapsed(),
+      });
     }
     const requestId = firstHeader(answer.headers, ["x-fb-trace-id", "x-fb-request-id", "x-request-id"]);
     return mapCloudApiAnswer(answer, {
@@ -154,3 +153,33 @@ export const whatsappCloud: ProviderClient = {
     });
   },
 };
+
+/**
+ * D91: marks an inbound message read at Meta (`"status": "read"` with its wamid), with the
+ * typing indicator when asked; Meta answers `{ "success": true }`. Null when it took it, else
+ * why not.
+ */
+export async function markReadAtMeta(channel: ChannelConfig, wamid: string, typing: boolean): Promise<string | null> {
+  const base = channel.settings.api_base_url ?? DEFAULT_GRAPH_API_BASE_URL;
+  const url = new URL(`${base.replace(/\/+$/, "")}/${encodeURIComponent(channel.externalId)}/messages`);
+  const payload = {
+    messaging_product: "whatsapp",
+    status: "read",
+    message_id: wamid,
+    ...(typing ? { typing_indicator: { type: "text" } } : {}),
+  };
+  let answer: HttpAnswer;
+  try {
+    answer = await postJson(url, { authorization: `Bearer ${channel.secrets.access_token ?? ""}` }, JSON.stringify(payload), {
+      timeoutMs: WHATSAPP_TIMEOUT_MS,
+      allowPrivate: env().allowPrivateWebhooks,
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    return `the Cloud API could not be reached (${e.code ?? e.message})`;
+  }
+  const json = parseJson(answer.body) as { success?: unknown } | undefined;
+  if (answer.status >= 200 && answer.status < 300 && json?.success === true) return null;
+  const graph = ZGraphError.safeParse(json);
+  return graph.success ? graphErrorText(graph.data.error) : `the Cloud API answered ${answer.status}`;
+}

@@ -98,12 +98,13 @@ async function lookups(database: Database, workspaceId: string, q: string): Prom
     { sql: `SELECT ${CONTACT_COLUMNS} FROM contacts WHERE workspace_id = $1 AND id = $2`, values: [workspaceId, q] },
     {
       sql: `SELECT 'run' AS kind, r.id, f.name AS title, r.status::text || ' · ' || r.contact_id AS detail, r.flow_id AS parent_id, r.mode::text AS mode, r.created_at
-            FROM flow_runs r JOIN flows f ON f.id = r.flow_id WHERE r.workspace_id = $1 AND r.id = $2`,
+            FROM flow_runs r JOIN flows f ON f.workspace_id = r.workspace_id AND f.id = r.flow_id WHERE r.workspace_id = $1 AND r.id = $2`,
       values: [workspaceId, q],
     },
     {
       sql: `SELECT 'delivery' AS kind, d.id, d.event_name AS title, d.status || ' · ' || d.event_id || ' · ' || e.url AS detail, d.endpoint_id AS parent_id, ev.mode::text AS mode, d.created_at
-            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id LEFT JOIN events ev ON ev.id = d.event_id
+            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.workspace_id = d.workspace_id AND e.id = d.endpoint_id
+            LEFT JOIN events ev ON ev.workspace_id = d.workspace_id AND ev.id = d.event_id
             WHERE d.workspace_id = $1 AND (d.id = $2 OR d.event_id = $2) ORDER BY d.created_at DESC LIMIT ${lim}`,
       values: [workspaceId, q],
     },

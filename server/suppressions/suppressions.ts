@@ -14,7 +14,9 @@ import { suppressionView, type Suppression, type SuppressionRow } from "./suppre
 
 type Owner = Pick<CallerInWorkspace, "workspaceId" | "mode">;
 
-const COLUMNS = `email, reason::text AS reason, message_id, detail, created_at`;
+// `reason` as the driver reads an enum, as text: a cast (not immutable) is refused by Citus in
+// a DELETE's RETURNING (D87).
+const COLUMNS = `email, reason, message_id, detail, created_at`;
 
 /**
  * GET /suppressions (D10 order; D85: `after` is an address of the list). `search`, for the

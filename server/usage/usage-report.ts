@@ -1,6 +1,8 @@
 import type { Database } from "../db/client.ts";
 import type { Columns } from "../db/rows.ts";
+import { getSettings } from "../workspaces/workspace-settings.ts";
 import { getUsage } from "./get-usage.ts";
+import { estimateCost, type Cost } from "./whatsapp-cost.ts";
 
 export type DailyUsage = { day: string; whatsapp_live: number; email_live: number; whatsapp_test: number; email_test: number };
 export type MonthlyUsage = { period: string; whatsapp: number; email: number };
@@ -37,7 +39,18 @@ async function monthlyUsage(database: Database, workspaceId: string, now: Date):
  * the totals of the past months.
  */
 export async function usageReport(database: Database, workspaceId: string, now = new Date()) {
-  const [usage, months] = await Promise.all([getUsage(database, workspaceId, now), monthlyUsage(database, workspaceId, now)]);
+  const [usage, months, settings] = await Promise.all([
+    getUsage(database, workspaceId, now),
+    monthlyUsage(database, workspaceId, now),
+    getSettings(database, workspaceId),
+  ]);
+  // D89: each category's price and estimated cost, for the table of WhatsApp messages by pricing.
+  const pricing = Object.entries(usage.whatsapp_pricing).map(([category, counts]) => ({
+    category,
+    ...counts,
+    price: settings.whatsapp_prices[category] ?? null,
+    cost: estimateCost({ [category]: counts.charged }, settings.whatsapp_prices, settings.currency) as Cost | null,
+  }));
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   const rows = await database.query<Columns<"messages", "channel" | "mode"> & { day: string; count: string }>(
@@ -70,5 +83,7 @@ export async function usageReport(database: Database, workspaceId: string, now =
     canceled,
     days,
     months,
+    pricing,
+    currency: settings.currency,
   };
 }

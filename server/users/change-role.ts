@@ -10,13 +10,14 @@ import { assertAdminRemains } from "./last-admin.ts";
 export async function changeRole(database: Database, workspaceId: string, userId: string, role: Role, actor: Caller) {
   await database.prisma.$transaction(async (tx) => {
     const membership = await tx.membership.findUnique({
-      where: { userId_workspaceId: { userId, workspaceId } },
+      where: { workspaceId_userId: { workspaceId, userId } },
       select: { role: true, user: { select: { email: true } } },
     });
     if (!membership) throw notFound("member of this workspace", "user_id");
     if (membership.role === role) return;
     if (role !== "admin") await assertAdminRemains(tx, workspaceId, userId, "role");
-    await tx.membership.update({ where: { userId_workspaceId: { userId, workspaceId } }, data: { role } });
+    // D87: what a write returns leaves out its enum columns (Citus refuses their text cast in RETURNING).
+    await tx.membership.update({ where: { workspaceId_userId: { workspaceId, userId } }, data: { role }, select: { userId: true } });
     await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "team.role_changed",

@@ -49,13 +49,14 @@ export async function createUser(
       }));
     const target = { type: "user", id: user.id } as const;
     const membership = existing
-      ? await tx.membership.findUnique({ where: { userId_workspaceId: { userId: user.id, workspaceId } }, select: { role: true } })
+      ? await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId: user.id } }, select: { role: true } })
       : null;
     if (membership && opts.ifMember === "refuse") {
       throw conflict("already_member", `${input.email} is already a member of this workspace.`, "email");
     }
     if (!membership) {
-      await tx.membership.create({ data: { userId: user.id, workspaceId, role: input.role } });
+      // D87: what a write returns leaves out its enum columns (Citus refuses their text cast in RETURNING).
+      await tx.membership.create({ data: { userId: user.id, workspaceId, role: input.role }, select: { userId: true } });
       await recordAudit(prismaHandle(tx), actor, {
         workspaceId,
         action: "team.member_added",
@@ -64,7 +65,11 @@ export async function createUser(
       });
     } else if (membership.role !== input.role) {
       if (input.role !== "admin") await assertAdminRemains(tx, workspaceId, user.id, "role");
-      await tx.membership.update({ where: { userId_workspaceId: { userId: user.id, workspaceId } }, data: { role: input.role } });
+      await tx.membership.update({
+        where: { workspaceId_userId: { workspaceId, userId: user.id } },
+        data: { role: input.role },
+        select: { userId: true },
+      });
       await recordAudit(prismaHandle(tx), actor, {
         workspaceId,
         action: "team.role_changed",

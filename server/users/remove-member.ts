@@ -12,12 +12,12 @@ import { assertAdminRemains } from "./last-admin.ts";
 export async function removeMember(database: Database, workspaceId: string, userId: string, actor: Caller) {
   await database.prisma.$transaction(async (tx) => {
     const membership = await tx.membership.findUnique({
-      where: { userId_workspaceId: { userId, workspaceId } },
+      where: { workspaceId_userId: { workspaceId, userId } },
       select: { role: true, user: { select: { email: true } } },
     });
     if (!membership) throw notFound("member of this workspace", "user_id");
     await assertAdminRemains(tx, workspaceId, userId, "user_id");
-    await tx.membership.delete({ where: { userId_workspaceId: { userId, workspaceId } } });
+    await tx.membership.delete({ where: { workspaceId_userId: { workspaceId, userId } }, select: { userId: true } });
     await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "team.member_removed",

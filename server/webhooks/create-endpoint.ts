@@ -20,7 +20,7 @@ const INSERT_UNDER_LIMIT = `
     INSERT INTO webhook_endpoints (id, workspace_id, url, description, events)
     SELECT $1, $2, $3, $4, $5::text[] FROM n WHERE n.n < $7 RETURNING id
   ),
-  s AS (INSERT INTO webhook_secrets (endpoint_id, secret) SELECT id, $6 FROM e)
+  s AS (INSERT INTO webhook_secrets (workspace_id, endpoint_id, secret) SELECT $2, id, $6 FROM e)
   SELECT (SELECT count(*) FROM e)::int AS created`;
 
 /**
@@ -60,6 +60,9 @@ export async function createEndpoint(database: Database, workspaceId: string, re
       detail: { url: urlForAudit(url), events },
     });
   });
-  const row = await database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id }, select: ENDPOINT_SELECT });
+  const row = await database.prisma.webhookEndpoint.findUniqueOrThrow({
+    where: { workspaceId_id: { workspaceId, id } },
+    select: ENDPOINT_SELECT,
+  });
   return { id: row.id, secret, endpoint: endpointView(row) };
 }

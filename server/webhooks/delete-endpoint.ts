@@ -17,7 +17,7 @@ export async function deleteEndpoint(
   await database.prisma.$transaction(async (tx) => {
     const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, workspaceId }, select: { url: true } });
     if (!endpoint) throw notFound("webhook endpoint", "endpoint_id");
-    await tx.webhookEndpoint.delete({ where: { id: endpointId } });
+    await tx.webhookEndpoint.delete({ where: { workspaceId_id: { workspaceId, id: endpointId } } });
     await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "webhook.deleted",

@@ -1,10 +1,11 @@
 import { isConnectionError, type Database } from "../db/client.ts";
-import { batchedRows } from "../lib/batched-rows.ts";
+import { workspaceKey, workspaceRows } from "../lib/batched-rows.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { env } from "../lib/env.ts";
 import { inSpan } from "../observability/tracing.ts";
 import { completeJob, fenceJob, recordOutcome, rescheduleJob, type ClaimSkip, type Job } from "../outbox/jobs.ts";
+import { byWorkspace } from "../lib/per-workspace.ts";
 import { postJson } from "../providers/http-post.ts";
 import { openSecret } from "./endpoint-secret.ts";
 import { eventBody } from "./event-body.ts";
@@ -46,50 +47,52 @@ export const UNREADABLE_ENDPOINT =
 export const REQUEST_ID_HEADER = "x-svc-request-id";
 
 // The delivery, with its endpoint and event (left joins: either may be gone).
-type Row = Columns<"webhook_deliveries", "id" | "status" | "body" | "event_id"> &
-  Nullable<Columns<"webhook_endpoints", "url" | "enabled"> & Columns<"events", "name" | "mode" | "workspace_id" | "created_at">> & {
+type Row = Columns<"webhook_deliveries", "id" | "workspace_id" | "status" | "body" | "event_id"> &
+  Nullable<Columns<"webhook_endpoints", "url" | "enabled"> & Columns<"events", "name" | "mode" | "created_at">> & {
     endpoint_id: string | null;
     secrets: string[] | null;
     data: unknown;
   };
 
 const LOAD = `
-  SELECT d.id, d.status, d.body, d.event_id, ep.id AS endpoint_id, ep.url, ep.enabled,
+  SELECT d.id, d.workspace_id, d.status, d.body, d.event_id, ep.id AS endpoint_id, ep.url, ep.enabled,
     (SELECT array_agg(s.secret ORDER BY s.id DESC) FROM webhook_secrets s
-      WHERE s.endpoint_id = ep.id AND (s.expires_at IS NULL OR s.expires_at > now())) AS secrets,
-    ev.name, ev.mode::text AS mode, ev.workspace_id, ev.data, ev.created_at
+      WHERE s.workspace_id = $1 AND s.endpoint_id = ep.id AND (s.expires_at IS NULL OR s.expires_at > now())) AS secrets,
+    ev.name, ev.mode::text AS mode, ev.data, ev.created_at
   FROM webhook_deliveries d
-  LEFT JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
-  LEFT JOIN events ev ON ev.id = d.event_id
-  WHERE d.id = ANY($1::text[])`;
+  LEFT JOIN webhook_endpoints ep ON ep.workspace_id = $1 AND ep.id = d.endpoint_id
+  LEFT JOIN events ev ON ev.workspace_id = $1 AND ev.id = d.event_id
+  WHERE d.workspace_id = $1 AND d.id = ANY($2::text[])`;
 
-/** The jobs of one claim start together, so their deliveries are read in one query. */
-const loadDelivery = batchedRows<Row>(LOAD);
+/** The jobs of one claim start together, so their deliveries are read in one query (per workspace). */
+const loadDelivery = workspaceRows<Row>(LOAD);
 
 // The common outcome, for many deliveries in one statement: each job is completed while its
-// lease is held, its delivery succeeds, its attempt is kept, and the endpoint's failure streak
-// ends. Returns the jobs completed.
+// lease is held, its delivery succeeds with its attempt kept on its row (D33's log reads it
+// there: no row of `webhook_attempts`, docs/deploy.md "What one message costs"), and the
+// endpoint's failure streak ends. Returns the jobs completed.
 const SUCCEEDED = `
   WITH s AS (
-    SELECT * FROM ${jsonRows("$1", "job_id text, owner text, delivery_id text, status_code int, at timestamptz, duration_ms int, excerpt text")} AS s
+    SELECT * FROM ${jsonRows("$1", "job_id text, owner text, workspace_id text, delivery_id text, status_code int, at timestamptz, duration_ms int, excerpt text")} AS s
   ),
-  j AS (DELETE FROM jobs USING s WHERE jobs.id = s.job_id AND jobs.lease_owner = s.owner RETURNING jobs.id),
+  j AS (DELETE FROM jobs USING s WHERE jobs.workspace_id = $2 AND jobs.id = s.job_id AND jobs.lease_owner = s.owner RETURNING jobs.id),
   d AS (
     UPDATE webhook_deliveries wd SET status = 'succeeded', attempts = wd.attempts + 1, last_status_code = s.status_code,
-      last_error = NULL, next_attempt_at = NULL, updated_at = now()
-    FROM s WHERE wd.id = s.delivery_id AND s.job_id IN (SELECT id FROM j)
-    RETURNING wd.id, wd.endpoint_id
+      last_error = NULL, next_attempt_at = NULL, updated_at = now(),
+      succeeded_at = s.at, succeeded_duration_ms = s.duration_ms, succeeded_excerpt = s.excerpt
+    FROM s WHERE wd.workspace_id = s.workspace_id AND wd.id = s.delivery_id AND s.job_id IN (SELECT id FROM j)
+    RETURNING wd.workspace_id, wd.id, wd.endpoint_id
   ),
-  a AS (
-    INSERT INTO webhook_attempts (delivery_id, at, status_code, duration_ms, response_excerpt)
-    SELECT s.delivery_id, s.at, s.status_code, s.duration_ms, s.excerpt FROM s WHERE s.delivery_id IN (SELECT id FROM d)
-  ),
-  e AS (UPDATE webhook_endpoints SET failing_since = NULL WHERE id IN (SELECT endpoint_id FROM d) AND failing_since IS NOT NULL)
+  e AS (
+    UPDATE webhook_endpoints SET failing_since = NULL
+    WHERE (workspace_id, id) IN (SELECT workspace_id, endpoint_id FROM d) AND failing_since IS NOT NULL
+  )
   SELECT id AS job_id FROM j`;
 
 type Success = {
   job_id: string;
   owner: string;
+  workspace_id: string;
   delivery_id: string;
   status_code: number | null;
   at: Date;
@@ -104,7 +107,11 @@ type Success = {
  */
 const recordSuccess = groupCommitEach(
   async (database: Database, batch: readonly Success[]): Promise<boolean[]> => {
-    const done = new Set((await database.query<{ job_id: string }>(SUCCEEDED, [JSON.stringify(batch)])).map((r) => r.job_id));
+    // One statement per workspace (D87: each names the workspace of the jobs it completes).
+    const rows = await Promise.all(
+      byWorkspace(batch).map((group) => database.query<{ job_id: string }>(SUCCEEDED, [JSON.stringify(group), group[0]!.workspace_id])),
+    );
+    const done = new Set(rows.flat().map((r) => r.job_id));
     return batch.map((b) => done.has(b.job_id));
   },
   { alone: (err) => !isConnectionError(err), inFlight: 4 },
@@ -176,7 +183,7 @@ export async function deliverWebhook(
   /** Called once the endpoint's request is over (answered or failed), before it is recorded: its slot is free. */
   requestEnded: () => void = () => {},
 ): Promise<DeliveryResult> {
-  const row = await loadDelivery(database, job.subject_id);
+  const row = await loadDelivery(database, workspaceKey({ workspace_id: job.workspace_id, id: job.subject_id }));
   // Gone with its endpoint, or already settled (a replay raced a retry): nothing to send.
   if (!row || row.status !== "pending" || !row.endpoint_id || !row.url) {
     await completeJob(database.query, job, owner);
@@ -259,6 +266,7 @@ export async function deliverWebhook(
       await recordSuccess(database, {
         job_id: job.id,
         owner,
+        workspace_id: row.workspace_id,
         delivery_id: row.id,
         status_code: statusCode,
         at,
@@ -288,7 +296,7 @@ export function retryDelayMs(attempt: number, delays: number[], random: () => nu
 }
 
 /**
- * A failed attempt (or a delivery that cannot be attempted): kept in the log; the job is
+ * A failed attempt (or a delivery that cannot be attempted): kept in the log (`webhook_attempts`); the job is
  * rescheduled or, after the last attempt, completed with the delivery `failed`. The endpoint's
  * failure streak starts at its first failed attempt; once it has lasted 5 days the endpoint
  * is disabled (D33).
@@ -313,24 +321,34 @@ async function settleFailure(
     if (!held) return;
     await sql(
       `UPDATE webhook_deliveries SET status = $2, attempts = attempts + $3, next_attempt_at = $4, last_status_code = $5,
-         last_error = $6, updated_at = now() WHERE id = $1`,
-      [row.id, outcome.final ? "failed" : "pending", outcome.attempt ? 1 : 0, nextAt, outcome.attempt?.statusCode ?? null, outcome.error],
+         last_error = $6, updated_at = now() WHERE workspace_id = $7 AND id = $1`,
+      [
+        row.id,
+        outcome.final ? "failed" : "pending",
+        outcome.attempt ? 1 : 0,
+        nextAt,
+        outcome.attempt?.statusCode ?? null,
+        outcome.error,
+        row.workspace_id,
+      ],
     );
     if (!outcome.attempt) return;
     const a = outcome.attempt;
     await sql(
-      `INSERT INTO webhook_attempts (delivery_id, at, status_code, duration_ms, response_excerpt, error) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [row.id, a.at, a.statusCode, a.durationMs, a.excerpt, outcome.error],
+      `INSERT INTO webhook_attempts (workspace_id, delivery_id, at, status_code, duration_ms, response_excerpt, error)
+       VALUES ($7, $1, $2, $3, $4, $5, $6)`,
+      [row.id, a.at, a.statusCode, a.durationMs, a.excerpt, outcome.error, row.workspace_id],
     );
+    // The streak is measured to this attempt's time, given as a value: Citus (D87) refuses a
+    // function that is not immutable (now(), or a timestamptz minus an interval) in an UPDATE's CASE.
     await sql(
       `UPDATE webhook_endpoints ep SET failing_since = coalesce(ep.failing_since, $2),
          enabled = ep.enabled AND NOT x.expired,
          disabled_reason = CASE WHEN ep.enabled AND x.expired THEN 'failing' ELSE ep.disabled_reason END,
-         disabled_at = CASE WHEN ep.enabled AND x.expired THEN now() ELSE ep.disabled_at END
-       FROM (SELECT coalesce(failing_since, $2) <= now() - make_interval(secs => $3::double precision / 1000) AS expired
-             FROM webhook_endpoints WHERE id = $1) x
-       WHERE ep.id = $1`,
-      [row.endpoint_id, a.at, DISABLE_AFTER_MS],
+         disabled_at = CASE WHEN ep.enabled AND x.expired THEN $2 ELSE ep.disabled_at END
+       FROM (SELECT coalesce(failing_since, $2) <= $3 AS expired FROM webhook_endpoints WHERE workspace_id = $4 AND id = $1) x
+       WHERE ep.workspace_id = $4 AND ep.id = $1`,
+      [row.endpoint_id, a.at, new Date(a.at.getTime() - DISABLE_AFTER_MS), row.workspace_id],
     );
   });
 }

@@ -1,6 +1,6 @@
 import type { Handle } from "../db/client.ts";
 import { newIdSql } from "../lib/ids.ts";
-import { insertJobsOf } from "../outbox/jobs.ts";
+import { insertJobsOf, type DerivedLease } from "../outbox/jobs.ts";
 
 // The webhook deliveries table's one INSERT. An event becomes one delivery and one
 // `webhook.deliver` job per enabled endpoint of its workspace that subscribes to it (its
@@ -13,11 +13,12 @@ const insertInto = (rows: string) =>
     ${rows}`;
 
 /**
- * The CTEs `<name>_d` (the deliveries) and `<name>_j` (their jobs) that fan out the events a
- * CTE of the same statement inserted, `name`, returning `id, workspace_id, name, request_id,
- * traceparent`: one more part of that statement, no trigger and no statement of its own.
+ * The CTEs `<name>_d` (the deliveries) and `<name>_j` (their jobs, returned) that fan out the
+ * events a CTE of the same statement inserted, `name`, returning `id, workspace_id, name,
+ * request_id, traceparent`: one more part of that statement, no trigger and no statement of
+ * its own. `lease`: the jobs are written claimed by this process's worker (`Handoff.leaseOf`).
  */
-export function fanOut(name: string): string {
+export function fanOut(name: string, lease?: DerivedLease): string {
   return `${name}_d AS (
     ${insertInto(`SELECT ${newIdSql("delivery")}, ev.workspace_id, ep.id, ev.id, ev.name, NULL, now(), now(), now()
     FROM ${name} ev JOIN webhook_endpoints ep ON ep.workspace_id = ev.workspace_id AND ep.enabled
@@ -25,13 +26,18 @@ export function fanOut(name: string): string {
     RETURNING id, workspace_id, endpoint_id, event_id`)}
   ),
   ${name}_j AS (
-    ${insertJobsOf("webhook.deliver", `${name}_d d JOIN ${name} ev ON ev.id = d.event_id`, {
-      subjectId: "d.id",
-      workspaceId: "d.workspace_id",
-      payload: "jsonb_build_object('endpoint_id', d.endpoint_id)",
-      requestId: "ev.request_id",
-      traceparent: "ev.traceparent",
-    })}
+    ${insertJobsOf(
+      "webhook.deliver",
+      `${name}_d d JOIN ${name} ev ON ev.workspace_id = d.workspace_id AND ev.id = d.event_id`,
+      {
+        subjectId: "d.id",
+        workspaceId: "d.workspace_id",
+        payload: "jsonb_build_object('endpoint_id', d.endpoint_id)",
+        requestId: "ev.request_id",
+        traceparent: "ev.traceparent",
+      },
+      lease,
+    )}
   )`;
 }
 

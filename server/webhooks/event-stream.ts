@@ -11,13 +11,18 @@ import { eventBody } from "./event-body.ts";
 // `svc listen`. A stream holds no database connection while it waits: it sleeps until this
 // process's wake-up (server/outbox/wake.ts: new outbox work, which every event with a delivery
 // or a run to wake makes, and a NOTIFY from other instances on PostgreSQL) or its next poll,
-// then reads what was recorded since with one short statement (docs/webhooks.md, "Event stream").
+// then reads what was recorded since with two short statements (docs/webhooks.md, "Event stream").
 //
 // Its cursor is the pair (transaction id, event id) of the last event read (`events.txid`), and
-// it reads only events of transactions older than the oldest one still running: those have all
-// committed or never will, so an event that commits late is never skipped and none is sent
-// twice. (The cursor was `created_at` with a window of 10 s read again and 500 rows a read: a
-// burst of more than 500 events within 10 s read the same 500 rows for ever, issue 46.)
+// it reads only events of transactions older than the oldest one still running when the read
+// began (`NOW`, read just before): those have all committed or never will, so an event that
+// commits late is never skipped and none is sent twice. (The cursor was `created_at` with a window of 10 s read again and 500 rows a read: a
+// burst of more than 500 events within 10 s read the same 500 rows for ever, issue 46.) The
+// select list gives the id as text under another name (`cursor_txid`): ordered by that text,
+// "1000" sorts before "999", and a page read in that order skipped every event of the
+// transactions between (a store whose transaction ids passed 999, 9999, … during a burst).
+// Naming the column `events.txid` in ORDER BY was not enough: Citus (D87) sends a worker the
+// statement with the ORDER BY written as the select list's name.
 
 export const MAX_STREAMS_PER_KEY = 5;
 /** A stream that sent no event for this long is closed (svc listen opens it again). */
@@ -40,17 +45,22 @@ const PAGE = 500;
 
 const openByKey = new Map<string, number>();
 
-type EventRow = Columns<"events", "id" | "name" | "mode" | "workspace_id" | "data" | "created_at"> & { txid: string };
+type EventRow = Columns<"events", "id" | "name" | "mode" | "workspace_id" | "data" | "created_at"> & { cursor_txid: string };
 type Cursor = { txid: string; id: string };
 
-const READ = `
-  SELECT id, name, mode::text AS mode, workspace_id, data, created_at, txid::text AS txid FROM events
-  WHERE workspace_id = $1 AND mode = 'test' AND txid IS NOT NULL AND (txid, id) > ($2::xid8, $3::text)
-    AND txid < pg_snapshot_xmin(pg_current_snapshot())
-  ORDER BY txid, id LIMIT ${PAGE}`;
-
-/** Where a new stream starts: the oldest transaction still running, so none of them is missed. */
+/**
+ * The oldest transaction still running: where a new stream starts, so none of them is missed,
+ * and the horizon a read stays below. A statement of its own, read before the page: on Citus
+ * (D87) `events.txid` is the coordinator's transaction id (the default is evaluated there), while
+ * a snapshot taken inside a statement on `events` is the worker's, whose ids count apart (an
+ * event stayed unread until that worker's own ids passed the coordinator's).
+ */
 const NOW = `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS txid`;
+
+const READ = `
+  SELECT id, name, mode::text AS mode, workspace_id, data, created_at, txid::text AS cursor_txid FROM events
+  WHERE workspace_id = $1 AND mode = 'test' AND txid IS NOT NULL AND (txid, id) > ($2::xid8, $3::text) AND txid < $4::xid8
+  ORDER BY txid, id LIMIT ${PAGE}`;
 
 const RESUME_FROM = `
   SELECT txid::text AS txid FROM events
@@ -179,23 +189,21 @@ export async function streamEvents(
     try {
       do {
         again = false;
-        const rows = await database.query<EventRow>(READ, [caller.workspaceId, cursor.txid, cursor.id]);
+        const [horizon] = await database.query<{ txid: string }>(NOW);
+        const rows = await database.query<EventRow>(READ, [caller.workspaceId, cursor.txid, cursor.id, horizon!.txid]);
         let full = false;
         for (const row of rows) {
-          cursor = { txid: row.txid, id: row.id };
+          cursor = { txid: row.cursor_txid, id: row.id };
           if (wanted && !wanted.has(row.name)) continue;
           lastEventAt = Date.now();
           const body = eventBody({ ...row, created_at: new Date(row.created_at) });
-          // The client's connection holds no more: the rest waits in the database, not in memory.
-          if (!res.write(`id: ${row.id}\nevent: ${row.name}\ndata: ${body}\n\n`)) {
-            full = true;
-            break;
-          }
+          if (!res.write(`id: ${row.id}\nevent: ${row.name}\ndata: ${body}\n\n`)) full = true;
         }
-        if (full) {
-          if (!(await drained())) return;
-          again = true;
-        } else if (rows.length === PAGE) again = true;
+        // The page read is written whole (it is in memory already; reading it again for the few
+        // events a full socket took cost a page's read per write); the next page is read once
+        // the client took it: what it has not read waits in the database, not in memory.
+        if (full && !(await drained())) return;
+        if (rows.length === PAGE) again = true;
       } while (again && !closed);
     } catch {
       // The database is briefly unreachable: the next wake-up or poll reads again.

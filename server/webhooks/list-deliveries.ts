@@ -20,6 +20,9 @@ const DELIVERY_SELECT = {
   nextAttemptAt: true,
   lastStatusCode: true,
   lastError: true,
+  succeededAt: true,
+  succeededDurationMs: true,
+  succeededExcerpt: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -43,6 +46,18 @@ function deliveryView(row: DeliveryRow) {
   };
 }
 
+/** The attempt that succeeded, kept on the delivery's row (the failed ones are rows of `webhook_attempts`); null before one did. */
+function succeeded(row: DeliveryRow): AttemptRow | null {
+  if (!row.succeededAt) return null;
+  return {
+    at: row.succeededAt,
+    statusCode: row.lastStatusCode,
+    durationMs: row.succeededDurationMs ?? 0,
+    responseExcerpt: row.succeededExcerpt,
+    error: null,
+  };
+}
+
 function attemptView(a: AttemptRow) {
   return {
     at: a.at.toISOString(),
@@ -63,17 +78,25 @@ export async function listDeliveries(
   const input = ZListDeliveriesRequest.parse(request);
   const endpoint = await database.prisma.webhookEndpoint.findFirst({ where: { id: input.endpoint_id, workspaceId }, select: { id: true } });
   if (!endpoint) throw notFound("webhook endpoint", "endpoint_id");
-  const where: Prisma.WebhookDeliveryWhereInput = { endpointId: endpoint.id, ...(input.status ? { status: input.status } : {}) };
+  const where: Prisma.WebhookDeliveryWhereInput = {
+    workspaceId,
+    endpointId: endpoint.id,
+    ...(input.status ? { status: input.status } : {}),
+  };
   const { items, next, link } = await listPage(
     { limit: input.limit, after: input.after },
     url,
-    (id) => database.prisma.webhookDelivery.findFirst({ where: { id, endpointId: endpoint.id }, select: { id: true, createdAt: true } }),
+    (id) =>
+      database.prisma.webhookDelivery.findFirst({
+        where: { workspaceId, id, endpointId: endpoint.id },
+        select: { id: true, createdAt: true },
+      }),
     (after, take) =>
       database.prisma.webhookDelivery.findMany({
         where: { AND: [where, after] },
         orderBy: NEWEST_FIRST,
         take,
-        select: { ...DELIVERY_SELECT, attemptsLog: { select: ATTEMPT_SELECT, orderBy: { id: "desc" }, take: 1 } },
+        select: DELIVERY_SELECT,
       }),
     "desc",
   );
@@ -82,15 +105,37 @@ export async function listDeliveries(
     workspaceId,
     items.map((d) => d.eventId),
   );
+  const last = await lastAttempts(
+    database,
+    workspaceId,
+    items.map((d) => d.id),
+  );
   return {
     items: items.map((d) => ({
       ...deliveryView(d),
       ...(subjects.get(d.eventId) ?? NO_SUBJECT),
-      last_attempt: d.attemptsLog[0] ? attemptView(d.attemptsLog[0]) : null,
+      // The attempt that succeeded is kept on the delivery (and is its last); failed ones are rows of their own.
+      last_attempt: ((a) => (a ? attemptView(a) : null))(succeeded(d)) ?? last.get(d.id) ?? null,
     })),
     next,
     link,
   };
+}
+
+/**
+ * The latest attempt of each delivery of a page, one query on the (workspace_id, delivery_id,
+ * at) index (Prisma's nested `take: 1` over a composite relation read every attempt instead).
+ */
+async function lastAttempts(database: Database, workspaceId: string, deliveryIds: string[]) {
+  if (deliveryIds.length === 0) return new Map<string, ReturnType<typeof attemptView>>();
+  const rows = await database.query<AttemptRow & { deliveryId: string }>(
+    `SELECT DISTINCT ON (delivery_id) delivery_id AS "deliveryId", at, status_code AS "statusCode", duration_ms AS "durationMs",
+       response_excerpt AS "responseExcerpt", error
+     FROM webhook_attempts WHERE workspace_id = $1 AND delivery_id = ANY($2::text[])
+     ORDER BY delivery_id, at DESC, id DESC`,
+    [workspaceId, deliveryIds],
+  );
+  return new Map(rows.map((a) => [a.deliveryId, attemptView({ ...a, at: new Date(a.at) })]));
 }
 
 type Subject = { message_id: string | null; contact_id: string | null };
@@ -120,7 +165,7 @@ async function subjectsOf(database: Database, workspaceId: string, eventIds: str
   );
 }
 
-/** One delivery with every attempt (oldest first) and the body it sends. */
+/** One delivery with every attempt (oldest first: the one that succeeded, if any, is the last) and the body it sends. */
 export async function getDelivery(database: Database, workspaceId: string, request: z.input<typeof ZDeliveryId>) {
   const { delivery_id } = ZDeliveryId.parse(request);
   const d = await database.prisma.webhookDelivery.findFirst({
@@ -131,7 +176,7 @@ export async function getDelivery(database: Database, workspaceId: string, reque
   const event = d.body
     ? null
     : await database.prisma.event.findUnique({
-        where: { id: d.eventId },
+        where: { workspaceId_id: { workspaceId, id: d.eventId } },
         select: { id: true, name: true, mode: true, workspaceId: true, data: true, createdAt: true },
       });
   const body =
@@ -146,5 +191,6 @@ export async function getDelivery(database: Database, workspaceId: string, reque
           created_at: event.createdAt,
         })
       : null);
-  return { ...deliveryView(d), body, attempts_log: d.attemptsLog.map(attemptView) };
+  const success = succeeded(d);
+  return { ...deliveryView(d), body, attempts_log: [...d.attemptsLog, ...(success ? [success] : [])].map(attemptView) };
 }

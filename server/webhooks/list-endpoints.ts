@@ -13,11 +13,11 @@ export async function listEndpoints(database: Database, workspaceId: string) {
     orderBy: { createdAt: "desc" },
   });
   const since = new Date(Date.now() - 24 * 60 * 60_000);
-  // By endpoint id: the (endpoint_id, status, created_at) index answers it alone, instead of a
+  // By endpoint id: the (workspace_id, endpoint_id, status, created_at) index answers it alone, instead of a
   // day of every workspace's deliveries (docs/messages.md "Growth").
   const counts = await database.prisma.webhookDelivery.groupBy({
     by: ["endpointId", "status"],
-    where: { endpointId: { in: rows.map((r) => r.id) }, createdAt: { gte: since } },
+    where: { workspaceId, endpointId: { in: rows.map((r) => r.id) }, createdAt: { gte: since } },
     _count: { _all: true },
   });
   return rows.map((row) => {

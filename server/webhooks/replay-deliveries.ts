@@ -9,10 +9,22 @@ import type { Columns } from "../db/rows.ts";
 // Replays from the dashboard (D33): a delivery is sent again with the same event id and body,
 // with a fresh retry schedule. Its earlier attempts stay in the log.
 
+// A delivery that succeeded keeps that attempt on its row: it moves to the log's rows, so the
+// next success has the row to itself and the log keeps both.
 const REPLAY = `
-  UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now(), updated_at = now()
-  FROM webhook_endpoints ep
-  WHERE ep.id = d.endpoint_id AND ep.enabled AND d.workspace_id = $1 AND d.status <> 'pending' AND %WHERE%
+  WITH old AS (
+    SELECT d.id, d.succeeded_at, d.last_status_code, d.succeeded_duration_ms, d.succeeded_excerpt
+    FROM webhook_deliveries d JOIN webhook_endpoints ep ON ep.workspace_id = d.workspace_id AND ep.id = d.endpoint_id
+    WHERE ep.enabled AND d.workspace_id = $1 AND d.status <> 'pending' AND %WHERE%
+    FOR UPDATE OF d
+  ),
+  a AS (
+    INSERT INTO webhook_attempts (workspace_id, delivery_id, at, status_code, duration_ms, response_excerpt)
+    SELECT $1, id, succeeded_at, last_status_code, succeeded_duration_ms, succeeded_excerpt FROM old WHERE succeeded_at IS NOT NULL
+  )
+  UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now(), updated_at = now(),
+    succeeded_at = NULL, succeeded_duration_ms = NULL, succeeded_excerpt = NULL
+  FROM old WHERE d.workspace_id = $1 AND d.id = old.id
   RETURNING d.id, d.endpoint_id`;
 
 /** Puts the matching deliveries back to pending and enqueues a job for each, in one transaction; how many. */

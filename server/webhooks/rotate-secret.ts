@@ -17,11 +17,11 @@ export async function rotateSecret(database: Database, workspaceId: string, endp
     const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, workspaceId }, select: { url: true } });
     if (!endpoint) throw notFound("webhook endpoint", "endpoint_id");
     await tx.webhookSecret.updateMany({
-      where: { endpointId, expiresAt: null },
+      where: { workspaceId, endpointId, expiresAt: null },
       data: { expiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS) },
     });
-    await tx.webhookSecret.deleteMany({ where: { endpointId, expiresAt: { lte: now } } });
-    await tx.webhookSecret.create({ data: { endpointId, secret: sealSecret(secret), createdAt: now } });
+    await tx.webhookSecret.deleteMany({ where: { workspaceId, endpointId, expiresAt: { lte: now } } });
+    await tx.webhookSecret.create({ data: { workspaceId, endpointId, secret: sealSecret(secret), createdAt: now } });
     await recordAudit(prismaHandle(tx), actor, {
       workspaceId,
       action: "webhook.secret_rotated",

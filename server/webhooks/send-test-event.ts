@@ -68,12 +68,16 @@ export async function triggerEvent(database: Database, workspaceId: string, requ
  * The first attempt of a test delivery (D77's `POST /webhook-endpoints/{id}/test` answers it):
  * read every 100 ms until the pipeline records it, for at most `timeoutMs`; null past it.
  */
-export async function firstAttempt(database: Database, deliveryId: string, timeoutMs: number) {
+export async function firstAttempt(database: Database, workspaceId: string, deliveryId: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    // A failed attempt is a row of the log; one that succeeded is kept on the delivery.
     const [row] = await database.query<Columns<"webhook_attempts", "status_code" | "duration_ms" | "error">>(
-      `SELECT status_code, duration_ms, error FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id LIMIT 1`,
-      [deliveryId],
+      `(SELECT status_code, duration_ms, error FROM webhook_attempts WHERE workspace_id = $2 AND delivery_id = $1 ORDER BY id LIMIT 1)
+       UNION ALL
+       (SELECT last_status_code, succeeded_duration_ms, NULL FROM webhook_deliveries WHERE workspace_id = $2 AND id = $1 AND succeeded_at IS NOT NULL)
+       LIMIT 1`,
+      [deliveryId, workspaceId],
     );
     if (row || Date.now() > deadline) return row ?? null;
     await new Promise((r) => setTimeout(r, 100));
@@ -93,6 +97,16 @@ function sampleData(event: EventName): Record<string, unknown> {
       ...(event === "mensagem.falhou" ? { error: "Sample failure: the recipient is not on WhatsApp.", error_code: "131026" } : {}),
     };
   }
+  if (event.startsWith("canal.")) {
+    const paused = event === "canal.pausado";
+    return {
+      channel_id: newId("channel"),
+      type: "whatsapp",
+      status: paused ? "paused" : "connected",
+      reason: "payment",
+      ...(paused ? { paused_at: new Date().toISOString() } : {}),
+    };
+  }
   if (event.startsWith("fluxo.")) {
     const stopped = event === "fluxo.parado";
     return {
@@ -108,10 +122,13 @@ function sampleData(event: EventName): Record<string, unknown> {
     id: contact,
     phone: "+5511999990000",
     email: "sample@example.com",
+    whatsappUserId: null,
+    whatsappUsername: null,
     name: "Sample Contact",
     fields: {},
     optOutWhatsapp: false,
     optOutEmail: false,
+    whatsappMarketingOptOut: false,
     timeZone: null,
     whatsappWindowExpiresAt: null,
     createdAt: now,

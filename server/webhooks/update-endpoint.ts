@@ -45,6 +45,9 @@ export async function updateEndpoint(database: Database, workspaceId: string, re
       detail: { url: urlForAudit(endpoint.url), ...(url !== undefined ? { url_changed: true } : {}), ...changed },
     });
   });
-  const row = await database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: input.endpoint_id }, select: ENDPOINT_SELECT });
+  const row = await database.prisma.webhookEndpoint.findUniqueOrThrow({
+    where: { workspaceId_id: { workspaceId, id: input.endpoint_id } },
+    select: ENDPOINT_SELECT,
+  });
   return endpointView(row);
 }

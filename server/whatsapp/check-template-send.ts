@@ -1,5 +1,6 @@
 import type { Database, Handle } from "../db/client.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
+import { byWorkspace } from "../lib/per-workspace.ts";
 import { versionedCache } from "../lib/versioned-cache.ts";
 import { conflict, invalid } from "../lib/errors.ts";
 import type { TemplateContent } from "../providers/whatsapp-template.ts";
@@ -15,6 +16,8 @@ export type StoredTemplate = {
   name: string;
   language: string;
   status: string;
+  /** `marketing`, `utility` or `authentication` as Meta files it (D90: marketing opt-outs). */
+  category: string;
   parameterFormat: string;
   components: unknown;
   body: string;
@@ -37,19 +40,19 @@ export async function templateForSend(sql: Handle, channel: TemplateChannel, req
 }
 
 // `$1` the channel (null: the workspace's first connected WhatsApp channel), `$2` the name,
-// `$3` the language, `$4` the workspace.
+// `$3` the language, `$4` the workspace (D87: named to both tables, the read runs on its shard).
 const find = (channelId: string, name: string, language: string, workspaceId: string) => `
-  SELECT id, name, language, status, parameter_format AS "parameterFormat", components, body
+  SELECT id, name, language, status, category, parameter_format AS "parameterFormat", components, body
   FROM whatsapp_templates
-  WHERE channel_id = COALESCE(${channelId}::text, (
+  WHERE workspace_id = ${workspaceId} AND channel_id = COALESCE(${channelId}::text, (
       SELECT id FROM channels WHERE workspace_id = ${workspaceId} AND type = 'whatsapp'::"ChannelType" AND disconnected_at IS NULL
       ORDER BY created_at, id LIMIT 1))
     AND name = ${name} AND language = ${language}`;
 const FIND_TEMPLATE = find("$1", "$2", "$3", "$4");
-// The same read for many sends, each answered by its ordinality `i` (1-based).
+// The same read for many sends of one workspace ($4), each answered by its ordinality `i` (1-based).
 const FIND_TEMPLATES = `
-  SELECT k.i, t.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS k(channel_id, name, language, ws, i)
-  CROSS JOIN LATERAL (${find("k.channel_id", "k.name", "k.language", "k.ws")}) t`;
+  SELECT k.i, t.* FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(channel_id, name, language, i)
+  CROSS JOIN LATERAL (${find("k.channel_id", "k.name", "k.language", "$4")}) t`;
 
 /**
  * `templateForSend` outside a transaction, for API sends. With `version`, the workspace's
@@ -76,16 +79,22 @@ type TemplateAsk = { channel: TemplateChannel; request: TemplateRequest };
 const templateKey = ({ channel, request }: TemplateAsk) =>
   JSON.stringify([channel.workspaceId, channel.id, request.name, request.language]);
 
-// Sends of one template at once (a code or a notice to many contacts) read it once.
+// Sends of one template at once (a code or a notice to many contacts) read it once; one
+// statement a workspace, side by side.
 const readTemplates = groupCommitEach(async (database: Database, asks: readonly TemplateAsk[]) => {
   const unique = [...new Map(asks.map((a) => [templateKey(a), a])).values()];
-  const rows = await database.query<StoredTemplate & { i: string }>(FIND_TEMPLATES, [
-    unique.map((a) => a.channel.id),
-    unique.map((a) => a.request.name),
-    unique.map((a) => a.request.language),
-    unique.map((a) => a.channel.workspaceId),
-  ]);
-  const found = new Map(rows.map(({ i, ...row }) => [templateKey(unique[Number(i) - 1]!), row]));
+  const found = new Map<string, StoredTemplate>();
+  await Promise.all(
+    byWorkspace(unique, (a) => a.channel.workspaceId).map(async (group) => {
+      const rows = await database.query<StoredTemplate & { i: string }>(FIND_TEMPLATES, [
+        group.map((a) => a.channel.id),
+        group.map((a) => a.request.name),
+        group.map((a) => a.request.language),
+        group[0]!.channel.workspaceId,
+      ]);
+      for (const { i, ...row } of rows) found.set(templateKey(group[Number(i) - 1]!), row);
+    }),
+  );
   return asks.map((a) => found.get(templateKey(a)));
 });
 

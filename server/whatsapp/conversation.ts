@@ -16,6 +16,8 @@ export type ConversationMessage = {
   media_type: string | null;
   media_url: string | null;
   error: string | null;
+  /** Inbound: when it was marked read at WhatsApp (D91); null while unread. */
+  read_at: string | null;
   created_at: string;
 };
 
@@ -51,7 +53,7 @@ export async function contactConversation(
     where: { workspaceId, contactId, channel: "whatsapp" },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,
-    select: { id: true, direction: true, status: true, mode: true, content: true, error: true, createdAt: true },
+    select: { id: true, direction: true, status: true, mode: true, content: true, error: true, readAt: true, createdAt: true },
   });
   const expires = contact.whatsapp_window_expires_at;
   return {
@@ -73,6 +75,7 @@ export async function contactConversation(
           media_type: str(c.media_type),
           media_url: str(c.media_url),
           error: m.error,
+          read_at: m.readAt?.toISOString() ?? null,
           created_at: m.createdAt.toISOString(),
         };
       }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openFreshDatabase } from "../../e2e/support/open-database.ts";
+import { bumpTemplatesVersion } from "./templates-version.ts";
 import { lookUpTemplate, templateForSend, type TemplateChannel, type TemplateRequest } from "./check-template-send.ts";
 
 // Issue 12: template reads that arrive together share one statement; each gets what
@@ -75,6 +76,8 @@ describe.each(["pglite", "postgres"] as const)("template look-ups on %s", (engin
       const other = await version("ws-b");
       expect((await lookUpTemplate(database, { id: null, workspaceId: "ws-a" }, shipped, before)).status).toBe("approved");
       await database.query(`UPDATE whatsapp_templates SET status = 'paused' WHERE id = 'tpl_1'`);
+      // As the writers of templates do in their transaction (D87: no trigger).
+      await bumpTemplatesVersion(database.query, ["ws-a"]);
       const paused = await version("ws-a");
       expect(paused).not.toBe(before);
       expect(await version("ws-b")).toBe(other);
@@ -87,11 +90,13 @@ describe.each(["pglite", "postgres"] as const)("template look-ups on %s", (engin
       });
       // The first connected channel changes with a disconnection: the fallback then reads ch_a2.
       await database.query(`UPDATE channels SET disconnected_at = now() WHERE id = 'ch_a1'`);
+      await bumpTemplatesVersion(database.query, ["ws-a"]);
       const disconnected = await version("ws-a");
       expect(disconnected).not.toBe(paused);
       const welcome = { name: "welcome", language: "en_US" };
       expect((await lookUpTemplate(database, { id: null, workspaceId: "ws-a" }, welcome, disconnected)).id).toBe("tpl_3");
       await database.query(`DELETE FROM whatsapp_templates WHERE id = 'tpl_3'`);
+      await bumpTemplatesVersion(database.query, ["ws-a"]);
       await expect(lookUpTemplate(database, { id: null, workspaceId: "ws-a" }, welcome, await version("ws-a"))).rejects.toMatchObject({
         code: "template_not_found",
       });

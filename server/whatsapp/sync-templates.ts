@@ -7,6 +7,7 @@ import { postJson } from "../providers/http-post.ts";
 import { loadChannel } from "../providers/load-channel.ts";
 import { DEFAULT_GRAPH_API_BASE_URL, type ChannelConfig } from "../providers/provider.ts";
 import { completeJob, rescheduleJob, type Job } from "../outbox/jobs.ts";
+import { bumpTemplatesVersion } from "./templates-version.ts";
 import { parseTemplate, statusOf, type ParsedTemplate } from "./parse-template.ts";
 import type { Columns } from "../db/rows.ts";
 
@@ -97,7 +98,7 @@ export async function syncTemplates(database: Database, channelId: string): Prom
       const [row] = await sql<Columns<"whatsapp_templates", "id">>(
         `INSERT INTO whatsapp_templates (id, workspace_id, channel_id, external_id, name, language, category, status, parameters, body, components, parameter_format, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::jsonb, $12, $13, $13)
-         ON CONFLICT (channel_id, name, language) DO UPDATE SET
+         ON CONFLICT (workspace_id, channel_id, name, language) DO UPDATE SET
            external_id = EXCLUDED.external_id, category = EXCLUDED.category, status = EXCLUDED.status,
            parameters = EXCLUDED.parameters, body = EXCLUDED.body, components = EXCLUDED.components,
            parameter_format = EXCLUDED.parameter_format,
@@ -123,8 +124,12 @@ export async function syncTemplates(database: Database, channelId: string): Prom
       );
       keep.push(row!.id);
     }
-    await sql(`DELETE FROM whatsapp_templates WHERE channel_id = $1 AND NOT (id = ANY($2::text[]))`, [channel.id, keep]);
+    const removed = await sql(`DELETE FROM whatsapp_templates WHERE channel_id = $1 AND NOT (id = ANY($2::text[])) RETURNING id`, [
+      channel.id,
+      keep,
+    ]);
     await sql(`UPDATE channels SET templates_synced_at = $2 WHERE id = $1`, [channel.id, now]);
+    if (keep.length || removed.length) await bumpTemplatesVersion(sql, [channel.workspaceId]);
   });
   return { channel_id: channel.id, templates: listed.length, synced_at: now.toISOString() };
 }
@@ -152,13 +157,18 @@ export async function applyTemplateStatus(
   const language = update.language.replace("-", "_");
   const match = `channel_id = ANY($1::text[]) AND ((name = $2 AND replace(language, '-', '_') = $3) OR (external_id IS NOT NULL AND external_id = $4))`;
   const params = [channelIds, update.name, language, update.externalId ?? null];
-  if (!status) return (await sql(`DELETE FROM whatsapp_templates WHERE ${match} RETURNING id`, params)).length;
   // Events that do not change the status (LOCKED, UNLOCKED, …) leave it as it is.
-  if (["LOCKED", "UNLOCKED", "LIMIT_EXCEEDED"].includes(update.event.toUpperCase())) return 0;
-  const rows = await sql(`UPDATE whatsapp_templates SET status = $5, updated_at = now() WHERE ${match} AND status <> $5 RETURNING id`, [
-    ...params,
-    status,
-  ]);
+  if (status && ["LOCKED", "UNLOCKED", "LIMIT_EXCEEDED"].includes(update.event.toUpperCase())) return 0;
+  const rows = status
+    ? await sql<{ workspace_id: string }>(
+        `UPDATE whatsapp_templates SET status = $5, updated_at = now() WHERE ${match} AND status <> $5 RETURNING workspace_id`,
+        [...params, status],
+      )
+    : await sql<{ workspace_id: string }>(`DELETE FROM whatsapp_templates WHERE ${match} RETURNING workspace_id`, params);
+  await bumpTemplatesVersion(
+    sql,
+    rows.map((r) => r.workspace_id),
+  );
   return rows.length;
 }
 
@@ -168,7 +178,10 @@ export async function applyTemplateStatus(
  * A failed sync is logged in the job and tried again at the next period.
  */
 export async function templateSyncJob(database: Database, job: Job<"whatsapp.templates_sync">, owner: string): Promise<string> {
-  const channel = await database.prisma.channel.findUnique({ where: { id: job.subject_id }, select: { disconnectedAt: true } });
+  const channel = await database.prisma.channel.findUnique({
+    where: { workspaceId_id: { workspaceId: job.workspace_id, id: job.subject_id } },
+    select: { disconnectedAt: true },
+  });
   if (!channel || channel.disconnectedAt) {
     await completeJob(database.query, job, owner);
     return "skipped";

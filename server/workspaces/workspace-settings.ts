@@ -2,30 +2,36 @@ import { z } from "zod";
 import { recordAudit } from "../audit/record-audit.ts";
 import type { Database, Handle } from "../db/client.ts";
 import type { Caller } from "../lib/caller.ts";
-import { fromZodError, notFound } from "../lib/errors.ts";
+import { fromZodError, invalid, notFound } from "../lib/errors.ts";
 import { ZTimeZone } from "../lib/time-zones.ts";
 import { ZCap, ZCaps, type Caps } from "../messaging/frequency-caps.ts";
+import { ZCurrency, ZPriceAmount, ZPricingCategory, type WhatsAppPrices } from "../usage/whatsapp-cost.ts";
 
-// A workspace's journey settings: its time zone (D65) and frequency caps (D67), changed by
-// `svc workspace update` and the dashboard's settings page, read by the run engine and
-// reachability.
+// A workspace's settings: its time zone (D65) and frequency caps (D67), read by the run engine
+// and reachability, and its WhatsApp prices and their currency (D89), read by usage and flow
+// statistics; changed by `svc workspace update` and the dashboard's settings page.
 
-export type WorkspaceSettings = { time_zone: string; caps: Caps };
+export type WorkspaceSettings = { time_zone: string; caps: Caps; whatsapp_prices: WhatsAppPrices; currency: string | null };
 
 export const ZWorkspaceSettingsUpdate = z.strictObject({
   time_zone: ZTimeZone.optional(),
   /** Per channel: a cap, or null to remove it; channels not given keep theirs. */
   caps: z.strictObject({ whatsapp: ZCap.nullable().optional(), email: ZCap.nullable().optional() }).optional(),
+  /** Per Meta pricing category, what one charged message costs; categories not given keep theirs. */
+  whatsapp_prices: z.record(ZPricingCategory, ZPriceAmount).optional(),
+  currency: ZCurrency.optional(),
 });
 export type WorkspaceSettingsUpdate = z.input<typeof ZWorkspaceSettingsUpdate>;
 
 /** The settings of these workspaces, by id, in one statement (through `sql`, so inside a transaction too). */
 export async function readSettings(sql: Handle, workspaceIds: string[]): Promise<Map<string, WorkspaceSettings>> {
-  const rows = await sql<{ id: string; time_zone: string; caps: Caps }>(
-    `SELECT id, time_zone, caps FROM workspaces WHERE id = ANY($1::text[])`,
+  const rows = await sql<{ id: string } & WorkspaceSettings>(
+    `SELECT id, time_zone, caps, whatsapp_prices, currency FROM workspaces WHERE id = ANY($1::text[])`,
     [workspaceIds],
   );
-  return new Map(rows.map((r) => [r.id, { time_zone: r.time_zone, caps: r.caps ?? {} }]));
+  return new Map(
+    rows.map((r) => [r.id, { time_zone: r.time_zone, caps: r.caps ?? {}, whatsapp_prices: r.whatsapp_prices ?? {}, currency: r.currency }]),
+  );
 }
 
 export async function getSettings(database: Database, workspaceId: string): Promise<WorkspaceSettings> {
@@ -34,7 +40,10 @@ export async function getSettings(database: Database, workspaceId: string): Prom
   return settings;
 }
 
-/** Changes the zone and caps given (a D29 error names the faulty one), audited; the settings as they now are. */
+/**
+ * Changes the zone, caps, prices and currency given (a D29 error names the faulty one; prices
+ * need a currency, given or kept), audited; the settings as they now are.
+ */
 export async function updateSettings(
   database: Database,
   workspaceId: string,
@@ -45,9 +54,10 @@ export async function updateSettings(
   if (!parsed.success) throw fromZodError(parsed.error)!;
   const update = parsed.data;
   return database.transaction(async (sql) => {
-    const [row] = await sql<{ time_zone: string; caps: Caps }>(`SELECT time_zone, caps FROM workspaces WHERE id = $1 FOR UPDATE`, [
-      workspaceId,
-    ]);
+    const [row] = await sql<WorkspaceSettings>(
+      `SELECT time_zone, caps, whatsapp_prices, currency FROM workspaces WHERE id = $1 FOR UPDATE`,
+      [workspaceId],
+    );
     if (!row) throw notFound("workspace", "workspace");
     const caps: Caps = { ...(row.caps ?? {}) };
     for (const channel of ["whatsapp", "email"] as const) {
@@ -55,17 +65,27 @@ export async function updateSettings(
       if (cap === null) delete caps[channel];
       else if (cap) caps[channel] = cap;
     }
-    const after = { time_zone: update.time_zone ?? row.time_zone, caps: ZCaps.parse(caps) };
-    await sql(`UPDATE workspaces SET time_zone = $2, caps = $3::jsonb WHERE id = $1`, [
+    const after: WorkspaceSettings = {
+      time_zone: update.time_zone ?? row.time_zone,
+      caps: ZCaps.parse(caps),
+      whatsapp_prices: { ...(row.whatsapp_prices ?? {}), ...update.whatsapp_prices },
+      currency: update.currency ?? row.currency,
+    };
+    if (Object.keys(after.whatsapp_prices).length > 0 && !after.currency) {
+      throw invalid("parameter_missing", "currency: the prices need a currency, such as USD.", "currency");
+    }
+    await sql(`UPDATE workspaces SET time_zone = $2, caps = $3::jsonb, whatsapp_prices = $4::jsonb, currency = $5 WHERE id = $1`, [
       workspaceId,
       after.time_zone,
       JSON.stringify(after.caps),
+      JSON.stringify(after.whatsapp_prices),
+      after.currency,
     ]);
     await recordAudit(sql, actor, {
       workspaceId,
       action: "workspace.updated",
       target: { type: "workspace", id: workspaceId },
-      detail: { time_zone: after.time_zone, caps: after.caps },
+      detail: after,
     });
     return after;
   });

@@ -10,6 +10,7 @@ export const metadata: Metadata = {
 const SECTIONS = {
   suppressions: "The suppression list",
   bounces: "Bounces and complaints",
+  reputation: "The reputation guard",
   listener: "Reports by e-mail: the return path",
   postfix: "A self-hosted Postfix",
   relays: "Relays with webhooks (SES, SendGrid, Postmark…)",
@@ -76,7 +77,19 @@ npx svc channel dns --workspace acme --channel ch_… --json
   {"type":"TXT","name":"bounces.shop.example.com","value":"v=spf1 a:smtp.example.com ~all","status":"mismatch",
    "found":["v=spf1 include:_spf.example.net ~all"]},
   {"type":"TXT","name":"_dmarc.shop.example.com","value":"v=DMARC1; p=none","status":"verified"},
-  {"type":"MX","name":"bounces.shop.example.com","value":"10 svc.example.com","status":"missing"}]}`;
+  {"type":"MX","name":"bounces.shop.example.com","value":"10 svc.example.com","status":"missing"}],
+ "dmarc":{"aligned":true,"policy":"none"},
+ "ready":false}`;
+
+const DNS_CHECK = `curl https://svc.example.com/api/v1/channels -H "Authorization: Bearer $SVC_API_KEY"
+[{"id":"ch_…","type":"email","name":"Newsletter","external_id":"news@shop.example.com",
+  "secrets_set":["smtp_url","events_token","dkim_private_key"], …}]
+
+curl -X POST https://svc.example.com/api/v1/channels/ch_…/dns-check -H "Authorization: Bearer $SVC_API_KEY"
+{"channel_id":"ch_…","from_domain":"shop.example.com","bounce_domain":"bounces.shop.example.com",
+ "records":[{"kind":"dkim","type":"TXT","name":"svc._domainkey.shop.example.com","value":"v=DKIM1; k=rsa; p=…",
+             "status":"verified","found":["v=DKIM1; k=rsa; p=…"],"error":null}, …],
+ "dmarc":{"aligned":true,"policy":"none"},"ready":true,"checked_at":"2026-11-24T09:00:00.000Z"}`;
 
 export default function EmailGuidePage() {
   return (
@@ -130,6 +143,26 @@ export default function EmailGuidePage() {
         </ul>
         <p>
           The <code>mensagem.falhou</code> webhook event carries <code>error_code</code> beside <code>error</code>.
+        </p>
+      </Section>
+
+      <Section id="reputation">
+        <p>
+          Mailbox providers stop taking mail from senders whose recipients complain or whose addresses bounce. svc watches each e-mail
+          channel&apos;s live mail over the last 7 days: the complaint rate (complaints divided by e-mails delivered) and the hard-bounce
+          rate (hard bounces divided by e-mails sent). <code>GET /channels/{"{id}"}</code> answers them as <code>reputation</code> (
+          <code>complaint_rate</code>, <code>bounce_rate</code>, <code>window_sent</code>), and the channel&apos;s card on the Channels page
+          shows them.
+        </p>
+        <p>
+          Once a channel has sent at least 1,000 e-mails in the window and a rate passes its threshold (0.3 % complaints, 4 % hard bounces
+          by default), its journey e-mails are paused: the event <code>canal.pausado</code> is sent with <code>reason</code>{" "}
+          <code>complaint_rate</code> or <code>bounce_rate</code>, and a journey&apos;s send step on it skips with reason{" "}
+          <code>channel_paused</code>. E-mails you send through the API (receipts, password resets) still go out. The rates are checked when
+          a complaint or a hard bounce arrives, and every hour for every channel that sent in the window. Clean your list, then resume the
+          channel on the Channels page or with <code>svc channel resume --workspace W --channel ID</code>: while a rate is still past its
+          threshold, the next check pauses it again. Change the thresholds with{" "}
+          <code>svc workspace update --workspace W --guard complaints=0.003,bounces=0.04</code>.
         </p>
       </Section>
 
@@ -221,6 +254,29 @@ export default function EmailGuidePage() {
           {DNS}
         </pre>
         <p>DNS changes take minutes to hours to reach every resolver; check again later if a record you just published shows as missing.</p>
+        <h3>Is the sender ready?</h3>
+        <p>
+          Gmail, Yahoo and Microsoft require bulk senders to pass DKIM and SPF and to publish a DMARC record that <em>aligns</em>: the
+          domain of your From address must be the domain (or share the registered domain) of the DKIM signature or of the return path that
+          SPF checks. The check ends with that verdict: <code>dmarc.aligned</code>, <code>dmarc.policy</code> (<code>none</code>,{" "}
+          <code>quarantine</code> or <code>reject</code>; null when no DMARC record is published) and <code>ready</code>, true only when
+          DKIM is verified, SPF passes, and DMARC is published and aligned. A DMARC record with <code>adkim=s</code> or <code>aspf=s</code>{" "}
+          asks for the exact domain. The channel&apos;s card shows the same verdict under <strong>Sender readiness</strong>, and your
+          backend can ask for it with a key holding the scope <code>channels:read</code>:
+        </p>
+        <pre className="docs-code" tabIndex={0}>
+          {DNS_CHECK}
+        </pre>
+        <p>
+          <code>GET /channels</code> lists the workspace&apos;s connected channels; credentials are never returned, only the names of those
+          stored. A channel that is not an e-mail channel, or another workspace&apos;s, answers <code>404</code> with <code>param</code>{" "}
+          <code>id</code>.
+        </p>
+        <p>
+          Every e-mail carries <code>Feedback-ID: &lt;flow id or api&gt;:&lt;channel id&gt;:&lt;workspace id&gt;:svc</code>: Gmail&apos;s
+          Postmaster Tools report spam complaints per journey and per channel from it, so one journey drawing complaints can be told apart
+          from your transactional mail.
+        </p>
       </Section>
 
       <Section id="testing">

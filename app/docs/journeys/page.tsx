@@ -274,6 +274,15 @@ export default function JourneysGuidePage() {
           directory. <code>npx svc flow export --workspace acme --flow &lt;id&gt;</code> prints a saved flow as svc stores it, each step
           with its <code>id</code>; import that file again with <code>--flow &lt;id&gt; --migrate keep</code> and nothing changes.
         </p>
+        <p>
+          From your own code or CI, the API does the same with a key holding <code>flows:write</code>: <code>POST /flows</code> with the
+          document creates the flow; <code>GET /flows/{"{flow_id}"}</code> answers it with its <code>document</code>, each step with its{" "}
+          <code>id</code>; <code>PUT /flows/{"{flow_id}"}</code> with a whole document and <code>migrate</code> saves a new version (the
+          same document changes nothing); <code>POST /flows/{"{flow_id}"}/status</code> activates, pauses or archives it; and{" "}
+          <code>GET /flows/{"{flow_id}"}/versions</code> lists its versions. A fault in a document answers <code>400</code> with its place
+          in <code>param</code>, such as <code>steps.2.whatsapp.body</code>. The TypeScript client&apos;s README shows journeys kept in git
+          and deployed from CI.
+        </p>
         <pre className="docs-code" tabIndex={0}>
           {json(CART_FLOW)}
         </pre>

@@ -54,6 +54,12 @@ const FLOW_STEP = `{ "type": "send", "channel": "whatsapp",
 const INBOUND = `{"id":"evt_…","event":"mensagem.recebida","type":"mensagem.recebida","mode":"live","namespace":"acme",
  "data":{"id":"msg_…","channelType":"whatsapp","contact":"ct_…","direction":"inbound","text":"Where is my order?","media_type":null}}`;
 
+const READ = `curl -X POST https://svc.example.com/api/v1/messages/msg_…/read -H "Authorization: Bearer $SVC_API_KEY" \\
+  -H "Content-Type: application/json" -d '{"typing":true}'
+
+HTTP/1.1 200 OK
+{"id":"msg_…","read_at":"2026-11-24T09:00:03.120Z"}`;
+
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <section id={id} aria-labelledby={`${id}-title`}>
@@ -139,6 +145,38 @@ export default function WhatsAppGuidePage() {
         </pre>
       </Section>
 
+      <Section id="user-ids" title="Contacts without a phone number: WhatsApp user ids">
+        <p>
+          WhatsApp identifies every user by a user id such as <code>US.13491208655302741918</code> (two letters, a dot, then up to 128
+          letters and digits), and leaves the phone number out of a message unless you and the user were in touch lately. A contact keeps
+          both: <code>whatsapp_user_id</code>, unique in the workspace like the phone, and <code>whatsapp_username</code>, null until
+          WhatsApp tells it.
+        </p>
+        <ul>
+          <li>
+            A message from someone who is not a contact yet creates one, with or without a phone. A message is matched to a contact by its
+            user id first, then by its phone; a contact found by its phone learns the user id and username the message carries.
+          </li>
+          <li>
+            <code>GET /contacts?whatsapp_user_id=US.13491208655302741918</code> finds the contact; <code>POST /contacts</code> takes{" "}
+            <code>whatsapp_user_id</code> and <code>whatsapp_username</code>. A malformed id is <code>400 invalid_whatsapp_user_id</code>;
+            one another contact has is <code>409 whatsapp_user_id_taken</code>.
+          </li>
+          <li>
+            Send to <code>{`{"whatsapp_user_id": "US.13491208655302741918"}`}</code> as you would to a phone, or to the contact&apos;s id. A
+            contact with a phone is messaged at its phone; one without, at its user id. A contact with neither is{" "}
+            <code>400 recipient_missing_address</code> on <code>to.phone</code>. Flows&apos; send steps follow the same rule.
+          </li>
+          <li>
+            When a user&apos;s id changes, WhatsApp says so and the contact moves to the new id (a <code>contato.atualizado</code> event).
+          </li>
+          <li>
+            Some messages, such as certain authentication templates, cannot be sent to a user id: they fail with <code>error_code</code>{" "}
+            <code>whatsapp_131062</code>. Such a contact needs a phone number for them.
+          </li>
+        </ul>
+      </Section>
+
       <Section id="flows" title="Templates in flows">
         <p>
           A flow&apos;s <code>send</code> step takes the same <code>whatsapp.template</code> object. With both free-form content and a
@@ -166,13 +204,49 @@ export default function WhatsAppGuidePage() {
         </ul>
       </Section>
 
+      <Section id="read" title="Read receipts and the typing indicator">
+        <p>
+          <code>POST /messages/{"{id}"}/read</code> (scope <code>messages:write</code>) marks a message the contact sent you as read: they
+          see the blue ticks. With <code>{`{"typing": true}`}</code> they also see that you are typing, until you reply or for up to 25
+          seconds. The answer&apos;s <code>read_at</code> is when the message was first marked read; calling again answers the same time.
+        </p>
+        <pre className="docs-code" tabIndex={0}>
+          {READ}
+        </pre>
+        <ul>
+          <li>
+            Only a received WhatsApp message can be marked read: a message you sent, or an e-mail, answers <code>409</code>{" "}
+            <code>not_inbound</code> with <code>param</code> <code>id</code>.
+          </li>
+          <li>
+            When Meta does not take the receipt (an expired access token, for example) the answer is <code>409</code>{" "}
+            <code>read_not_sent</code> with Meta&apos;s reason, and the message stays unread.
+          </li>
+          <li>
+            In the dashboard, a contact&apos;s WhatsApp conversation shows which received messages are unread; <strong>Mark as read</strong>{" "}
+            marks them. Opening the page alone tells the contact nothing.
+          </li>
+        </ul>
+      </Section>
+
       <Section id="error-codes" title="Meta's error codes">
         <p>
           A failed message keeps the provider&apos;s code in <code>error_code</code>: Meta&apos;s number as text (such as{" "}
           <code>&quot;131047&quot;</code>), <code>smtp_&lt;reply code&gt;</code> for an SMTP rejection, or one of ours (
           <code>channel_disconnected</code>, <code>channel_credentials_unreadable</code> when the channel&apos;s stored credentials cannot
-          be opened with the server&apos;s secret, <code>simulated_failure</code>). Permanent codes fail the message at once; temporary ones
-          are retried with backoff for up to 24 hours. 130429 and 131056 also make the channel pause briefly before sending more.
+          be opened with the server&apos;s secret, <code>simulated_failure</code>, <code>channel_paused</code>). Temporary codes mean
+          WhatsApp refused the request without acting on it, so the message is tried again with backoff for up to 24 hours; so are a bare
+          HTTP 429 or 503. Every other error fails the message at once. 130429 and 131056 also make the channel pause briefly before sending
+          more.
+        </p>
+        <p>
+          Some refusals change more than the message. 131050 means the contact stopped marketing messages: the contact gets{" "}
+          <code>whatsapp_marketing_opt_out</code>, later marketing templates to it are refused with <code>409 marketing_opted_out</code>,
+          and journeys skip it (utility and authentication templates still go). 131042 (a payment problem) and 368 (a policy block) pause
+          the channel: <code>canal.pausado</code> is sent, live sends on it answer <code>409 channel_paused</code>, and journeys skip their
+          WhatsApp steps, until you fix the cause with Meta and resume the channel on the Channels page or with{" "}
+          <code>svc channel resume</code> (<code>canal.retomado</code>). A number sends up to 80 messages per second, and up to 1,000 once
+          Meta reports its throughput upgrade.
         </p>
         <p>
           A message is never sent twice. When the Cloud API received a message but never answered (no answer within 15 s, or the connection

@@ -1,10 +1,20 @@
 import { errorOf, SvcConnectionError } from "./errors.js";
 export { SvcApiError, SvcAuthenticationError, SvcConflictError, SvcConnectionError, SvcError, SvcForbiddenError, SvcInvalidRequestError, SvcNotFoundError, SvcQuotaExceededError, SvcRateLimitError, WebhookVerificationError, } from "./errors.js";
 export { verifyWebhook } from "./webhooks.js";
+function svcPromise(answer) {
+    const data = answer.then((a) => a.data);
+    // Whichever of the two the caller awaits carries a failure; the other must not be reported unhandled.
+    data.catch(() => undefined);
+    data.withResponse = () => answer.then(({ data, response }) => ({ data, response }));
+    return data;
+}
 /** The official client of the svc API. */
 export class Svc {
     #options;
-    /** The status and headers of the latest answer (a success or an error), null before the first. */
+    /**
+     * The status and headers of the latest answer of any call of this client, null before the first.
+     * @deprecated Shared by every call: wrong as soon as two run at once. Use `.withResponse()` of the call.
+     */
     lastResponse = null;
     constructor(options) {
         this.#options = {
@@ -30,12 +40,18 @@ export class Svc {
         /** Cancels a message not yet handed to the provider (a scheduled one); a `409` `message_not_cancelable` otherwise. */
         cancel: (id, options) => this.#post(`/messages/${encodeURIComponent(id)}/cancel`, undefined, options),
         get: (id, options) => this.#get(`/messages/${encodeURIComponent(id)}`, undefined, options),
+        /** Marks a received WhatsApp message read (with the typing indicator when asked); a `409` `not_inbound` for any other message. */
+        read: (id, body = {}, options) => this.#post(`/messages/${encodeURIComponent(id)}/read`, body, options),
         list: (query, options) => this.#list("/messages", query, options),
     };
     contacts = {
         upsert: (body, options) => this.#post("/contacts", body, options),
         get: (id, options) => this.#get(`/contacts/${encodeURIComponent(id)}`, undefined, options),
+        /** The one contact with this WhatsApp user id, phone or e-mail; a `404` when none. */
         find: (query, options) => this.#get("/contacts", query, options),
+        /** Every contact, oldest first, filtered by tag, time, phone or e-mail, page after page. */
+        // `limit` always sent: `phone`, `email` or `whatsapp_user_id` alone would ask for the one contact instead of a list.
+        list: (query, options) => this.#list("/contacts", { limit: 100, ...query }, options),
         /** Whether a message would reach the contact now, per channel, and every reason it would not; with `flow_id`, that flow's quiet hours and caps too. */
         reachability: (id, query, options) => this.#get(`/contacts/${encodeURIComponent(id)}/reachability`, query, options),
         /** Erases the contact for privacy laws: its journeys stop and its data leaves every message and event. */
@@ -63,13 +79,28 @@ export class Svc {
     tags = {
         create: (body, options) => this.#post("/tags", body, options),
         list: (query, options) => this.#list("/tags", query, options),
+        /** Removes the tag from every contact and deletes it; a `409` `in_use` while an active or paused flow names it. */
+        delete: (id, options) => this.#call("DELETE", `/tags/${encodeURIComponent(id)}`, undefined, options),
     };
     fields = {
         create: (body, options) => this.#post("/custom-fields", body, options),
         list: (query, options) => this.#list("/custom-fields", query, options),
+        /** Removes the field's value from every contact and deletes it; a `409` `in_use` while an active or paused flow names it. */
+        delete: (id, options) => this.#call("DELETE", `/custom-fields/${encodeURIComponent(id)}`, undefined, options),
     };
     flows = {
+        /** The flows of one status (`active` by default), oldest first. */
         list: (query, options) => this.#list("/flows", query, options),
+        /** Creates a flow from a document (`draft` unless it says otherwise); answers it at version 1 with its document. */
+        create: (document, options) => this.#post("/flows", document, options),
+        /** The flow with its current document: keep it in git, send it back with `replace`. */
+        get: (flowId, options) => this.#get(`/flows/${encodeURIComponent(flowId)}`, undefined, options),
+        /** Saves a whole document; a new version once the flow has left draft and the document changed. */
+        replace: (flowId, document, options) => this.#call("PUT", `/flows/${encodeURIComponent(flowId)}`, document, options),
+        /** `active`, `paused` or `archived` (final). */
+        setStatus: (flowId, status, options) => this.#post(`/flows/${encodeURIComponent(flowId)}/status`, { status }, options),
+        /** The flow's versions, oldest first, each with its document. */
+        versions: (flowId, query, options) => this.#list(`/flows/${encodeURIComponent(flowId)}/versions`, query, options),
         enroll: (flowId, body, options) => this.#post(`/flows/${encodeURIComponent(flowId)}/enroll`, body, options),
         /** `flowId` may be `all`: every flow the contact is in. */
         unenroll: (flowId, body, options) => this.#post(`/flows/${encodeURIComponent(flowId)}/unenroll`, body, options),
@@ -92,31 +123,54 @@ export class Svc {
     suppressions = {
         list: (query, options) => this.#list("/suppressions", query, options),
         add: (body, options) => this.#post("/suppressions", body, options),
-        remove: (email, options) => this.#request("DELETE", `/suppressions/${encodeURIComponent(email)}`, undefined, undefined, options).then((r) => r.data),
+        remove: (email, options) => this.#call("DELETE", `/suppressions/${encodeURIComponent(email)}`, undefined, options),
+    };
+    channels = {
+        /** The workspace's connected channels, without their credentials. */
+        list: (options) => this.#get("/channels", undefined, options),
+        /** Looks up an e-mail channel's DNS records now: each one's status, DMARC's alignment and policy, and `ready`. */
+        dnsCheck: (id, options) => this.#post(`/channels/${encodeURIComponent(id)}/dns-check`, undefined, options),
     };
     usage = {
         get: (options) => this.#get("/usage", undefined, options),
     };
+    /**
+     * Any endpoint, wrapped or not, with the same key, retries, idempotency keys (on POST) and
+     * errors as the methods above: `client.request("GET", "/flows/flow_…/versions", { query: { limit: 10 } })`.
+     * `path` is relative to `/api/v1`.
+     */
+    request(method, path, options = {}) {
+        const { query, body, ...rest } = options;
+        return svcPromise(this.#request(method, path, query, body, rest));
+    }
     #get(path, query, options) {
-        return this.#request("GET", path, query, undefined, options).then((r) => r.data);
+        return svcPromise(this.#request("GET", path, query, undefined, options));
     }
     #post(path, body, options) {
-        return this.#request("POST", path, undefined, body, options).then((r) => r.data);
+        return svcPromise(this.#request("POST", path, undefined, body, options));
     }
     #call(method, path, body, options) {
-        return this.#request(method, path, undefined, body, options).then((r) => r.data);
+        return svcPromise(this.#request(method, path, undefined, body, options));
     }
-    /** Every item of a list, page after page, following the `after` of each `Link: rel="next"`. */
-    async *#list(path, query = {}, options) {
-        let page = { ...query };
-        for (;;) {
-            const { data, headers } = await this.#request("GET", path, page, undefined, options);
-            yield* data;
-            const after = nextAfter(headers.get("link"));
-            if (!after)
-                return;
-            page = { ...page, after };
+    /** Every item of a list, page after page, following the `after` of each `Link: rel="next"`; `.withResponse()` gives the pages. */
+    #list(path, query = {}, options) {
+        const request = (page) => this.#request("GET", path, page, undefined, options);
+        async function* pages() {
+            let page = { ...query };
+            for (;;) {
+                const { data, headers, response } = await request(page);
+                yield { data, response };
+                const after = nextAfter(headers.get("link"));
+                if (!after)
+                    return;
+                page = { ...page, after };
+            }
         }
+        async function* items() {
+            for await (const { data } of pages())
+                yield* data;
+        }
+        return Object.assign(items(), { withResponse: pages });
     }
     async #request(method, path, query, body, options = {}) {
         const { baseUrl, apiKey, maxRetries, maxInProgressRetries, maxRetryDelaySeconds, timeoutMs } = this.#options;
@@ -125,7 +179,7 @@ export class Svc {
             if (v !== undefined)
                 url.searchParams.set(k, String(v));
         const headers = { Authorization: `Bearer ${apiKey}`, Accept: "application/json" };
-        if (method === "POST" || method === "PATCH")
+        if (body !== undefined)
             headers["Content-Type"] = "application/json";
         if (method === "POST")
             headers["Idempotency-Key"] = options.idempotencyKey ?? crypto.randomUUID();
@@ -144,9 +198,10 @@ export class Svc {
                 await sleep(backoff(attempt));
                 continue;
             }
-            this.lastResponse = responseInfo(res);
+            const response = responseInfo(res);
+            this.lastResponse = response;
             if (res.ok)
-                return { data: (await res.json()), headers: res.headers };
+                return { data: (await res.json()), headers: res.headers, response };
             const error = await apiError(res);
             // The same Idempotency-Key is still being answered (a concurrent or interrupted try):
             // wait and ask again, and the first answer is replayed once it is stored.

@@ -55,6 +55,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag
+         * @description Removes the tag from every contact that has it (no `contato.atualizado` event is sent for them) and deletes it. While an active or paused flow names the tag (a branch's condition or a tag step of its current version): `409`, code `in_use`.
+         *
+         *     **Scope:** `contacts:write`.
+         */
+        delete: operations["tags-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/custom-fields": {
         parameters: {
             query?: never;
@@ -85,6 +107,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/custom-fields/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom field
+         * @description Removes the field's value from every contact (no `contato.atualizado` event is sent for them) and deletes the field. While an active or paused flow names its key (a branch's condition or a set_field step of its current version): `409`, code `in_use`.
+         *
+         *     **Scope:** `contacts:write`.
+         */
+        delete: operations["fields-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts": {
         parameters: {
             query?: never;
@@ -93,8 +137,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Find a contact by phone or e-mail
-         * @description Give `phone` or `email`; with both, `phone` is used. Neither: `400` with `param` = `phone`.
+         * List contacts, or find one by phone, e-mail or WhatsApp user id
+         * @description With only `whatsapp_user_id`, `phone` or `email` (with several, the first of these is used): the one contact that has it, or `404`. Otherwise (none of them, or any of `limit`, `after`, `tag_id`, `created_after`, `updated_after` beside them): an array of contacts, ordered by `created_at` then `id`, filtered by every parameter given; a `Link` header with `rel="next"` gives the next page with the same filters.
          *
          *     **Scope:** `contacts:read`.
          */
@@ -102,7 +146,7 @@ export interface paths {
         put?: never;
         /**
          * Create or update a contact
-         * @description Matched by phone, or by e-mail when no phone is given; fields left out are kept. Needs `phone` or `email`. `tags` replaces the tag set; `fields` is merged key by key (`null` removes a key). Emits `contato.criado` on creation and `contato.atualizado` when a stored value changed.
+         * @description Matched by WhatsApp user id, then by phone, or by e-mail when neither is given; fields left out are kept. Needs `phone`, `email` or `whatsapp_user_id`. `tags` replaces the tag set; `fields` is merged key by key (`null` removes a key). Emits `contato.criado` on creation and `contato.atualizado` when a stored value changed.
          *
          *     **Scope:** `contacts:write`.
          *
@@ -239,6 +283,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/messages/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a received message read
+         * @description Marks an inbound WhatsApp message read: the sender sees the blue ticks. With `typing: true` the sender also sees the typing indicator, until you reply or for up to 25 seconds. The answer's `read_at` is when the message was first marked read, the same on every later call. A message you sent, or an e-mail, answers `409` `not_inbound`.
+         *
+         *     **Scope:** `messages:write`.
+         */
+        post: operations["messages-read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/messages/{id}": {
         parameters: {
             query?: never;
@@ -277,6 +343,72 @@ export interface paths {
         get: operations["usage-get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List channels
+         * @description The workspace's connected channels, oldest first. Credentials are never returned: `secrets_set` names the ones stored. Channels are connected and disconnected in the dashboard.
+         *
+         *     **Scope:** `channels:read`.
+         */
+        get: operations["channels-listConnected"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a channel
+         * @description A channel of the workspace, connected or not. Credentials are never returned: `secrets_set` names the ones stored. `status` says whether it is paused and `paused_reason` why; an e-mail channel carries its `reputation` over the last 7 days.
+         *
+         *     **Scope:** `channels:read`.
+         */
+        get: operations["channels-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}/dns-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an e-mail channel's DNS
+         * @description Looks up, now, each DNS record the e-mail channel's domain should publish (DKIM, SPF, DMARC, and the bounce domain's MX). Each record's `status` is `verified`, `mismatch` (`found` holds what DNS answered), `missing`, or `lookup_failed` (the DNS server did not answer: nothing is known of the record, and it is never reported as missing). `dmarc.aligned` says whether the From domain aligns with the DKIM signature's domain or the SPF domain; `ready` is true only when DKIM is verified, SPF passes, and DMARC is published and aligned, as Gmail, Yahoo and Microsoft require of bulk senders.
+         *
+         *     **Scope:** `channels:read`.
+         */
+        post: operations["channels-dnsCheck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -485,14 +617,22 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List active flows
-         * @description Only `active` flows, ordered by `created_at` then `id`; a `Link` header with `rel="next"` when more exist.
+         * List flows
+         * @description The flows of one `status` (`active` when none is given), ordered by `created_at` then `id`; a `Link` header with `rel="next"` when more exist.
          *
          *     **Scope:** `flows:read`.
          */
         get: operations["flows-list"];
         put?: never;
-        post?: never;
+        /**
+         * Create a flow
+         * @description Takes a flow document, the format of the dashboard's editor and of `GET /flows/{flow_id}`, and answers the flow as `GET /flows/{flow_id}` does, at `version` 1. `status` is `draft` when absent (a new flow cannot be `archived`). Steps without an `id` get one. A fault in the document is a `400` whose `param` is its path in the document (`steps.2.whatsapp.body`). Honours `Idempotency-Key`.
+         *
+         *     **Scope:** `flows:write`.
+         *
+         *     **Idempotency:** send an `Idempotency-Key` header (for example a UUID) to retry safely: the same key and body within 24 hours replay the first response with `Idempotent-Replayed: true`; the same key with another body is a `422`.
+         */
+        post: operations["flows-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -585,6 +725,78 @@ export interface paths {
          *     **Scope:** `flows:read`.
          */
         post: operations["flows-preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flows/{flow_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a flow with its document
+         * @description The flow and the document of its current version, every step with its `id`. Sending `document` back with `PUT /flows/{flow_id}` (or saving it in the dashboard) gives the same flow: no new version when nothing changed.
+         *
+         *     **Scope:** `flows:read`.
+         */
+        get: operations["flows-get"];
+        /**
+         * Replace a flow's document
+         * @description Takes a whole document, as `GET /flows/{flow_id}` answers it, with `migrate`: `keep` (the default: active runs finish on their version) or `move` (active runs continue on the new version at the step with the same `id`; a run whose step is gone completes). `POST /flows/{flow_id}/preview` shows what either would do first. Once a flow has left `draft`, a changed document makes a new `version`; the same document changes nothing. A `status` in the document moves the flow as `POST /flows/{flow_id}/status` does. An archived flow cannot be changed.
+         *
+         *     **Scope:** `flows:write`.
+         */
+        put: operations["flows-replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flows/{flow_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate, pause or archive a flow
+         * @description `active` lets contacts enroll; `paused` holds every run where it is until the flow is active again; `archived` stops its active runs and is final. A flow never goes back to `draft`. A move the lifecycle does not allow: `409`, code `invalid_flow_status`. Setting the status it has changes nothing.
+         *
+         *     **Scope:** `flows:write`.
+         */
+        post: operations["flows-setStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flows/{flow_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a flow's versions
+         * @description Oldest first, each with its document; `current` marks the one new runs start on. `after` is a version number; a `Link` header with `rel="next"` when more exist.
+         *
+         *     **Scope:** `flows:read`.
+         */
+        get: operations["flows-versions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -983,11 +1195,55 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "canal.pausado": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * canal.pausado: A channel was paused: every live send on it is refused (`payment`, `policy`), or journey sends skip (`complaint_rate`, `bounce_rate`) until it is resumed
+         * @description A channel was paused: every live send on it is refused (`payment`, `policy`), or journey sends skip (`complaint_rate`, `bounce_rate`) until it is resumed.
+         *
+         *     Sent to each enabled endpoint subscribed to `canal.pausado`. Verify the signature on the raw body before parsing it, answer 2xx quickly, and deduplicate on `id`: a delivery may come more than once and out of order.
+         */
+        post: operations["event-canal-pausado"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "canal.retomado": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * canal.retomado: A paused channel was resumed and sends again
+         * @description A paused channel was resumed and sends again.
+         *
+         *     Sent to each enabled endpoint subscribed to `canal.retomado`. Verify the signature on the raw body before parsing it, answer 2xx quickly, and deduplicate on `id`: a delivery may come more than once and out of order.
+         */
+        post: operations["event-canal-retomado"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
-        /** @description Exactly one of `phone`, `email`, `contact_id`. */
-        Recipient: components["schemas"]["RecipientByPhone"] | components["schemas"]["RecipientByEmail"] | components["schemas"]["RecipientByContactId"];
+        /** @description Exactly one of `phone`, `email`, `whatsapp_user_id`, `contact_id`. */
+        Recipient: components["schemas"]["RecipientByPhone"] | components["schemas"]["RecipientByEmail"] | components["schemas"]["RecipientByWhatsAppUserId"] | components["schemas"]["RecipientByContactId"];
         /**
          * @description Send an approved message template instead of `body` or `media_url`: required outside the contact's 24-hour window.
          * @example {
@@ -1045,6 +1301,17 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "id": "tag_0mwq18yo3jJFvnIzUvqf4q",
+         *       "deleted": true
+         *     }
+         */
+        DeletedTag: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
         CustomField: {
             /** @description Prefix `field_`. */
             id: string;
@@ -1058,12 +1325,33 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "id": "field_0mwq18yo3jJFvnIzUvqf4q",
+         *       "deleted": true
+         *     }
+         */
+        DeletedCustomField: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
         Contact: {
             /** @description Prefix `ct_`. */
             id: string;
             /** @description E.164. */
             phone: string | null;
             email: string | null;
+            /**
+             * @description The contact's WhatsApp user id: two letters, a dot, then up to 128 letters and digits. WhatsApp identifies a user by it even when it does not share the phone number; a contact without a phone is messaged by it.
+             * @example US.13491208655302741918
+             */
+            whatsapp_user_id: string | null;
+            /**
+             * @description The contact's WhatsApp username, when WhatsApp has told it; else null.
+             * @example @realsheenanelson
+             */
+            whatsapp_username: string | null;
             name: string | null;
             /** @description Tag ids (`tag_…`). */
             tags: string[];
@@ -1073,6 +1361,8 @@ export interface components {
             };
             opt_out_whatsapp: boolean;
             opt_out_email: boolean;
+            /** @description True once WhatsApp said the contact stopped marketing messages from you: marketing templates to it are refused. */
+            whatsapp_marketing_opt_out: boolean;
             /**
              * Format: date-time
              * @description When the contact's 24-hour WhatsApp window closes: the time of its latest WhatsApp message to you plus 24 hours. Null when it never wrote. Outside the window only a template can be sent.
@@ -1134,7 +1424,7 @@ export interface components {
                 /** @description Whether a WhatsApp message would go out now: true when `reasons` is empty. */
                 reachable: boolean;
                 /** @description Every reason that holds now: `no_address`, `opted_out`, `recipient_suppressed` (e-mail), `whatsapp_window_closed`, `no_channel` (live: no connected channel of the type), `quota_reached` (live: the daily or monthly limit), `frequency_capped` (journey messages only). Empty when a message would go out. */
-                reasons: ("no_address" | "opted_out" | "recipient_suppressed" | "whatsapp_window_closed" | "no_channel" | "quota_reached" | "frequency_capped")[];
+                reasons: ("no_address" | "opted_out" | "recipient_suppressed" | "whatsapp_window_closed" | "no_channel" | "quota_reached" | "frequency_capped" | "channel_paused")[];
                 window: {
                     /** @description Whether the 24-hour window is open: a free-form message (text or media) may go. Test keys simulate an open window. */
                     open: boolean;
@@ -1151,7 +1441,7 @@ export interface components {
                 /** @description Whether an e-mail would go out now: true when `reasons` is empty. */
                 reachable: boolean;
                 /** @description Every reason that holds now: `no_address`, `opted_out`, `recipient_suppressed` (e-mail), `whatsapp_window_closed`, `no_channel` (live: no connected channel of the type), `quota_reached` (live: the daily or monthly limit), `frequency_capped` (journey messages only). Empty when a message would go out. */
-                reasons: ("no_address" | "opted_out" | "recipient_suppressed" | "whatsapp_window_closed" | "no_channel" | "quota_reached" | "frequency_capped")[];
+                reasons: ("no_address" | "opted_out" | "recipient_suppressed" | "whatsapp_window_closed" | "no_channel" | "quota_reached" | "frequency_capped" | "channel_paused")[];
             };
             /** @description Quiet hours are a flow's setting: asked with `flow_id`, those of the flow's current version. */
             quiet_hours: {
@@ -1192,6 +1482,13 @@ export interface components {
             error: string | null;
             /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise. */
             error_code: string | null;
+            /** @description WhatsApp: how Meta prices the message, as its latest status report said; null until a report carried it. */
+            pricing: {
+                /** @description Meta's pricing category, such as `marketing`, `utility`, `authentication` or `service`. New values may be added: accept values you do not know. */
+                category: string;
+                /** @description `regular` when the message is charged; `free_customer_service` or `free_entry_point` when it is free. New values may be added. */
+                type: string;
+            } | null;
             /**
              * Format: date-time
              * @description The `send_at` it was sent with; null when it was sent at once.
@@ -1223,6 +1520,7 @@ export interface components {
          *       "provider_message_id": null,
          *       "error": null,
          *       "error_code": null,
+         *       "pricing": null,
          *       "scheduled_at": null,
          *       "canceled_at": null,
          *       "sent_at": null,
@@ -1261,6 +1559,13 @@ export interface components {
             error: string | null;
             /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise. */
             error_code: string | null;
+            /** @description WhatsApp: how Meta prices the message, as its latest status report said; null until a report carried it. */
+            pricing: {
+                /** @description Meta's pricing category, such as `marketing`, `utility`, `authentication` or `service`. New values may be added: accept values you do not know. */
+                category: string;
+                /** @description `regular` when the message is charged; `free_customer_service` or `free_entry_point` when it is free. New values may be added. */
+                type: string;
+            } | null;
             /**
              * Format: date-time
              * @description The `send_at` it was sent with; null when it was sent at once.
@@ -1330,6 +1635,35 @@ export interface components {
             limit: number | null;
             /** @description Daily limit applied to each channel (UTC day). */
             daily_limit_per_channel: number;
+            /**
+             * @description This month's live WhatsApp messages by Meta's pricing category (such as `marketing`, `utility`, `authentication`, `service`), as their latest status reports priced them; each message counts in the month it was accepted. Categories with no message are left out.
+             * @example {
+             *       "marketing": {
+             *         "charged": 120,
+             *         "free": 4
+             *       },
+             *       "utility": {
+             *         "charged": 310,
+             *         "free": 0
+             *       }
+             *     }
+             */
+            whatsapp_pricing: {
+                [key: string]: {
+                    /** @description Messages Meta charges for (pricing type `regular`). */
+                    charged: number;
+                    /** @description Messages Meta does not charge for (any other pricing type). */
+                    free: number;
+                };
+            };
+            /** @description The month's estimated WhatsApp cost at the workspace's prices (`svc workspace update --whatsapp-price`): each category's charged messages times its price. Absent while no prices are set. */
+            whatsapp_cost?: components["schemas"]["Cost"];
+        };
+        Cost: {
+            /** @description The estimate: each category's charged messages times its price, summed (categories without a price count nothing). */
+            amount: number;
+            /** @description The currency of the prices, an ISO 4217 code. */
+            currency: string;
         };
         WebhookEndpoint: {
             /** @description Prefix `we_`. */
@@ -1447,6 +1781,78 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        FlowWithDocument: {
+            /** @description Prefix `flow_`. */
+            id: string;
+            name: string;
+            /**
+             * @description `active` is the status that allows enrollment.
+             * @enum {string}
+             */
+            status: "draft" | "active" | "paused" | "archived";
+            /** Format: date-time */
+            created_at: string;
+            /** @description The current version; runs started earlier keep theirs. */
+            version: number;
+            /** Format: date-time */
+            updated_at: string;
+            document: components["schemas"]["FlowDocument"];
+        };
+        /**
+         * @example {
+         *       "name": "Welcome",
+         *       "status": "active",
+         *       "allow_reentry": false,
+         *       "steps": [
+         *         {
+         *           "id": "hello",
+         *           "type": "send",
+         *           "channel": "whatsapp",
+         *           "whatsapp": {
+         *             "body": "Hi {{name}}!"
+         *           }
+         *         },
+         *         {
+         *           "id": "pause",
+         *           "type": "wait",
+         *           "duration": "P1D"
+         *         }
+         *       ]
+         *     }
+         */
+        FlowDocument: {
+            name: string;
+            /** @enum {string} */
+            status: "draft" | "active" | "paused" | "archived";
+            allow_reentry: boolean;
+            /** @description The event that starts a run, when the flow has one. */
+            trigger?: {
+                event: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The event that converts a run, when the flow has one. */
+            goal?: {
+                event: string;
+            } & {
+                [key: string]: unknown;
+            };
+            quiet_hours?: {
+                [key: string]: unknown;
+            };
+            caps?: {
+                [key: string]: unknown;
+            };
+            /** @description Every step, nested ones included, with its `id`: keep the ids when you send the document back. */
+            steps: ({
+                id: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
         FlowRun: {
             /** @description Prefix `run_`. */
             id: string;
@@ -1496,6 +1902,8 @@ export interface components {
             conversions: number;
             versions: {
                 version: number;
+                /** @description The estimated WhatsApp cost of the messages this version's steps sent, at the workspace's prices: charged messages by Meta's pricing category times their price. Absent while no prices are set. */
+                cost?: components["schemas"]["Cost"];
                 steps: {
                     id: string;
                     /** @description The step's position in the document, such as `steps.2.then.0`. */
@@ -1568,6 +1976,15 @@ export interface components {
                     };
                 };
             }[];
+        };
+        FlowVersion: {
+            version: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Whether new runs start on this version. */
+            current: boolean;
+            /** @description This version's document, with the flow's current name and status. */
+            document: components["schemas"]["FlowDocument"];
         };
         /**
          * @example {
@@ -1658,7 +2075,7 @@ export interface components {
              * @enum {string}
              */
             channel?: "whatsapp" | "email";
-            /** @description `skipped`: one of no_address, opted_out, recipient_suppressed, whatsapp_window_closed, no_channel, quota_reached, frequency_capped. `ended`: why the run ended. */
+            /** @description `skipped`: one of no_address, opted_out, recipient_suppressed, whatsapp_window_closed, no_channel, quota_reached, frequency_capped, channel_paused. `ended`: why the run ended. */
             reason?: string;
             /** @description `skipped`, `ended` as `failed`: the reason in words. */
             message?: string;
@@ -1820,7 +2237,7 @@ export interface components {
                  * @example missing_scope
                  * @enum {string}
                  */
-                code: "missing_api_key" | "invalid_api_key" | "missing_scope" | "plan_without_api_access" | "live_key_in_browser" | "test_key_required" | "parameter_missing" | "parameter_invalid" | "unknown_parameter" | "invalid_json" | "invalid_text" | "body_too_large" | "invalid_cursor" | "invalid_phone" | "invalid_email" | "recipient_missing_address" | "missing_variable" | "rendered_too_long" | "recipient_opted_out" | "recipient_suppressed" | "whatsapp_window_closed" | "message_not_cancelable" | "template_not_found" | "template_not_approved" | "channel_not_connected" | "daily_limit_reached" | "monthly_limit_reached" | "unknown_tag" | "unknown_field" | "invalid_field_value" | "invalid_idempotency_key" | "idempotency_key_reused" | "method_not_allowed" | "private_address" | "unresolvable_host" | "flow_not_active" | "already_enrolled" | "endpoint_disabled" | "limit_reached" | "delivery_pending" | "resource_missing" | "route_not_found" | "idempotency_key_in_use" | "tag_name_taken" | "field_key_taken" | "phone_taken" | "email_taken" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
+                code: "missing_api_key" | "invalid_api_key" | "missing_scope" | "plan_without_api_access" | "live_key_in_browser" | "test_key_required" | "parameter_missing" | "parameter_invalid" | "unknown_parameter" | "invalid_json" | "invalid_text" | "body_too_large" | "invalid_cursor" | "invalid_phone" | "invalid_whatsapp_user_id" | "invalid_email" | "recipient_missing_address" | "missing_variable" | "rendered_too_long" | "recipient_opted_out" | "recipient_suppressed" | "whatsapp_window_closed" | "message_not_cancelable" | "not_inbound" | "read_not_sent" | "template_not_found" | "template_not_approved" | "marketing_opted_out" | "channel_paused" | "channel_not_connected" | "daily_limit_reached" | "monthly_limit_reached" | "unknown_tag" | "unknown_field" | "invalid_field_value" | "invalid_idempotency_key" | "idempotency_key_reused" | "method_not_allowed" | "private_address" | "unresolvable_host" | "flow_not_active" | "already_enrolled" | "unknown_channel" | "invalid_flow_status" | "flow_archived" | "in_use" | "endpoint_disabled" | "limit_reached" | "delivery_pending" | "resource_missing" | "route_not_found" | "idempotency_key_in_use" | "tag_name_taken" | "field_key_taken" | "phone_taken" | "whatsapp_user_id_taken" | "email_taken" | "rate_limited" | "too_many_streams" | "internal_error" | "service_unavailable";
                 /** @description Human-readable; may change. Do not parse it. */
                 message: string;
                 /**
@@ -1882,6 +2299,16 @@ export interface components {
              * @example ana@example.com
              */
             email?: string;
+            /**
+             * @description The contact's WhatsApp user id, as WhatsApp's webhooks carry it. Matched before the phone.
+             * @example US.13491208655302741918
+             */
+            whatsapp_user_id?: string;
+            /**
+             * @description The contact's WhatsApp username; null clears it.
+             * @example @realsheenanelson
+             */
+            whatsapp_username?: string | null;
             /**
              * @description null clears it.
              * @example Ana
@@ -1978,6 +2405,10 @@ export interface components {
             /** @description 1 to 1000 messages, each a `POST /messages` body. */
             messages: components["schemas"]["SendMessageRequest"][];
         };
+        ReadMessageRequest: {
+            /** @description Also show the typing indicator. Default false. */
+            typing?: boolean;
+        };
         /**
          * @example {
          *       "url": "https://example.com/webhooks/svc",
@@ -1993,7 +2424,7 @@ export interface components {
              */
             url: string;
             /** @description The event names sent to the endpoint; empty or absent: every event. */
-            events?: ("mensagem.enviada" | "mensagem.entregue" | "mensagem.lida" | "mensagem.falhou" | "mensagem.recebida" | "mensagem.cancelada" | "fluxo.concluido" | "fluxo.parado" | "contato.criado" | "contato.atualizado" | "contato.apagado")[];
+            events?: ("mensagem.enviada" | "mensagem.entregue" | "mensagem.lida" | "mensagem.falhou" | "mensagem.recebida" | "mensagem.cancelada" | "fluxo.concluido" | "fluxo.parado" | "contato.criado" | "contato.atualizado" | "contato.apagado" | "canal.pausado" | "canal.retomado")[];
             /** @example Order system */
             description?: string;
         };
@@ -2012,7 +2443,7 @@ export interface components {
              */
             url?: string;
             /** @description The event names sent to the endpoint; empty or absent: every event. */
-            events?: ("mensagem.enviada" | "mensagem.entregue" | "mensagem.lida" | "mensagem.falhou" | "mensagem.recebida" | "mensagem.cancelada" | "fluxo.concluido" | "fluxo.parado" | "contato.criado" | "contato.atualizado" | "contato.apagado")[];
+            events?: ("mensagem.enviada" | "mensagem.entregue" | "mensagem.lida" | "mensagem.falhou" | "mensagem.recebida" | "mensagem.cancelada" | "fluxo.concluido" | "fluxo.parado" | "contato.criado" | "contato.atualizado" | "contato.apagado" | "canal.pausado" | "canal.retomado")[];
             /** @description null clears it. */
             description?: string | null;
             enabled?: boolean;
@@ -2028,7 +2459,7 @@ export interface components {
              * @default contato.criado
              * @enum {string}
              */
-            event: "mensagem.enviada" | "mensagem.entregue" | "mensagem.lida" | "mensagem.falhou" | "mensagem.recebida" | "mensagem.cancelada" | "fluxo.concluido" | "fluxo.parado" | "contato.criado" | "contato.atualizado" | "contato.apagado";
+            event: "mensagem.enviada" | "mensagem.entregue" | "mensagem.lida" | "mensagem.falhou" | "mensagem.recebida" | "mensagem.cancelada" | "fluxo.concluido" | "fluxo.parado" | "contato.criado" | "contato.atualizado" | "contato.apagado" | "canal.pausado" | "canal.retomado";
         };
         /**
          * @example {
@@ -2040,7 +2471,72 @@ export interface components {
              * @description The sample event's name.
              * @enum {string}
              */
-            event: "mensagem.enviada" | "mensagem.entregue" | "mensagem.lida" | "mensagem.falhou" | "mensagem.recebida" | "mensagem.cancelada" | "fluxo.concluido" | "fluxo.parado" | "contato.criado" | "contato.atualizado" | "contato.apagado";
+            event: "mensagem.enviada" | "mensagem.entregue" | "mensagem.lida" | "mensagem.falhou" | "mensagem.recebida" | "mensagem.cancelada" | "fluxo.concluido" | "fluxo.parado" | "contato.criado" | "contato.atualizado" | "contato.apagado" | "canal.pausado" | "canal.retomado";
+        };
+        CreateFlowRequest: {
+            /** @example Welcome */
+            name: string;
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status?: "draft" | "active" | "paused" | "archived";
+            /** @example false */
+            allow_reentry?: boolean;
+            /**
+             * @example {
+             *       "event": "signed_up"
+             *     }
+             */
+            trigger?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example {
+             *       "event": "order_paid"
+             *     }
+             */
+            goal?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example {
+             *       "start": "21:00",
+             *       "end": "08:00"
+             *     }
+             */
+            quiet_hours?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example {
+             *       "whatsapp": {
+             *         "count": 3,
+             *         "period": "P1D"
+             *       }
+             *     }
+             */
+            caps?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example [
+             *       {
+             *         "id": "hello",
+             *         "type": "send",
+             *         "channel": "whatsapp",
+             *         "whatsapp": {
+             *           "body": "Hi {{name}}!"
+             *         }
+             *       }
+             *     ]
+             */
+            steps: ({
+                id?: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
         };
         EnrollFlowRequest: {
             to: components["schemas"]["Recipient"];
@@ -2066,18 +2562,55 @@ export interface components {
         };
         PreviewFlowRequest: {
             /** @example Welcome */
-            name: unknown;
+            name: string;
             /**
              * @description `keep` (the default): runs finish on their version; `move`: runs continue on the new one.
              * @enum {string}
              */
             migrate?: "keep" | "move";
-            status?: unknown;
-            allow_reentry?: unknown;
-            trigger?: unknown;
-            goal?: unknown;
-            quiet_hours?: unknown;
-            caps?: unknown;
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status?: "draft" | "active" | "paused" | "archived";
+            /** @example false */
+            allow_reentry?: boolean;
+            /**
+             * @example {
+             *       "event": "signed_up"
+             *     }
+             */
+            trigger?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example {
+             *       "event": "order_paid"
+             *     }
+             */
+            goal?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example {
+             *       "start": "21:00",
+             *       "end": "08:00"
+             *     }
+             */
+            quiet_hours?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example {
+             *       "whatsapp": {
+             *         "count": 3,
+             *         "period": "P1D"
+             *       }
+             *     }
+             */
+            caps?: {
+                [key: string]: unknown;
+            };
             /**
              * @example [
              *       {
@@ -2090,7 +2623,86 @@ export interface components {
              *       }
              *     ]
              */
-            steps: unknown;
+            steps: ({
+                id?: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        };
+        ReplaceFlowRequest: {
+            /** @example Welcome */
+            name: string;
+            /**
+             * @description `keep` (the default): runs finish on their version; `move`: runs continue on the new one.
+             * @enum {string}
+             */
+            migrate?: "keep" | "move";
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status?: "draft" | "active" | "paused" | "archived";
+            /** @example false */
+            allow_reentry?: boolean;
+            /**
+             * @example {
+             *       "event": "signed_up"
+             *     }
+             */
+            trigger?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example {
+             *       "event": "order_paid"
+             *     }
+             */
+            goal?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example {
+             *       "start": "21:00",
+             *       "end": "08:00"
+             *     }
+             */
+            quiet_hours?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example {
+             *       "whatsapp": {
+             *         "count": 3,
+             *         "period": "P1D"
+             *       }
+             *     }
+             */
+            caps?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example [
+             *       {
+             *         "id": "hello",
+             *         "type": "send",
+             *         "channel": "whatsapp",
+             *         "whatsapp": {
+             *           "body": "Hi {{name}}!"
+             *         }
+             *       }
+             *     ]
+             */
+            steps: ({
+                id?: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        };
+        SetStatusFlowRequest: {
+            /** @enum {string} */
+            status: "active" | "paused" | "archived";
         };
         RecordEventRequest: {
             /**
@@ -2141,7 +2753,7 @@ export interface components {
             /** @example +5511987654321 */
             phone: string;
             /**
-             * @description May accompany `phone` or `email`: the name of a contact created for them, or of the matched contact when it has none.
+             * @description May accompany `phone`, `email` or `whatsapp_user_id`: the name of a contact created for them, or of the matched contact when it has none.
              * @example Ana
              */
             name?: string;
@@ -2151,7 +2763,20 @@ export interface components {
             /** @example ana@example.com */
             email: string;
             /**
-             * @description May accompany `phone` or `email`: the name of a contact created for them, or of the matched contact when it has none.
+             * @description May accompany `phone`, `email` or `whatsapp_user_id`: the name of a contact created for them, or of the matched contact when it has none.
+             * @example Ana
+             */
+            name?: string;
+        };
+        /** RecipientByWhatsAppUserId */
+        RecipientByWhatsAppUserId: {
+            /**
+             * @description A WhatsApp user id, for a contact whose phone number WhatsApp does not share.
+             * @example US.13491208655302741918
+             */
+            whatsapp_user_id: string;
+            /**
+             * @description May accompany `phone`, `email` or `whatsapp_user_id`: the name of a contact created for them, or of the matched contact when it has none.
              * @example Ana
              */
             name?: string;
@@ -2546,6 +3171,72 @@ export interface components {
              */
             mode: "test" | "live";
             data: components["schemas"]["ErasedContact"];
+        };
+        ChannelEventData: {
+            /** @description The channel id (prefix `ch_`). */
+            channel_id: string;
+            /** @enum {string} */
+            type: "whatsapp" | "email";
+            /** @enum {string} */
+            status: "paused" | "connected";
+            /**
+             * @description Why it was paused: `payment` or `policy` (WhatsApp stopped the number; every live send is refused), `complaint_rate` or `bounce_rate` (journey sends only).
+             * @enum {string}
+             */
+            reason: "payment" | "policy" | "complaint_rate" | "bounce_rate";
+            /**
+             * Format: date-time
+             * @description `canal.pausado` only: when it was paused (ISO 8601).
+             */
+            paused_at?: string;
+        };
+        CanalPausadoEvent: {
+            /** @description The event id (prefix `evt_`), the same on every retry and replay: deduplicate on it. */
+            id: string;
+            /** @constant */
+            event: "canal.pausado";
+            /**
+             * @description The same as `event`, under the name Standard Webhooks tooling reads.
+             * @constant
+             */
+            type: "canal.pausado";
+            /**
+             * Format: date-time
+             * @description When the event was recorded (ISO 8601, milliseconds, UTC).
+             */
+            timestamp: string;
+            /** @description The workspace id. */
+            namespace: string;
+            /**
+             * @description The mode of the key (or the dashboard action) that caused the event.
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            data: components["schemas"]["ChannelEventData"];
+        };
+        CanalRetomadoEvent: {
+            /** @description The event id (prefix `evt_`), the same on every retry and replay: deduplicate on it. */
+            id: string;
+            /** @constant */
+            event: "canal.retomado";
+            /**
+             * @description The same as `event`, under the name Standard Webhooks tooling reads.
+             * @constant
+             */
+            type: "canal.retomado";
+            /**
+             * Format: date-time
+             * @description When the event was recorded (ISO 8601, milliseconds, UTC).
+             */
+            timestamp: string;
+            /** @description The workspace id. */
+            namespace: string;
+            /**
+             * @description The mode of the key (or the dashboard action) that caused the event.
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            data: components["schemas"]["ChannelEventData"];
         };
     };
     responses: never;
@@ -2966,6 +3657,144 @@ export interface operations {
             };
         };
     };
+    "tags-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prefix `tag_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "tag_0mwq18yo3jJFvnIzUvqf4q",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedTag"];
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (`resource_missing`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state (`in_use`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     "fields-list": {
         parameters: {
             query?: {
@@ -3242,12 +4071,162 @@ export interface operations {
             };
         };
     };
+    "fields-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prefix `field_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "field_0mwq18yo3jJFvnIzUvqf4q",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedCustomField"];
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (`resource_missing`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state (`in_use`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     "contacts-find": {
         parameters: {
             query?: {
                 /** @description Any common notation. */
                 phone?: string;
                 email?: string;
+                /** @description A WhatsApp user id. */
+                whatsapp_user_id?: string;
+                /** @description Only contacts with this tag. Prefix `tag_`. */
+                tag_id?: string;
+                /** @description Only contacts created after this time. */
+                created_after?: string;
+                /** @description Only contacts changed after this time. */
+                updated_after?: string;
+                /** @description Page size, 1 to 1000 (default 100). */
+                limit?: number;
+                /** @description An id from the previous page: this page starts after it. */
+                after?: string;
             };
             header?: never;
             path?: never;
@@ -3270,6 +4249,8 @@ export interface operations {
                      *       "id": "string",
                      *       "phone": "+5511987654321",
                      *       "email": "ana@example.com",
+                     *       "whatsapp_user_id": "US.13491208655302741918",
+                     *       "whatsapp_username": "@realsheenanelson",
                      *       "name": "string",
                      *       "tags": [
                      *         "string"
@@ -3277,16 +4258,17 @@ export interface operations {
                      *       "fields": {},
                      *       "opt_out_whatsapp": false,
                      *       "opt_out_email": false,
+                     *       "whatsapp_marketing_opt_out": false,
                      *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "time_zone": "America/Sao_Paulo",
                      *       "created_at": "2026-01-15T12:00:00.000Z",
                      *       "updated_at": "2026-01-15T12:00:00.000Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["Contact"];
+                    "application/json": components["schemas"]["Contact"] | components["schemas"]["Contact"][];
                 };
             };
-            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_phone`, `invalid_email`). */
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_phone`, `invalid_whatsapp_user_id`, `invalid_email`). */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3424,6 +4406,8 @@ export interface operations {
                      *       "id": "string",
                      *       "phone": "+5511987654321",
                      *       "email": "ana@example.com",
+                     *       "whatsapp_user_id": "US.13491208655302741918",
+                     *       "whatsapp_username": "@realsheenanelson",
                      *       "name": "string",
                      *       "tags": [
                      *         "string"
@@ -3431,6 +4415,7 @@ export interface operations {
                      *       "fields": {},
                      *       "opt_out_whatsapp": false,
                      *       "opt_out_email": false,
+                     *       "whatsapp_marketing_opt_out": false,
                      *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "time_zone": "America/Sao_Paulo",
                      *       "created_at": "2026-01-15T12:00:00.000Z",
@@ -3440,7 +4425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_phone`, `invalid_email`, `unknown_tag`, `unknown_field`, `invalid_field_value`, `invalid_idempotency_key`). */
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `invalid_phone`, `invalid_whatsapp_user_id`, `invalid_email`, `unknown_tag`, `unknown_field`, `invalid_field_value`, `invalid_idempotency_key`). */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3492,7 +4477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict with the current state (`idempotency_key_in_use`, `phone_taken`, `email_taken`). */
+            /** @description Conflict with the current state (`idempotency_key_in_use`, `phone_taken`, `whatsapp_user_id_taken`, `email_taken`). */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3587,6 +4572,8 @@ export interface operations {
                      *       "id": "string",
                      *       "phone": "+5511987654321",
                      *       "email": "ana@example.com",
+                     *       "whatsapp_user_id": "US.13491208655302741918",
+                     *       "whatsapp_username": "@realsheenanelson",
                      *       "name": "string",
                      *       "tags": [
                      *         "string"
@@ -3594,6 +4581,7 @@ export interface operations {
                      *       "fields": {},
                      *       "opt_out_whatsapp": false,
                      *       "opt_out_email": false,
+                     *       "whatsapp_marketing_opt_out": false,
                      *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "time_zone": "America/Sao_Paulo",
                      *       "created_at": "2026-01-15T12:00:00.000Z",
@@ -4021,6 +5009,10 @@ export interface operations {
                      *         "provider_message_id": "string",
                      *         "error": "string",
                      *         "error_code": "string",
+                     *         "pricing": {
+                     *           "category": "string",
+                     *           "type": "string"
+                     *         },
                      *         "scheduled_at": "2026-01-15T12:00:00.000Z",
                      *         "canceled_at": "2026-01-15T12:00:00.000Z",
                      *         "sent_at": "2026-01-15T12:00:00.000Z",
@@ -4155,6 +5147,7 @@ export interface operations {
                      *       "provider_message_id": null,
                      *       "error": null,
                      *       "error_code": null,
+                     *       "pricing": null,
                      *       "scheduled_at": null,
                      *       "canceled_at": null,
                      *       "sent_at": null,
@@ -4192,6 +5185,10 @@ export interface operations {
                      *       "provider_message_id": "string",
                      *       "error": "string",
                      *       "error_code": "string",
+                     *       "pricing": {
+                     *         "category": "string",
+                     *         "type": "string"
+                     *       },
                      *       "scheduled_at": "2026-01-15T12:00:00.000Z",
                      *       "canceled_at": "2026-01-15T12:00:00.000Z",
                      *       "sent_at": "2026-01-15T12:00:00.000Z",
@@ -4255,7 +5252,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict with the current state (`recipient_opted_out`, `recipient_suppressed`, `whatsapp_window_closed`, `template_not_approved`, `channel_not_connected`, `idempotency_key_in_use`). */
+            /** @description Conflict with the current state (`recipient_opted_out`, `recipient_suppressed`, `whatsapp_window_closed`, `template_not_approved`, `marketing_opted_out`, `channel_paused`, `channel_not_connected`, `idempotency_key_in_use`). */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4395,6 +5392,10 @@ export interface operations {
                      *           "provider_message_id": "string",
                      *           "error": "string",
                      *           "error_code": "string",
+                     *           "pricing": {
+                     *             "category": "string",
+                     *             "type": "string"
+                     *           },
                      *           "scheduled_at": "2026-01-15T12:00:00.000Z",
                      *           "canceled_at": "2026-01-15T12:00:00.000Z",
                      *           "sent_at": "2026-01-15T12:00:00.000Z",
@@ -4463,7 +5464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Conflict with the current state (`recipient_opted_out`, `recipient_suppressed`, `whatsapp_window_closed`, `template_not_approved`, `channel_not_connected`, `idempotency_key_in_use`). */
+            /** @description Conflict with the current state (`recipient_opted_out`, `recipient_suppressed`, `whatsapp_window_closed`, `template_not_approved`, `marketing_opted_out`, `channel_paused`, `channel_not_connected`, `idempotency_key_in_use`). */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4565,6 +5566,10 @@ export interface operations {
                      *       "provider_message_id": "string",
                      *       "error": "string",
                      *       "error_code": "string",
+                     *       "pricing": {
+                     *         "category": "string",
+                     *         "type": "string"
+                     *       },
                      *       "scheduled_at": "2026-01-15T12:00:00.000Z",
                      *       "canceled_at": "2026-01-15T12:00:00.000Z",
                      *       "sent_at": "2026-01-15T12:00:00.000Z",
@@ -4683,6 +5688,160 @@ export interface operations {
             };
         };
     };
+    "messages-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prefix `msg_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "typing": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReadMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "read_at": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description When the message was first marked read; the same on every later call.
+                         */
+                        read_at: string;
+                    };
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (`resource_missing`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state (`not_inbound`, `read_not_sent`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     "messages-get": {
         parameters: {
             query?: never;
@@ -4717,6 +5876,10 @@ export interface operations {
                      *       "provider_message_id": "string",
                      *       "error": "string",
                      *       "error_code": "string",
+                     *       "pricing": {
+                     *         "category": "string",
+                     *         "type": "string"
+                     *       },
                      *       "scheduled_at": "2026-01-15T12:00:00.000Z",
                      *       "canceled_at": "2026-01-15T12:00:00.000Z",
                      *       "sent_at": "2026-01-15T12:00:00.000Z",
@@ -4848,7 +6011,21 @@ export interface operations {
                      *       "email": -9007199254740991,
                      *       "total": -9007199254740991,
                      *       "limit": -9007199254740991,
-                     *       "daily_limit_per_channel": -9007199254740991
+                     *       "daily_limit_per_channel": -9007199254740991,
+                     *       "whatsapp_pricing": {
+                     *         "marketing": {
+                     *           "charged": 120,
+                     *           "free": 4
+                     *         },
+                     *         "utility": {
+                     *           "charged": 310,
+                     *           "free": 0
+                     *         }
+                     *       },
+                     *       "whatsapp_cost": {
+                     *         "amount": 1,
+                     *         "currency": "string"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Usage"];
@@ -4869,6 +6046,545 @@ export interface operations {
             };
             /** @description Forbidden (`plan_without_api_access`, `live_key_in_browser`). */
             403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "channels-listConnected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "string",
+                     *         "type": "whatsapp",
+                     *         "name": "string",
+                     *         "external_id": "string",
+                     *         "settings": {},
+                     *         "templates_synced_at": "2026-01-15T12:00:00.000Z",
+                     *         "secrets_set": [
+                     *           "string"
+                     *         ],
+                     *         "secrets_readable": false,
+                     *         "callback_url": "https://example.com/",
+                     *         "rate_per_second": 1,
+                     *         "created_at": "2026-01-15T12:00:00.000Z",
+                     *         "disconnected_at": "2026-01-15T12:00:00.000Z",
+                     *         "status": "connected",
+                     *         "paused_reason": "payment",
+                     *         "paused_at": "2026-01-15T12:00:00.000Z",
+                     *         "reputation": {
+                     *           "complaint_rate": 1,
+                     *           "bounce_rate": 1,
+                     *           "window_sent": -9007199254740991
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        /** @description Prefix `ch_`. */
+                        id: string;
+                        /** @enum {string} */
+                        type: "whatsapp" | "email";
+                        name: string;
+                        /** @description WhatsApp: the phone number id; e-mail: the from address. */
+                        external_id: string;
+                        /** @description api_base_url and waba_id (WhatsApp), from, tracking_base_url, bounce_domain, dkim_selector and dkim_public_key (e-mail). */
+                        settings: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description WhatsApp: when the message templates were last synced; null before the first sync.
+                         */
+                        templates_synced_at: string | null;
+                        /** @description Names of the secrets stored; their values are never shown. */
+                        secrets_set: string[];
+                        /** @description False when the stored secrets cannot be decrypted (AUTH_SECRET changed). */
+                        secrets_readable: boolean;
+                        /** @description Where the provider reports: the WhatsApp webhook, or the e-mail events endpoint. */
+                        callback_url: string;
+                        rate_per_second: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        disconnected_at: string | null;
+                        /**
+                         * @description `paused`: WhatsApp stopped the number, or the reputation guard paused journey sends; resume it once fixed.
+                         * @enum {string}
+                         */
+                        status: "connected" | "paused" | "disconnected";
+                        /** @description Why it is paused: `payment` or `policy` (WhatsApp stopped the number: every live send is refused), `complaint_rate` or `bounce_rate` (journey sends only). Null when not paused. */
+                        paused_reason: ("payment" | "policy" | "complaint_rate" | "bounce_rate") | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was paused (ISO 8601); null when not paused.
+                         */
+                        paused_at: string | null;
+                        /** @description E-mail channels: the rolling 7-day rates the reputation guard watches (live e-mails only); null for WhatsApp. Past the workspace's threshold, journey e-mails on the channel are paused. */
+                        reputation: {
+                            /** @description Spam complaints / e-mails delivered, over the last 7 days (0.003 is 0.3 %). */
+                            complaint_rate: number;
+                            /** @description Hard bounces / e-mails sent, over the last 7 days. */
+                            bounce_rate: number;
+                            /** @description E-mails sent over the last 7 days; journey sends are paused past a threshold only from 1,000. */
+                            window_sent: number;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "channels-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prefix `ch_`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "type": "whatsapp",
+                     *       "name": "string",
+                     *       "external_id": "string",
+                     *       "settings": {},
+                     *       "templates_synced_at": "2026-01-15T12:00:00.000Z",
+                     *       "secrets_set": [
+                     *         "string"
+                     *       ],
+                     *       "secrets_readable": false,
+                     *       "callback_url": "https://example.com/",
+                     *       "rate_per_second": 1,
+                     *       "created_at": "2026-01-15T12:00:00.000Z",
+                     *       "disconnected_at": "2026-01-15T12:00:00.000Z",
+                     *       "status": "connected",
+                     *       "paused_reason": "payment",
+                     *       "paused_at": "2026-01-15T12:00:00.000Z",
+                     *       "reputation": {
+                     *         "complaint_rate": 1,
+                     *         "bounce_rate": 1,
+                     *         "window_sent": -9007199254740991
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Prefix `ch_`. */
+                        id: string;
+                        /** @enum {string} */
+                        type: "whatsapp" | "email";
+                        name: string;
+                        /** @description WhatsApp: the phone number id; e-mail: the from address. */
+                        external_id: string;
+                        /** @description api_base_url and waba_id (WhatsApp), from, tracking_base_url, bounce_domain, dkim_selector and dkim_public_key (e-mail). */
+                        settings: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description WhatsApp: when the message templates were last synced; null before the first sync.
+                         */
+                        templates_synced_at: string | null;
+                        /** @description Names of the secrets stored; their values are never shown. */
+                        secrets_set: string[];
+                        /** @description False when the stored secrets cannot be decrypted (AUTH_SECRET changed). */
+                        secrets_readable: boolean;
+                        /** @description Where the provider reports: the WhatsApp webhook, or the e-mail events endpoint. */
+                        callback_url: string;
+                        rate_per_second: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        disconnected_at: string | null;
+                        /**
+                         * @description `paused`: WhatsApp stopped the number, or the reputation guard paused journey sends; resume it once fixed.
+                         * @enum {string}
+                         */
+                        status: "connected" | "paused" | "disconnected";
+                        /** @description Why it is paused: `payment` or `policy` (WhatsApp stopped the number: every live send is refused), `complaint_rate` or `bounce_rate` (journey sends only). Null when not paused. */
+                        paused_reason: ("payment" | "policy" | "complaint_rate" | "bounce_rate") | null;
+                        /**
+                         * Format: date-time
+                         * @description When it was paused (ISO 8601); null when not paused.
+                         */
+                        paused_at: string | null;
+                        /** @description E-mail channels: the rolling 7-day rates the reputation guard watches (live e-mails only); null for WhatsApp. Past the workspace's threshold, journey e-mails on the channel are paused. */
+                        reputation: {
+                            /** @description Spam complaints / e-mails delivered, over the last 7 days (0.003 is 0.3 %). */
+                            complaint_rate: number;
+                            /** @description Hard bounces / e-mails sent, over the last 7 days. */
+                            bounce_rate: number;
+                            /** @description E-mails sent over the last 7 days; journey sends are paused past a threshold only from 1,000. */
+                            window_sent: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (`resource_missing`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "channels-dnsCheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prefix `ch_`; an e-mail channel. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "channel_id": "string",
+                     *       "from_domain": "string",
+                     *       "bounce_domain": "string",
+                     *       "records": [
+                     *         {
+                     *           "kind": "dkim",
+                     *           "type": "TXT",
+                     *           "name": "string",
+                     *           "value": "string",
+                     *           "status": "verified",
+                     *           "found": [
+                     *             "string"
+                     *           ],
+                     *           "error": "string"
+                     *         }
+                     *       ],
+                     *       "dmarc": {
+                     *         "aligned": false,
+                     *         "policy": "none"
+                     *       },
+                     *       "ready": false,
+                     *       "checked_at": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        channel_id: string;
+                        from_domain: string;
+                        bounce_domain: string | null;
+                        records: {
+                            /**
+                             * @description What the record is for.
+                             * @enum {string}
+                             */
+                            kind: "dkim" | "spf" | "dmarc" | "mx";
+                            /** @enum {string} */
+                            type: "TXT" | "MX";
+                            /** @description The record's full name. */
+                            name: string;
+                            /** @description The value to publish (MX: priority and host). */
+                            value: string;
+                            /** @enum {string} */
+                            status: "verified" | "missing" | "mismatch" | "lookup_failed";
+                            /** @description What DNS answered at that name (TXT strings joined, MX as priority and host). */
+                            found: string[];
+                            /** @description Why the lookup itself failed (a timeout, a refusal); null when DNS answered. */
+                            error: string | null;
+                        }[];
+                        dmarc: {
+                            /** @description Whether the From domain aligns (same organizational domain, or the exact domain where the DMARC record asks for strict alignment) with the DKIM signature's domain or the SPF domain, each verified. */
+                            aligned: boolean;
+                            /** @description The published DMARC record's `p=`; null when none is published. */
+                            policy: ("none" | "quarantine" | "reject") | null;
+                        };
+                        /** @description True only when DKIM is verified, SPF passes, and DMARC is published and aligned. */
+                        ready: boolean;
+                        /** Format: date-time */
+                        checked_at: string;
+                    };
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (`resource_missing`). */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6440,6 +8156,8 @@ export interface operations {
                 limit?: number;
                 /** @description An id from the previous page: this page starts after it. */
                 after?: string;
+                /** @description Which flows to list (default `active`). */
+                status?: "draft" | "active" | "paused" | "archived";
             };
             header?: never;
             path?: never;
@@ -6499,6 +8217,209 @@ export interface operations {
             };
             /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
             403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "flows-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key per logical request (a UUID is a good choice), 1 to 255 characters. Kept 24 hours per workspace, key mode and endpoint.
+                 * @example 5b0d9e3c-8f47-4f7e-9a39-2a1c6f0d4e11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Welcome",
+                 *       "status": "active",
+                 *       "allow_reentry": false,
+                 *       "trigger": {
+                 *         "event": "signed_up"
+                 *       },
+                 *       "goal": {
+                 *         "event": "order_paid"
+                 *       },
+                 *       "quiet_hours": {
+                 *         "start": "21:00",
+                 *         "end": "08:00"
+                 *       },
+                 *       "caps": {
+                 *         "whatsapp": {
+                 *           "count": 3,
+                 *           "period": "P1D"
+                 *         }
+                 *       },
+                 *       "steps": [
+                 *         {
+                 *           "id": "hello",
+                 *           "type": "send",
+                 *           "channel": "whatsapp",
+                 *           "whatsapp": {
+                 *             "body": "Hi {{name}}!"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateFlowRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "name": "string",
+                     *       "status": "draft",
+                     *       "created_at": "2026-01-15T12:00:00.000Z",
+                     *       "version": -9007199254740991,
+                     *       "updated_at": "2026-01-15T12:00:00.000Z",
+                     *       "document": {
+                     *         "name": "Welcome",
+                     *         "status": "active",
+                     *         "allow_reentry": false,
+                     *         "steps": [
+                     *           {
+                     *             "id": "hello",
+                     *             "type": "send",
+                     *             "channel": "whatsapp",
+                     *             "whatsapp": {
+                     *               "body": "Hi {{name}}!"
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "pause",
+                     *             "type": "wait",
+                     *             "duration": "P1D"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FlowWithDocument"];
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `unknown_tag`, `unknown_field`, `invalid_field_value`, `invalid_idempotency_key`, `unknown_channel`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state (`invalid_flow_status`, `idempotency_key_in_use`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key` reused with a different body (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6947,6 +8868,10 @@ export interface operations {
                      *       "versions": [
                      *         {
                      *           "version": -9007199254740991,
+                     *           "cost": {
+                     *             "amount": 1,
+                     *             "currency": "string"
+                     *           },
                      *           "steps": [
                      *             {
                      *               "id": "string",
@@ -7083,6 +9008,24 @@ export interface operations {
                  * @example {
                  *       "name": "Welcome",
                  *       "migrate": "keep",
+                 *       "status": "active",
+                 *       "allow_reentry": false,
+                 *       "trigger": {
+                 *         "event": "signed_up"
+                 *       },
+                 *       "goal": {
+                 *         "event": "order_paid"
+                 *       },
+                 *       "quiet_hours": {
+                 *         "start": "21:00",
+                 *         "end": "08:00"
+                 *       },
+                 *       "caps": {
+                 *         "whatsapp": {
+                 *           "count": 3,
+                 *           "period": "P1D"
+                 *         }
+                 *       },
                  *       "steps": [
                  *         {
                  *           "id": "hello",
@@ -7151,6 +9094,680 @@ export interface operations {
                 };
             };
             /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (`resource_missing`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "flows-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prefix `flow_`. */
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "name": "string",
+                     *       "status": "draft",
+                     *       "created_at": "2026-01-15T12:00:00.000Z",
+                     *       "version": -9007199254740991,
+                     *       "updated_at": "2026-01-15T12:00:00.000Z",
+                     *       "document": {
+                     *         "name": "Welcome",
+                     *         "status": "active",
+                     *         "allow_reentry": false,
+                     *         "steps": [
+                     *           {
+                     *             "id": "hello",
+                     *             "type": "send",
+                     *             "channel": "whatsapp",
+                     *             "whatsapp": {
+                     *               "body": "Hi {{name}}!"
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "pause",
+                     *             "type": "wait",
+                     *             "duration": "P1D"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FlowWithDocument"];
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (`resource_missing`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "flows-replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prefix `flow_`. */
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Welcome",
+                 *       "migrate": "keep",
+                 *       "status": "active",
+                 *       "allow_reentry": false,
+                 *       "trigger": {
+                 *         "event": "signed_up"
+                 *       },
+                 *       "goal": {
+                 *         "event": "order_paid"
+                 *       },
+                 *       "quiet_hours": {
+                 *         "start": "21:00",
+                 *         "end": "08:00"
+                 *       },
+                 *       "caps": {
+                 *         "whatsapp": {
+                 *           "count": 3,
+                 *           "period": "P1D"
+                 *         }
+                 *       },
+                 *       "steps": [
+                 *         {
+                 *           "id": "hello",
+                 *           "type": "send",
+                 *           "channel": "whatsapp",
+                 *           "whatsapp": {
+                 *             "body": "Hi {{name}}!"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReplaceFlowRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "name": "string",
+                     *       "status": "draft",
+                     *       "created_at": "2026-01-15T12:00:00.000Z",
+                     *       "version": -9007199254740991,
+                     *       "updated_at": "2026-01-15T12:00:00.000Z",
+                     *       "document": {
+                     *         "name": "Welcome",
+                     *         "status": "active",
+                     *         "allow_reentry": false,
+                     *         "steps": [
+                     *           {
+                     *             "id": "hello",
+                     *             "type": "send",
+                     *             "channel": "whatsapp",
+                     *             "whatsapp": {
+                     *               "body": "Hi {{name}}!"
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "pause",
+                     *             "type": "wait",
+                     *             "duration": "P1D"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FlowWithDocument"];
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`, `unknown_tag`, `unknown_field`, `invalid_field_value`, `unknown_channel`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (`resource_missing`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state (`invalid_flow_status`, `flow_archived`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "flows-setStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prefix `flow_`. */
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "active"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetStatusFlowRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "name": "string",
+                     *       "status": "draft",
+                     *       "created_at": "2026-01-15T12:00:00.000Z",
+                     *       "version": -9007199254740991,
+                     *       "updated_at": "2026-01-15T12:00:00.000Z",
+                     *       "document": {
+                     *         "name": "Welcome",
+                     *         "status": "active",
+                     *         "allow_reentry": false,
+                     *         "steps": [
+                     *           {
+                     *             "id": "hello",
+                     *             "type": "send",
+                     *             "channel": "whatsapp",
+                     *             "whatsapp": {
+                     *               "body": "Hi {{name}}!"
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "pause",
+                     *             "type": "wait",
+                     *             "duration": "P1D"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FlowWithDocument"];
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_json`, `invalid_text`, `body_too_large`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No API key, or an unknown, malformed or revoked one (`missing_api_key`, `invalid_api_key`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden (`missing_scope`, `plan_without_api_access`, `live_key_in_browser`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found (`resource_missing`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state (`invalid_flow_status`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds (`rate_limited`). */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected error: safe to retry (`internal_error`). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The database is briefly unreachable: safe to retry (`service_unavailable`). */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "flows-versions": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 1000 (default 100). */
+                limit?: number;
+                /** @description An id from the previous page: this page starts after it. */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Prefix `flow_`. */
+                flow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "version": -9007199254740991,
+                     *         "created_at": "2026-01-15T12:00:00.000Z",
+                     *         "current": false,
+                     *         "document": {
+                     *           "name": "Welcome",
+                     *           "status": "active",
+                     *           "allow_reentry": false,
+                     *           "steps": [
+                     *             {
+                     *               "id": "hello",
+                     *               "type": "send",
+                     *               "channel": "whatsapp",
+                     *               "whatsapp": {
+                     *                 "body": "Hi {{name}}!"
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "pause",
+                     *               "type": "wait",
+                     *               "duration": "P1D"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["FlowVersion"][];
+                };
+            };
+            /** @description Invalid request: `param` names the parameter at fault (`parameter_missing`, `parameter_invalid`, `unknown_parameter`, `invalid_text`, `invalid_cursor`). */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8734,6 +11351,62 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ContatoApagadoEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-canal-pausado": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: each `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with one of the endpoint's valid secrets.
+                 * @example t=1763700000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-svc-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CanalPausadoEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds acknowledges the delivery; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event-canal-retomado": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: each `v1` is the lowercase hex HMAC-SHA256 of `<t>.<raw body>` keyed with one of the endpoint's valid secrets.
+                 * @example t=1763700000,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-svc-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CanalRetomadoEvent"];
             };
         };
         responses: {

@@ -30,15 +30,19 @@ export type CustomField = Schemas["CustomField"];
 export type Flow = Schemas["Flow"];
 export type FlowRun = Schemas["FlowRun"];
 export type Usage = Schemas["Usage"];
-type Address = "phone" | "email" | "contact_id";
+export type MarkedRead = paths["/messages/{id}/read"]["post"]["responses"]["200"]["content"]["application/json"];
+export type Channel = paths["/channels"]["get"]["responses"]["200"]["content"]["application/json"][number];
+export type ChannelDnsCheck = paths["/channels/{id}/dns-check"]["post"]["responses"]["200"]["content"]["application/json"];
+type Address = "phone" | "email" | "whatsapp_user_id" | "contact_id";
 type Only<T, K extends PropertyKey> = T & { [P in Exclude<K, keyof T>]?: never };
 /**
- * Exactly one of `phone`, `email` or `contact_id` (`name` only beside `phone` or `email`): a
- * recipient with two addresses does not compile.
+ * Exactly one of `phone`, `email`, `whatsapp_user_id` or `contact_id` (`name` only beside one of
+ * the first three): a recipient with two addresses does not compile.
  */
 export type Recipient =
   | Only<Schemas["RecipientByPhone"], Address>
   | Only<Schemas["RecipientByEmail"], Address>
+  | Only<Schemas["RecipientByWhatsAppUserId"], Address>
   | Only<Schemas["RecipientByContactId"], Address | "name">;
 /** `T` with its `to` an exclusive `Recipient` (each member of a union on its own). */
 type WithRecipient<T> = T extends { to: unknown }
@@ -80,6 +84,26 @@ export type FlowStats = Schemas["FlowStats"];
 export type FlowPreview = Schemas["FlowPreview"];
 /** A flow document as a save takes it, with `migrate` (`keep` or `move`). */
 export type PreviewFlowRequest = Schemas["PreviewFlowRequest"];
+/** A flow with the document of its current version (every step with its `id`). */
+export type FlowWithDocument = Schemas["FlowWithDocument"];
+/** A flow document as the service writes it: what `flows.get` answers and `flows.replace` takes back. */
+export type FlowDocument = Schemas["FlowDocument"];
+export type FlowVersion = Schemas["FlowVersion"];
+export type CreateFlowRequest = Schemas["CreateFlowRequest"];
+/** A whole document with `migrate`: `keep` (the default) or `move`. */
+export type ReplaceFlowRequest = Schemas["ReplaceFlowRequest"];
+export type FlowStatus = Flow["status"];
+/** Filters of `GET /flows`: one status (default `active`). */
+export type FlowListQuery = ListQuery & { status?: FlowStatus };
+/** Filters of the contact list; `phone` and `email` match as the lookup does (any notation, any case). */
+export type ContactListQuery = ListQuery & {
+  tag_id?: string;
+  created_after?: string;
+  updated_after?: string;
+  phone?: string;
+  email?: string;
+  whatsapp_user_id?: string;
+};
 
 /** Paging of every list: `limit` 1 to 100, `after` the last id of the previous page. */
 export type ListQuery = { limit?: number; after?: string };
@@ -96,13 +120,17 @@ export type MessageListQuery = ListQuery & {
 export type EventListQuery = ListQuery & { contact_id?: string; name?: string; created_after?: string; created_before?: string };
 /** Filters of `GET /flows/{flow_id}/runs`. */
 export type RunListQuery = ListQuery & { status?: Run["status"]; contact_id?: string; key?: string };
-export type FindContactQuery = NonNullable<paths["/contacts"]["get"]["parameters"]["query"]>;
+/** `whatsapp_user_id`, `phone` or `email` (with several, the first of these is used). */
+export type FindContactQuery =
+  | { phone: string; email?: string; whatsapp_user_id?: string }
+  | { phone?: string; email: string; whatsapp_user_id?: string }
+  | { phone?: string; email?: string; whatsapp_user_id: string };
 /** Filters of `GET /whatsapp/templates`. */
 export type TemplateListQuery = NonNullable<operations["whatsapp-templates"]["parameters"]["query"]>;
 /** Filters of `GET /webhook-endpoints/{id}/deliveries`. */
 export type DeliveryListQuery = ListQuery & { status?: WebhookDelivery["status"] };
 
-/** What the latest response said beside its body (`svc.lastResponse`). */
+/** What a response said beside its body: `.withResponse()` of any call. */
 export type ResponseInfo = {
   status: number;
   /** `Request-Id`: quote it to support. */
@@ -138,10 +166,46 @@ export type RequestOptions = {
 
 type Query = Record<string, string | number | undefined>;
 
+/** A call's answer with what its response said beside the body. */
+export type WithResponse<T> = { data: T; response: ResponseInfo };
+
+/**
+ * What every call returns: a promise of the answer's body, and `.withResponse()` for the body with
+ * that one response's metadata (request id, replay flag, rate limit, status). Each call has its
+ * own, so calls running at once never see each other's.
+ */
+export interface SvcPromise<T> extends Promise<T> {
+  withResponse(): Promise<WithResponse<T>>;
+}
+
+/**
+ * What every list returns: every item, page after page (`for await`), and `.withResponse()` for
+ * the pages themselves, each with its response's metadata.
+ */
+export interface SvcList<T> extends AsyncGenerator<T> {
+  withResponse(): AsyncGenerator<WithResponse<T[]>>;
+}
+
+/** For `client.request`: the query, the JSON body, and the options of every call. */
+export type RawRequestOptions = RequestOptions & { query?: Query; body?: unknown };
+
+type Answer<T> = { data: T; headers: Headers; response: ResponseInfo };
+
+function svcPromise<T>(answer: Promise<Answer<T>>): SvcPromise<T> {
+  const data = answer.then((a) => a.data) as SvcPromise<T>;
+  // Whichever of the two the caller awaits carries a failure; the other must not be reported unhandled.
+  data.catch(() => undefined);
+  data.withResponse = () => answer.then(({ data, response }) => ({ data, response }));
+  return data;
+}
+
 /** The official client of the svc API. */
 export class Svc {
   readonly #options: Required<Omit<SvcOptions, "fetch">> & { fetch: typeof fetch };
-  /** The status and headers of the latest answer (a success or an error), null before the first. */
+  /**
+   * The status and headers of the latest answer of any call of this client, null before the first.
+   * @deprecated Shared by every call: wrong as soon as two run at once. Use `.withResponse()` of the call.
+   */
   lastResponse: ResponseInfo | null = null;
 
   constructor(options: SvcOptions) {
@@ -157,150 +221,211 @@ export class Svc {
   }
 
   /** `GET /`: checks the key; answers its workspace and mode. */
-  check(options?: RequestOptions): Promise<KeyCheck> {
+  check(options?: RequestOptions): SvcPromise<KeyCheck> {
     return this.#get("/", undefined, options);
   }
 
   readonly messages = {
-    send: (body: SendMessageRequest, options?: RequestOptions): Promise<Message> => this.#post("/messages", body, options),
+    send: (body: SendMessageRequest, options?: RequestOptions): SvcPromise<Message> => this.#post("/messages", body, options),
     /** Runs every check of `send` and answers the message it would create, rendered and with no id; writes and sends nothing. */
-    dryRun: (body: SendMessageRequest, options?: RequestOptions): Promise<MessageDryRun> =>
+    dryRun: (body: SendMessageRequest, options?: RequestOptions): SvcPromise<MessageDryRun> =>
       this.#post("/messages", { ...body, dry_run: true }, options),
     /** Up to 1,000 messages; answered item by item, in order. One idempotency key covers the batch. */
-    batch: (body: SendBatchRequest, options?: RequestOptions): Promise<{ data: BatchItem[] }> =>
+    batch: (body: SendBatchRequest, options?: RequestOptions): SvcPromise<{ data: BatchItem[] }> =>
       this.#post("/messages/batch", body, options),
     /** Cancels a message not yet handed to the provider (a scheduled one); a `409` `message_not_cancelable` otherwise. */
-    cancel: (id: string, options?: RequestOptions): Promise<Message> =>
+    cancel: (id: string, options?: RequestOptions): SvcPromise<Message> =>
       this.#post(`/messages/${encodeURIComponent(id)}/cancel`, undefined, options),
-    get: (id: string, options?: RequestOptions): Promise<Message> => this.#get(`/messages/${encodeURIComponent(id)}`, undefined, options),
-    list: (query?: MessageListQuery, options?: RequestOptions): AsyncGenerator<Message> => this.#list("/messages", query, options),
+    get: (id: string, options?: RequestOptions): SvcPromise<Message> =>
+      this.#get(`/messages/${encodeURIComponent(id)}`, undefined, options),
+    /** Marks a received WhatsApp message read (with the typing indicator when asked); a `409` `not_inbound` for any other message. */
+    read: (id: string, body: { typing?: boolean } = {}, options?: RequestOptions): SvcPromise<MarkedRead> =>
+      this.#post(`/messages/${encodeURIComponent(id)}/read`, body, options),
+    list: (query?: MessageListQuery, options?: RequestOptions): SvcList<Message> => this.#list("/messages", query, options),
   };
 
   readonly contacts = {
-    upsert: (body: UpsertContactRequest, options?: RequestOptions): Promise<Contact> => this.#post("/contacts", body, options),
-    get: (id: string, options?: RequestOptions): Promise<Contact> => this.#get(`/contacts/${encodeURIComponent(id)}`, undefined, options),
-    find: (query: FindContactQuery, options?: RequestOptions): Promise<Contact> => this.#get("/contacts", query, options),
+    upsert: (body: UpsertContactRequest, options?: RequestOptions): SvcPromise<Contact> => this.#post("/contacts", body, options),
+    get: (id: string, options?: RequestOptions): SvcPromise<Contact> =>
+      this.#get(`/contacts/${encodeURIComponent(id)}`, undefined, options),
+    /** The one contact with this WhatsApp user id, phone or e-mail; a `404` when none. */
+    find: (query: FindContactQuery, options?: RequestOptions): SvcPromise<Contact> => this.#get("/contacts", query, options),
+    /** Every contact, oldest first, filtered by tag, time, phone or e-mail, page after page. */
+    // `limit` always sent: `phone`, `email` or `whatsapp_user_id` alone would ask for the one contact instead of a list.
+    list: (query?: ContactListQuery, options?: RequestOptions): SvcList<Contact> =>
+      this.#list("/contacts", { limit: 100, ...query }, options),
     /** Whether a message would reach the contact now, per channel, and every reason it would not; with `flow_id`, that flow's quiet hours and caps too. */
-    reachability: (id: string, query?: { flow_id?: string }, options?: RequestOptions): Promise<Reachability> =>
+    reachability: (id: string, query?: { flow_id?: string }, options?: RequestOptions): SvcPromise<Reachability> =>
       this.#get(`/contacts/${encodeURIComponent(id)}/reachability`, query, options),
     /** Erases the contact for privacy laws: its journeys stop and its data leaves every message and event. */
-    erase: (id: string, options?: RequestOptions): Promise<ErasedContact> =>
+    erase: (id: string, options?: RequestOptions): SvcPromise<ErasedContact> =>
       this.#call("DELETE", `/contacts/${encodeURIComponent(id)}`, undefined, options),
   };
 
   readonly templates = {
     /** The WhatsApp message templates of the workspace's channels, as last synced from Meta. */
-    list: (query?: TemplateListQuery, options?: RequestOptions): AsyncGenerator<WhatsAppTemplate> =>
+    list: (query?: TemplateListQuery, options?: RequestOptions): SvcList<WhatsAppTemplate> =>
       this.#list("/whatsapp/templates", query, options),
   };
 
   readonly webhookEndpoints = {
     /** Every endpoint of the workspace (at most 50), newest first, page after page. */
-    list: (query?: ListQuery, options?: RequestOptions): AsyncGenerator<WebhookEndpoint> =>
-      this.#list("/webhook-endpoints", query, options),
+    list: (query?: ListQuery, options?: RequestOptions): SvcList<WebhookEndpoint> => this.#list("/webhook-endpoints", query, options),
     /** The answer's `secret` is shown this once. */
-    create: (body: CreateWebhookEndpointRequest, options?: RequestOptions): Promise<CreatedWebhookEndpoint> =>
+    create: (body: CreateWebhookEndpointRequest, options?: RequestOptions): SvcPromise<CreatedWebhookEndpoint> =>
       this.#post("/webhook-endpoints", body, options),
-    get: (id: string, options?: RequestOptions): Promise<WebhookEndpoint> =>
+    get: (id: string, options?: RequestOptions): SvcPromise<WebhookEndpoint> =>
       this.#get(`/webhook-endpoints/${encodeURIComponent(id)}`, undefined, options),
-    update: (id: string, body: UpdateWebhookEndpointRequest, options?: RequestOptions): Promise<WebhookEndpoint> =>
+    update: (id: string, body: UpdateWebhookEndpointRequest, options?: RequestOptions): SvcPromise<WebhookEndpoint> =>
       this.#call("PATCH", `/webhook-endpoints/${encodeURIComponent(id)}`, body, options),
-    delete: (id: string, options?: RequestOptions): Promise<{ id: string; deleted: true }> =>
+    delete: (id: string, options?: RequestOptions): SvcPromise<{ id: string; deleted: true }> =>
       this.#call("DELETE", `/webhook-endpoints/${encodeURIComponent(id)}`, undefined, options),
     /** A new secret (shown this once); the previous one stays valid for 24 hours. */
-    rotateSecret: (id: string, options?: RequestOptions): Promise<RotatedSecret> =>
+    rotateSecret: (id: string, options?: RequestOptions): SvcPromise<RotatedSecret> =>
       this.#post(`/webhook-endpoints/${encodeURIComponent(id)}/rotate-secret`, undefined, options),
     /** Sends one signed sample delivery and answers its first attempt. */
-    test: (id: string, body: { event?: WebhookDelivery["event"] } = {}, options?: RequestOptions): Promise<WebhookTestResult> =>
+    test: (id: string, body: { event?: WebhookDelivery["event"] } = {}, options?: RequestOptions): SvcPromise<WebhookTestResult> =>
       this.#post(`/webhook-endpoints/${encodeURIComponent(id)}/test`, body, options),
-    deliveries: (id: string, query?: DeliveryListQuery, options?: RequestOptions): AsyncGenerator<WebhookDelivery> =>
+    deliveries: (id: string, query?: DeliveryListQuery, options?: RequestOptions): SvcList<WebhookDelivery> =>
       this.#list(`/webhook-endpoints/${encodeURIComponent(id)}/deliveries`, query, options),
-    redeliver: (deliveryId: string, options?: RequestOptions): Promise<WebhookDelivery> =>
+    redeliver: (deliveryId: string, options?: RequestOptions): SvcPromise<WebhookDelivery> =>
       this.#post(`/webhook-deliveries/${encodeURIComponent(deliveryId)}/redeliver`, undefined, options),
   };
 
   readonly tags = {
-    create: (body: CreateTagRequest, options?: RequestOptions): Promise<Tag> => this.#post("/tags", body, options),
-    list: (query?: ListQuery, options?: RequestOptions): AsyncGenerator<Tag> => this.#list("/tags", query, options),
+    create: (body: CreateTagRequest, options?: RequestOptions): SvcPromise<Tag> => this.#post("/tags", body, options),
+    list: (query?: ListQuery, options?: RequestOptions): SvcList<Tag> => this.#list("/tags", query, options),
+    /** Removes the tag from every contact and deletes it; a `409` `in_use` while an active or paused flow names it. */
+    delete: (id: string, options?: RequestOptions): SvcPromise<{ id: string; deleted: true }> =>
+      this.#call("DELETE", `/tags/${encodeURIComponent(id)}`, undefined, options),
   };
 
   readonly fields = {
-    create: (body: CreateFieldRequest, options?: RequestOptions): Promise<CustomField> => this.#post("/custom-fields", body, options),
-    list: (query?: ListQuery, options?: RequestOptions): AsyncGenerator<CustomField> => this.#list("/custom-fields", query, options),
+    create: (body: CreateFieldRequest, options?: RequestOptions): SvcPromise<CustomField> => this.#post("/custom-fields", body, options),
+    list: (query?: ListQuery, options?: RequestOptions): SvcList<CustomField> => this.#list("/custom-fields", query, options),
+    /** Removes the field's value from every contact and deletes it; a `409` `in_use` while an active or paused flow names it. */
+    delete: (id: string, options?: RequestOptions): SvcPromise<{ id: string; deleted: true }> =>
+      this.#call("DELETE", `/custom-fields/${encodeURIComponent(id)}`, undefined, options),
   };
 
   readonly flows = {
-    list: (query?: ListQuery, options?: RequestOptions): AsyncGenerator<Flow> => this.#list("/flows", query, options),
-    enroll: (flowId: string, body: EnrollRequest, options?: RequestOptions): Promise<FlowRun> =>
+    /** The flows of one status (`active` by default), oldest first. */
+    list: (query?: FlowListQuery, options?: RequestOptions): SvcList<Flow> => this.#list("/flows", query, options),
+    /** Creates a flow from a document (`draft` unless it says otherwise); answers it at version 1 with its document. */
+    create: (document: CreateFlowRequest, options?: RequestOptions): SvcPromise<FlowWithDocument> =>
+      this.#post("/flows", document, options),
+    /** The flow with its current document: keep it in git, send it back with `replace`. */
+    get: (flowId: string, options?: RequestOptions): SvcPromise<FlowWithDocument> =>
+      this.#get(`/flows/${encodeURIComponent(flowId)}`, undefined, options),
+    /** Saves a whole document; a new version once the flow has left draft and the document changed. */
+    replace: (flowId: string, document: ReplaceFlowRequest, options?: RequestOptions): SvcPromise<FlowWithDocument> =>
+      this.#call("PUT", `/flows/${encodeURIComponent(flowId)}`, document, options),
+    /** `active`, `paused` or `archived` (final). */
+    setStatus: (flowId: string, status: Exclude<FlowStatus, "draft">, options?: RequestOptions): SvcPromise<FlowWithDocument> =>
+      this.#post(`/flows/${encodeURIComponent(flowId)}/status`, { status }, options),
+    /** The flow's versions, oldest first, each with its document. */
+    versions: (flowId: string, query?: ListQuery, options?: RequestOptions): SvcList<FlowVersion> =>
+      this.#list(`/flows/${encodeURIComponent(flowId)}/versions`, query, options),
+    enroll: (flowId: string, body: EnrollRequest, options?: RequestOptions): SvcPromise<FlowRun> =>
       this.#post(`/flows/${encodeURIComponent(flowId)}/enroll`, body, options),
     /** `flowId` may be `all`: every flow the contact is in. */
-    unenroll: (flowId: string, body: UnenrollRequest, options?: RequestOptions): Promise<UnenrollResult> =>
+    unenroll: (flowId: string, body: UnenrollRequest, options?: RequestOptions): SvcPromise<UnenrollResult> =>
       this.#post(`/flows/${encodeURIComponent(flowId)}/unenroll`, body, options),
     /** The flow's numbers in the key's mode: runs by status, conversions, and each step of each version. */
-    stats: (flowId: string, options?: RequestOptions): Promise<FlowStats> =>
+    stats: (flowId: string, options?: RequestOptions): SvcPromise<FlowStats> =>
       this.#get(`/flows/${encodeURIComponent(flowId)}/stats`, undefined, options),
     /** What saving `document` would do to the flow's active runs; changes nothing. */
-    preview: (flowId: string, document: PreviewFlowRequest, options?: RequestOptions): Promise<FlowPreview> =>
+    preview: (flowId: string, document: PreviewFlowRequest, options?: RequestOptions): SvcPromise<FlowPreview> =>
       this.#post(`/flows/${encodeURIComponent(flowId)}/preview`, document, options),
   };
 
   readonly events = {
     /** Records what a contact did; flows react to it (triggers, waits, goals). `id` makes a retry harmless. */
-    record: (body: RecordEventRequest, options?: RequestOptions): Promise<ContactEvent> => this.#post("/events", body, options),
-    list: (query?: EventListQuery, options?: RequestOptions): AsyncGenerator<ContactEvent> => this.#list("/events", query, options),
+    record: (body: RecordEventRequest, options?: RequestOptions): SvcPromise<ContactEvent> => this.#post("/events", body, options),
+    list: (query?: EventListQuery, options?: RequestOptions): SvcList<ContactEvent> => this.#list("/events", query, options),
   };
 
   readonly runs = {
     /** A run with its history. */
-    get: (id: string, options?: RequestOptions): Promise<RunWithHistory> =>
+    get: (id: string, options?: RequestOptions): SvcPromise<RunWithHistory> =>
       this.#get(`/runs/${encodeURIComponent(id)}`, undefined, options),
-    list: (flowId: string, query?: RunListQuery, options?: RequestOptions): AsyncGenerator<Run> =>
+    list: (flowId: string, query?: RunListQuery, options?: RequestOptions): SvcList<Run> =>
       this.#list(`/flows/${encodeURIComponent(flowId)}/runs`, query, options),
   };
 
   /** E-mail addresses that e-mail is not sent to (hard bounces, complaints, your own entries). */
   readonly suppressions = {
-    list: (query?: SuppressionListQuery, options?: RequestOptions): AsyncGenerator<Suppression> =>
-      this.#list("/suppressions", query, options),
-    add: (body: AddSuppressionRequest, options?: RequestOptions): Promise<Suppression> => this.#post("/suppressions", body, options),
-    remove: (email: string, options?: RequestOptions): Promise<Suppression> =>
-      this.#request<Suppression>("DELETE", `/suppressions/${encodeURIComponent(email)}`, undefined, undefined, options).then((r) => r.data),
+    list: (query?: SuppressionListQuery, options?: RequestOptions): SvcList<Suppression> => this.#list("/suppressions", query, options),
+    add: (body: AddSuppressionRequest, options?: RequestOptions): SvcPromise<Suppression> => this.#post("/suppressions", body, options),
+    remove: (email: string, options?: RequestOptions): SvcPromise<Suppression> =>
+      this.#call("DELETE", `/suppressions/${encodeURIComponent(email)}`, undefined, options),
+  };
+
+  readonly channels = {
+    /** The workspace's connected channels, without their credentials. */
+    list: (options?: RequestOptions): SvcPromise<Channel[]> => this.#get("/channels", undefined, options),
+    /** Looks up an e-mail channel's DNS records now: each one's status, DMARC's alignment and policy, and `ready`. */
+    dnsCheck: (id: string, options?: RequestOptions): SvcPromise<ChannelDnsCheck> =>
+      this.#post(`/channels/${encodeURIComponent(id)}/dns-check`, undefined, options),
   };
 
   readonly usage = {
-    get: (options?: RequestOptions): Promise<Usage> => this.#get("/usage", undefined, options),
+    get: (options?: RequestOptions): SvcPromise<Usage> => this.#get("/usage", undefined, options),
   };
 
-  #get<T>(path: string, query: Query | undefined, options?: RequestOptions): Promise<T> {
-    return this.#request<T>("GET", path, query, undefined, options).then((r) => r.data);
+  /**
+   * Any endpoint, wrapped or not, with the same key, retries, idempotency keys (on POST) and
+   * errors as the methods above: `client.request("GET", "/flows/flow_…/versions", { query: { limit: 10 } })`.
+   * `path` is relative to `/api/v1`.
+   */
+  request<T = unknown>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, options: RawRequestOptions = {}): SvcPromise<T> {
+    const { query, body, ...rest } = options;
+    return svcPromise(this.#request<T>(method, path, query, body, rest));
   }
 
-  #post<T>(path: string, body: unknown, options?: RequestOptions): Promise<T> {
-    return this.#request<T>("POST", path, undefined, body, options).then((r) => r.data);
+  #get<T>(path: string, query: Query | undefined, options?: RequestOptions): SvcPromise<T> {
+    return svcPromise(this.#request<T>("GET", path, query, undefined, options));
   }
 
-  #call<T>(method: "PATCH" | "DELETE", path: string, body: unknown, options?: RequestOptions): Promise<T> {
-    return this.#request<T>(method, path, undefined, body, options).then((r) => r.data);
+  #post<T>(path: string, body: unknown, options?: RequestOptions): SvcPromise<T> {
+    return svcPromise(this.#request<T>("POST", path, undefined, body, options));
   }
 
-  /** Every item of a list, page after page, following the `after` of each `Link: rel="next"`. */
-  async *#list<T>(path: string, query: Query = {}, options?: RequestOptions): AsyncGenerator<T> {
-    let page: Query = { ...query };
-    for (;;) {
-      const { data, headers } = await this.#request<T[]>("GET", path, page, undefined, options);
-      yield* data;
-      const after = nextAfter(headers.get("link"));
-      if (!after) return;
-      page = { ...page, after };
+  #call<T>(method: "PATCH" | "PUT" | "DELETE", path: string, body: unknown, options?: RequestOptions): SvcPromise<T> {
+    return svcPromise(this.#request<T>(method, path, undefined, body, options));
+  }
+
+  /** Every item of a list, page after page, following the `after` of each `Link: rel="next"`; `.withResponse()` gives the pages. */
+  #list<T>(path: string, query: Query = {}, options?: RequestOptions): SvcList<T> {
+    const request = (page: Query) => this.#request<T[]>("GET", path, page, undefined, options);
+    async function* pages(): AsyncGenerator<WithResponse<T[]>> {
+      let page: Query = { ...query };
+      for (;;) {
+        const { data, headers, response } = await request(page);
+        yield { data, response };
+        const after = nextAfter(headers.get("link"));
+        if (!after) return;
+        page = { ...page, after };
+      }
     }
+    async function* items(): AsyncGenerator<T> {
+      for await (const { data } of pages()) yield* data;
+    }
+    return Object.assign(items(), { withResponse: pages });
   }
 
-  async #request<T>(method: string, path: string, query: Query | undefined, body: unknown, options: RequestOptions = {}) {
+  async #request<T>(
+    method: string,
+    path: string,
+    query: Query | undefined,
+    body: unknown,
+    options: RequestOptions = {},
+  ): Promise<Answer<T>> {
     const { baseUrl, apiKey, maxRetries, maxInProgressRetries, maxRetryDelaySeconds, timeoutMs } = this.#options;
     const url = new URL(`${baseUrl}/api/v1${path}`);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}`, Accept: "application/json" };
-    if (method === "POST" || method === "PATCH") headers["Content-Type"] = "application/json";
+    if (body !== undefined) headers["Content-Type"] = "application/json";
     if (method === "POST") headers["Idempotency-Key"] = options.idempotencyKey ?? crypto.randomUUID();
     let inProgress = 0;
     for (let attempt = 0; ; attempt++) {
@@ -314,8 +439,9 @@ export class Svc {
         await sleep(backoff(attempt));
         continue;
       }
-      this.lastResponse = responseInfo(res);
-      if (res.ok) return { data: (await res.json()) as T, headers: res.headers };
+      const response = responseInfo(res);
+      this.lastResponse = response;
+      if (res.ok) return { data: (await res.json()) as T, headers: res.headers, response };
       const error = await apiError(res);
       // The same Idempotency-Key is still being answered (a concurrent or interrupted try):
       // wait and ask again, and the first answer is replayed once it is stored.

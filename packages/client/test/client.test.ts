@@ -27,6 +27,13 @@ describe("@svc/client against the service", () => {
     await expect(svc.check()).resolves.toEqual({ ok: true, version: "1.0.0", workspace: expect.any(String), mode: "test" });
   });
 
+  it("marks read only received messages, lists channels and checks an e-mail channel's DNS (D91, D92)", async () => {
+    const sent = await svc.messages.send({ channel: "whatsapp", to: { phone: phone() }, whatsapp: { body: "Hi" } });
+    await expect(svc.messages.read(sent.id, { typing: true })).rejects.toMatchObject({ status: 409, code: "not_inbound", param: "id" });
+    await expect(svc.channels.list()).resolves.toEqual(expect.any(Array));
+    await expect(svc.channels.dnsCheck("ch_unknown")).rejects.toMatchObject({ status: 404, type: "not_found", param: "id" });
+  });
+
   it("creates tags and iterates a list across pages (Link, after)", async () => {
     const created: Tag[] = [];
     for (let i = 0; i < 5; i++) created.push(await svc.tags.create({ name: `Page ${i}` }));
@@ -154,8 +161,15 @@ describe("@svc/client against the service", () => {
     const runs: { id: string; key: string | null }[] = [];
     for await (const r of svc.runs.list(flow_id, { key: "acc_1" })) runs.push(r);
     expect(runs.map((r) => r.id)).toEqual([event.triggered[0]!.run_id]);
-    await svc.events.record({ name: "client_activated", to, properties: { account: "acc_1" } });
+    // The wait begins when the run reaches its step: an event recorded before that (the pipeline
+    // slower than this client) would not count, the step having no lookback (D63).
     let run = await svc.runs.get(runs[0]!.id);
+    for (let i = 0; i < 100 && !run.history.some((h) => h.kind === "waiting"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      run = await svc.runs.get(run.id);
+    }
+    await svc.events.record({ name: "client_activated", to, properties: { account: "acc_1" } });
+    run = await svc.runs.get(run.id);
     for (let i = 0; i < 100 && run.status === "active"; i++) {
       await new Promise((r) => setTimeout(r, 100));
       run = await svc.runs.get(run.id);

@@ -5,7 +5,7 @@ import { requiredString, withDatabase, type Command } from "../command.ts";
 const STATUS_TEXT = { verified: "verified", missing: "MISSING", mismatch: "MISMATCH", lookup_failed: "NO ANSWER" } as const;
 
 /**
- * D74/D85: `svc channel dns --workspace W --channel ID`: the DNS records an e-mail channel's
+ * D74/D85/D92: `svc channel dns --workspace W --channel ID`: the DNS records an e-mail channel's
  * owner publishes, each checked now (`DNS_SERVERS`, or the system's resolvers).
  */
 export const channelDns: Command = {
@@ -16,6 +16,7 @@ export const channelDns: Command = {
     ["--workspace W", "the workspace identifier"],
     ["--channel ID", "the e-mail channel (ch_…)"],
     ["", "Each record's status: verified, missing, mismatch or lookup_failed (DNS did not answer: nothing is known)."],
+    ["", "Then DMARC's alignment and policy, and ready: true only when DKIM is verified, SPF passes, and DMARC is published and aligned."],
     ["", "Lookups use DNS_SERVERS when set."],
   ],
   options: { workspace: { type: "string" }, channel: { type: "string" } },
@@ -43,6 +44,14 @@ export const channelDns: Command = {
       ...(shown(r) ? [`          found: ${shown(r)!.join(" | ")}`] : []),
       ...(r.error ? [`          lookup failed: ${r.error}`] : []),
     ]);
-    return { json: { records }, text: [`DNS records of ${checked.channel_id}:`, "", ...text].join("\n") };
+    const verdict = [
+      "",
+      `DMARC:    ${checked.dmarc.aligned ? "aligned" : "NOT ALIGNED"}, policy ${checked.dmarc.policy ?? "none published"}`,
+      `Ready:    ${checked.ready ? "yes" : "NO"}`,
+    ];
+    return {
+      json: { records, dmarc: checked.dmarc, ready: checked.ready },
+      text: [`DNS records of ${checked.channel_id}:`, "", ...text, ...verdict].join("\n"),
+    };
   },
 };

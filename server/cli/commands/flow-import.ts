@@ -51,8 +51,10 @@ export const flowImport: Command = {
     });
     const moved = (saved as { runs?: { moved: number; completed: number } }).runs;
     const runs = moved ? ` (${moved.moved} runs moved, ${moved.completed} completed)` : "";
+    // operations.md: `{"flow_id", "version"}` (and, for a new version, what became of its runs).
+    const json = "flow" in saved ? { flow_id: saved.flow_id, version: saved.flow.version } : saved;
     return {
-      json: saved,
+      json,
       text: flow
         ? `Saved flow ${flow} as version ${"version" in saved ? saved.version : ""}${runs}.`
         : `Imported flow ${saved.flow_id} into workspace ${workspace}${status ? ` (${status})` : ""}.`,

@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: "Settings" };
 
 type Props = { params: Promise<{ workspace: string }> };
 
-/** The workspace's time zone and frequency caps: admins only. */
+/** The workspace's time zone, frequency caps and WhatsApp prices: admins only. */
 export default async function SettingsPage({ params }: Props) {
   const { workspace } = await params;
   const member = await requireMember(workspace);

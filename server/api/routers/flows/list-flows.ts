@@ -1,4 +1,4 @@
-import { listActiveFlows } from "../../../flows/list-flows.ts";
+import { listFlowPage } from "../../../flows/list-flows.ts";
 import { requestUrl } from "../../request-url.ts";
 import { workspaceProcedure } from "../../trpc.ts";
 import { listFlowsMeta, ZListFlowsRequest, ZListFlowsResponse } from "./list-flows.types.ts";
@@ -8,7 +8,7 @@ export const listFlows = workspaceProcedure
   .input(ZListFlowsRequest)
   .output(ZListFlowsResponse)
   .query(async ({ ctx, input }) => {
-    const { items, link } = await listActiveFlows(ctx.db, ctx.caller.workspaceId, input, requestUrl(ctx, "/flows"));
+    const { items, link } = await listFlowPage(ctx.db, ctx.caller.workspaceId, input, requestUrl(ctx, "/flows", { status: input.status }));
     if (link) ctx.responseHeaders.Link = link;
     return items;
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FLOW_STATUSES } from "../../../flows/flow-schemas.ts";
 import { ZFlow } from "../../../flows/flow-views.ts";
 import { ZPageQuery } from "../../../lib/pagination.ts";
 import type { Meta } from "../../trpc.ts";
@@ -8,12 +9,15 @@ export const listFlowsMeta: Meta = {
     method: "GET",
     path: "/flows",
     tags: ["Flows"],
-    summary: "List active flows",
-    description: 'Only `active` flows, ordered by `created_at` then `id`; a `Link` header with `rel="next"` when more exist.',
+    summary: "List flows",
+    description:
+      'The flows of one `status` (`active` when none is given), ordered by `created_at` then `id`; a `Link` header with `rel="next"` when more exist.',
     protect: true,
   },
   scope: "flows:read",
 };
 
-export const ZListFlowsRequest = ZPageQuery;
+export const ZListFlowsRequest = ZPageQuery.extend({
+  status: z.enum(FLOW_STATUSES).default("active").describe("Which flows to list (default `active`)."),
+});
 export const ZListFlowsResponse = z.array(ZFlow);

@@ -20,21 +20,46 @@ export const previewEditMeta: Meta = {
   scope: "flows:read",
 };
 
-// The document's members as a save takes them; `previewEdit` checks them as a save does.
-const members = Object.fromEntries(
+// What each member is, for the OpenAPI document and the clients generated from it; the value
+// itself is checked by the service, which names the fault's path in the document.
+const STEP_TYPE = {
+  type: "object",
+  properties: { id: { type: "string" }, type: { type: "string" } },
+  required: ["type"],
+  additionalProperties: true,
+};
+const MEMBER_TYPES: Record<string, Record<string, unknown>> = {
+  name: { type: "string", example: "Welcome" },
+  status: { type: "string", enum: ["draft", "active", "paused", "archived"], example: "active" },
+  allow_reentry: { type: "boolean", example: false },
+  trigger: { type: "object", additionalProperties: true, example: { event: "signed_up" } },
+  goal: { type: "object", additionalProperties: true, example: { event: "order_paid" } },
+  quiet_hours: { type: "object", additionalProperties: true, example: { start: "21:00", end: "08:00" } },
+  caps: { type: "object", additionalProperties: true, example: { whatsapp: { count: 3, period: "P1D" } } },
+  steps: {
+    type: "array",
+    items: STEP_TYPE,
+    example: [{ id: "hello", type: "send", channel: "whatsapp", whatsapp: { body: "Hi {{name}}!" } }],
+  },
+};
+
+// The document's members as a save takes them; the services check them (D37), so a fault is
+// answered with its path in the document (`steps.2.whatsapp.body`). POST and PUT /flows take them too.
+export const documentMembers = Object.fromEntries(
   Object.keys(ZFlowDefinition.shape).map((key) => [
     key,
     key === "migrate"
       ? z.enum(MIGRATE).optional().describe("`keep` (the default): runs finish on their version; `move`: runs continue on the new one.")
-      : key === "name"
-        ? z.unknown().meta({ example: "Welcome" })
-        : key === "steps"
-          ? z.unknown().meta({ example: [{ id: "hello", type: "send", channel: "whatsapp", whatsapp: { body: "Hi {{name}}!" } }] })
-          : z.unknown().optional(),
+      : key === "name" || key === "steps"
+        ? z.unknown().meta(MEMBER_TYPES[key]!)
+        : z
+            .unknown()
+            .optional()
+            .meta(MEMBER_TYPES[key] ?? {}),
   ]),
 ) as Record<string, z.ZodType>;
 
-export const ZPreviewEditRequest = z.strictObject({ flow_id: z.string().max(64).describe("Prefix `flow_`."), ...members }).meta({
+export const ZPreviewEditRequest = z.strictObject({ flow_id: z.string().max(64).describe("Prefix `flow_`."), ...documentMembers }).meta({
   example: {
     name: "Welcome",
     status: "active",

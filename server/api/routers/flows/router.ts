@@ -3,6 +3,7 @@ import { allFlows } from "./all-flows.ts";
 import { contactRuns } from "./contact-runs.ts";
 import { createFlow } from "./create-flow.ts";
 import { enrollContact } from "./enroll-contact.ts";
+import { createFlowDocument, getFlowDocument, listVersions, replaceFlow, setFlowStatusApi } from "./flow-documents.ts";
 import { flowStats } from "./flow-stats.ts";
 import { previewEdit } from "./preview-edit.ts";
 import { getFlow } from "./get-flow.ts";
@@ -33,4 +34,10 @@ export const flowsRouter = router({
   modeStats,
   preview: previewEdit,
   contactRuns,
+  // D98: the API's flows as documents (the dashboard's `get`, `create`, `update` and `setStatus` above share their services).
+  createDocument: createFlowDocument,
+  document: getFlowDocument,
+  replace: replaceFlow,
+  status: setFlowStatusApi,
+  versions: listVersions,
 });

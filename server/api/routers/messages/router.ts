@@ -2,6 +2,7 @@ import { router } from "../../trpc.ts";
 import { cancelMessage } from "./cancel-message.ts";
 import { getMessage } from "./get-message.ts";
 import { listMessages } from "./list-messages.ts";
+import { markRead } from "./mark-read.ts";
 import { messageDetail } from "./message-detail.ts";
 import { searchMessages } from "./search-messages.ts";
 import { sendBatch } from "./send-batch.ts";
@@ -11,6 +12,7 @@ export const messagesRouter = router({
   send: sendMessage,
   batch: sendBatch,
   cancel: cancelMessage,
+  read: markRead,
   get: getMessage,
   list: listMessages,
   search: searchMessages,

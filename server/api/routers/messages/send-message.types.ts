@@ -14,6 +14,8 @@ export const SEND_ERRORS = [
   "recipient_opted_out",
   "recipient_suppressed",
   "channel_not_connected",
+  "channel_paused",
+  "marketing_opted_out",
   "whatsapp_window_closed",
   "template_not_found",
   "template_not_approved",

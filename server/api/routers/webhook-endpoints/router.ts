@@ -87,7 +87,7 @@ export const webhookEndpointsRouter = router({
     .output(T.ZTestEndpointResponse)
     .mutation(async ({ ctx, input }) => {
       const sent = await onPath(() => sendTestEvent(ctx.db, ctx.caller.workspaceId, { endpoint_id: input.id, event: input.event }));
-      const attempt = await firstAttempt(ctx.db, sent.delivery_id, testWaitMs());
+      const attempt = await firstAttempt(ctx.db, ctx.caller.workspaceId, sent.delivery_id, testWaitMs());
       const status = attempt?.status_code ?? null;
       return {
         ...sent,

@@ -77,6 +77,8 @@ function Target({ workspace, target }: { workspace: string; target: AuditEntry["
   );
 }
 
+const channelType = (type: string) => (type === "email" ? "e-mail" : type === "whatsapp" ? "WhatsApp" : type);
+
 const ROLE = { admin: "admin", support: "support" } as Record<string, string>;
 
 /** The change in a few words, from the entry's detail. */
@@ -108,7 +110,9 @@ function summary(entry: AuditEntry): string {
     }
     case "channel.connected":
     case "channel.disconnected":
-      return str(d.type) === "email" ? "e-mail" : str(d.type) === "whatsapp" ? "WhatsApp" : "";
+      return channelType(str(d.type));
+    case "channel.resumed":
+      return `${channelType(str(d.type))}, paused for ${str(d.reason).replace(/_/g, " ")}`;
     case "workspace.created":
       return d.plan ? `${str(d.plan)} plan` : "";
     default:

@@ -5,6 +5,7 @@ import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { When } from "@/app/_components/when.tsx";
 import { SECRET_NAMES, type Channel } from "@/server/channels/channel-schemas.ts";
 import { ChannelDomain } from "./channel-domain.tsx";
+import { ChannelPaused } from "./channel-paused.tsx";
 import { ChannelTemplates } from "./channel-templates.tsx";
 import { EXTERNAL_ID_LABEL, SECRET_LABEL, TYPE_LABEL } from "./channel-labels.ts";
 
@@ -27,7 +28,13 @@ export function ChannelCard({ channel, canManage = false, onSendTest, onDisconne
       <div className="channel-head">
         <h2 id={headingId}>{channel.name}</h2>
         <span className={`badge channel-${channel.type}`}>{TYPE_LABEL[channel.type]}</span>
-        {disconnected ? <span className="badge revoked">Disconnected</span> : <span className="badge active">Connected</span>}
+        {disconnected ? (
+          <span className="badge revoked">Disconnected</span>
+        ) : channel.status === "paused" ? (
+          <span className="badge paused">Paused</span>
+        ) : (
+          <span className="badge active">Connected</span>
+        )}
         {(onSendTest || onDisconnect) && !disconnected && (
           <div className="channel-actions">
             {onSendTest && (
@@ -43,6 +50,7 @@ export function ChannelCard({ channel, canManage = false, onSendTest, onDisconne
           </div>
         )}
       </div>
+      {!disconnected && <ChannelPaused channel={channel} canManage={canManage} />}
       <dl className="details">
         <dt>Channel ID</dt>
         <dd>
@@ -75,6 +83,14 @@ export function ChannelCard({ channel, canManage = false, onSendTest, onDisconne
             </dd>
             <dt>DKIM</dt>
             <dd>{settings.dkim_selector ? <code>selector {settings.dkim_selector}</code> : <span className="muted">Not signed</span>}</dd>
+          </>
+        )}
+        {channel.reputation && (
+          <>
+            <dt>Reputation (7 days)</dt>
+            <dd>
+              <Reputation reputation={channel.reputation} />
+            </dd>
           </>
         )}
         <dt>Rate</dt>
@@ -133,5 +149,18 @@ function Secrets({ channel }: { channel: Channel }) {
         );
       })}
     </ul>
+  );
+}
+
+const percent = (rate: number) => `${(rate * 100).toFixed(2)} %`;
+
+/** D93: an e-mail channel's rolling rates, which pause its journey e-mails past the workspace's thresholds. */
+function Reputation({ reputation }: { reputation: NonNullable<Channel["reputation"]> }) {
+  return (
+    <span>
+      Complaints {percent(reputation.complaint_rate)} · hard bounces {percent(reputation.bounce_rate)} ·{" "}
+      {reputation.window_sent.toLocaleString("en-US")} e-mails sent
+      {reputation.window_sent < 1000 && <span className="muted"> (journeys are paused on these rates only from 1,000)</span>}
+    </span>
   );
 }

@@ -8,7 +8,7 @@ import { QueryState } from "@/app/_components/query-state.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
 import type { Channel } from "@/server/channels/channel-schemas.ts";
-import type { CheckedRecord, DnsRecord, RecordKind, RecordStatus } from "@/server/channels/email-domain.ts";
+import type { ChannelDomainCheck, CheckedRecord, DnsRecord, RecordKind, RecordStatus } from "@/server/channels/email-domain.ts";
 import "@/app/styles/email-domain.css";
 
 /** What each record is for, in a line. */
@@ -37,7 +37,7 @@ export function ChannelDomain({ channel }: { channel: Channel }) {
   const trpc = useTRPC();
   const headingId = useId();
   const domain = useQuery(trpc.channels.domain.queryOptions({ channel_id: channel.id }));
-  const check = useMutation(trpc.channels.checkDomain.mutationOptions());
+  const check = useMutation(trpc.channels.dnsCheck.mutationOptions());
   const checked = new Map(check.data?.records.map((r) => [r.kind, r]));
 
   return (
@@ -50,7 +50,7 @@ export function ChannelDomain({ channel }: { channel: Channel }) {
             className="button small"
             aria-label={`Check now the DNS records of ${channel.name}`}
             disabled={check.isPending}
-            onClick={() => check.mutate({ channel_id: channel.id })}
+            onClick={() => check.mutate({ id: channel.id })}
           >
             {check.isPending ? "Checking…" : "Check now"}
           </button>
@@ -74,6 +74,7 @@ export function ChannelDomain({ channel }: { channel: Channel }) {
           Could not check the records: {apiFault(check.error).message}
         </p>
       )}
+      {check.data && <SenderReadiness channel={channel} check={check.data} />}
       <QueryState query={domain} what="the domain's records" />
       {domain.data && !domain.data.records.some((r) => r.kind === "dkim") && (
         <p className="note">
@@ -88,6 +89,77 @@ export function ChannelDomain({ channel }: { channel: Channel }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/**
+ * Whether mailbox providers will take this channel's bulk mail: each requirement of Gmail's,
+ * Yahoo's and Microsoft's sender rules, met or not, and the one verdict.
+ */
+function SenderReadiness({ channel, check }: { channel: Channel; check: ChannelDomainCheck }) {
+  const headingId = useId();
+  const status = (kind: RecordKind) => check.records.find((r) => r.kind === kind)?.status;
+  const unknown = (kind: RecordKind) => status(kind) === "lookup_failed";
+  const spfName = check.records.find((r) => r.kind === "spf")?.name ?? check.from_domain;
+  const rows: { label: string; met: boolean; unknown: boolean; detail: string }[] = [
+    {
+      label: "DKIM signature",
+      met: status("dkim") === "verified",
+      unknown: unknown("dkim"),
+      detail: !status("dkim")
+        ? "This channel does not sign its mail: connect it again with a DKIM selector."
+        : status("dkim") === "verified"
+          ? "The public key is published as listed."
+          : "Publish the DKIM record below as listed.",
+    },
+    {
+      label: "SPF",
+      met: status("spf") === "verified",
+      unknown: unknown("spf"),
+      detail:
+        status("spf") === "verified" ? `${spfName} allows your relay.` : `Publish the SPF record below at ${spfName}, allowing your relay.`,
+    },
+    {
+      label: "DMARC published",
+      met: check.dmarc.policy !== null,
+      unknown: unknown("dmarc"),
+      detail: check.dmarc.policy ? `Policy: ${check.dmarc.policy}.` : "Publish the DMARC record below.",
+    },
+    {
+      label: "DMARC aligned",
+      met: check.dmarc.aligned,
+      unknown: unknown("dkim") && unknown("spf"),
+      detail: check.dmarc.aligned
+        ? `A verified DKIM signature or SPF domain belongs to ${check.from_domain}.`
+        : `Neither a verified DKIM signature nor a verified SPF domain belongs to ${check.from_domain}.`,
+    },
+  ];
+  return (
+    <section className="sender-readiness" aria-labelledby={headingId}>
+      <div className="sender-readiness-head">
+        <h4 id={headingId}>Sender readiness</h4>
+        <span
+          className={`badge ${check.ready ? "dns-verified" : "dns-mismatch"}`}
+          aria-label={`${channel.name} is ${check.ready ? "" : "not "}ready to send bulk mail`}
+        >
+          {check.ready ? "Ready" : "Not ready"}
+        </span>
+      </div>
+      <p className="muted">Gmail, Yahoo and Microsoft require all four of bulk senders, and reject mail that fails them.</p>
+      <ul className="readiness-list">
+        {rows.map((row) => (
+          <li key={row.label} className={row.met ? "met" : "unmet"}>
+            <span className="readiness-mark" aria-hidden="true">
+              {row.met ? "✓" : row.unknown ? "?" : "✗"}
+            </span>
+            <span>
+              <strong>{row.label}</strong>: {row.met ? "yes" : row.unknown ? "unknown, DNS did not answer" : "no"}.{" "}
+              <span className="muted">{row.detail}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -94,7 +94,7 @@ export function ContactDetail({ workspace, id, canManage }: Props) {
       {back}
       <div className="page-header">
         <div>
-          <h1>{c.name ?? c.phone ?? c.email ?? "Contact"}</h1>
+          <h1>{c.name ?? c.phone ?? c.whatsapp_username ?? c.whatsapp_user_id ?? c.email ?? "Contact"}</h1>
           <p className="muted">
             <code>{c.id}</code>
           </p>
@@ -138,6 +138,10 @@ export function ContactDetail({ workspace, id, canManage }: Props) {
               <dd>{c.name ?? <span className="muted">No name</span>}</dd>
               <dt>Phone</dt>
               <dd>{c.phone ?? <span className="muted">None</span>}</dd>
+              <dt>WhatsApp user id</dt>
+              <dd style={{ overflowWrap: "anywhere" }}>{c.whatsapp_user_id ?? <span className="muted">None</span>}</dd>
+              <dt>WhatsApp username</dt>
+              <dd>{c.whatsapp_username ?? <span className="muted">Unknown</span>}</dd>
               <dt>E-mail</dt>
               <dd>{c.email ?? <span className="muted">None</span>}</dd>
               <dt>Tags</dt>

@@ -21,11 +21,13 @@ function reasonText(reason: Reason, channel: "whatsapp" | "email"): string {
     case "whatsapp_window_closed":
       return "The 24-hour window is closed: only a template message would go.";
     case "no_channel":
-      return `No ${channel === "whatsapp" ? "WhatsApp" : "e-mail"} channel is connected.`;
+      return `No ${channel === "whatsapp" ? "WhatsApp" : "e-mail"} channel is connected, or it is paused.`;
     case "quota_reached":
       return "The workspace's daily or monthly message limit is reached.";
     case "frequency_capped":
       return "Journey messages only: the frequency cap is reached for now.";
+    case "channel_paused":
+      return "Journey messages only: the channel's journey sends are paused because of its complaint or bounce rate.";
   }
 }
 

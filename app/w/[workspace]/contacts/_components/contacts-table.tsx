@@ -40,7 +40,16 @@ export function ContactsTable({ workspace, contacts, tags, busy }: Props) {
               <th scope="row">
                 <Link href={`${base}/${encodeURIComponent(contact.id)}`}>{contact.name ?? <span className="muted">No name</span>}</Link>
               </th>
-              <td>{contact.phone ?? <span className="muted">—</span>}</td>
+              <td>
+                {contact.phone ??
+                  (contact.whatsapp_user_id ? (
+                    <span title={`WhatsApp user id ${contact.whatsapp_user_id}`}>
+                      WhatsApp {contact.whatsapp_username ?? contact.whatsapp_user_id}
+                    </span>
+                  ) : (
+                    <span className="muted">—</span>
+                  ))}
+              </td>
               <td>{contact.email ?? <span className="muted">—</span>}</td>
               <td>
                 <TagChips ids={contact.tags} tags={tags} />

@@ -18,7 +18,7 @@ const TYPING_PAUSE_MS = 400;
  */
 type Position = { q: string; cursors: (string | undefined)[] };
 
-/** The contacts page: search by phone, e-mail or name, page through, and (admins) add one. */
+/** The contacts page: search by phone, e-mail, name or WhatsApp user id or username, page through, and (admins) add one. */
 export function ContactsView({ workspace, canManage }: { workspace: string; canManage: boolean }) {
   const trpc = useTRPC();
   const [text, setText] = useState("");
@@ -72,7 +72,7 @@ export function ContactsView({ workspace, canManage }: { workspace: string; canM
             type="search"
             value={text}
             onChange={(event) => setText(event.target.value)}
-            placeholder="Phone, e-mail or name"
+            placeholder="Phone, e-mail, name or WhatsApp user"
             maxLength={200}
             autoComplete="off"
           />

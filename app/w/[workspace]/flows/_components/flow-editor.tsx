@@ -7,6 +7,7 @@ import { apiFault, faultAt, type ApiFault } from "@/app/_components/api-error.ts
 import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { FieldError } from "@/app/_components/form-feedback.tsx";
 import { useMode } from "@/app/_components/mode-switch.tsx";
+import { formatCost } from "@/app/_components/money.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useWorkspaceFields, useWorkspaceTags } from "@/app/_components/use-catalog.ts";
 import type { Step } from "@/server/flows/flow-schemas.ts";
@@ -371,6 +372,12 @@ export function FlowEditor({ workspace, flow, canManage, onDirty }: Props) {
       <h3 className="steps-heading">Steps</h3>
       <div className="canvas-layout">
         <div className="canvas-area">
+          {/* D89: the cost is the version's, not a step's: it heads the canvas whose nodes carry the version's numbers. */}
+          {current?.cost && (
+            <p className="canvas-cost">
+              Version {current.version}, {mode} mode: estimated WhatsApp cost <strong>{formatCost(current.cost)}</strong>
+            </p>
+          )}
           <FlowCanvas {...canvas} />
           <StepOutline {...canvas} />
         </div>

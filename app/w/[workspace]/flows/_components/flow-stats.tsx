@@ -7,6 +7,7 @@ import { useTRPC } from "@/app/_components/trpc.ts";
 import type { Step } from "@/server/flows/flow-schemas.ts";
 import { stepAt, type Path } from "@/server/flows/step-path.ts";
 import { faultPlace } from "./fault-words.ts";
+import { formatCost } from "@/app/_components/money.ts";
 import { pathWords, positionLabel, STEP_TYPE_LABEL, type StepType } from "./flow-labels.tsx";
 
 const REFRESH_MS = 5_000;
@@ -54,7 +55,10 @@ export function FlowStatsView({ flowId, current }: { flowId: string; current: { 
           {data.versions.map((v) => (
             <div className="table-wrap" key={v.version}>
               <table aria-label={`Version ${v.version} by step`}>
-                <caption>Version {v.version}</caption>
+                <caption>
+                  Version {v.version}
+                  {v.cost && <span className="muted"> · estimated WhatsApp cost {formatCost(v.cost)}</span>}
+                </caption>
                 <thead>
                   <tr>
                     <th scope="col">Step</th>

@@ -9,14 +9,14 @@ import { useTRPC } from "@/app/_components/trpc.ts";
 import type { AppRouter } from "@/server/api/root.ts";
 import { UsageBar } from "../../usage/_components/usage-bar.tsx";
 import { QueryState } from "@/app/_components/query-state.tsx";
-import { Loading } from "@/app/_components/query-state.tsx";
+import { ChartLoading } from "../../usage/_components/chart-loading.tsx";
 
 type Overview = inferRouterOutputs<AppRouter>["overview"]["get"];
 
 // recharts is loaded with the chart only, in the browser (it measures its container).
 const DailyChart = dynamic(() => import("../../usage/_components/daily-chart.tsx").then((m) => m.DailyChart), {
   ssr: false,
-  loading: () => <Loading what="the chart" lines={6} />,
+  loading: () => <ChartLoading />,
 });
 
 const count = new Intl.NumberFormat();

@@ -5,13 +5,26 @@ import { useId, type FormEvent } from "react";
 import { apiFault, faultAt } from "@/app/_components/api-error.ts";
 import { QueryState } from "@/app/_components/query-state.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
+import { META_PRICING_CATEGORIES } from "@/server/usage/whatsapp-cost.ts";
 
 const CHANNELS = [
   { channel: "whatsapp", label: "WhatsApp" },
   { channel: "email", label: "E-mail" },
 ] as const;
 
-/** The workspace's time zone (quiet hours of contacts without one) and its frequency caps per channel. */
+/** Meta's categories, then any other the workspace has a price for. */
+const priceCategories = (prices: Record<string, string>) => [
+  ...META_PRICING_CATEGORIES,
+  ...Object.keys(prices).filter((c) => !(META_PRICING_CATEGORIES as readonly string[]).includes(c)),
+];
+
+/** A pricing category in words: "Authentication international". */
+const categoryLabel = (category: string) => category.charAt(0).toUpperCase() + category.slice(1).replace(/_/g, " ");
+
+/**
+ * The workspace's time zone (quiet hours of contacts without one), its frequency caps per channel
+ * and its WhatsApp prices (D89), as `svc workspace update` sets them, through the same service.
+ */
 export function SettingsView() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -32,14 +45,26 @@ export function SettingsView() {
         return [channel, count ? { count: Number(count), period: text(`${channel}_period`) || "P1D" } : null];
       }),
     );
-    update.mutate({ time_zone: text("time_zone"), caps });
+    // A price left empty is not sent: the category keeps the price it has, or stays without one.
+    const prices = Object.fromEntries(
+      priceCategories(settings.data?.whatsapp_prices ?? {})
+        .map((category) => [category, text(`price_${category}`)])
+        .filter(([, amount]) => amount),
+    );
+    const currency = text("currency").toUpperCase();
+    update.mutate({
+      time_zone: text("time_zone"),
+      caps,
+      ...(Object.keys(prices).length ? { whatsapp_prices: prices } : {}),
+      ...(currency ? { currency } : {}),
+    });
   }
 
   const header = (
     <div className="page-header">
       <div>
         <h1>Settings</h1>
-        <p className="muted">How journeys treat the people in them.</p>
+        <p className="muted">How journeys treat the people in them, and what WhatsApp messages cost.</p>
       </div>
     </div>
   );
@@ -53,10 +78,16 @@ export function SettingsView() {
   }
   const current = settings.data;
   const error = (param: string) => faultAt(fault, param);
+  // A price's or the currency's fault under the field's label, not the request's parameter path.
+  const fieldError = (param: string, label: string) => {
+    const message = error(param);
+    return message && `${label}: ${message.replace(/^[\w.]+: /, "")}`;
+  };
   return (
     <>
       {header}
-      <form className="stack" onSubmit={submit} noValidate>
+      {/* Shows the settings as stored once they change (a price emptied before saving is kept, and shows again). */}
+      <form className="stack" onSubmit={submit} noValidate key={JSON.stringify(current)}>
         <label htmlFor={`${id}-zone`}>Time zone</label>
         <input
           id={`${id}-zone`}
@@ -117,6 +148,60 @@ export function SettingsView() {
               )}
             </div>
           ))}
+        </fieldset>
+        <fieldset>
+          <legend>WhatsApp prices</legend>
+          <p className="muted" id={`${id}-prices-hint`}>
+            What one charged WhatsApp message of each of Meta&apos;s pricing categories costs, for the estimated costs on the usage page and
+            in a flow&apos;s statistics. A category without a price counts nothing; a price once set stays, so set 0 for a category that
+            costs nothing.
+          </p>
+          <div className="filters">
+            <div className="field">
+              <label htmlFor={`${id}-currency`}>Currency</label>
+              <input
+                id={`${id}-currency`}
+                name="currency"
+                defaultValue={current.currency ?? ""}
+                maxLength={3}
+                autoCapitalize="characters"
+                autoComplete="off"
+                placeholder="USD"
+                aria-invalid={error("currency") ? true : undefined}
+                aria-describedby={error("currency") ? `${id}-currency-error` : undefined}
+              />
+              {error("currency") && (
+                <p className="field-error" role="alert" id={`${id}-currency-error`}>
+                  {fieldError("currency", "Currency")}
+                </p>
+              )}
+            </div>
+          </div>
+          <div className="filters">
+            {priceCategories(current.whatsapp_prices).map((category) => {
+              const label = categoryLabel(category);
+              const message = fieldError(`whatsapp_prices.${category}`, label);
+              return (
+                <div key={category} className="field">
+                  <label htmlFor={`${id}-price-${category}`}>{label}</label>
+                  <input
+                    id={`${id}-price-${category}`}
+                    name={`price_${category}`}
+                    inputMode="decimal"
+                    autoComplete="off"
+                    defaultValue={current.whatsapp_prices[category] ?? ""}
+                    aria-invalid={message ? true : undefined}
+                    aria-describedby={message ? `${id}-price-${category}-error` : `${id}-prices-hint`}
+                  />
+                  {message && (
+                    <p className="field-error" role="alert" id={`${id}-price-${category}-error`}>
+                      {message}
+                    </p>
+                  )}
+                </div>
+              );
+            })}
+          </div>
         </fieldset>
         {fault && !fault.param && (
           <p className="field-error" role="alert">

@@ -7,13 +7,15 @@ import { useTRPC } from "@/app/_components/trpc.ts";
 import { UsageBar } from "./usage-bar.tsx";
 import { monthName, UsageMonths } from "./usage-months.tsx";
 import { UsageTotals } from "./usage-totals.tsx";
+import { UsagePricing } from "./usage-pricing.tsx";
+import { formatCost } from "@/app/_components/money.ts";
 import { QueryState } from "@/app/_components/query-state.tsx";
-import { Loading } from "@/app/_components/query-state.tsx";
+import { ChartLoading } from "./chart-loading.tsx";
 
 // recharts is loaded with the chart only, in the browser (it measures its container).
 const DailyChart = dynamic(() => import("./daily-chart.tsx").then((m) => m.DailyChart), {
   ssr: false,
-  loading: () => <Loading what="the chart" lines={6} />,
+  loading: () => <ChartLoading />,
 });
 
 /** The usage page: this month against the limits, today per channel, the month day by day, test versus live, past months. */
@@ -96,6 +98,15 @@ export function UsageView() {
             {r.canceled.email.toLocaleString()} e-mail live messages (not counted above).
           </p>
         )}
+      </section>
+
+      <section className="section" aria-labelledby="pricing-heading">
+        <h2 id="pricing-heading">WhatsApp cost this month</h2>
+        <p className="muted hint">
+          Live WhatsApp messages by Meta&apos;s pricing category, as their latest status reports priced them.
+          {r.whatsapp_cost && <> Estimated cost: {formatCost(r.whatsapp_cost)}.</>}
+        </p>
+        <UsagePricing rows={r.pricing} total={r.whatsapp_cost} currency={r.currency} />
       </section>
 
       <section className="section" aria-labelledby="months-heading">

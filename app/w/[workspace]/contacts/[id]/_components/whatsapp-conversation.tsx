@@ -1,6 +1,7 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFault } from "@/app/_components/api-error.ts";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { ConversationMessage } from "@/server/whatsapp/conversation.ts";
 import "@/app/styles/whatsapp.css";
@@ -30,6 +31,7 @@ export function WhatsAppConversation({ contactId }: { contactId: string }) {
       {conversation.data && (
         <>
           <WindowState open={conversation.data.window_open} expiresAt={conversation.data.window_expires_at} />
+          <MarkRead contactId={contactId} unread={conversation.data.messages.filter((m) => m.direction === "inbound" && !m.read_at)} />
           {conversation.data.messages.length === 0 ? (
             <p className="empty">No WhatsApp messages with this contact yet.</p>
           ) : (
@@ -45,6 +47,41 @@ export function WhatsAppConversation({ contactId }: { contactId: string }) {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * Marks the received messages read at WhatsApp (the sender sees blue ticks), when the agent
+ * says so: opening a contact's page to look something up should not tell the customer their
+ * message was read.
+ */
+function MarkRead({ contactId, unread }: { contactId: string; unread: ConversationMessage[] }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const read = useMutation(trpc.messages.read.mutationOptions());
+  const markAll = useMutation({
+    mutationFn: async () => {
+      for (const m of unread) await read.mutateAsync({ id: m.id });
+    },
+    onSettled: () => queryClient.invalidateQueries(trpc.whatsapp.conversation.queryFilter({ contact_id: contactId })),
+  });
+  if (unread.length === 0 && !markAll.isError) return null;
+  return (
+    <div className="mark-read">
+      {unread.length > 0 && (
+        <>
+          <p role="status">{unread.length === 1 ? "1 received message is unread." : `${unread.length} received messages are unread.`}</p>
+          <button type="button" className="button small" disabled={markAll.isPending} onClick={() => markAll.mutate()}>
+            {markAll.isPending ? "Marking read…" : "Mark as read"}
+          </button>
+        </>
+      )}
+      {markAll.isError && (
+        <p role="alert" className="error">
+          Could not mark the messages read: {apiFault(markAll.error).message}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -109,6 +146,7 @@ function Bubble({ message: m }: { message: ConversationMessage }) {
           {shortTime(m.created_at)}
         </time>
         {!inbound && <span> · {m.status}</span>}
+        {inbound && <span> · {m.read_at ? "read" : "unread"}</span>}
         {m.mode === "test" && <span> · test</span>}
         {m.error && <span className="error-text"> · {m.error}</span>}
       </span>

@@ -1,0 +1,4 @@
+import { engineTests, usageTests } from "./svc-suite.ts";
+
+usageTests();
+engineTests("pglite");

@@ -1,0 +1,3 @@
+import { engineTests } from "./svc-suite.ts";
+
+engineTests("postgres");
