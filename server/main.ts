@@ -176,21 +176,37 @@ await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => {});
 printBanner(port);
 
 let stopping = false;
+/** What the shutdown is waiting on, named in the log line of a shutdown that ran past its deadline. */
+let stoppingStage = "";
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const deadline = setTimeout(() => server.closeAllConnections(), 10_000);
-  await closed;
-  clearTimeout(deadline);
-  await pipeline?.stop();
-  await bounces?.close();
+  // The whole shutdown has a deadline: a step that never ends (a database that stopped answering
+  // mid-query, a provider call that hangs) would otherwise keep the process alive after SIGTERM,
+  // holding its port and its connections until a supervisor's SIGKILL, or forever without one.
+  // Jobs cut off here are leased: another instance takes them over when their lease ends.
+  setTimeout(() => {
+    logger.error({ stage: stoppingStage, timeoutMs: config.shutdownTimeoutMs }, "shutdown did not finish in time: exiting");
+    void endLog(1_000).finally(() => process.exit(1));
+  }, config.shutdownTimeoutMs).unref();
+  const step = async (stage: string, work: () => unknown) => {
+    stoppingStage = stage;
+    await work();
+  };
+  await step("finishing requests in flight", async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const deadline = setTimeout(() => server.closeAllConnections(), 10_000);
+    await closed;
+    clearTimeout(deadline);
+  });
+  await step("stopping the pipeline", () => pipeline?.stop());
+  await step("closing the bounce mailbox", () => bounces?.close());
   closeSmtpTransports();
-  await nextApp.close?.();
-  await closeDb();
-  await stopTracing();
+  await step("closing the dashboard", () => nextApp.close?.());
+  await step("closing the database", () => closeDb());
+  await step("flushing traces", () => stopTracing());
   logger.info("stopped");
   await endLog(2_000); // before exit: pino's exit hook retried a broken pipe's write forever
   process.exit(0);

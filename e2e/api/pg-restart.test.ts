@@ -23,6 +23,8 @@ const engine = inject("api").engine;
 /** The most a refusal may take while the database is away. */
 const FAST_MS = 2_000;
 const OUTAGE_MS = 4_000;
+/** The server's shutdown deadline in this file (SHUTDOWN_TIMEOUT_SECONDS; 30 by default). */
+const SHUTDOWN_S = 5;
 
 type Result = { phone: string; startedAt: number; ms: number; status: number; body: any };
 
@@ -45,7 +47,7 @@ describe.runIf(engine === "postgres")("PostgreSQL restarted mid-load", () => {
     await svcJson(env,
       "channel", "connect", "--workspace", fx.delivery!.id, "--type", "whatsapp", "--phone-number-id", "5550001",
       "--waba-id", "5550002", "--access-token", "t", "--app-secret", "s", "--verify-token", "v", "--api-base-url", fake.url);
-    server = await startServer({ ...env, PIPELINE: "inline" });
+    server = await startServer({ ...env, PIPELINE: "inline", SHUTDOWN_TIMEOUT_SECONDS: String(SHUTDOWN_S) });
   }, 600_000);
 
   afterAll(async () => {
@@ -181,4 +183,25 @@ describe.runIf(engine === "postgres")("PostgreSQL restarted mid-load", () => {
       await Promise.all(senders);
     }
   }, 300_000);
+
+  it("stops by its deadline when the database stops answering mid-request, exiting 1 and naming the step", async () => {
+    const key = fx.delivery!.keys.live;
+    cluster.pause();
+    try {
+      // A request whose query the frozen database never answers, then SIGTERM.
+      const stuck = fetch(`${server.url}/api/v1/contacts`, { headers: { Authorization: `Bearer ${key}` } }).catch(() => null);
+      await new Promise((r) => setTimeout(r, 500));
+      const startedAt = Date.now();
+      const code = await server.stop("SIGTERM");
+      const ms = Date.now() - startedAt;
+      expect(code).toBe(1);
+      expect(ms).toBeGreaterThanOrEqual(SHUTDOWN_S * 1000 - 500);
+      expect(ms).toBeLessThan(SHUTDOWN_S * 1000 + 10_000);
+      expect(server.output()).toMatch(/shutdown did not finish in time: exiting/);
+      expect(server.output()).toMatch(/"stage":"finishing requests in flight"/);
+      await stuck;
+    } finally {
+      cluster.resume();
+    }
+  }, 60_000);
 });

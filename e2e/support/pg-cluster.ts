@@ -19,6 +19,12 @@ export type PgCluster = {
   stop: () => Promise<void>;
   /** `pg_ctl start`, waiting until it accepts connections. */
   start: () => Promise<void>;
+  /**
+   * SIGSTOP to every process of the cluster: connections stay open and nothing answers, as
+   * when a database host freezes or a network drops packets; `resume` sends SIGCONT.
+   */
+  pause: () => void;
+  resume: () => void;
   /** Stops the cluster (immediately) and deletes its folder. */
   destroy: () => void;
 };
@@ -82,15 +88,27 @@ export async function startPgCluster({ durable = false }: { durable?: boolean } 
   const start = () => runAsync("pg_ctl", ["start", "-D", data, "-l", logFile, "-w", "-t", "60", "-o", options]);
   const stop = () => runAsync("pg_ctl", ["stop", "-D", data, "-m", "fast", "-w", "-t", "60"]);
   await start();
+  const signalAll = (signal: "SIGSTOP" | "SIGCONT") => {
+    const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+    const children = execFileSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
+    for (const pid of [postmaster, ...children]) process.kill(pid, signal);
+  };
   let destroyed = false;
   return {
     port,
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     start,
     stop,
+    pause: () => signalAll("SIGSTOP"),
+    resume: () => signalAll("SIGCONT"),
     destroy: () => {
       if (destroyed) return;
       destroyed = true;
+      try {
+        signalAll("SIGCONT"); // a paused cluster cannot stop
+      } catch {
+        // not running
+      }
       try {
         run("pg_ctl", ["stop", "-D", data, "-m", "immediate", "-w", "-t", "30"]);
       } catch {

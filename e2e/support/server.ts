@@ -19,6 +19,9 @@ export type RunningServer = {
  */
 export const START_BUDGET_MS = 45_000;
 
+/** How long `stop` waits for a server to exit before it kills it. */
+const STOP_BACKSTOP_MS = 60_000;
+
 /**
  * Starts the real server (server/main.ts, bundled as `npm start` runs it) as a child process
  * on a free port and waits until it listens. Needs a prior `next build`.
@@ -59,7 +62,17 @@ export async function startServer(env: Record<string, string | undefined>, { tim
     stop: (signal = "SIGTERM") =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-        child.once("exit", (code) => resolve(code));
+        // The server's own deadline (SHUTDOWN_TIMEOUT_SECONDS, 30 s) ends a stuck shutdown; this
+        // backstop only keeps a run from waiting forever on a server that ignored it (stop 56's
+        // CI waited 53 minutes after Vitest's report), and says so.
+        const backstop = setTimeout(() => {
+          process.stderr.write(`server ${child.pid} still running ${STOP_BACKSTOP_MS / 1000} s after ${signal}: SIGKILL\n${out.slice(-3000)}\n`);
+          child.kill("SIGKILL");
+        }, STOP_BACKSTOP_MS);
+        child.once("exit", (code) => {
+          clearTimeout(backstop);
+          resolve(code);
+        });
         child.kill(signal);
       }),
   };

@@ -40,6 +40,7 @@ const ZEnv = z.object({
   PIPELINE_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   IDEMPOTENCY_CLAIM_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(60).default(10),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(30),
   PROVIDER_SETTLE_SECONDS: z.coerce
     .number()
     .min(1)
@@ -155,6 +156,7 @@ export function env(): Env {
     pipelineLeaseMs: e.PIPELINE_LEASE_SECONDS * 1000,
     idempotencyClaimSeconds: e.IDEMPOTENCY_CLAIM_SECONDS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     providerSettleMs: e.PROVIDER_SETTLE_SECONDS * 1000,
     webhookRetryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE.split(",").map((s) => Number(s) * 1000),
     retentionDays: e.RETENTION_DAYS,
