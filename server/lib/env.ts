@@ -101,6 +101,8 @@ export type Env = {
   idempotencyClaimSeconds: number;
   /** A delivery must be answered within this time (D33: 10 s). */
   webhookTimeoutMs: number;
+  /** SIGTERM to exit: past it the process exits 1, naming the step it was on (docs/deploy.md). */
+  shutdownTimeoutMs: number;
   /**
    * D47: how long a message whose provider call got no answer waits for the provider's own
    * report before it fails as `provider_timeout` (docs/pipeline.md "A call with no answer").
