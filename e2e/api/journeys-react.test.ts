@@ -253,9 +253,16 @@ describe("triggers and run keys (D62, D66, D82)", () => {
       ).triggered,
     ).toEqual([]);
 
-    // D64 with D66: paying invoice b ends exactly b's reminder, before its send.
-    const paid = await event({ name: "invoice_paid", to: { phone: to }, properties: { invoice_id: "inv_b" } });
+    // D64 with D66: paying invoice b ends exactly b's reminder, before its send. The run is
+    // listed once enrolled; its first step (the wait) runs in the pipeline after that, so the
+    // payment comes once it waits (on a loaded machine it came first: the goal then ended the
+    // run before its wait, as it should, and the history had no "waiting").
     const runB = runs.find((r) => r.key === "inv_b")!;
+    await until(
+      () => runOf(runB.id),
+      (r) => kinds(r).includes("waiting"),
+    );
+    const paid = await event({ name: "invoice_paid", to: { phone: to }, properties: { invoice_id: "inv_b" } });
     const endedB = await ended(runB.id);
     expect(endedB.status).toBe("completed");
     expect(endedB.converted_at).toEqual(expect.any(String));
