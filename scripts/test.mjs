@@ -5,7 +5,7 @@
 // Vitest's report: so when a step fails, what failed is printed again at the very end, the
 // failed tests with the first lines of their errors (from each runner's JSON report).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepare } from "./lib/prepare.mjs";
@@ -26,7 +26,7 @@ const steps = [
     name: "vitest",
     command: [bin("vitest"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`, ...process.argv.slice(2)],
     env: {},
-    failures: (output) => [...vitestFailures(vitestReport), ...unhandled(output)],
+    failures: (output) => [...vitestFailures(vitestReport), ...unhandled(output), ...serverErrors()],
   },
   {
     name: "playwright",
@@ -67,6 +67,22 @@ function runTee([cmd, ...args], env) {
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ exit: code ?? signal, output }));
   });
+}
+
+/** The shared API servers' last error lines (e2e/support/global-setup.ts keeps their logs). */
+function serverErrors() {
+  const out = [];
+  for (const name of existsSync(reports) ? readdirSync(reports) : []) {
+    const m = /^server-(.+)\.log$/.exec(name);
+    if (!m) continue;
+    const errors = readFileSync(join(reports, name), "utf8")
+      .split("\n")
+      .filter((l) => /"level":(50|60)\b/.test(l));
+    if (!errors.length) continue;
+    out.push(`  the ${m[1]} server logged ${errors.length} error(s); the last:`);
+    for (const line of errors.slice(-8)) out.push(`      ${line.slice(0, 400)}`);
+  }
+  return out;
 }
 
 /** Vitest's "Unhandled Errors" section (errors outside any test: not in its JSON report), shortened. */

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freshDatabase, seedFixtures, type Engine } from "./database.ts";
 import type { Fixtures } from "./fixtures.ts";
-import { startServer } from "./server.ts";
+import { ROOT, startServer } from "./server.ts";
 
 /** The retry waits of the API tests' server: nine attempts within about ten seconds. */
 export const WEBHOOK_TEST_SCHEDULE = "1,1,1,1,1,1,1,1";
@@ -60,9 +60,21 @@ export default async function setup(project: TestProject) {
   });
   return async () => {
     await server.stop();
+    keepServerLog(project.name, server.output());
     await sns.close();
     await database.drop();
   };
+}
+
+/**
+ * The shared server's log (LOG_LEVEL warn: its warnings and errors), kept beside the runners'
+ * reports: `npm test` prints its last error lines when Vitest failed, since a test that timed
+ * out waiting on the pipeline shows only its own side.
+ */
+function keepServerLog(project: string, output: string): void {
+  const dir = join(ROOT, "test-results", "reports");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `server-${project}.log`), output);
 }
 
 async function startCertHost(): Promise<{ certUrl: string; privateKey: string; close(): Promise<void> }> {
