@@ -78,7 +78,8 @@ async function stepsOf(sql: Handle, workspaceId: string, flowId: string, version
 
 const BATCH = 500;
 
-// One batch moved ($1 the runs' plans, $2 the new version): the runs, their pending jobs, their history.
+// One batch moved ($1 the runs' plans, $2 the new version, $3 when): the runs, their pending jobs, their
+// history. The time is a parameter: Citus refuses now() inside CASE on a distributed table (D87).
 const MOVE = `
   WITH x AS (
     SELECT * FROM ${jsonRows("$1", "workspace_id text, id text, position jsonb, waiting_at jsonb, keep_wait boolean, removed boolean, from_version int, from_step text, reached jsonb")} x
@@ -92,7 +93,7 @@ const MOVE = `
       wait_message_id = CASE WHEN x.keep_wait THEN r.wait_message_id END,
       status = CASE WHEN x.removed THEN 'completed'::"RunStatus" ELSE r.status END,
       reason = CASE WHEN x.removed THEN 'step_removed' ELSE r.reason END,
-      ended_at = CASE WHEN x.removed THEN now() ELSE r.ended_at END,
+      ended_at = CASE WHEN x.removed THEN $3::timestamptz ELSE r.ended_at END,
       next_step_at = CASE WHEN x.removed THEN NULL ELSE r.next_step_at END,
       updated_at = now()
     FROM x WHERE r.workspace_id = x.workspace_id AND r.id = x.id
@@ -162,7 +163,7 @@ export async function moveRuns(
           reached: waitType === "wait" || waitType === "wait_for" ? waitsIn : null,
         };
       });
-      const written = await sql<RunState & { id: string }>(MOVE, [JSON.stringify(plans), version]);
+      const written = await sql<RunState & { id: string }>(MOVE, [JSON.stringify(plans), version, new Date()]);
       // D69, D70: each run's statistics move with it; its `moved` entry counts the wait it goes on with.
       const movedRuns = new Map(written.map((r) => [r.id, r]));
       const counts = new FlowCounts();
