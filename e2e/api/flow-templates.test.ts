@@ -198,7 +198,9 @@ describe("sending from a flow around the 24-hour window (D43)", () => {
     // and the wait's job is due.
     await queryDatabase(
       env,
-      `UPDATE contacts SET whatsapp_window_expires_at = whatsapp_window_expires_at - interval '25 hours' WHERE id = $1`,
+      // In UTC (timestamp - interval is immutable): Citus refuses a time-zone-dependent
+      // function over a column in an UPDATE, and this file runs there too (D87).
+      `UPDATE contacts SET whatsapp_window_expires_at = ((whatsapp_window_expires_at AT TIME ZONE 'UTC') - interval '25 hours') AT TIME ZONE 'UTC' WHERE id = $1`,
       [contact.id],
     );
     await queryDatabase(env, `UPDATE jobs SET run_at = now() WHERE kind = 'flow.step' AND subject_id = $1`, [enrolled.body.id]);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FIXTURE_ADMIN, type Fixtures } from "../support/fixtures.ts";
-import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
+import { startFakeWhatsApp, statusWebhook, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster.ts";
 import { svcJson } from "../support/svc.ts";
@@ -106,6 +106,12 @@ describe.runIf(engine === "postgres")("PostgreSQL restarted mid-load", () => {
       const readyDown = await timed("/readyz");
       const healthDown = await timed("/healthz");
       const dashboardDown = await dashboard();
+      // A provider's callback (a route handler of its own) while the database is away.
+      const callbackDown = await timed("/api/providers/whatsapp", {
+        method: "POST",
+        headers: { "X-Hub-Signature-256": `sha256=${"0".repeat(64)}`, "Content-Type": "application/json" },
+        body: JSON.stringify(statusWebhook("5550001", [])),
+      });
       await new Promise((r) => setTimeout(r, OUTAGE_MS - (Date.now() - downAt)));
       const upFrom = Date.now();
       await cluster.start();
@@ -136,6 +142,9 @@ describe.runIf(engine === "postgres")("PostgreSQL restarted mid-load", () => {
         `PostgreSQL restart: ${summary}; outage ${upFrom - downAt} ms, start took ${upAt - upFrom} ms; slow 503s: ${slow.join(", ")}`,
       );
       expect(readyDown.status).toBe(503);
+      // The callback fails (the provider retries it) and the failure is in the log with its route.
+      expect(callbackDown.status).toBeGreaterThanOrEqual(500);
+      expect(server.output()).toMatch(/"route":"\/api\/providers\/whatsapp".*"msg":"request failed"/);
       expect(readyDown.body.checks.find((c: { name: string }) => c.name === "database").ok).toBe(false);
       expect(readyDown.ms).toBeLessThan(FAST_MS + 500);
       expect(healthDown.status).toBe(200);

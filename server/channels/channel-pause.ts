@@ -57,7 +57,7 @@ export async function pauseChannel(sql: Handle, workspaceId: string, channelId: 
   const [row] = await sql<{ id: string; type: string; paused_at: Date }>(
     `UPDATE channels SET paused_at = now(), paused_reason = $3
      WHERE workspace_id = $1 AND id = $2 AND paused_at IS NULL AND disconnected_at IS NULL
-     RETURNING id, type::text AS type, paused_at`,
+     RETURNING id, type, paused_at`, // no cast here: Citus refuses a STABLE function (enum to text) in RETURNING (D87)
     [workspaceId, channelId, reason],
   );
   if (!row) return false;
