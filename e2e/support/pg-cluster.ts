@@ -90,7 +90,10 @@ export async function startPgCluster({ durable = false }: { durable?: boolean } 
   await start();
   const signalAll = (signal: "SIGSTOP" | "SIGCONT") => {
     const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
-    const children = execFileSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
+    const children = execFileSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
     for (const pid of [postmaster, ...children]) process.kill(pid, signal);
   };
   let destroyed = false;

@@ -66,7 +66,9 @@ export async function startServer(env: Record<string, string | undefined>, { tim
         // backstop only keeps a run from waiting forever on a server that ignored it (stop 56's
         // CI waited 53 minutes after Vitest's report), and says so.
         const backstop = setTimeout(() => {
-          process.stderr.write(`server ${child.pid} still running ${STOP_BACKSTOP_MS / 1000} s after ${signal}: SIGKILL\n${out.slice(-3000)}\n`);
+          process.stderr.write(
+            `server ${child.pid} still running ${STOP_BACKSTOP_MS / 1000} s after ${signal}: SIGKILL\n${out.slice(-3000)}\n`,
+          );
           child.kill("SIGKILL");
         }, STOP_BACKSTOP_MS);
         child.once("exit", (code) => {
