@@ -20,6 +20,9 @@ export type RenderLimit = { param: string; max: number; unit: "characters" | "by
 /** Fills the placeholders of one text of the content (D17), refusing a rendered text over `limit` (D48). */
 export type Fill = (text: string, opts?: { limit?: RenderLimit; html?: boolean }) => string;
 
+/** Reports one problem of a request's content at `path` (zod's refinement issue). */
+export type ContentIssue = (path: string[], message: string) => void;
+
 export interface Channel {
   type: ChannelType;
   /** The channel's name in sentences and in the OpenAPI document's schema names. */
@@ -37,6 +40,12 @@ export interface Channel {
     open(mode: Mode, contact: Pick<Contact, "whatsapp_window_expires_at">, address: string, now?: Date): boolean;
     closedError(mode: Mode, contact: Pick<Contact, "whatsapp_window_expires_at">, param: string): AppError;
   };
+  /** D16: what the channel's content object of a send (API or flow step) must hold, beyond its schema. */
+  checkContent(fields: object | undefined, issue: ContentIssue): void;
+  /** D42: the channel sends provider-approved templates, so its content is chosen by `whatsappContent` (messaging). */
+  templates: boolean;
+  /** D93: the channel has a sending reputation whose guard pauses journeys' sends on it. */
+  reputationGuard: boolean;
   /**
    * The free-form content as it will be sent (D17, D48), from the send request's object of this
    * channel (`whatsapp`, `email`): its texts filled by `fill`, with the channel's limits.

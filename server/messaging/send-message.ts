@@ -101,10 +101,7 @@ async function checkMessage(database: Database, sender: Sender, input: SendMessa
   const liveChannel = live
     ? (channelId ?? (await connectedChannel({ database, version: sender.templatesVersion }, sender.workspaceId, input.channel)))
     : channelId;
-  const content =
-    input.channel === "whatsapp"
-      ? await whatsappContent(database.query, sender, input, contact, liveChannel, { missing: "refuse", template })
-      : renderContent(input, contact, { missing: "refuse" });
+  const content = await messageContent(database.query, sender, input, contact, liveChannel, { missing: "refuse", template });
   const now = new Date();
   // D76: a `send_at` a few seconds past (clock skew) means now.
   const sendAt = input.send_at !== undefined && Date.parse(input.send_at) > now.getTime() ? new Date(input.send_at) : null;
@@ -224,6 +221,24 @@ function draftContact(draft: RecipientDraft): Contact {
 }
 
 /**
+ * The content of a message (API sends and flow send steps): on a channel that sends templates
+ * (its module says), `whatsappContent`'s choice; on another, its free-form content rendered.
+ */
+export async function messageContent(
+  sql: Handle,
+  sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">,
+  input: SendMessageRequest,
+  contact: Contact,
+  channelId: string | null,
+  opts: ContentOptions,
+): Promise<Content> {
+  if (channelOf(input.channel).templates) return whatsappContent(sql, sender, input, contact, channelId, opts);
+  return renderContent(input, contact, opts);
+}
+
+type ContentOptions = Pick<RenderOptions, "missing"> & { fallback?: boolean; now?: Date; template?: Promise<StoredTemplate> };
+
+/**
  * The content of a WhatsApp message (API sends and flow send steps): a template, checked and
  * filled (D42), or the free-form content, which needs the contact's window open (D43). With
  * `fallback` (a flow step that carries both), the free-form content goes inside the window
@@ -236,7 +251,7 @@ export async function whatsappContent(
   input: SendMessageRequest,
   contact: Contact,
   channelId: string | null,
-  opts: Pick<RenderOptions, "missing"> & { fallback?: boolean; now?: Date; template?: Promise<StoredTemplate> },
+  opts: ContentOptions,
 ): Promise<Content> {
   const w = input.whatsapp ?? {};
   const freeForm = w.body !== undefined || w.media_url !== undefined;

@@ -17,6 +17,11 @@ export const email = {
   missingAddress: { what: "e-mail address", param: "to.email" },
   optedOut: (contact) => contact.opt_out_email,
   suppressible: true,
+  checkContent(e: EmailFields | undefined, issue) {
+    if (!e?.html) issue(["email", "html"], "an e-mail needs email.html");
+  },
+  templates: false,
+  reputationGuard: true,
   render(e: EmailFields | undefined, fill: Fill) {
     return {
       subject: fill(e?.subject ?? "", { limit: LIMITS.subject }),

@@ -1,7 +1,7 @@
 import type { Contact } from "../../contacts/contact-schemas.ts";
 import type { Mode } from "../../keys/scopes.ts";
 import { conflict, type AppError } from "../../lib/errors.ts";
-import type { Channel, Fill } from "../channel.ts";
+import type { Channel, ContentIssue, Fill } from "../channel.ts";
 
 /** D43: the one test recipient whose 24-hour WhatsApp window is always closed. */
 export const WINDOW_CLOSED_RECIPIENT = "+15550100004";
@@ -27,8 +27,24 @@ export function windowClosedError(mode: Mode, contact: Pick<Contact, "whatsapp_w
   );
 }
 
-/** The free-form fields of a send request's `whatsapp` object. */
-type WhatsAppFields = { body?: string; media_url?: string; media_type?: string };
+/** The fields of a send request's (or a flow send step's) `whatsapp` object. */
+type WhatsAppFields = { body?: string; media_url?: string; media_type?: string; template?: unknown; fallback?: "template" };
+
+/** D16, D42, D43: a template or free-form content (a flow step may carry both, with `fallback`). */
+function checkContent(w: WhatsAppFields | undefined, issue: ContentIssue): void {
+  const freeForm = w?.body !== undefined || w?.media_url !== undefined || w?.media_type !== undefined;
+  if (w?.fallback !== undefined && (w.template === undefined || !freeForm)) {
+    // D43 (flow send steps): the fallback names what goes outside the window instead of the free-form content.
+    issue(["whatsapp", "fallback"], "needs both the free-form content (whatsapp.body or whatsapp.media_url) and whatsapp.template");
+  } else if (w?.template !== undefined && w.fallback === undefined) {
+    // D42: a template replaces the free-form content.
+    if (freeForm) issue(["whatsapp", "template"], "give either whatsapp.template or whatsapp.body/media_url, not both");
+  } else if (!w?.body && !w?.media_url) {
+    issue(["whatsapp", "body"], "a WhatsApp message needs whatsapp.body or whatsapp.media_url");
+  } else if (w?.media_url && !w.media_type) {
+    issue(["whatsapp", "media_type"], "is required with whatsapp.media_url");
+  }
+}
 
 /** D48: the request's limit (D16) applies to the rendered body too. */
 const BODY_LIMIT = { param: "whatsapp.body", max: 4096, unit: "characters" } as const;
@@ -42,6 +58,9 @@ export const whatsapp = {
   optedOut: (contact) => contact.opt_out_whatsapp,
   suppressible: false,
   window: { open: windowOpen, closedError: windowClosedError },
+  checkContent,
+  templates: true,
+  reputationGuard: false,
   render(w: WhatsAppFields | undefined, fill: Fill) {
     return {
       ...(w?.body !== undefined ? { body: fill(w.body, { limit: BODY_LIMIT }) } : {}),
