@@ -3,6 +3,8 @@ import type { ChannelType } from "../generated/prisma/enums.ts";
 import type { Mode } from "../keys/scopes.ts";
 import type { AppError } from "../lib/errors.ts";
 import type { Content } from "../providers/provider.ts";
+import type { Database } from "../db/client.ts";
+import type { TemplateRequest } from "../whatsapp/check-template-send.ts";
 
 export type { ChannelType };
 
@@ -22,6 +24,9 @@ export type Fill = (text: string, opts?: { limit?: RenderLimit; html?: boolean }
 
 /** Reports one problem of a request's content at `path` (zod's refinement issue). */
 export type ContentIssue = (path: string[], message: string) => void;
+
+/** What the dashboard's "send a test message to…" was given (`text` or, on a channel with templates, `template`). */
+export type TestMessageInput = { to: string; text?: string; template?: TemplateRequest };
 
 export interface Channel {
   type: ChannelType;
@@ -51,6 +56,12 @@ export interface Channel {
    * channel (`whatsapp`, `email`): its texts filled by `fill`, with the channel's limits.
    */
   render(fields: object | undefined, fill: Fill): Content;
+  /** The dashboard's test message (`sendTestMessage`): the typed address checked, and the content to send. */
+  testMessage(
+    database: Database,
+    channel: { id: string; workspaceId: string },
+    input: TestMessageInput,
+  ): Promise<{ to: string; content: Content }>;
   /** Where the channel's provider sends its reports, under the app's URL. */
   callbackPath: string;
 }

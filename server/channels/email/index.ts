@@ -1,4 +1,6 @@
 import { normalizeEmail } from "../../lib/email.ts";
+import { invalid } from "../../lib/errors.ts";
+import { escapeHtml } from "../../lib/html.ts";
 import type { Channel, Fill } from "../channel.ts";
 
 /** The fields of a send request's `email` object. */
@@ -30,6 +32,11 @@ export const email = {
       ...(e?.reply_to ? { reply_to: normalizeEmail(e.reply_to, "email.reply_to") } : {}),
       ...(e?.preview_text ? { preview_text: fill(e.preview_text) } : {}),
     };
+  },
+  async testMessage(_database, _channel, input) {
+    if (input.template) throw invalid("unknown_parameter", "Only a WhatsApp channel sends templates.", "template");
+    const html = `<p>${escapeHtml(input.text ?? "").replace(/\r?\n/g, "<br>")}</p>`;
+    return { to: normalizeEmail(input.to, "to"), content: { subject: "Test message", html } };
   },
   callbackPath: "/api/providers/email/events",
 } satisfies Channel;

@@ -1,7 +1,12 @@
 import type { Contact } from "../../contacts/contact-schemas.ts";
 import type { Mode } from "../../keys/scopes.ts";
-import { conflict, type AppError } from "../../lib/errors.ts";
-import type { Channel, ContentIssue, Fill } from "../channel.ts";
+import { conflict } from "../../lib/errors.ts";
+import type { Database } from "../../db/client.ts";
+import { AppError } from "../../lib/errors.ts";
+import { normalizePhone } from "../../lib/phone.ts";
+import type { Content } from "../../providers/provider.ts";
+import { checkTemplateSend, templateContent } from "../../whatsapp/check-template-send.ts";
+import type { Channel, ContentIssue, Fill, TestMessageInput } from "../channel.ts";
 
 /** D43: the one test recipient whose 24-hour WhatsApp window is always closed. */
 export const WINDOW_CLOSED_RECIPIENT = "+15550100004";
@@ -49,6 +54,27 @@ function checkContent(w: WhatsAppFields | undefined, issue: ContentIssue): void 
 /** D48: the request's limit (D16) applies to the rendered body too. */
 const BODY_LIMIT = { param: "whatsapp.body", max: 4096, unit: "characters" } as const;
 
+/** The dashboard's test message: to a phone number, a text or a template of the channel. */
+async function testMessage(
+  database: Database,
+  channel: { id: string; workspaceId: string },
+  input: TestMessageInput,
+): Promise<{ to: string; content: Content }> {
+  const { workspaceId } = channel;
+  const workspace = await database.prisma.workspace.findUnique({ where: { id: workspaceId }, select: { defaultCountry: true } });
+  const to = normalizePhone(input.to, workspace?.defaultCountry ?? null, "to");
+  if (!input.template) return { to, content: { body: input.text ?? "" } };
+  // D42's checks, against this channel's templates; the parameters' texts go as typed.
+  const { template, parameters } = await checkTemplateSend(database.query, { id: channel.id, workspaceId }, input.template).catch(
+    (err: unknown) => {
+      throw err instanceof AppError && err.param
+        ? new AppError(err.code, err.message, { param: err.param.replace(/^whatsapp\./, "") })
+        : err;
+    },
+  );
+  return { to, content: templateContent(template, parameters, input.template.parameters ?? {}) };
+}
+
 export const whatsapp = {
   type: "whatsapp",
   label: "WhatsApp",
@@ -67,5 +93,6 @@ export const whatsapp = {
       ...(w?.media_url ? { media_url: w.media_url, media_type: w.media_type } : {}),
     };
   },
+  testMessage,
   callbackPath: "/api/providers/whatsapp",
 } satisfies Channel;
