@@ -2,6 +2,8 @@ import { z } from "zod";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../providers/provider.ts";
 import { ZWhatsAppTemplate } from "../whatsapp/template-schemas.ts";
 import type { Channel as ChannelModel } from "../generated/prisma/client.ts";
+import type { ChannelType } from "./channel.ts";
+import { channelOf } from "./registry.ts";
 
 // A workspace's provider connections (operations.md "Provider endpoints"). What is stored:
 // `external_id` is the WhatsApp phone number id or the e-mail from address; `settings` the
@@ -182,6 +184,6 @@ export const CHANNEL_SELECT = {
   pausedReason: true,
 } as const;
 
-export function callbackUrl(type: "whatsapp" | "email", appUrl: string): string {
-  return type === "whatsapp" ? `${appUrl}/api/providers/whatsapp` : `${appUrl}/api/providers/email/events`;
+export function callbackUrl(type: ChannelType, appUrl: string): string {
+  return `${appUrl}${channelOf(type).callbackPath}`;
 }

@@ -1,5 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
+import { channelOf } from "./registry.ts";
 import { channelReputation, reputationsOf } from "./reputation.ts";
 import { openSecrets } from "../lib/crypto.ts";
 import { env } from "../lib/env.ts";
@@ -20,7 +21,7 @@ export async function listChannels(
   const reputations = await reputationsOf(
     database.query,
     workspaceId,
-    rows.filter((r) => r.type === "email").map((r) => r.id),
+    rows.filter((r) => channelOf(r.type).reputationGuard).map((r) => r.id),
   );
   return rows.map((row) => ({ ...channelView(row), reputation: reputations.get(row.id) ?? null }));
 }
@@ -29,7 +30,7 @@ export async function listChannels(
 export async function getChannel(database: Database, workspaceId: string, channelId: string): Promise<Channel> {
   const row = await database.prisma.channel.findFirst({ where: { id: channelId, workspaceId }, select: CHANNEL_SELECT });
   if (!row) throw notFound("channel", "id");
-  const reputation = row.type === "email" ? await channelReputation(database.query, workspaceId, row.id) : null;
+  const reputation = channelOf(row.type).reputationGuard ? await channelReputation(database.query, workspaceId, row.id) : null;
   return { ...channelView(row), reputation };
 }
 

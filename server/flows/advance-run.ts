@@ -13,7 +13,8 @@ import { groupCommitEach } from "../lib/group-commit.ts";
 import type { SendMessageRequest } from "../messaging/message-schemas.ts";
 import { connectedChannelRow } from "../messaging/connected-channel.ts";
 import { guardPause, guardReason } from "../channels/channel-pause.ts";
-import { pickChannel, renderContent, whatsappContent } from "../messaging/send-message.ts";
+import { messageContent, pickChannel } from "../messaging/send-message.ts";
+import { channelOf } from "../channels/registry.ts";
 import { deliveryAddress, skipReason, whyNot } from "../messaging/why-not.ts";
 import { countedMessage, insertMessages, type Accepted, type NewMessage } from "../messaging/insert-messages.ts";
 import { currentCause, withCause, type Cause } from "../observability/request-context.ts";
@@ -348,20 +349,17 @@ async function send(
     // D93: the reputation guard pauses journey sends on the e-mail channel (API sends go on):
     // read with the connected channel, or, for a step's own channel, here.
     const guarded =
-      channelId && step.channel === "email"
+      channelId && channelOf(step.channel).reputationGuard
         ? connected
           ? guardReason(connected.paused)
           : await guardPause(sql, run.workspace_id, channelId)
         : null;
     if (guarded)
       return skip(`The channel's journey sends are paused: its ${guarded.replace("_", " ")} passed the threshold.`, "reputation_guard");
-    const content =
-      step.channel === "whatsapp"
-        ? await whatsappContent(sql, sender, request, contact, channelId, {
-            missing: "empty",
-            fallback: step.whatsapp?.fallback === "template",
-          })
-        : renderContent(request, contact, { missing: "empty" });
+    const content = await messageContent(sql, sender, request, contact, channelId, {
+      missing: "empty",
+      fallback: step.whatsapp?.fallback === "template",
+    });
     const id = await writes.message(sql, {
       sender,
       channel: step.channel,

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Condition, Step } from "./flow-schemas.ts";
+import { channelOf } from "../channels/registry.ts";
 
 // A run's position is the path of its next step in the version's step tree: `[2]` is the
 // third top-level step, `[2, "then", 0]` the first step of that branch's `then` list,
@@ -72,7 +73,7 @@ export type ConditionContact = {
 /** D37's branch conditions, on the contact as the run sees it now. */
 export function holds(condition: Condition, contact: ConditionContact): boolean {
   if ("has_tag" in condition) return contact.tags.includes(condition.has_tag);
-  if ("opted_out" in condition) return condition.opted_out === "whatsapp" ? contact.opt_out_whatsapp : contact.opt_out_email;
+  if ("opted_out" in condition) return channelOf(condition.opted_out).optedOut(contact);
   const value = contact.fields[condition.field];
   if ("exists" in condition) return value !== undefined && value !== null;
   return value === condition.equals;

@@ -13,6 +13,7 @@ import type { StoredJob } from "../outbox/jobs.ts";
 import { addCounters, countMessageMoves } from "../flows/stat-counters.ts";
 import { usagePeriod } from "../usage/quota.ts";
 import { addReputation, checkGuard, reputationDay } from "../channels/reputation.ts";
+import { channelOf } from "../channels/registry.ts";
 import { rowsPerWorkspace } from "../lib/per-workspace.ts";
 
 export type Report = {
@@ -158,7 +159,7 @@ type Reputed = {
  * bounced), `delivered`, a complaint, a hard bounce (once: when it fails the message).
  */
 function reputationCounts(m: Row, report: Report, path: Status[], at: Date): Reputed | null {
-  if (m.channel !== "email" || m.mode !== "live" || !m.channel_id) return null;
+  if (!channelOf(m.channel).reputationGuard || m.mode !== "live" || !m.channel_id) return null;
   const hardBounce = report.suppress?.reason === "hard_bounce" && path.includes("failed");
   const counts = {
     sent: path.includes("sent") || (hardBounce && m.status === "queued") ? 1 : 0,
@@ -218,7 +219,7 @@ export async function applyReports(sql: Handle, reports: ReportFor[], handoff: H
     const m = byId.get(messageId);
     if (!m) return null;
     const at = report.at ?? new Date();
-    if (report.suppress && m.channel === "email" && m.to) {
+    if (report.suppress && channelOf(m.channel).suppressible && m.to) {
       suppressions.push({
         id: newId("suppression"),
         workspace_id: m.workspace_id,

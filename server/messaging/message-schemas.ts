@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { Message as MessageModel } from "../generated/prisma/client.ts";
 import { ZWhatsAppTemplate } from "../whatsapp/template-schemas.ts";
+import type { ChannelType } from "../channels/channel.ts";
+import { channelOf } from "../channels/registry.ts";
 
 export const CHANNELS = ["whatsapp", "email"] as const;
 export const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
@@ -130,44 +132,15 @@ export const ZSendAt = z
   )
   .meta({ example: "2026-12-01T09:00:00Z" });
 
-type ContentFields = {
-  channel: "whatsapp" | "email";
-  whatsapp?: { body?: string; media_url?: string; media_type?: string; template?: unknown; fallback?: "template" };
-  email?: { html?: string };
-};
+type ContentFields = { channel: ChannelType } & { [K in ChannelType]?: object };
 
-/** D16's content rules, shared by `POST /messages` and flow `send` steps (D37). */
+/** D16's content rules, shared by `POST /messages` and flow `send` steps (D37): each channel's own (its module's). */
 export function checkContent(v: ContentFields, ctx: z.RefinementCtx): void {
-  // D58: the other channel's content is not a parameter of this message.
-  const other = v.channel === "whatsapp" ? "email" : "whatsapp";
-  if (v[other] !== undefined) ctx.addIssue({ code: "unrecognized_keys", keys: [other], path: [], input: v });
-  if (v.channel === "whatsapp") {
-    const freeForm = v.whatsapp?.body !== undefined || v.whatsapp?.media_url !== undefined || v.whatsapp?.media_type !== undefined;
-    if (v.whatsapp?.fallback !== undefined && (v.whatsapp.template === undefined || !freeForm)) {
-      // D43 (flow send steps): the fallback names what goes outside the window instead of the free-form content.
-      ctx.addIssue({
-        code: "custom",
-        path: ["whatsapp", "fallback"],
-        message: "needs both the free-form content (whatsapp.body or whatsapp.media_url) and whatsapp.template",
-      });
-    } else if (v.whatsapp?.template !== undefined && v.whatsapp.fallback === undefined) {
-      // D42: a template replaces the free-form content.
-      if (freeForm) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["whatsapp", "template"],
-          message: "give either whatsapp.template or whatsapp.body/media_url, not both",
-        });
-      }
-    } else if (!v.whatsapp?.body && !v.whatsapp?.media_url) {
-      ctx.addIssue({ code: "custom", path: ["whatsapp", "body"], message: "a WhatsApp message needs whatsapp.body or whatsapp.media_url" });
-    } else if (v.whatsapp?.media_url && !v.whatsapp.media_type) {
-      ctx.addIssue({ code: "custom", path: ["whatsapp", "media_type"], message: "is required with whatsapp.media_url" });
-    }
-  }
-  if (v.channel === "email" && !v.email?.html) {
-    ctx.addIssue({ code: "custom", path: ["email", "html"], message: "an e-mail needs email.html" });
-  }
+  // D58: another channel's content is not a parameter of this message.
+  const others = CHANNELS.filter((type) => type !== v.channel && v[type] !== undefined);
+  if (others.length > 0) ctx.addIssue({ code: "unrecognized_keys", keys: others, path: [], input: v });
+  if (!CHANNELS.includes(v.channel)) return; // the enum's own issue says it
+  channelOf(v.channel).checkContent(v[v.channel], (path, message) => ctx.addIssue({ code: "custom", path, message }));
 }
 
 export const ZSendMessageRequest = z

@@ -6,7 +6,8 @@ import { notFound } from "../lib/errors.ts";
 import { contactTimeZone, quietHold, type QuietHours } from "../lib/time-zones.ts";
 import { getSettings } from "../workspaces/workspace-settings.ts";
 import { capsFor, type Caps } from "./frequency-caps.ts";
-import { addressOn, SKIP_REASONS, whyNot, windowOpen } from "./why-not.ts";
+import { addressOn, SKIP_REASONS, whyNot } from "./why-not.ts";
+import { windowOpen } from "../channels/whatsapp/index.ts";
 
 // D71: whether a message to a contact would go out now, per channel, and why not, in D81's
 // reasons. The reasons come from `whyNot`, the rule the API send and the flow engine's send

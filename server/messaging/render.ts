@@ -1,5 +1,6 @@
 import { invalid } from "../lib/errors.ts";
 import { escapeHtml } from "../lib/html.ts";
+import type { RenderLimit } from "../channels/channel.ts";
 
 // Placeholders (spec "What the service does" 6, D17): `{{name}}`, optional spaces inside the
 // braces. Values come from, in order: the request's `variables`, the contact's custom fields,
@@ -38,9 +39,6 @@ export type RenderOptions = {
   /** D48: the longest the rendered text may be; rendering stops as soon as it is passed. */
   limit?: RenderLimit;
 };
-
-/** A limit in UTF-16 characters (as the request's own limits count) or in UTF-8 bytes. */
-export type RenderLimit = { param: string; max: number; unit: "characters" | "bytes" };
 
 /**
  * Fills the placeholders of `text`. With a limit, the output is measured piece by piece and

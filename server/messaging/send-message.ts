@@ -2,7 +2,6 @@ import type { Contact } from "../contacts/contact-schemas.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database, Handle } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
-import { normalizeEmail } from "../lib/email.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { channelPausedError, stopsEverySend } from "../channels/channel-pause.ts";
 import { newId } from "../lib/ids.ts";
@@ -11,7 +10,9 @@ import { connectedChannel } from "./connected-channel.ts";
 import { messageView, type Message, type MessageDryRun, type RenderedContent, type SendMessageRequest } from "./message-schemas.ts";
 import { placeholderValues, render, type RenderOptions } from "./render.ts";
 import { resolveRecipient, type RecipientDraft } from "./resolve-recipient.ts";
-import { deliveryAddress, whyNot, windowClosedError, windowOpen } from "./why-not.ts";
+import { deliveryAddress, whyNot } from "./why-not.ts";
+import { windowClosedError, windowOpen } from "../channels/whatsapp/index.ts";
+import { channelOf } from "../channels/registry.ts";
 import { acceptMessage, type Accepted, type NewMessage } from "./insert-messages.ts";
 import { currentCause } from "../observability/request-context.ts";
 import type { Content } from "../providers/provider.ts";
@@ -84,7 +85,7 @@ async function checkMessage(database: Database, sender: Sender, input: SendMessa
     : undefined;
   template?.catch(() => {}); // observed where the content is checked, or not needed
   const live = sender.mode === "live";
-  const recipient = await resolveRecipient(database, sender, input.to, { suppression: live && input.channel === "email" });
+  const recipient = await resolveRecipient(database, sender, input.to, { suppression: live && channelOf(input.channel).suppressible });
   // D78: `to.name` with a phone or e-mail names a matched contact that has no name.
   const naming = recipient.exists && recipient.contact.name === null && input.to.contact_id === undefined && !!input.to.name;
   const contact = recipient.contact
@@ -100,10 +101,7 @@ async function checkMessage(database: Database, sender: Sender, input: SendMessa
   const liveChannel = live
     ? (channelId ?? (await connectedChannel({ database, version: sender.templatesVersion }, sender.workspaceId, input.channel)))
     : channelId;
-  const content =
-    input.channel === "whatsapp"
-      ? await whatsappContent(database.query, sender, input, contact, liveChannel, { missing: "refuse", template })
-      : renderContent(input, contact, { missing: "refuse" });
+  const content = await messageContent(database.query, sender, input, contact, liveChannel, { missing: "refuse", template });
   const now = new Date();
   // D76: a `send_at` a few seconds past (clock skew) means now.
   const sendAt = input.send_at !== undefined && Date.parse(input.send_at) > now.getTime() ? new Date(input.send_at) : null;
@@ -223,6 +221,24 @@ function draftContact(draft: RecipientDraft): Contact {
 }
 
 /**
+ * The content of a message (API sends and flow send steps): on a channel that sends templates
+ * (its module says), `whatsappContent`'s choice; on another, its free-form content rendered.
+ */
+export async function messageContent(
+  sql: Handle,
+  sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">,
+  input: SendMessageRequest,
+  contact: Contact,
+  channelId: string | null,
+  opts: ContentOptions,
+): Promise<Content> {
+  if (channelOf(input.channel).templates) return whatsappContent(sql, sender, input, contact, channelId, opts);
+  return renderContent(input, contact, opts);
+}
+
+type ContentOptions = Pick<RenderOptions, "missing"> & { fallback?: boolean; now?: Date; template?: Promise<StoredTemplate> };
+
+/**
  * The content of a WhatsApp message (API sends and flow send steps): a template, checked and
  * filled (D42), or the free-form content, which needs the contact's window open (D43). With
  * `fallback` (a flow step that carries both), the free-form content goes inside the window
@@ -235,7 +251,7 @@ export async function whatsappContent(
   input: SendMessageRequest,
   contact: Contact,
   channelId: string | null,
-  opts: Pick<RenderOptions, "missing"> & { fallback?: boolean; now?: Date; template?: Promise<StoredTemplate> },
+  opts: ContentOptions,
 ): Promise<Content> {
   const w = input.whatsapp ?? {};
   const freeForm = w.body !== undefined || w.media_url !== undefined;
@@ -255,39 +271,22 @@ export async function whatsappContent(
     }
     const values = placeholderValues(input.variables ?? {}, { ...contact, id: contact.id || "" });
     const filled: Record<string, string> = {};
-    for (const p of parameters) filled[p.name] = render(given[p.name]!, values, { ...opts, limit: RENDERED_LIMITS.parameter(p.name) });
+    for (const p of parameters) filled[p.name] = render(given[p.name]!, values, { ...opts, limit: parameterLimit(p.name) });
     return templateContent(template, parameters, filled);
   }
   if (!open) throw windowClosedError(sender.mode, contact, w.body !== undefined ? "whatsapp.body" : "whatsapp.media_url");
   return renderContent(input, contact, opts);
 }
 
-/** D48: the request's limits (D16) apply to the rendered text too. */
-const RENDERED_LIMITS = {
-  body: { param: "whatsapp.body", max: 4096, unit: "characters" },
-  subject: { param: "email.subject", max: 998, unit: "characters" },
-  html: { param: "email.html", max: 512 * 1024, unit: "bytes" },
-  parameter: (name: string) => ({ param: `whatsapp.template.parameters.${name}`, max: 1024, unit: "characters" as const }),
-} as const;
+/** D48: a template parameter's limit (D16) applies to its rendered text too. */
+const parameterLimit = (name: string) => ({ param: `whatsapp.template.parameters.${name}`, max: 1024, unit: "characters" as const });
 
 /**
  * The message as it will be sent, placeholders filled (D17), for API sends and flow send
- * steps alike; a rendered text over its limit is `400 rendered_too_long` (D48).
+ * steps alike: the channel's module says which texts and their limits; a rendered text over
+ * its limit is `400 rendered_too_long` (D48).
  */
 export function renderContent(input: SendMessageRequest, contact: Contact, opts: Pick<RenderOptions, "missing">): Content {
   const values = placeholderValues(input.variables ?? {}, { ...contact, id: contact.id || "" });
-  if (input.channel === "whatsapp") {
-    const w = input.whatsapp ?? {};
-    return {
-      ...(w.body !== undefined ? { body: render(w.body, values, { ...opts, limit: RENDERED_LIMITS.body }) } : {}),
-      ...(w.media_url ? { media_url: w.media_url, media_type: w.media_type } : {}),
-    };
-  }
-  const e = input.email ?? {};
-  return {
-    subject: render(e.subject ?? "", values, { ...opts, limit: RENDERED_LIMITS.subject }),
-    html: render(e.html ?? "", values, { ...opts, html: true, limit: RENDERED_LIMITS.html }),
-    ...(e.reply_to ? { reply_to: normalizeEmail(e.reply_to, "email.reply_to") } : {}),
-    ...(e.preview_text ? { preview_text: render(e.preview_text, values, opts) } : {}),
-  };
+  return channelOf(input.channel).render(input[input.channel], (text, o) => render(text, values, { ...opts, ...o }));
 }

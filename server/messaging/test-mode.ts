@@ -17,9 +17,6 @@ const RESERVED: Record<string, Outcome> = {
   "bounced@example.com": "bounced",
 };
 
-/** D43: the one test recipient whose 24-hour WhatsApp window is always closed. */
-export const WINDOW_CLOSED_RECIPIENT = "+15550100004";
-
 export function simulatedOutcome(address: string): Outcome {
   return RESERVED[address.toLowerCase()] ?? "read";
 }

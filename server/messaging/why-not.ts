@@ -6,7 +6,8 @@ import { isSuppressed } from "../suppressions/suppressions.ts";
 import { quotaRefusal } from "../usage/quota.ts";
 import { overCap, type Cap } from "./frequency-caps.ts";
 import { connectedChannel } from "./connected-channel.ts";
-import { WINDOW_CLOSED_RECIPIENT } from "./test-mode.ts";
+import type { Addressed, ChannelType } from "../channels/channel.ts";
+import { channelOf } from "../channels/registry.ts";
 
 // Why a message would not go out: one rule for the three places that ask (D71, D81). The API
 // send (`prepareMessage`) answers the first refusal as its error, a flow's send step skips with
@@ -62,12 +63,9 @@ const refusal = (error: AppError, message = error.message): Refusal => ({
   error,
 });
 
-type Channel = "whatsapp" | "email";
-type Addressed = Pick<Contact, "phone" | "email" | "whatsapp_user_id" | "opt_out_whatsapp" | "opt_out_email">;
-
-/** D88: a WhatsApp message goes to the contact's phone, else to its WhatsApp user id. */
-export function addressOn(contact: Pick<Contact, "phone" | "email" | "whatsapp_user_id">, channel: Channel): string | null {
-  return channel === "whatsapp" ? (contact.phone ?? contact.whatsapp_user_id) : contact.email;
+/** The address a message on `channel` goes to (D88: WhatsApp's is the phone, else the WhatsApp user id). */
+export function addressOn(contact: Pick<Contact, "phone" | "email" | "whatsapp_user_id">, channel: ChannelType): string | null {
+  return channelOf(channel).addressOf(contact);
 }
 
 /**
@@ -78,15 +76,16 @@ export function addressOn(contact: Pick<Contact, "phone" | "email" | "whatsapp_u
  */
 export function deliveryAddress(
   contact: Addressed,
-  channel: Channel,
+  channel: ChannelType,
 ): { address: string; refused?: undefined } | { address?: undefined; refused: Refusal } {
-  const address = addressOn(contact, channel);
+  const kind = channelOf(channel);
+  const address = kind.addressOf(contact);
   if (!address) {
-    const what = channel === "whatsapp" ? "phone number" : "e-mail address";
-    const error = invalid("recipient_missing_address", `The recipient has no ${what}.`, channel === "whatsapp" ? "to.phone" : "to.email");
+    const { what, param } = kind.missingAddress;
+    const error = invalid("recipient_missing_address", `The recipient has no ${what}.`, param);
     return { refused: refusal(error, `The contact has no ${what}.`) };
   }
-  if (channel === "whatsapp" ? contact.opt_out_whatsapp : contact.opt_out_email) {
+  if (kind.optedOut(contact)) {
     const error = conflict("recipient_opted_out", `The recipient opted out of ${channel} messages.`, "to");
     return { refused: refusal(error, `The contact opted out of ${channel} messages.`) };
   }
@@ -98,31 +97,10 @@ export function suppressedError(reason: string) {
   return conflict("recipient_suppressed", `The recipient's address is suppressed (${reason}): e-mail to it is not sent.`, "to.email");
 }
 
-/** D43: whether the contact's 24-hour window is open now (test keys: always, but for the reserved recipient). */
-export function windowOpen(
-  mode: Mode,
-  contact: Pick<Contact, "whatsapp_window_expires_at">,
-  address: string,
-  now: Date = new Date(),
-): boolean {
-  if (mode === "test") return address !== WINDOW_CLOSED_RECIPIENT;
-  return contact.whatsapp_window_expires_at !== null && new Date(contact.whatsapp_window_expires_at).getTime() > now.getTime();
-}
-
-/** D43: free-form content (`param`: `whatsapp.body` or `whatsapp.media_url`) outside the window. */
-export function windowClosedError(mode: Mode, contact: Pick<Contact, "whatsapp_window_expires_at">, param: string): AppError {
-  const expired = contact.whatsapp_window_expires_at;
-  return conflict(
-    "whatsapp_window_closed",
-    `${expired && mode === "live" ? `The contact's 24-hour WhatsApp window closed at ${expired}` : "The contact's 24-hour WhatsApp window never opened: the contact has not written to you on WhatsApp"}. Outside the window only a template can be sent: give whatsapp.template.`,
-    param,
-  );
-}
-
 export type WhyNotTarget = {
   workspaceId: string;
   mode: Mode;
-  channel: Channel;
+  channel: ChannelType;
   contact: Addressed & Pick<Contact, "id" | "whatsapp_window_expires_at">;
 };
 
@@ -157,13 +135,14 @@ export async function whyNot(sql: Handle, to: WhyNotTarget, checks: WhyNotChecks
   // Every later check is of the address, when there is one (opted out of the channel or not).
   const address = addressOn(to.contact, to.channel);
   if (stop()) return found;
-  if (address && to.channel === "email" && to.mode === "live") {
+  const kind = channelOf(to.channel);
+  if (address && kind.suppressible && to.mode === "live") {
     const suppressed = checks.suppressed !== undefined ? checks.suppressed : await isSuppressed(sql, to.workspaceId, "live", address);
     if (suppressed) found.push(refusal(suppressedError(suppressed)));
     if (stop()) return found;
   }
-  if (checks.window && address && to.channel === "whatsapp" && !windowOpen(to.mode, to.contact, address, now)) {
-    found.push(refusal(windowClosedError(to.mode, to.contact, "whatsapp.body")));
+  if (checks.window && address && kind.window && !kind.window.open(to.mode, to.contact, address, now)) {
+    found.push(refusal(kind.window.closedError(to.mode, to.contact, `${to.channel}.body`)));
     if (stop()) return found;
   }
   if (checks.channel && to.mode === "live") {

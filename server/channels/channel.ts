@@ -1,0 +1,67 @@
+import type { Contact } from "../contacts/contact-schemas.ts";
+import type { ChannelType } from "../generated/prisma/enums.ts";
+import type { Mode } from "../keys/scopes.ts";
+import type { AppError } from "../lib/errors.ts";
+import type { Content } from "../providers/provider.ts";
+import type { Database } from "../db/client.ts";
+import type { TemplateRequest } from "../whatsapp/check-template-send.ts";
+
+export type { ChannelType };
+
+// Issue 49: a channel is one module behind this interface, registered by type in
+// `registry.ts`, so the rules that differ between channels live in the channel's module and
+// nothing above branches on a channel's name. Only the parts the channels really differ in are
+// here; what every channel shares (placeholders, pacing, the outbox) stays where it is.
+
+/** The contact's columns a channel reads to address it and to know whether it opted out. */
+export type Addressed = Pick<Contact, "phone" | "email" | "whatsapp_user_id" | "opt_out_whatsapp" | "opt_out_email">;
+
+/** A limit in UTF-16 characters (as the request's own limits count) or in UTF-8 bytes (D48). */
+export type RenderLimit = { param: string; max: number; unit: "characters" | "bytes" };
+
+/** Fills the placeholders of one text of the content (D17), refusing a rendered text over `limit` (D48). */
+export type Fill = (text: string, opts?: { limit?: RenderLimit; html?: boolean }) => string;
+
+/** Reports one problem of a request's content at `path` (zod's refinement issue). */
+export type ContentIssue = (path: string[], message: string) => void;
+
+/** What the dashboard's "send a test message to…" was given (`text` or, on a channel with templates, `template`). */
+export type TestMessageInput = { to: string; text?: string; template?: TemplateRequest };
+
+export interface Channel {
+  type: ChannelType;
+  /** The channel's name in sentences and in the OpenAPI document's schema names. */
+  label: string;
+  /** The address a message goes to, or null when the contact has none on this channel. */
+  addressOf(contact: Pick<Contact, "phone" | "email" | "whatsapp_user_id">): string | null;
+  /** D16: how a missing address is named: words for the contact's missing field, and the request's `param`. */
+  missingAddress: { what: string; param: string };
+  /** D38: whether the contact opted out of this channel. */
+  optedOut(contact: Pick<Contact, "opt_out_whatsapp" | "opt_out_email">): boolean;
+  /** D72: live sends to an address on the workspace's suppression list are refused. */
+  suppressible: boolean;
+  /** D43: when free-form content may go (WhatsApp's 24-hour window); absent: always. */
+  window?: {
+    open(mode: Mode, contact: Pick<Contact, "whatsapp_window_expires_at">, address: string, now?: Date): boolean;
+    closedError(mode: Mode, contact: Pick<Contact, "whatsapp_window_expires_at">, param: string): AppError;
+  };
+  /** D16: what the channel's content object of a send (API or flow step) must hold, beyond its schema. */
+  checkContent(fields: object | undefined, issue: ContentIssue): void;
+  /** D42: the channel sends provider-approved templates, so its content is chosen by `whatsappContent` (messaging). */
+  templates: boolean;
+  /** D93: the channel has a sending reputation whose guard pauses journeys' sends on it. */
+  reputationGuard: boolean;
+  /**
+   * The free-form content as it will be sent (D17, D48), from the send request's object of this
+   * channel (`whatsapp`, `email`): its texts filled by `fill`, with the channel's limits.
+   */
+  render(fields: object | undefined, fill: Fill): Content;
+  /** The dashboard's test message (`sendTestMessage`): the typed address checked, and the content to send. */
+  testMessage(
+    database: Database,
+    channel: { id: string; workspaceId: string },
+    input: TestMessageInput,
+  ): Promise<{ to: string; content: Content }>;
+  /** Where the channel's provider sends its reports, under the app's URL. */
+  callbackPath: string;
+}
