@@ -230,7 +230,14 @@ export async function pgDatabase(connection: pg.PoolConfig, max: number, named: 
   // A connection that cannot be had within 10 s fails (a request answers 503 instead of
   // hanging); an idle connection that the database drops (a restart) is logged and replaced.
   const pool = new pg.Pool({ ...connection, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, Client: PlannedClient });
-  pool.on("error", (err) => log().warn({ err }, "an idle database connection failed; it is replaced on next use"));
+  // The error only: pg-pool hangs the whole client on it (its settings and every prepared
+  // statement's text), which made each such line about 5 KB.
+  pool.on("error", (err) =>
+    log().warn(
+      { err: { type: err.name, message: err.message, code: (err as { code?: string }).code } },
+      "an idle database connection failed; it is replaced on next use",
+    ),
+  );
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   // Named where it helps (`statementName`); the texts are constants.
   const statement = (text: string, values: unknown[]) => {
