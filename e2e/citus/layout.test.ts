@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../support/client.ts";
 import { poll } from "../support/until.ts";
+import { shardNames } from "../support/fixtures.ts";
 import { oneWorkspacePerWorker, query, workersWithRows } from "./shards.ts";
 
 // D87: on a database with Citus, the migrations leave no table local to the coordinator: a
@@ -22,7 +23,7 @@ const LAYOUT = `
 type Layout = { table: string; method: string | null; column: string | null; with_workspaces: boolean | null; has_workspace: boolean };
 
 // Fixture workspaces no other file of the project sends from.
-const NAMES = ["quickstart", "modes", "audit", "examples", "endpointLimit", "nocountry", "flowDocs", "journeysCode"];
+const NAMES = shardNames("layout");
 
 describe("the Citus layout (D87)", () => {
   it("distributes every workspace table by workspace_id with workspaces, makes the rest reference tables, leaves none local", async () => {

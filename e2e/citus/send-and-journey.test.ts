@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "../support/client.ts";
 import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
 import { inboundTextWebhook, postWebhook, startFakeWhatsApp, statusWebhook, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
-import type { FixtureWorkspace } from "../support/fixtures.ts";
+import { shardNames, type FixtureWorkspace } from "../support/fixtures.ts";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
 import { poller } from "../support/until.ts";
 import { oneWorkspacePerWorker, workersWithRows } from "./shards.ts";
@@ -25,7 +25,7 @@ const phone = () => `+55119${String(60_000_000 + (Date.now() % 1_000_000) * 10 +
 beforeAll(async () => {
   fake = await startFakeWhatsApp({ latencyMs: 5 });
   smtp = await startSmtpSink();
-  const byWorker = await oneWorkspacePerWorker(["delivery", "whatsapp", "batch", "trust", "flowTemplates"], ["test", "live"]);
+  const byWorker = await oneWorkspacePerWorker(shardNames("shards"), ["test", "live"]);
   placed = [];
   for (const [port, ws] of byWorker) {
     const phoneNumberId = String(100_000_000 + Math.floor(Math.random() * 899_999_999));

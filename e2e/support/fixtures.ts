@@ -192,7 +192,26 @@ export const FIXTURES = {
     defaultCountry: "BR",
     keys: { test: { mode: "test" }, readOnly: { mode: "test", scopes: ["messages:read"] } },
   },
+  // The Citus files' own (e2e/citus/): each picks one per worker by where its id hashes, so each
+  // has ten (all ten on one worker: 2 in 1,024). Other files' workspaces are in use beside them:
+  // a channel another file connects would take their sends.
+  ...shardWorkspaces("layout"),
+  ...shardWorkspaces("shards"),
 } satisfies Record<string, WorkspaceSpec>;
+
+/** `<prefix>0` … `<prefix>9`: live and test keys, no limits that a test could reach. */
+function shardWorkspaces(prefix: string): Record<string, WorkspaceSpec> {
+  const spec: WorkspaceSpec = {
+    plan: "pro",
+    rateLimit: 100_000,
+    defaultCountry: "BR",
+    keys: { test: { mode: "test" }, live: { mode: "live" } },
+  };
+  return Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`${prefix}${i}`, spec]));
+}
+
+/** The names `shardWorkspaces(prefix)` seeds. */
+export const shardNames = (prefix: "layout" | "shards") => Array.from({ length: 10 }, (_, i) => `${prefix}${i}`);
 
 export type FixtureWorkspace = { id: string; keys: Record<string, string>; keyIds: Record<string, string> };
 export type Fixtures = Record<string, FixtureWorkspace>;
