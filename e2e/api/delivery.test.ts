@@ -30,7 +30,9 @@ async function windowed(channel = { phoneNumberId, appSecret }): Promise<string>
   return to;
 }
 
-const waitFor = <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8_000): Promise<T> => poll(read, done, ms);
+// These tests check what is sent and recorded, not how fast (the benchmark measures that): a
+// full run beside other work once took over 8 s to send one message here, at a load of 12.
+const waitFor = <T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> => poll(read, done, ms);
 const message = (id: string) => live.get(`/messages/${id}`);
 const until = (id: string, status: string) =>
   waitFor(
@@ -108,7 +110,7 @@ describe("live WhatsApp", () => {
     const sent = await waitFor(
       () => message(retried.body.id),
       (r) => r.body.status === "sent",
-      10_000,
+      30_000,
     );
     expect(sent.body.status).toBe("sent");
   });
