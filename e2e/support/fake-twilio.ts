@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { requestWaiters } from "./request-waiters.ts";
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -109,7 +110,7 @@ export async function startFakeTwilio(opts: { accountSid?: string; authToken?: s
   let mode: FakeTwilioMode = { kind: "ok" };
   const queued: FakeTwilioMode[] = [];
   const sockets = new Set<Socket>();
-  const waiters = new Set<() => void>();
+  const waiters = requestWaiters(requests, "fake Twilio");
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -129,7 +130,7 @@ export async function startFakeTwilio(opts: { accountSid?: string; authToken?: s
         at: Date.now(),
       };
       requests.push(record);
-      for (const wake of waiters) wake();
+      waiters.recorded();
       respond(res, record, queued.shift() ?? mode);
     });
   });
@@ -209,22 +210,7 @@ export async function startFakeTwilio(opts: { accountSid?: string; authToken?: s
         for (let i = 0; i < o.times; i++) queued.push(next);
       }
     },
-    waitForRequests(count, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (requests.length < count) return;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve(requests.slice(0, count));
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`fake Twilio got ${requests.length} of ${count} requests`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      });
-    },
+    waitForRequests: waiters.waitFor,
     postStatus(sid, status, o = {}) {
       const sent = requests.find((r) => r.sid === sid);
       if (!sent) throw new Error(`fake Twilio created no message ${sid}`);

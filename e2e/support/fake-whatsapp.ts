@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { requestWaiters } from "./request-waiters.ts";
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -122,7 +123,7 @@ export async function startFakeWhatsApp(opts: { latencyMs?: number; port?: numbe
   let mode: FakeWhatsAppMode = { kind: "ok" };
   const queued: FakeWhatsAppMode[] = [];
   const sockets = new Set<Socket>();
-  const waiters = new Set<() => void>();
+  const waiters = requestWaiters(requests, "fake WhatsApp");
   const templates = new Map<string, FakeTemplate[]>();
   const windows = new Map<string, number>();
   const pendingReports: { phoneNumberId: string; report: StatusReport }[] = [];
@@ -150,7 +151,7 @@ export async function startFakeWhatsApp(opts: { latencyMs?: number; port?: numbe
         at: Date.now(),
       };
       requests.push(record);
-      for (const wake of waiters) wake();
+      waiters.recorded();
       const current = queued.shift() ?? mode;
       const answer = () => respond(res, record, current, state);
       if (latencyMs > 0) setTimeout(answer, latencyMs);
@@ -189,22 +190,7 @@ export async function startFakeWhatsApp(opts: { latencyMs?: number; port?: numbe
     setLatency(ms) {
       latencyMs = ms;
     },
-    waitForRequests(count, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (requests.length < count) return;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve(requests.slice(0, count));
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`fake WhatsApp got ${requests.length} of ${count} requests`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      });
-    },
+    waitForRequests: waiters.waitFor,
     async connectionsClosed() {
       await Promise.all([...sockets].map((socket) => (socket.closed ? undefined : once(socket, "close"))));
     },

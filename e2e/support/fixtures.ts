@@ -200,18 +200,22 @@ export const FIXTURES = {
 } satisfies Record<string, WorkspaceSpec>;
 
 /** `<prefix>0` … `<prefix>9`: live and test keys, no limits that a test could reach. */
-function shardWorkspaces(prefix: string): Record<string, WorkspaceSpec> {
+function shardWorkspaces(prefix: ShardPrefix): Record<string, WorkspaceSpec> {
   const spec: WorkspaceSpec = {
     plan: "pro",
     rateLimit: 100_000,
     defaultCountry: "BR",
     keys: { test: { mode: "test" }, live: { mode: "live" } },
   };
-  return Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`${prefix}${i}`, spec]));
+  return Object.fromEntries(shardNames(prefix).map((name) => [name, spec]));
 }
 
-/** The names `shardWorkspaces(prefix)` seeds. */
-export const shardNames = (prefix: "layout" | "shards") => Array.from({ length: 10 }, (_, i) => `${prefix}${i}`);
+type ShardPrefix = "layout" | "shards";
+
+/** The names `shardWorkspaces(prefix)` seeds (a declaration: FIXTURES, above, calls it as it loads). */
+export function shardNames(prefix: ShardPrefix): string[] {
+  return Array.from({ length: 10 }, (_, i) => `${prefix}${i}`);
+}
 
 export type FixtureWorkspace = { id: string; keys: Record<string, string>; keyIds: Record<string, string> };
 export type Fixtures = Record<string, FixtureWorkspace>;
