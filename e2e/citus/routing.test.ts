@@ -1,21 +1,22 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { pgDatabase, type Database } from "../../server/db/client.ts";
+import { wakeRunsForEvents } from "../../server/flows/wake-runs.ts";
 import { searchWorkspace } from "../../server/search/search.ts";
 import { query } from "./shards.ts";
 
-// D87: every read of the dashboard's search box names its workspace, so that Citus sends it to
-// that workspace's shard alone. Citus raises an error for a statement it runs as tasks on
+// D87: reads that name their workspace, so that Citus sends each to that workspace's shard
+// alone: the dashboard's search box, and the wake-up of runs after contact events. Citus raises an error for a statement it runs as tasks on
 // several shards once `citus.multi_task_query_log_level` says so: set for the connection the
 // search runs on, a read over every shard (as the metadata lookup, and a message's contact
 // joined by its column alone, were) fails the test.
 
-const ws = "ws_search_routing";
+const ws = "ws_routing";
 
-describe("search on Citus (D87)", () => {
+describe("reads routed to one shard on Citus (D87)", () => {
   let database: Database;
 
   beforeAll(async () => {
-    await query(`INSERT INTO workspaces (id, name) VALUES ($1, 'Search routing')`, [ws]);
+    await query(`INSERT INTO workspaces (id, name) VALUES ($1, 'Routing')`, [ws]);
     await query(
       `INSERT INTO contacts (id, workspace_id, phone, email, email_key, name) VALUES ('ct_sr1', $1, '+5521900000001', 'ana@route.example', 'ana@route.example', 'Ana Route')`,
       [ws],
@@ -52,5 +53,18 @@ describe("search on Citus (D87)", () => {
         q,
       ).toContain(id);
     }
+  });
+
+  it("reads one shard to find the runs that contact events wake", async () => {
+    const event = {
+      id: "cev_routing",
+      workspace_id: ws,
+      contact_id: "ct_sr1",
+      mode: "test",
+      name: "routed",
+      request_id: null,
+      traceparent: null,
+    };
+    expect([...(await database.transaction((tx) => wakeRunsForEvents(tx, [event])))]).toEqual([]);
   });
 });
