@@ -106,6 +106,16 @@ const CITUS_FILES = [
   "e2e/api/flow-templates.test.ts",
   "e2e/api/dashboard-guards.test.ts",
   "packages/client/test/journeys.test.ts",
+  // Faults, traces, and the cases that hold a row or plant a trigger of their own (issue 48),
+  // with the seconds each file took in a run of this project alone (three files at once):
+  // flow-faults 128, webhook-faults 95, idempotency-crash 64, observability 59, flows 39,
+  // audit 20. They add about 400 s of file time; the project's run took 356 s with them.
+  "e2e/api/webhook-faults.test.ts",
+  "e2e/api/flow-faults.test.ts",
+  "e2e/api/idempotency-crash.test.ts",
+  "e2e/api/observability.test.ts",
+  "e2e/api/flows.test.ts",
+  "e2e/api/audit.test.ts",
 ];
 
 /**
