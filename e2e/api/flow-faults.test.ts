@@ -144,14 +144,16 @@ describe("journeys under faults", () => {
       const wrong = await query(
         `SELECT h.run_id, count(*) FILTER (WHERE kind = 'step')::int AS steps, count(*) FILTER (WHERE kind = 'waiting')::int AS waits,
          count(*) FILTER (WHERE kind = 'completed')::int AS ends
-       FROM flow_run_history h JOIN flow_runs r ON r.id = h.run_id WHERE r.flow_id = $1 GROUP BY h.run_id
+       FROM flow_run_history h JOIN flow_runs r ON r.workspace_id = h.workspace_id AND r.id = h.run_id
+       WHERE r.workspace_id = $1 AND r.flow_id = $2 GROUP BY h.run_id
        HAVING count(*) FILTER (WHERE kind = 'step') <> 3 OR count(*) FILTER (WHERE kind = 'waiting') <> 1 OR count(*) FILTER (WHERE kind = 'completed') <> 1`,
-        [flowId],
+        [workspace.id, flowId],
       );
       expect(wrong).toEqual([]);
       const messages = await query(
-        `SELECT r.id, (SELECT count(*)::int FROM messages m WHERE m.contact_id = r.contact_id AND m.source = 'flow') AS n FROM flow_runs r WHERE r.flow_id = $1`,
-        [flowId],
+        `SELECT r.id, (SELECT count(*)::int FROM messages m WHERE m.workspace_id = r.workspace_id AND m.contact_id = r.contact_id AND m.source = 'flow') AS n
+         FROM flow_runs r WHERE r.workspace_id = $1 AND r.flow_id = $2`,
+        [workspace.id, flowId],
       );
       expect(messages.filter((r) => r.n !== 2)).toEqual([]);
       expect(new Set(runs).size).toBe(150);

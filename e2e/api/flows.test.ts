@@ -477,10 +477,10 @@ describe("flow lifecycle and versions (D6, D37)", () => {
     );
     await mutation("flows.setStatus", { flow_id: f, status: "paused" });
     expectError(await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } }), { status: 409, type: "conflict" });
-    await sql(`UPDATE flow_runs SET next_step_at = now() WHERE id = $1`, [res.body.id]);
-    await sql(`UPDATE jobs SET run_at = now() WHERE kind = 'flow.step' AND subject_id = $1`, [res.body.id]);
+    await sql(`UPDATE flow_runs SET next_step_at = now() WHERE workspace_id = $1 AND id = $2`, [ws.id, res.body.id]);
+    await sql(`UPDATE jobs SET run_at = now() WHERE workspace_id = $1 AND kind = 'flow.step' AND subject_id = $2`, [ws.id, res.body.id]);
     await until(
-      () => sql(`SELECT run_at FROM jobs WHERE kind = 'flow.step' AND subject_id = $1`, [res.body.id]),
+      () => sql(`SELECT run_at FROM jobs WHERE workspace_id = $1 AND kind = 'flow.step' AND subject_id = $2`, [ws.id, res.body.id]),
       (jobs) => jobs.length === 1 && new Date(jobs[0]!.run_at as string).getUTCFullYear() === 9999,
     );
     expect((await runOf(res.body.id)).status).toBe("active");
@@ -500,6 +500,8 @@ describe("flow lifecycle and versions (D6, D37)", () => {
   // this test holds) parks the run's step: the engine reads the flow's status after it holds
   // the run, not as the snapshot of the statement that waited (D6). PostgreSQL only: the
   // embedded store has one connection, so nothing outside the server can hold a row of it.
+  // On Citus the run's row is locked on its worker, and the engine's statement waits there:
+  // the cluster's view of lock waits names it (D87).
   it.runIf(inject("api").engine === "postgres")("parks a step whose run was locked when the pause committed", async () => {
     const f = await flow([
       { type: "wait", duration: "PT1H" },
@@ -508,19 +510,24 @@ describe("flow lifecycle and versions (D6, D37)", () => {
     const res = await test.post(`/flows/${f}/enroll`, { to: { phone: phone() } });
     const run = res.body.id as string;
     await until(
-      () => sql(`SELECT next_step_at FROM flow_runs WHERE id = $1`, [run]),
+      () => sql(`SELECT next_step_at FROM flow_runs WHERE workspace_id = $1 AND id = $2`, [ws.id, run]),
       (rows) => rows[0]?.next_step_at != null && new Date(rows[0].next_step_at as string).getTime() > Date.now() + 30 * 60_000,
     );
-    await sql(`UPDATE flow_runs SET next_step_at = now() WHERE id = $1`, [run]);
+    await sql(`UPDATE flow_runs SET next_step_at = now() WHERE workspace_id = $1 AND id = $2`, [ws.id, run]);
     const holder = new pg.Client({ connectionString: inject("api").env.DATABASE_URL });
     await holder.connect();
     try {
       await holder.query("BEGIN");
-      await holder.query(`SELECT 1 FROM flow_runs WHERE id = $1 FOR UPDATE`, [run]);
-      await sql(`UPDATE jobs SET run_at = now() WHERE kind = 'flow.step' AND subject_id = $1`, [run]);
+      await holder.query(`SELECT 1 FROM flow_runs WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [ws.id, run]);
+      await sql(`UPDATE jobs SET run_at = now() WHERE workspace_id = $1 AND kind = 'flow.step' AND subject_id = $2`, [ws.id, run]);
       // The engine has claimed the step and waits on the run.
       await until(
-        () => sql(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM flow_runs r%FOR UPDATE%'`),
+        () =>
+          sql(
+            process.env.SVC_CITUS === "1"
+              ? `SELECT 1 FROM citus_lock_waits WHERE blocked_statement LIKE '%FROM flow_runs r%FOR UPDATE%'`
+              : `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM flow_runs r%FOR UPDATE%'`,
+          ),
         (rows) => rows.length > 0,
       );
       await mutation("flows.setStatus", { flow_id: f, status: "paused" });
@@ -529,7 +536,7 @@ describe("flow lifecycle and versions (D6, D37)", () => {
       await holder.end();
     }
     await until(
-      () => sql(`SELECT run_at FROM jobs WHERE kind = 'flow.step' AND subject_id = $1`, [run]),
+      () => sql(`SELECT run_at FROM jobs WHERE workspace_id = $1 AND kind = 'flow.step' AND subject_id = $2`, [ws.id, run]),
       (jobs) => jobs.length === 1 && new Date(jobs[0]!.run_at as string).getUTCFullYear() === 9999,
     );
     expect(await runOf(run)).toMatchObject({ status: "active", position: [1] });

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from "vitest";
 import { api, type ApiResponse } from "../support/client.ts";
 import { freshDatabase, seedFixtures, queryDatabase } from "../support/database.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
@@ -74,6 +74,10 @@ type Attempt = { key: string; path: string; body: unknown; keyOf: string; phone:
 
 describe("idempotency across a crash (D46)", () => {
   it("a SIGKILL mid-load, then a retry of every request: one message or run per key, replayed", async () => {
+    // A 500 names its statement only in the server's log: kept for a failure.
+    onTestFailed(() => {
+      for (const s of servers) process.stderr.write(`server ${s.process.pid}:\n${s.output().slice(-8000)}\n`);
+    });
     // Re-entry allowed, so a second attempt that ran again would show as a second run.
     const file = join(mkdtempSync(join(tmpdir(), "svc-flow-")), "flow.json");
     writeFileSync(file, JSON.stringify({ name: "Crash", allow_reentry: true, steps: [{ type: "wait", duration: "PT1H" }] }));
@@ -159,9 +163,9 @@ describe("idempotency across a crash (D46)", () => {
     );
     const runs = await queryDatabase(
       database.env,
-      `SELECT c.phone, array_agg(r.id ORDER BY r.id) AS ids FROM flow_runs r JOIN contacts c ON c.id = r.contact_id
-       WHERE r.flow_id = $1 GROUP BY c.phone`,
-      [flowId],
+      `SELECT c.phone, array_agg(r.id ORDER BY r.id) AS ids FROM flow_runs r JOIN contacts c ON c.workspace_id = r.workspace_id AND c.id = r.contact_id
+       WHERE r.workspace_id = $1 AND r.flow_id = $2 GROUP BY c.phone`,
+      [fx.flows!.id, flowId],
     );
     const [usage] = await queryDatabase(
       database.env,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FIXTURE_ADMIN, type Fixtures } from "../support/fixtures.ts";
 import { startFakeWhatsApp, statusWebhook, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 import { HELLO, HELLO_TEMPLATE } from "../support/whatsapp-window.ts";
+import { startCitusPgCluster } from "../support/citus.ts";
 import { startPgCluster, type PgCluster } from "../support/pg-cluster.ts";
 import { svcJson } from "../support/svc.ts";
 import { seedFixtures } from "../support/database.ts";
@@ -36,7 +37,8 @@ let dataDir: string;
 
 describe.runIf(engine === "postgres")("PostgreSQL restarted mid-load", () => {
   beforeAll(async () => {
-    cluster = await startPgCluster();
+    // On the api-citus project, a Citus cluster of its own: the coordinator is restarted (D87).
+    cluster = process.env.SVC_CITUS === "1" ? await startCitusPgCluster() : await startPgCluster();
     dataDir = mkdtempSync(join(tmpdir(), "svc-pgrestart-"));
     const env = { DATABASE_URL: cluster.url, DATA_DIR: dataDir, ALLOW_PRIVATE_WEBHOOKS: "1", LOG_LEVEL: "warn" };
     fx = seedFixtures(env);

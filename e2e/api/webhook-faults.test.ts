@@ -87,8 +87,10 @@ describe("webhook faults", () => {
       expect(receiver.received).toHaveLength(0);
       for (const id of ids) {
         const attempts = await query(
-          `SELECT a.status_code, a.error FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1`,
-          [id],
+          `SELECT a.status_code, a.error FROM webhook_attempts a
+           JOIN webhook_deliveries d ON d.workspace_id = a.workspace_id AND d.id = a.delivery_id
+           WHERE d.workspace_id = $1 AND d.endpoint_id = $2`,
+          [fx.other!.id, id],
         );
         expect(attempts.length).toBeGreaterThanOrEqual(1);
         expect(attempts[0]).toMatchObject({ status_code: null, error: expect.stringContaining("private address") });
@@ -135,11 +137,9 @@ describe("webhook faults", () => {
         expect(eventsByContact.get(id)?.size, id).toBe(1);
       }
       await revived.stop();
-      const states = await query(
-        `SELECT status, count(*)::int AS n FROM webhook_deliveries d
-      JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.workspace_id = $1 GROUP BY status`,
-        [fx.webhooks!.id],
-      );
+      const states = await query(`SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE workspace_id = $1 GROUP BY status`, [
+        fx.webhooks!.id,
+      ]);
       expect(states).toEqual([{ status: "succeeded", n: all.length }]);
       const jobs = await query(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'webhook.deliver' AND workspace_id = $1`, [
         fx.webhooks!.id,
@@ -159,7 +159,7 @@ describe("webhook faults", () => {
       const setUp = (name: string, url: string) => {
         const { workspace } = svc(["workspace", "create", "--name", name, "--plan", "pro", "--rate-limit", "100000"]);
         const endpoint = svc(["webhook", "create", "--workspace", workspace!, "--url", url]).id!;
-        return { endpoint, key: svc(["key", "create", "--workspace", workspace!, "--mode", "live"]).key! };
+        return { workspace: workspace!, endpoint, key: svc(["key", "create", "--workspace", workspace!, "--mode", "live"]).key! };
       };
       const [a, b] = [setUp("in-flight slow", slow.url), setUp("in-flight quick", quick.url)];
       let release = () => {};
@@ -197,9 +197,9 @@ describe("webhook faults", () => {
       // Each delivered once, on its first attempt: waiting for a slot was never an attempt.
       const attempts = await query(
         `SELECT d.attempts, count(a.id)::int + (d.succeeded_at IS NOT NULL)::int AS logged
-         FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id
-         WHERE d.endpoint_id = $1 GROUP BY d.id, d.attempts, d.succeeded_at`,
-        [a.endpoint],
+         FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.workspace_id = d.workspace_id AND a.delivery_id = d.id
+         WHERE d.workspace_id = $1 AND d.endpoint_id = $2 GROUP BY d.id, d.attempts, d.succeeded_at`,
+        [a.workspace, a.endpoint],
       );
       expect(attempts.every((r) => r.attempts === 1 && r.logged === 1)).toBe(true);
       await server.stop();

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./free-port.ts";
+import { nodeControl, type PgCluster } from "./pg-cluster.ts";
 import pg from "pg";
 import { ROOT } from "./server.ts";
 
@@ -53,7 +54,7 @@ async function onNode<T>(port: number, database: string, fn: (c: pg.Client) => P
  * get 4 shards instead of Citus's default 32: the layout migration creates every shard of 30
  * tables in one transaction, and 4 per table still puts rows on both workers.
  */
-export async function startCitusCluster(): Promise<{ ports: number[]; spare: number; stop: () => Promise<void> }> {
+export async function startCitusCluster(): Promise<{ dir: string; ports: number[]; spare: number; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), "svc-citus-"));
   const ports: number[] = [];
   while (ports.length < 4) {
@@ -78,7 +79,40 @@ export async function startCitusCluster(): Promise<{ ports: number[]; spare: num
     await stop();
     throw err;
   }
-  return { ports: ports.slice(0, 3), spare: ports[3]!, stop };
+  return { dir, ports: ports.slice(0, 3), spare: ports[3]!, stop };
+}
+
+/**
+ * A Citus cluster of a test's own, as pg-cluster.ts gives a plain one (the PostgreSQL-restart
+ * test on the api-citus project): a coordinator and two workers, whose `postgres` database is
+ * the distributed one (cluster.sh registers the workers there); stop, start, pause and resume
+ * act on the coordinator, the database the service is pointed at.
+ */
+export async function startCitusPgCluster(): Promise<PgCluster> {
+  const cluster = await startCitusCluster();
+  const coordinator = cluster.ports[0]!;
+  const data = join(cluster.dir, `n${coordinator}`);
+  // cluster.sh wrote the node's port and socket folder into its postgresql.conf: no options.
+  const node = nodeControl(cluster.dir, data, `${data}.log`, null);
+  let destroyed = false;
+  return {
+    port: coordinator,
+    url: url(coordinator, "postgres"),
+    start: node.start,
+    stop: node.stop,
+    pause: node.pause,
+    resume: node.resume,
+    destroy: () => {
+      if (destroyed) return;
+      destroyed = true;
+      try {
+        node.resume(); // a paused node cannot stop
+      } catch {
+        // not running
+      }
+      void cluster.stop();
+    },
+  };
 }
 
 /**

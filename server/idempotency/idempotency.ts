@@ -91,7 +91,11 @@ export function completeClaims(param: string, when = "true", workspace?: string)
  * `completeClaims`' when given).
  */
 export function heldClaims(param: string, workspace: string): string {
-  return `SELECT c.ref FROM ${jsonRows(param, COMPLETION_COLUMNS)} AS c JOIN idempotency_records r ON r.workspace_id = ${workspace} AND ${STILL_HELD} FOR UPDATE OF r`;
+  // The lock in a subquery, the refs selected around it: Citus plans a statement that it cannot
+  // send whole to one worker (one that calls count_live_messages) in parts, and read the
+  // result of a part whose own list ends in FOR UPDATE as text where it had been written in
+  // binary ("invalid byte sequence for encoding UTF8: 0xff"). Same rows, same locks.
+  return `SELECT ref FROM (SELECT c.ref FROM ${jsonRows(param, COMPLETION_COLUMNS)} AS c JOIN idempotency_records r ON r.workspace_id = ${workspace} AND ${STILL_HELD} FOR UPDATE OF r) held_refs`;
 }
 
 const COMPLETION_COLUMNS = `ref text, workspace_id text, mode "KeyMode", method text, path text, key text, claimed_at timestamptz, status int, body text, headers jsonb`;

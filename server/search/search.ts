@@ -41,8 +41,12 @@ type Row = {
 const MESSAGE_COLUMNS = `'message' AS kind, m.id, coalesce(c.name, m."to", m.id) AS title,
   m.channel::text || ' · ' || m.status::text || CASE WHEN c.name IS NOT NULL AND m."to" IS NOT NULL THEN ' · ' || m."to" ELSE '' END AS detail,
   m.contact_id AS parent_id, m.mode::text AS mode, m.created_at`;
-// The message's contact, by its key (workspace first: a join Citus routes to the workspace's shard, D87).
-const MESSAGE_FROM = (alias: string) => `LEFT JOIN contacts c ON c.workspace_id = ${alias}.workspace_id AND c.id = ${alias}.contact_id`;
+// The message's contact, by its key, in the workspace given as `$1` (every statement below): Citus
+// routes a join to the workspace's shard only when each table names it; a contact joined to
+// the messages of a subquery (its LIMIT read first) by their column alone was read on every
+// shard (D87).
+const MESSAGE_FROM = (alias: string) =>
+  `LEFT JOIN contacts c ON c.workspace_id = $1 AND c.workspace_id = ${alias}.workspace_id AND c.id = ${alias}.contact_id`;
 const CONTACT_COLUMNS = `'contact' AS kind, id, coalesce(name, phone, email, id) AS title,
   concat_ws(' · ', CASE WHEN name IS NOT NULL THEN phone END, CASE WHEN name IS NOT NULL OR phone IS NOT NULL THEN email END) AS detail,
   NULL AS parent_id, NULL AS mode, created_at`;
@@ -154,12 +158,12 @@ const TERM = `message_metadata_terms(workspace_id, metadata) @> ARRAY[$1 || ' ' 
  * the value is rare, 0.2 ms when most carry it). So: first the value's matches from the GIN
  * index alone (each term holds its workspace's id, which has no space), at most RARE of
  * them, the newest taken; a value carried by more is common, and the walk finds its newest
- * at once.
+ * at once. Both name the workspace as well, so that Citus reads its shard alone (D87).
  */
 async function byMetadata(database: Database, workspaceId: string, q: string): Promise<Row[]> {
   const rows = await database.query<Row & { total: string | number }>(
     `SELECT ${MESSAGE_COLUMNS}, f.total FROM (
-       SELECT id, created_at, count(*) OVER () AS total FROM (SELECT id, created_at FROM messages WHERE ${TERM} LIMIT ${RARE + 1}) x
+       SELECT id, created_at, count(*) OVER () AS total FROM (SELECT id, created_at FROM messages WHERE workspace_id = $1 AND ${TERM} LIMIT ${RARE + 1}) x
        ORDER BY created_at DESC, id DESC LIMIT ${PER_KIND}) f
      JOIN messages m ON m.id = f.id AND m.workspace_id = $1 ${MESSAGE_FROM("m")}`,
     [workspaceId, q],
