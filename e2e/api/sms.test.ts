@@ -262,3 +262,26 @@ describe("segments (D97)", () => {
     expect(after.total).toBe(before.total + 1);
   });
 });
+
+describe("journeys (D94)", () => {
+  it("a flow's send step with channel sms sends through the channel, with its segments", async () => {
+    const flow = await live.post("/flows", {
+      name: `SMS journey ${Date.now()}`,
+      status: "active",
+      steps: [{ id: "code", type: "send", channel: "sms", sms: { body: "Olá {{name}}, your code is ready." } }],
+    });
+    expect(flow.status, flow.text).toBe(201);
+    const to = phone();
+    await live.post("/contacts", { phone: to, name: "Ana" });
+    const run = await live.post(`/flows/${flow.body.id}/enroll`, { to: { phone: to } });
+    expect(run.status, run.text).toBe(201);
+    const [call] = await until(
+      () => callsTo(to),
+      (calls) => calls.length === 1,
+      30_000,
+    );
+    expect(call!.form).toMatchObject({ Body: "Olá Ana, your code is ready.", From: FROM, StatusCallback: callbackUrl });
+    const [row] = await sql(`SELECT id FROM messages WHERE workspace_id = $1 AND "to" = $2 AND source = 'flow'`, [ws.id, to]);
+    expect(await message(String(row!.id))).toMatchObject({ channel: "sms", sms: { encoding: "UCS-2", segments: 1 } });
+  });
+});

@@ -2110,7 +2110,7 @@ export interface components {
              * @description `sent`, `skipped`: the step's channel.
              * @enum {string}
              */
-            channel?: "whatsapp" | "email";
+            channel?: "whatsapp" | "email" | "sms";
             /** @description `skipped`: one of no_address, opted_out, recipient_suppressed, whatsapp_window_closed, no_channel, quota_reached, frequency_capped, channel_paused. `ended`: why the run ended. */
             reason?: string;
             /** @description `skipped`, `ended` as `failed`: the reason in words. */
