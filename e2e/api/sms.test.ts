@@ -5,6 +5,7 @@ import { queryDatabase } from "../support/database.ts";
 import { contactEvents } from "../support/events.ts";
 import { startFakeTwilio, type FakeTwilio } from "../support/fake-twilio.ts";
 import { svcJson } from "../support/svc.ts";
+import { twilioSignature } from "../../server/channels/sms/twilio-signature.ts";
 import { poll, until } from "../support/until.ts";
 
 // SMS over the real paths (D94-D97): `svc channel connect --type sms` points a channel at the
@@ -40,8 +41,10 @@ beforeAll(async () => {
   // Where the server tells Twilio to report (each send's StatusCallback): the number's inbound webhook is set to the same URL.
   const first = await live.post("/messages", { channel: "sms", to: { phone: phone() }, sms: { body: "First" } });
   expect(first.status, first.text).toBe(202);
-  callbackUrl = (await fake.waitForRequests(1))[0]!.form.StatusCallback!;
-  expect(new URL(callbackUrl).pathname).toBe(path);
+  const statusCallback = new URL((await fake.waitForRequests(1))[0]!.form.StatusCallback!);
+  expect(statusCallback.pathname).toBe(path);
+  expect(statusCallback.searchParams.get("message_id")).toBe(first.body.id);
+  callbackUrl = `${statusCallback.origin}${statusCallback.pathname}`;
 }, 120_000);
 
 afterAll(async () => {
@@ -81,7 +84,8 @@ describe("SMS sends (D94)", () => {
     expect(sent.status).toBe("sent");
     const calls = callsTo(to);
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.form).toMatchObject({ To: to, From: FROM, Body: "Your code is 4821.", StatusCallback: callbackUrl });
+    expect(calls[0]!.form).toMatchObject({ To: to, From: FROM, Body: "Your code is 4821." });
+    expect(calls[0]!.form.StatusCallback).toBe(`${callbackUrl}?message_id=${res.body.id}`);
     expect(sent.provider_message_id).toBe(calls[0]!.sid);
   });
 
@@ -226,6 +230,34 @@ describe("refusals (D47, D95)", () => {
     expect(callsTo(to)).toHaveLength(2);
   }, 60_000);
 
+  it("a send whose answer was lost is settled by its status callback, found by the message id in its URL (D47)", async () => {
+    const to = phone();
+    fake.setMode({ kind: "drop" }, { times: 1 });
+    const id = await send("Lost answer", to);
+    const [call] = await until(
+      () => callsTo(to),
+      (calls) => calls.length === 1,
+    );
+    await until(
+      () => message(id),
+      (m) => m.error_code === "provider_timeout",
+    );
+    const url = call!.form.StatusCallback!;
+    const params = new URLSearchParams([
+      ["MessageSid", "SMlostanswer"],
+      ["MessageStatus", "delivered"],
+      ["AccountSid", fake.accountSid],
+    ]);
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilioSignature(fake.authToken, url, params) },
+      body: params.toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await message(id)).toMatchObject({ status: "delivered", provider_message_id: "SMlostanswer", error_code: null });
+    expect(callsTo(to)).toHaveLength(1);
+  });
+
   it("an error answer is final: sms_<code> after one call", async () => {
     const to = phone();
     fake.setMode({ kind: "error", code: 21408 }, { times: 1 });
@@ -280,7 +312,8 @@ describe("journeys (D94)", () => {
       (calls) => calls.length === 1,
       30_000,
     );
-    expect(call!.form).toMatchObject({ Body: "Olá Ana, your code is ready.", From: FROM, StatusCallback: callbackUrl });
+    expect(call!.form).toMatchObject({ Body: "Olá Ana, your code is ready.", From: FROM });
+    expect(call!.form.StatusCallback!.startsWith(`${callbackUrl}?message_id=msg_`)).toBe(true);
     const [row] = await sql(`SELECT id FROM messages WHERE workspace_id = $1 AND "to" = $2 AND source = 'flow'`, [ws.id, to]);
     expect(await message(String(row!.id))).toMatchObject({ channel: "sms", sms: { encoding: "UCS-2", segments: 1 } });
   });

@@ -53,21 +53,34 @@ export async function handleTwilioCallback(
     return { status: 403, body: { error: "Invalid or missing X-Twilio-Signature." } };
   }
   const status = params.get("MessageStatus");
-  if (status !== null && status !== "received") return statusCallback(database, channel.id, status, params);
+  if (status !== null && status !== "received") {
+    return statusCallback(database, channel.id, status, params, new URLSearchParams(request.path.split("?")[1] ?? "").get("message_id"));
+  }
   if (params.has("Body") && params.get("From")) return inboundMessage(database, channel, params);
   return { status: 200, body: { ignored: "neither a status callback nor an inbound message" } };
 }
 
-async function statusCallback(database: Database, channelId: string, status: string, params: URLSearchParams): Promise<SmsCallbackOutcome> {
+/**
+ * A status callback: its message is found among the channel's by Twilio's sid, or by our id
+ * that the send's StatusCallback URL carries (`ours`), the sid's record may not be written yet.
+ */
+async function statusCallback(
+  database: Database,
+  channelId: string,
+  status: string,
+  params: URLSearchParams,
+  ours: string | null,
+): Promise<SmsCallbackOutcome> {
   const moved = MOVES[status];
   if (!moved) return { status: 200, body: { ignored: `status ${status}` } };
   const sid = params.get("MessageSid") ?? params.get("SmsSid") ?? "";
-  const message = sid
-    ? await database.prisma.message.findFirst({
-        where: { channelId, providerMessageId: sid },
-        select: { id: true, workspaceId: true, contactId: true, mode: true },
-      })
-    : null;
+  const message =
+    sid || ours
+      ? await database.prisma.message.findFirst({
+          where: { channelId, OR: [...(sid ? [{ providerMessageId: sid }] : []), ...(ours ? [{ id: ours }] : [])] },
+          select: { id: true, workspaceId: true, contactId: true, mode: true },
+        })
+      : null;
   if (!message) return { status: 200, body: { ignored: "no message of this channel has this sid" } };
   const code = params.get("ErrorCode");
   const report: Report = {

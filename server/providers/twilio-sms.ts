@@ -127,7 +127,9 @@ export const twilioSmsClient: ProviderClient = {
   timeoutMs: TWILIO_TIMEOUT_MS,
   send(channel: ChannelConfig, message: OutboundMessage) {
     const body = "body" in message.content && typeof message.content.body === "string" ? message.content.body : "";
-    const statusCallback = `${env().appUrl}${SMS_CALLBACK_PATH}/${channel.id}`;
+    // Our message id rides along (as WhatsApp's biz_opaque_callback_data does): a report finds
+    // its message even when the send's answer, and so the sid, was lost or is not recorded yet (D47).
+    const statusCallback = `${env().appUrl}${SMS_CALLBACK_PATH}/${channel.id}?message_id=${encodeURIComponent(message.id)}`;
     return sendTwilioSms(twilioAccount(channel), { to: message.to, body, statusCallback });
   },
 };
