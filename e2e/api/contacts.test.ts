@@ -53,6 +53,7 @@ describe("POST /contacts: create", () => {
       fields: {},
       opt_out_whatsapp: false,
       opt_out_email: false,
+      opt_out_sms: false,
       whatsapp_marketing_opt_out: false,
       whatsapp_window_expires_at: null,
       time_zone: null,

@@ -34,6 +34,7 @@ type Reachability = {
   contact_id: string;
   whatsapp: { reachable: boolean; reasons: string[]; window: { open: boolean; expires_at: string | null }; template_required: boolean };
   email: { reachable: boolean; reasons: string[] };
+  sms: { reachable: boolean; reasons: string[] };
   quiet_hours: { active: boolean; until: string | null };
   time_zone: string;
 };
@@ -80,6 +81,7 @@ describe("GET /contacts/{id}/reachability (D71, D81)", () => {
         template_required: true,
       },
       email: { reachable: false, reasons: ["no_channel"] },
+      sms: { reachable: false, reasons: ["no_channel"] },
       quiet_hours: { active: false, until: null },
       time_zone: "UTC", // Brazil has several zones: the workspace's
     });
@@ -258,6 +260,7 @@ describe("POST /messages with dry_run (D71)", () => {
       error: null,
       error_code: null,
       pricing: null,
+      sms: null,
       scheduled_at: null,
       canceled_at: null,
       sent_at: null,

@@ -334,6 +334,46 @@ export function engineTests(which: EngineName): void {
       expect(text.stdout).toContain("/api/providers/email/events");
     });
 
+    it("channel connect --type sms stores the Twilio account and prints its status callback URL (D94)", async () => {
+      const sid = `AC${"0123456789abcdef".repeat(2)}`;
+      const args = [
+        "channel",
+        "connect",
+        "--workspace",
+        workspace,
+        "--type",
+        "sms",
+        "--account-sid",
+        sid,
+        "--auth-token",
+        "cli-twilio-token",
+      ];
+      const out = await svcJson(
+        { ...env, ALLOW_PRIVATE_WEBHOOKS: "1" },
+        ...args,
+        "--from",
+        "+15017122661",
+        "--api-base-url",
+        "http://127.0.0.1:9",
+      );
+      expect(out).toEqual({
+        channel_id: expect.stringMatching(/^ch_[0-9A-Za-z]+$/),
+        status_callback_url: expect.stringMatching(new RegExp(`/api/providers/sms/twilio/${String(out.channel_id)}$`)),
+      });
+      const [row] = await query("SELECT type::text AS type, external_id, settings, secrets FROM channels WHERE id = $1", [out.channel_id]);
+      expect(row).toMatchObject({ type: "sms", external_id: sid, settings: { from: "+15017122661", api_base_url: "http://127.0.0.1:9" } });
+      expect(String(row!.secrets)).not.toContain("cli-twilio-token");
+      // Exactly one sender: a phone number or a Messaging Service.
+      const neither = await svc(env, ...args);
+      expect(neither).toMatchObject({ code: 2, stdout: "" });
+      expect(neither.stderr).toContain("--from or --messaging-service-sid");
+      const service = await svcJson(env, ...args, "--messaging-service-sid", `MG${"fedcba9876543210".repeat(2)}`);
+      const [serviceRow] = await query("SELECT settings FROM channels WHERE id = $1", [service.channel_id]);
+      expect(serviceRow!.settings).toEqual({ messaging_service_sid: `MG${"fedcba9876543210".repeat(2)}` });
+      const wrong = await svc(env, "channel", "connect", "--workspace", workspace, "--type", "whatsapp", "--account-sid", sid);
+      expect(wrong.stderr).toContain("--account-sid is only for --type sms");
+    });
+
     it.each([
       {
         name: "a loopback Graph API base",

@@ -71,6 +71,8 @@ export const FIXTURES = {
   // e-mail reputation guard (e2e/api/reputation-guard.test.ts, D93): channels of their own.
   refusals: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { live: { mode: "live" }, test: { mode: "test" } } },
   guard: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { live: { mode: "live" }, test: { mode: "test" } } },
+  // SMS through Twilio (e2e/api/sms.test.ts, D94-D97): a channel and usage of its own.
+  sms: { plan: "pro", rateLimit: 100_000, defaultCountry: "BR", keys: { live: { mode: "live" }, test: { mode: "test" } } },
   quota: { plan: "pro", rateLimit: 100_000, dailyLimit: 10, keys: { live: { mode: "live" }, test: { mode: "test" } } },
   monthly: { plan: "pro", rateLimit: 100_000, monthlyLimit: 3, keys: { live: { mode: "live" } } },
   pages: { plan: "pro", rateLimit: 100_000, keys: { test: { mode: "test" } } },

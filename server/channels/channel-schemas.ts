@@ -10,13 +10,14 @@ import { channelOf } from "./registry.ts";
 // non-secret settings; the secrets are sealed (server/lib/crypto.ts) and never returned.
 
 /** Meta's default throughput for a WhatsApp business number; a modest default for SMTP relays. */
-export const DEFAULT_RATE_PER_SECOND = { whatsapp: 80, email: 10 } as const;
+export const DEFAULT_RATE_PER_SECOND = { whatsapp: 80, email: 10, sms: 10 } as const satisfies Record<ChannelType, number>;
 
 /** The secrets each channel type keeps, in the order they are shown. */
 export const SECRET_NAMES = {
   whatsapp: ["access_token", "app_secret", "verify_token"],
   email: ["smtp_url", "events_token", "dkim_private_key"],
-} as const;
+  sms: ["auth_token"],
+} as const satisfies Record<ChannelType, readonly string[]>;
 
 const ZHttpUrl = z
   .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
@@ -93,22 +94,56 @@ export const ZConnectEmailRequest = z.object({
   rate_per_second: ZRate,
 });
 
-export const ZConnectChannelRequest = z.discriminatedUnion("type", [ZConnectWhatsAppRequest, ZConnectEmailRequest]);
+export const ZConnectSmsRequest = z
+  .object({
+    type: z.literal("sms"),
+    name: ZName,
+    account_sid: z
+      .string()
+      .trim()
+      .regex(/^AC[0-9a-fA-F]{32}$/, "must be the Twilio account SID: AC followed by 32 hexadecimal digits"),
+    auth_token: ZSecret("auth_token"),
+    from: z
+      .string()
+      .trim()
+      .max(64)
+      .optional()
+      .describe("The sending phone number of the account (E.164); or give `messaging_service_sid`."),
+    messaging_service_sid: z
+      .string()
+      .trim()
+      .regex(/^MG[0-9a-fA-F]{32}$/, "must be a Twilio Messaging Service SID: MG followed by 32 hexadecimal digits")
+      .optional()
+      .describe("A Messaging Service of the account that picks the sender; or give `from`."),
+    api_base_url: ZHttpUrl.optional().describe("The Twilio API base; https://api.twilio.com by default."),
+    rate_per_second: ZRate,
+  })
+  .superRefine((v, ctx) => {
+    if ((v.from === undefined) === (v.messaging_service_sid === undefined)) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: "give either from or messaging_service_sid" });
+    }
+  });
+
+export const ZConnectChannelRequest = z.discriminatedUnion("type", [ZConnectWhatsAppRequest, ZConnectEmailRequest, ZConnectSmsRequest]);
 
 export type ConnectChannelRequest = z.input<typeof ZConnectChannelRequest>;
 
 export const ZChannel = z.object({
   id: z.string().describe("Prefix `ch_`."),
-  type: z.enum(["whatsapp", "email"]),
+  type: z.enum(["whatsapp", "email", "sms"]),
   name: z.string(),
-  external_id: z.string().describe("WhatsApp: the phone number id; e-mail: the from address."),
+  external_id: z.string().describe("WhatsApp: the phone number id; e-mail: the from address; SMS: the Twilio account SID."),
   settings: z
     .record(z.string(), z.string())
-    .describe("api_base_url and waba_id (WhatsApp), from, tracking_base_url, bounce_domain, dkim_selector and dkim_public_key (e-mail)."),
+    .describe(
+      "api_base_url and waba_id (WhatsApp), from, tracking_base_url, bounce_domain, dkim_selector and dkim_public_key (e-mail), from or messaging_service_sid and api_base_url (SMS).",
+    ),
   templates_synced_at: z.string().nullable().describe("WhatsApp: when the message templates were last synced; null before the first sync."),
   secrets_set: z.array(z.string()).describe("Names of the secrets stored; their values are never shown."),
   secrets_readable: z.boolean().describe("False when the stored secrets cannot be decrypted (AUTH_SECRET changed)."),
-  callback_url: z.string().describe("Where the provider reports: the WhatsApp webhook, or the e-mail events endpoint."),
+  callback_url: z
+    .string()
+    .describe("Where the provider reports: the WhatsApp webhook, the e-mail events endpoint, or the SMS status and inbound callback."),
   rate_per_second: z.number(),
   created_at: z.string(),
   disconnected_at: z.string().nullable(),
@@ -184,6 +219,8 @@ export const CHANNEL_SELECT = {
   pausedReason: true,
 } as const;
 
-export function callbackUrl(type: ChannelType, appUrl: string): string {
-  return `${appUrl}${channelOf(type).callbackPath}`;
+/** Where a channel's provider reports: one URL per channel type, or per channel when the type says so (sms). */
+export function callbackUrl(channel: { type: ChannelType; id: string }, appUrl: string): string {
+  const kind = channelOf(channel.type);
+  return `${appUrl}${kind.callbackPath}${kind.callbackPerChannel ? `/${channel.id}` : ""}`;
 }

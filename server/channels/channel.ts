@@ -1,4 +1,5 @@
 import type { Contact } from "../contacts/contact-schemas.ts";
+import type { ContactFlag } from "../contacts/contact-flags.ts";
 import type { ChannelType } from "../generated/prisma/enums.ts";
 import type { Mode } from "../keys/scopes.ts";
 import type { AppError } from "../lib/errors.ts";
@@ -14,7 +15,16 @@ export type { ChannelType };
 // here; what every channel shares (placeholders, pacing, the outbox) stays where it is.
 
 /** The contact's columns a channel reads to address it and to know whether it opted out. */
-export type Addressed = Pick<Contact, "phone" | "email" | "whatsapp_user_id" | "opt_out_whatsapp" | "opt_out_email">;
+export type Addressed = Pick<Contact, "phone" | "email" | "whatsapp_user_id" | "opt_out_whatsapp" | "opt_out_email" | "opt_out_sms">;
+
+/** A contact's flags that a provider's final refusal of a send may set (D90, D96). */
+export type RefusalFlag = ContactFlag;
+
+/** D90, D96: what a provider's final refusal (its error code) changes beside failing the message. */
+export type RefusalEffect = { pause: "payment" | "policy" } | { flag: RefusalFlag };
+
+/** D97: an sms message's encoding and segment count, of its rendered body. */
+export type SegmentsView = { encoding: "GSM-7" | "UCS-2"; segments: number };
 
 /** A limit in UTF-16 characters (as the request's own limits count) or in UTF-8 bytes (D48). */
 export type RenderLimit = { param: string; max: number; unit: "characters" | "bytes" };
@@ -37,7 +47,7 @@ export interface Channel {
   /** D16: how a missing address is named: words for the contact's missing field, and the request's `param`. */
   missingAddress: { what: string; param: string };
   /** D38: whether the contact opted out of this channel. */
-  optedOut(contact: Pick<Contact, "opt_out_whatsapp" | "opt_out_email">): boolean;
+  optedOut(contact: Pick<Contact, "opt_out_whatsapp" | "opt_out_email" | "opt_out_sms">): boolean;
   /** D72: live sends to an address on the workspace's suppression list are refused. */
   suppressible: boolean;
   /** D43: when free-form content may go (WhatsApp's 24-hour window); absent: always. */
@@ -64,4 +74,10 @@ export interface Channel {
   ): Promise<{ to: string; content: Content }>;
   /** Where the channel's provider sends its reports, under the app's URL. */
   callbackPath: string;
+  /** Whether `callbackPath` is followed by the channel's id (one callback URL per channel). */
+  callbackPerChannel: boolean;
+  /** D90, D96: what the provider's final refusal with this error code (as the message keeps it) changes; absent: nothing. */
+  refusal?(errorCode: string): RefusalEffect | undefined;
+  /** D97: what the message keeps of its content's segments (sms); absent on channels without segments. */
+  segments?(content: Content): SegmentsView;
 }

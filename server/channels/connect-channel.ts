@@ -10,6 +10,8 @@ import { assertAllowedHost } from "../lib/private-address.ts";
 import { insertJob } from "../outbox/jobs.ts";
 import { bumpTemplatesVersion } from "../whatsapp/templates-version.ts";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../providers/provider.ts";
+import { DEFAULT_TWILIO_API_BASE_URL } from "../providers/twilio-sms.ts";
+import { normalizePhone } from "../lib/phone.ts";
 import {
   CHANNEL_SELECT,
   DEFAULT_RATE_PER_SECOND,
@@ -50,6 +52,20 @@ export async function connectChannel(
       externalId: request.phone_number_id,
       settings: { api_base_url: apiBaseUrl, ...(request.waba_id ? { waba_id: request.waba_id } : {}) },
       secrets: { access_token: request.access_token, app_secret: request.app_secret, verify_token: request.verify_token },
+    };
+  } else if (request.type === "sms") {
+    // D94: Twilio's Messages API; the account sid names the channel's account, the auth token signs its callbacks.
+    const apiBaseUrl = request.api_base_url ?? DEFAULT_TWILIO_API_BASE_URL;
+    if (apiBaseUrl !== DEFAULT_TWILIO_API_BASE_URL) await assertAllowedHost(new URL(apiBaseUrl).hostname, "api_base_url");
+    const from = request.from !== undefined ? normalizePhone(request.from, null, "from") : undefined;
+    data = {
+      name: request.name ?? `SMS ${from ?? request.messaging_service_sid}`,
+      externalId: request.account_sid,
+      settings: {
+        ...(from ? { from } : { messaging_service_sid: request.messaging_service_sid! }),
+        ...(request.api_base_url ? { api_base_url: apiBaseUrl } : {}),
+      },
+      secrets: { auth_token: request.auth_token },
     };
   } else {
     const from = normalizeEmail(request.from, "from");

@@ -52,7 +52,7 @@ export function channelView(row: ChannelRow): Channel {
     templates_synced_at: row.templatesSyncedAt?.toISOString() ?? null,
     secrets_set: secretsSet,
     secrets_readable: readable,
-    callback_url: callbackUrl(row.type, env().appUrl),
+    callback_url: callbackUrl(row, env().appUrl),
     rate_per_second: row.ratePerSecond,
     created_at: row.createdAt.toISOString(),
     disconnected_at: row.disconnectedAt?.toISOString() ?? null,

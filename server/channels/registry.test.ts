@@ -18,7 +18,7 @@ describe("channel registry", () => {
     expect(channelOf("whatsapp").addressOf(contact)).toBe("BR.1234");
     expect(channelOf("whatsapp").addressOf({ ...contact, phone: "+5511987654321" })).toBe("+5511987654321");
     expect(channelOf("email").addressOf(contact)).toBe("ana@example.com");
-    const optedOut = { opt_out_whatsapp: true, opt_out_email: false };
+    const optedOut = { opt_out_whatsapp: true, opt_out_email: false, opt_out_sms: false };
     expect([channelOf("whatsapp").optedOut(optedOut), channelOf("email").optedOut(optedOut)]).toEqual([true, false]);
   });
 

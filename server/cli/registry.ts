@@ -46,7 +46,7 @@ export const COMMANDS: Entry[] = [
   },
   {
     name: "channel connect",
-    summary: "Connect a WhatsApp Cloud API number or an SMTP relay to a workspace",
+    summary: "Connect a WhatsApp Cloud API number, an SMTP relay or a Twilio account (SMS) to a workspace",
     load: async () => (await import("./commands/channel-connect.ts")).channelConnect,
   },
   {

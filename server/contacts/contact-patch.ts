@@ -32,6 +32,7 @@ export type ContactPatch = {
   fields?: Record<string, string | number | boolean | null>;
   optOutWhatsapp?: boolean;
   optOutEmail?: boolean;
+  optOutSms?: boolean;
   /** null clears it (D65). */
   timeZone?: string | null;
 };
@@ -57,6 +58,7 @@ export async function checkContactPatch(
   if (input.fields !== undefined) patch.fields = await checkFields(database, workspaceId, input.fields);
   if (input.opt_out_whatsapp !== undefined) patch.optOutWhatsapp = input.opt_out_whatsapp;
   if (input.opt_out_email !== undefined) patch.optOutEmail = input.opt_out_email;
+  if (input.opt_out_sms !== undefined) patch.optOutSms = input.opt_out_sms;
   if (input.time_zone !== undefined) patch.timeZone = input.time_zone;
   return patch;
 }

@@ -54,6 +54,7 @@ export const ZUpsertContactRequest = z
       .meta({ example: { plan: "gold" } }),
     opt_out_whatsapp: z.boolean().optional(),
     opt_out_email: z.boolean().optional(),
+    opt_out_sms: z.boolean().optional(),
     time_zone: ZTimeZone.nullable().optional().describe("The contact's IANA time zone, for a journey's quiet hours; null clears it."),
   })
   .meta({ examples: [{ phone: "+55 11 98765-4321", name: "Ana", fields: { plan: "gold" } }] });
@@ -82,6 +83,7 @@ export const ZContact = z
     fields: z.record(z.string(), ZFieldValue).describe("Custom-field values by key."),
     opt_out_whatsapp: z.boolean(),
     opt_out_email: z.boolean(),
+    opt_out_sms: z.boolean(),
     whatsapp_marketing_opt_out: z
       .boolean()
       .describe("True once WhatsApp said the contact stopped marketing messages from you: marketing templates to it are refused."),
@@ -117,6 +119,7 @@ export const CONTACT_SELECT = {
   fields: true,
   optOutWhatsapp: true,
   optOutEmail: true,
+  optOutSms: true,
   whatsappMarketingOptOut: true,
   whatsappWindowExpiresAt: true,
   timeZone: true,
@@ -137,6 +140,7 @@ export function contactView(row: ContactRow): Contact {
     fields: (row.fields ?? {}) as Contact["fields"],
     opt_out_whatsapp: row.optOutWhatsapp,
     opt_out_email: row.optOutEmail,
+    opt_out_sms: row.optOutSms,
     whatsapp_marketing_opt_out: row.whatsappMarketingOptOut,
     whatsapp_window_expires_at: row.whatsappWindowExpiresAt?.toISOString() ?? null,
     time_zone: row.timeZone,

@@ -19,6 +19,7 @@ type Row = Columns<
   | "name"
   | "opt_out_whatsapp"
   | "opt_out_email"
+  | "opt_out_sms"
   | "whatsapp_marketing_opt_out"
   | "whatsapp_window_expires_at"
   | "time_zone"
@@ -41,7 +42,7 @@ export const CONTACT_MATCH = {
   whatsapp_user_id: "c.whatsapp_user_id = $2",
   email: "(c.email = $2 OR c.email_key = lower($2)) ORDER BY c.email = $2 DESC",
 } as const;
-const COLUMNS = `c.id, c.phone, c.email, c.whatsapp_user_id, c.whatsapp_username, c.name, c.fields, c.opt_out_whatsapp, c.opt_out_email, c.whatsapp_marketing_opt_out, c.whatsapp_window_expires_at, c.time_zone, c.created_at, c.updated_at,
+const COLUMNS = `c.id, c.phone, c.email, c.whatsapp_user_id, c.whatsapp_username, c.name, c.fields, c.opt_out_whatsapp, c.opt_out_email, c.opt_out_sms, c.whatsapp_marketing_opt_out, c.whatsapp_window_expires_at, c.time_zone, c.created_at, c.updated_at,
   coalesce((SELECT array_agg(t.tag_id ORDER BY t.tag_id) FROM contact_tags t WHERE t.workspace_id = $1 AND t.contact_id = c.id), '{}') AS tags`;
 const FIND = (match: string) => `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = $1 AND ${match} LIMIT 1`;
 const QUERIES = {
@@ -227,6 +228,7 @@ function contactOf(row: Row): Contact {
     fields: row.fields ?? {},
     opt_out_whatsapp: row.opt_out_whatsapp,
     opt_out_email: row.opt_out_email,
+    opt_out_sms: row.opt_out_sms,
     whatsapp_marketing_opt_out: row.whatsapp_marketing_opt_out,
     whatsapp_window_expires_at: row.whatsapp_window_expires_at ? new Date(row.whatsapp_window_expires_at).toISOString() : null,
     time_zone: row.time_zone,

@@ -86,12 +86,12 @@ const CREATE_CONTACTS = `
   WITH x AS (
     SELECT * FROM ${jsonRows(
       "$1",
-      `id text, workspace_id text, phone text, email text, whatsapp_user_id text, whatsapp_username text, name text, fields jsonb, opt_out_whatsapp boolean, opt_out_email boolean,
+      `id text, workspace_id text, phone text, email text, whatsapp_user_id text, whatsapp_username text, name text, fields jsonb, opt_out_whatsapp boolean, opt_out_email boolean, opt_out_sms boolean,
        time_zone text, at timestamptz, tags jsonb, event_id text, mode "KeyMode", data jsonb, request_id text, traceparent text`,
     )} AS x
   ), ins AS (
-    INSERT INTO contacts (id, workspace_id, phone, email, email_key, whatsapp_user_id, whatsapp_username, name, fields, opt_out_whatsapp, opt_out_email, time_zone, created_at, updated_at)
-    SELECT id, workspace_id, phone, email, lower(email), whatsapp_user_id, whatsapp_username, name, fields, opt_out_whatsapp, opt_out_email, time_zone, at, at FROM x
+    INSERT INTO contacts (id, workspace_id, phone, email, email_key, whatsapp_user_id, whatsapp_username, name, fields, opt_out_whatsapp, opt_out_email, opt_out_sms, time_zone, created_at, updated_at)
+    SELECT id, workspace_id, phone, email, lower(email), whatsapp_user_id, whatsapp_username, name, fields, opt_out_whatsapp, opt_out_email, opt_out_sms, time_zone, at, at FROM x
     ON CONFLICT DO NOTHING
     RETURNING id
   ), tagged AS (
@@ -127,6 +127,7 @@ const insertContact = groupCommitEach(
       fields: contact.fields,
       opt_out_whatsapp: contact.opt_out_whatsapp,
       opt_out_email: contact.opt_out_email,
+      opt_out_sms: contact.opt_out_sms,
       time_zone: contact.time_zone,
       at,
       tags: contact.tags,
@@ -160,6 +161,7 @@ async function createContact(
     fields: Object.fromEntries(Object.entries(patch.fields ?? {}).filter(([, v]) => v !== null)) as Contact["fields"],
     opt_out_whatsapp: patch.optOutWhatsapp ?? false,
     opt_out_email: patch.optOutEmail ?? false,
+    opt_out_sms: patch.optOutSms ?? false,
     whatsapp_marketing_opt_out: false,
     whatsapp_window_expires_at: null,
     time_zone: patch.timeZone ?? null,
@@ -222,6 +224,7 @@ async function applyPatch(
     fields,
     opt_out_whatsapp: patch.optOutWhatsapp ?? before.opt_out_whatsapp,
     opt_out_email: patch.optOutEmail ?? before.opt_out_email,
+    opt_out_sms: patch.optOutSms ?? before.opt_out_sms,
     time_zone: patch.timeZone !== undefined ? patch.timeZone : before.time_zone,
   };
   const comparable = (c: Contact) => canonicalJson({ ...c, tags: [...c.tags].sort(), updated_at: null });
@@ -241,6 +244,7 @@ async function applyPatch(
       fields: after.fields,
       optOutWhatsapp: after.opt_out_whatsapp,
       optOutEmail: after.opt_out_email,
+      optOutSms: after.opt_out_sms,
       timeZone: after.time_zone,
       updatedAt: now,
     },

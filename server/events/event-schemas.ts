@@ -19,7 +19,7 @@ const ZMessageEventData = z
       .nullable()
       .optional()
       .describe(
-        "`mensagem.falhou` only: the provider's code (`smtp_550`, Meta's number as text), `bounce_hard` for a bounce report, or ours; null when none.",
+        "`mensagem.falhou` only: the provider's code (`smtp_550`, `sms_30003`, Meta's number as text), `bounce_hard` for a bounce report, or ours; null when none.",
       ),
   })
   .meta({ id: "MessageEventData" });
@@ -27,14 +27,14 @@ const ZMessageEventData = z
 const ZInboundEventData = z
   .object({
     id: z.string().describe("The inbound message's id (prefix `msg_`)."),
-    channelType: z.literal("whatsapp"),
+    channelType: z.enum(["whatsapp", "sms"]),
     contact: z.string().describe("The contact who wrote (prefix `ct_`), created when the number was unknown."),
     direction: z.literal("inbound"),
     text: z
       .string()
       .nullable()
       .describe("The text, a media caption, or the title of the button or list row chosen; null for media without a caption."),
-    media_type: z.string().nullable().describe("`image`, `video`, `audio`, `document` or `sticker` for media; null otherwise."),
+    media_type: z.string().nullable().describe("`image`, `video`, `audio`, `document` or `sticker` for WhatsApp media; null otherwise."),
   })
   .meta({ id: "InboundMessageEventData" });
 
@@ -55,7 +55,7 @@ export const ZErasedContact = z
 const ZChannelEventData = z
   .object({
     channel_id: z.string().describe("The channel id (prefix `ch_`)."),
-    type: z.enum(["whatsapp", "email"]),
+    type: z.enum(CHANNELS),
     status: z.enum(["paused", "connected"]),
     reason: z
       .enum(["payment", "policy", "complaint_rate", "bounce_rate"])

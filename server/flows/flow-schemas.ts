@@ -3,7 +3,15 @@ import { z } from "zod";
 import { ZEventCondition, ZEventName, ZPropertyPath, type EventCondition } from "../contact-events/conditions.ts";
 import { ZQuietHours } from "../lib/time-zones.ts";
 import { ZCaps } from "../messaging/frequency-caps.ts";
-import { CHANNELS, checkContent, ZEmailContent, ZSingleRecipient, ZVariables, ZWhatsAppContent } from "../messaging/message-schemas.ts";
+import {
+  CHANNELS,
+  checkContent,
+  ZEmailContent,
+  ZSingleRecipient,
+  ZSmsContent,
+  ZVariables,
+  ZWhatsAppContent,
+} from "../messaging/message-schemas.ts";
 
 // The flow document of D37: the one format of the dashboard editor, its import and export, the
 // operator CLI and the tRPC API. Zod checks the shape (with the dotted path of each fault);
@@ -75,6 +83,7 @@ const ZSendStep = z
     channel_id: ZId.optional(),
     whatsapp: ZStepWhatsAppContent.optional(),
     email: ZEmailContent.optional(),
+    sms: ZSmsContent.optional(),
   })
   .strict()
   .superRefine(checkContent);

@@ -1,3 +1,5 @@
+import { CHANNELS } from "../messaging/message-schemas.ts";
+import type { ChannelType } from "../generated/prisma/enums.ts";
 import { z } from "zod";
 import type { Step } from "./flow-schemas.ts";
 import { stepAt, stepParam, type Path } from "./step-path.ts";
@@ -23,7 +25,7 @@ export const ZRunHistoryEntry = z
     from_version: z.number().int().optional().describe("`moved`: the version the run left when the flow was edited."),
     event_id: z.string().optional().describe("`entered` by a trigger, `woke` by an event, `converted`: the event (prefix `cev_`)."),
     message_id: z.string().optional().describe("`sent`, or `woke` by a message: the message."),
-    channel: z.enum(["whatsapp", "email"]).optional().describe("`sent`, `skipped`: the step's channel."),
+    channel: z.enum(CHANNELS).optional().describe("`sent`, `skipped`: the step's channel."),
     reason: z
       .string()
       .optional()
@@ -137,7 +139,7 @@ export function publicEntry(h: StoredEntry): RunHistoryEntry | null {
     case "enrolled":
       return { at, step: null, kind: "entered", version: d.version as number, ...(d.event_id ? { event_id: text(d.event_id) } : {}) };
     case "step":
-      if (d.type === "send") return { at, step, kind: "sent", message_id: text(d.message_id), channel: d.channel as "whatsapp" | "email" };
+      if (d.type === "send") return { at, step, kind: "sent", message_id: text(d.message_id), channel: d.channel as ChannelType };
       if (d.type === "branch") return { at, step, kind: "path", path: text(d.took) };
       return null;
     case "skipped":
@@ -145,7 +147,7 @@ export function publicEntry(h: StoredEntry): RunHistoryEntry | null {
         at,
         step,
         kind: "skipped",
-        channel: d.channel as "whatsapp" | "email",
+        channel: d.channel as ChannelType,
         reason: text(d.skip) ?? skipReason(text(d.code) ?? ""),
         message: text(d.reason),
       };

@@ -34,7 +34,7 @@ describe("step paths (D37)", () => {
   });
 
   it("evaluates conditions on the contact", () => {
-    const contact = { tags: ["tag_vip"], fields: { plan: "pro", n: 0 }, opt_out_whatsapp: true, opt_out_email: false };
+    const contact = { tags: ["tag_vip"], fields: { plan: "pro", n: 0 }, opt_out_whatsapp: true, opt_out_email: false, opt_out_sms: false };
     expect(holds({ has_tag: "tag_vip" }, contact)).toBe(true);
     expect(holds({ has_tag: "tag_x" }, contact)).toBe(false);
     expect(holds({ field: "plan", equals: "pro" }, contact)).toBe(true);

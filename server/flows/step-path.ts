@@ -68,6 +68,7 @@ export type ConditionContact = {
   fields: Record<string, unknown>;
   opt_out_whatsapp: boolean;
   opt_out_email: boolean;
+  opt_out_sms: boolean;
 };
 
 /** D37's branch conditions, on the contact as the run sees it now. */

@@ -297,7 +297,7 @@ export const ERROR_CATALOG = {
   },
   recipient_opted_out: {
     type: "conflict",
-    description: "The recipient opted out of the channel (`opt_out_whatsapp` or `opt_out_email`); `param` is `to`.",
+    description: "The recipient opted out of the channel (`opt_out_whatsapp`, `opt_out_email` or `opt_out_sms`); `param` is `to`.",
     message: "The recipient opted out of whatsapp messages.",
     param: "to",
     where: ["api-declared"],

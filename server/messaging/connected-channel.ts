@@ -1,3 +1,4 @@
+import type { ChannelType } from "../generated/prisma/enums.ts";
 import type { Database, Handle } from "../db/client.ts";
 import { conflict } from "../lib/errors.ts";
 import { batchedRows } from "../lib/batched-rows.ts";
@@ -28,7 +29,7 @@ const connectedChannelBatched = batchedRows<Connected>(CONNECTED_CHANNELS);
 export async function connectedChannel(
   via: { database: Database; version?: string } | { sql: Handle },
   workspaceId: string,
-  type: "whatsapp" | "email",
+  type: ChannelType,
 ): Promise<string> {
   return (await connectedChannelRow(via, workspaceId, type)).channel;
 }
@@ -37,7 +38,7 @@ export async function connectedChannel(
 export async function connectedChannelRow(
   via: { database: Database; version?: string } | { sql: Handle },
   workspaceId: string,
-  type: "whatsapp" | "email",
+  type: ChannelType,
 ): Promise<Connected> {
   const key = `${type} ${workspaceId}`;
   const found =

@@ -17,13 +17,13 @@ import { recorder } from "../observability/metrics.ts";
 import { inSpan } from "../observability/tracing.ts";
 import { applyReport, type Report } from "./apply-report.ts";
 import { SECOND_TAIL_MS, slowChannel } from "../channels/pacing.ts";
-import { optsOutOfMarketing, pauseReason, slowsChannel } from "../providers/meta-error-codes.ts";
+import { slowsChannel } from "../providers/meta-error-codes.ts";
+import { channelOf } from "../channels/registry.ts";
 import { channelPausedError, pauseChannel, stopsEverySend } from "../channels/channel-pause.ts";
 import { addReputation, reputationDay } from "../channels/reputation.ts";
 import { jsonRows } from "../db/json-rows.ts";
-import { insertEvent, insertEventsFrom } from "../events/record-event.ts";
-import { touchContacts } from "../contacts/get-contact.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import { insertEventsFrom } from "../events/record-event.ts";
+import { setContactFlag } from "../contacts/contact-flags.ts";
 import { insertHistory } from "./message-history.ts";
 import type { Columns } from "../db/rows.ts";
 
@@ -355,35 +355,18 @@ export async function settleMessage(database: Database, job: Job<"message.settle
 }
 
 /**
- * D90: what a final refusal of Meta's changes beside the message, in the transaction that
- * fails it: 131050 records the contact's marketing opt-out, 131042 and 368 pause the channel.
+ * D90, D96: what a provider's final refusal changes beside the message (its channel's module
+ * says), in the transaction that fails it: the channel paused, or a flag of the contact set
+ * (WhatsApp's marketing opt-out, 131050; the sms opt-out, Twilio's 21610).
  */
 function refusalEffects(m: DispatchRow, result: ProviderResult, channelId: string | null) {
-  const code = "errorCode" in result && result.errorCode ? Number(result.errorCode) : NaN;
-  if (m.channel !== "whatsapp" || Number.isNaN(code)) return undefined;
-  const pause = pauseReason(code);
-  if (pause && channelId) return (sql: Handle) => pauseChannel(sql, m.workspace_id, channelId, pause).then(() => {});
-  if (optsOutOfMarketing(code) && m.contact_id) {
-    const ref = { workspaceId: m.workspace_id, id: m.contact_id };
-    // Recorded as any change of a contact is (D14): its updated_at, and `contato.atualizado`
-    // with the contact as it now is, once (a second refusal changes nothing).
-    return async (sql: Handle) => {
-      const changed = await sql(
-        `UPDATE contacts SET whatsapp_marketing_opt_out = true WHERE workspace_id = $1 AND id = $2 AND NOT whatsapp_marketing_opt_out RETURNING id`,
-        [ref.workspaceId, ref.id],
-      );
-      if (changed.length === 0) return;
-      const contact = (await touchContacts(sql, [ref], new Date())).get(ref.id)!;
-      await insertEvent(sql, {
-        workspaceId: ref.workspaceId,
-        mode: m.mode,
-        name: "contato.atualizado",
-        data: contact as unknown as Prisma.InputJsonObject,
-        contactId: ref.id,
-      });
-    };
-  }
-  return undefined;
+  const effect = "errorCode" in result && result.errorCode ? channelOf(m.channel).refusal?.(result.errorCode) : undefined;
+  if (!effect) return undefined;
+  if ("pause" in effect)
+    return channelId ? (sql: Handle) => pauseChannel(sql, m.workspace_id, channelId, effect.pause).then(() => {}) : undefined;
+  if (!m.contact_id) return undefined;
+  const ref = { workspaceId: m.workspace_id, id: m.contact_id };
+  return (sql: Handle) => setContactFlag(sql, ref, effect.flag, m.mode).then(() => {});
 }
 
 async function finish(

@@ -1,3 +1,4 @@
+import type { ChannelType } from "../generated/prisma/enums.ts";
 import { parse as parseDuration } from "tinyduration";
 import { z } from "zod";
 import type { Handle } from "../db/client.ts";
@@ -37,12 +38,12 @@ export const ZCap = z.strictObject({
 export type Cap = z.infer<typeof ZCap>;
 
 export const ZCaps = z
-  .strictObject({ whatsapp: ZCap.optional(), email: ZCap.optional() })
+  .strictObject({ whatsapp: ZCap.optional(), email: ZCap.optional(), sms: ZCap.optional() })
   .describe("At most `count` journey messages per contact and channel in any rolling `period`.");
 export type Caps = z.infer<typeof ZCaps>;
 
 /** The caps a journey send meets: the workspace's and the flow's, the stricter of each where both have one. */
-export function capsFor(channel: "whatsapp" | "email", ...sets: (Caps | null | undefined)[]): Cap[] {
+export function capsFor(channel: ChannelType, ...sets: (Caps | null | undefined)[]): Cap[] {
   return sets.flatMap((caps) => (caps?.[channel] ? [caps[channel]] : []));
 }
 
@@ -61,7 +62,7 @@ const COUNT = `
  */
 export async function overCap(
   sql: Handle,
-  to: { workspaceId: string; contactId: string; mode: Mode; channel: "whatsapp" | "email" },
+  to: { workspaceId: string; contactId: string; mode: Mode; channel: ChannelType },
   caps: Cap[],
   now: Date,
   pending: (since: Date) => number = () => 0,

@@ -1,3 +1,4 @@
+import type { ChannelType } from "../generated/prisma/enums.ts";
 import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import { completeClaims, heldClaims, keyInUse, type Completion, type IdempotentEffect } from "../idempotency/idempotency.ts";
 import { groupCommitEach, writeOrEach } from "../lib/group-commit.ts";
@@ -13,10 +14,11 @@ import type { Content } from "../providers/provider.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 import { insertHistory } from "./message-history.ts";
 import { rowsPerWorkspace } from "../lib/per-workspace.ts";
+import { channelOf } from "../channels/registry.ts";
 
 export type NewMessage = {
   sender: Pick<CallerInWorkspace, "workspaceId" | "mode" | "defaultCountry" | "templatesVersion">;
-  channel: "whatsapp" | "email";
+  channel: ChannelType;
   /** The channel a live message goes through; null for test messages (D35). */
   channelId: string | null;
   contactId: string;
@@ -43,7 +45,7 @@ export type NewMessage = {
 export type Accepted = { id: string; message: NewMessage; at: Date; cause: Cause; response?: { effect: IdempotentEffect; body: unknown } };
 
 const MESSAGE_COLUMNS = `id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, created_at, metadata, api_key_id, run_id,
-  scheduled_at`;
+  scheduled_at, sms`;
 
 // One statement writes accepted messages, their first history entries, their outbox jobs
 // (ARCHITECTURE "Shape": transactional outbox; rows built by the outbox's `jobRow`) and the
@@ -109,6 +111,8 @@ function insertParams(batch: readonly Accepted[], handoff: Handoff | null): unkn
       api_key_id: m.apiKeyId ?? null,
       run_id: m.runId ?? null,
       scheduled_at: m.sendAt ?? null,
+      // D97: an sms keeps the encoding and segments of its rendered body.
+      sms: channelOf(m.channel).segments?.(m.content) ?? null,
     };
   });
   const jobs = batch.map(({ id, message: m, at, cause }) => {

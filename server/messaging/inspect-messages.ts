@@ -1,3 +1,4 @@
+import type { ChannelType } from "../generated/prisma/enums.ts";
 import type { Database } from "../db/client.ts";
 import type { Columns } from "../db/rows.ts";
 import type { Message as MessageModel } from "../generated/prisma/client.ts";
@@ -13,7 +14,7 @@ import { MESSAGE_VIEW_COLUMNS, messageView, type Message, type MessageRow } from
 export type MessageFilter = {
   q?: string;
   status?: Message["status"];
-  channel?: "whatsapp" | "email";
+  channel?: ChannelType;
   mode?: "test" | "live";
   from?: Date;
   to?: Date;

@@ -1,3 +1,4 @@
+import type { ChannelType } from "../generated/prisma/enums.ts";
 // The `data` of a message's `mensagem.*` events (interface.md "Body shape", D31), built in one
 // place for every path that records one: `id`, `channelType`, `status`, `contact`, the
 // caller's `metadata` given on send (D57, `{}` when none) and, for `failed`, `error` and
@@ -5,7 +6,7 @@
 
 export type MessageEventSource = {
   id: string;
-  channel: "whatsapp" | "email";
+  channel: ChannelType;
   contact_id: string;
   metadata: Record<string, string> | null;
 };

@@ -4,7 +4,7 @@ import { ZWhatsAppTemplate } from "../whatsapp/template-schemas.ts";
 import type { ChannelType } from "../channels/channel.ts";
 import { channelOf } from "../channels/registry.ts";
 
-export const CHANNELS = ["whatsapp", "email"] as const;
+export const CHANNELS = ["whatsapp", "email", "sms"] as const satisfies readonly ChannelType[];
 export const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
 
 const ADDRESSES = ["phone", "email", "whatsapp_user_id", "contact_id"] as const;
@@ -89,6 +89,18 @@ export const ZEmailContent = z
   })
   .meta({ override: ({ jsonSchema }) => void (jsonSchema.required = ["html"]) });
 
+export const ZSmsContent = z
+  .strictObject({
+    body: z
+      .string()
+      .max(1600, "must be at most 1600 characters")
+      .optional()
+      .describe(
+        "Text; accepts `{{variable}}` placeholders. At most 1,600 characters, also once rendered. Sent in segments of 160 GSM-7 characters (153 each when longer) or 70 UCS-2 characters (67 each) when a character is outside GSM-7.",
+      ),
+  })
+  .meta({ override: ({ jsonSchema }) => void (jsonSchema.required = ["body"]) });
+
 export const ZVariables = z
   .record(z.string().max(64), ZVariableValue)
   .refine((v) => Object.keys(v).length <= 100, "at most 100 variables")
@@ -149,6 +161,7 @@ export const ZSendMessageRequest = z
     to: ZSingleRecipient,
     whatsapp: ZWhatsAppContent.optional(),
     email: ZEmailContent.optional(),
+    sms: ZSmsContent.optional(),
     variables: ZVariables.optional(),
     channel_id: z.string().max(64).optional().describe("A specific channel; otherwise the connected channel of the type is used."),
     metadata: ZMetadata.optional(),
@@ -166,6 +179,7 @@ export const ZSendMessageRequest = z
     examples: [
       { channel: "whatsapp", to: { phone: "+5511987654321" }, whatsapp: { body: "Your code is {{code}}." }, variables: { code: "4821" } },
       { channel: "email", to: { email: "ana@example.com", name: "Ana" }, email: { subject: "Welcome", html: "<p>Hello {{name}}!</p>" } },
+      { channel: "sms", to: { phone: "+5511987654321" }, sms: { body: "Your code is {{code}}." }, variables: { code: "4821" } },
       {
         channel: "whatsapp",
         to: { phone: "+5511987654321" },
@@ -205,7 +219,7 @@ export const ZMessage = z
       .string()
       .nullable()
       .describe(
-        "The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise.",
+        "The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, `sms_<Twilio error code>` for an SMS (such as `sms_30003`), or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise.",
       ),
     pricing: z
       .object({
@@ -222,6 +236,13 @@ export const ZMessage = z
       })
       .nullable()
       .describe("WhatsApp: how Meta prices the message, as its latest status report said; null until a report carried it."),
+    sms: z
+      .object({
+        encoding: z.enum(["GSM-7", "UCS-2"]).describe("`GSM-7` when every character is in the GSM 03.38 alphabet, else `UCS-2`."),
+        segments: z.int().describe("How many SMS segments the body is sent in (each billed by the carrier)."),
+      })
+      .nullable()
+      .describe("SMS: the encoding and segment count of the rendered body; null on other channels and on inbound messages."),
     scheduled_at: z.string().nullable().describe("The `send_at` it was sent with; null when it was sent at once."),
     canceled_at: z.string().nullable().describe("When it was canceled; null otherwise."),
     sent_at: z.string().nullable(),
@@ -276,6 +297,7 @@ export const ZMessageDryRun = ZMessage.omit({ id: true })
       error: null,
       error_code: null,
       pricing: null,
+      sms: null,
       scheduled_at: null,
       canceled_at: null,
       sent_at: null,
@@ -291,11 +313,15 @@ export type MessageRow = Pick<
   MessageModel,
   "id" | "status" | "channel" | "to" | "contactId" | "providerMessageId" | "error" | "sentAt" | "deliveredAt" | "readAt" | "createdAt"
 > &
-  Partial<Pick<MessageModel, "direction" | "errorCode" | "scheduledAt" | "canceledAt">> & { metadata: unknown; pricing?: unknown };
+  Partial<Pick<MessageModel, "direction" | "errorCode" | "scheduledAt" | "canceledAt">> & {
+    metadata: unknown;
+    pricing?: unknown;
+    sms?: unknown;
+  };
 
 /** The columns of `messageView` as SQL, read from `messages m` (`MessageRow`'s names). */
 export const MESSAGE_VIEW_COLUMNS = `m.id, m.status::text AS status, m.channel::text AS channel, m.direction, m."to",
-  m.contact_id AS "contactId", m.metadata, m.provider_message_id AS "providerMessageId", m.error, m.error_code AS "errorCode", m.pricing,
+  m.contact_id AS "contactId", m.metadata, m.provider_message_id AS "providerMessageId", m.error, m.error_code AS "errorCode", m.pricing, m.sms,
   m.scheduled_at AS "scheduledAt", m.canceled_at AS "canceledAt", m.sent_at AS "sentAt", m.delivered_at AS "deliveredAt", m.read_at AS "readAt", m.created_at AS "createdAt"`;
 
 export function messageView(m: MessageRow): Message {
@@ -311,6 +337,7 @@ export function messageView(m: MessageRow): Message {
     error: m.error,
     error_code: m.errorCode ?? null,
     pricing: (m.pricing as Message["pricing"] | undefined) ?? null,
+    sms: (m.sms as Message["sms"] | undefined) ?? null,
     scheduled_at: m.scheduledAt?.toISOString() ?? null,
     canceled_at: m.canceledAt?.toISOString() ?? null,
     sent_at: m.sentAt?.toISOString() ?? null,

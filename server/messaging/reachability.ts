@@ -1,3 +1,4 @@
+import type { ChannelType } from "../generated/prisma/enums.ts";
 import { z } from "zod";
 import { getContactOrThrow } from "../contacts/get-contact.ts";
 import type { Database } from "../db/client.ts";
@@ -39,6 +40,10 @@ export const ZReachability = z
       reachable: z.boolean().describe("Whether an e-mail would go out now: true when `reasons` is empty."),
       reasons: ZReasons,
     }),
+    sms: z.object({
+      reachable: z.boolean().describe("Whether an SMS would go out now: true when `reasons` is empty."),
+      reasons: ZReasons,
+    }),
     quiet_hours: z
       .object({
         active: z.boolean().describe("Whether the flow's quiet hours hold now in the contact's time zone; always false without `flow_id`."),
@@ -60,6 +65,7 @@ export const ZReachability = z
         template_required: true,
       },
       email: { reachable: false, reasons: ["recipient_suppressed"] },
+      sms: { reachable: true, reasons: [] },
       quiet_hours: { active: true, until: "2026-11-28T08:00:00.000Z" },
       time_zone: "America/Sao_Paulo",
     },
@@ -93,7 +99,7 @@ export async function contactReachability(
           .query<{ quiet_hours: QuietHours | null; caps: Caps | null }>(FLOW_SETTINGS, [opts.flowId, caller.workspaceId])
           .then(([row]) => row ?? Promise.reject(notFound("flow", "flow_id"))),
   ]);
-  const reasons = async (channel: "whatsapp" | "email") => {
+  const reasons = async (channel: ChannelType) => {
     const caps = capsFor(channel, settings.caps, flow?.caps);
     const refusals = await whyNot(
       database.query,
@@ -102,7 +108,7 @@ export async function contactReachability(
     );
     return refusals.map((r) => r.reason);
   };
-  const [whatsapp, email] = await Promise.all([reasons("whatsapp"), reasons("email")]);
+  const [whatsapp, email, sms] = await Promise.all([reasons("whatsapp"), reasons("email"), reasons("sms")]);
   // D88: a contact without a phone is messaged at its WhatsApp user id, its window the same.
   const address = addressOn(contact, "whatsapp");
   const open = address !== null && windowOpen(caller.mode, contact, address, now);
@@ -117,6 +123,7 @@ export async function contactReachability(
       template_required: address !== null && !open,
     },
     email: { reachable: email.length === 0, reasons: email },
+    sms: { reachable: sms.length === 0, reasons: sms },
     quiet_hours: { active: held !== null, until: held?.until.toISOString() ?? null },
     time_zone: zone,
   };

@@ -1,8 +1,10 @@
+import type { ChannelType } from "../generated/prisma/enums.ts";
 import { findContactBy } from "../contacts/get-contact.ts";
 import { updateContact, upsertContact } from "../contacts/upsert-contact.ts";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import { AppError } from "../lib/errors.ts";
-import type { Database } from "../db/client.ts";
+import type { Database, Handle } from "../db/client.ts";
+import { channelOf } from "../channels/registry.ts";
 import { insertEvent } from "../events/record-event.ts";
 import { newId } from "../lib/ids.ts";
 import { insertHistory } from "./message-history.ts";
@@ -36,24 +38,32 @@ export type InboundItem = {
 
 export type InboundOutcome = "recorded" | "duplicate";
 
+// `$9`: the end of the contact's window the message opens (D43), null on a channel without one.
 const INSERT_INBOUND = `
   WITH m AS (
     INSERT INTO messages (id, workspace_id, mode, channel, channel_id, contact_id, "to", status, content, source, direction, provider_message_id, created_at)
-    VALUES ($1, $2, 'live', 'whatsapp', $3, $4, NULL, 'received', $5::jsonb, 'inbound', 'inbound', $6, $7)
+    VALUES ($1, $2, 'live', $10::"ChannelType", $3, $4, NULL, 'received', $5::jsonb, 'inbound', 'inbound', $6, $7)
     RETURNING id
   ), h AS (
     ${insertHistory("SELECT $2, id, $7, 'provider_report', 'received', $8::jsonb FROM m")}
   ), w AS (
-    UPDATE contacts SET whatsapp_window_expires_at = greatest(coalesce(whatsapp_window_expires_at, $9), $9) WHERE workspace_id = $2 AND id = $4
+    UPDATE contacts SET whatsapp_window_expires_at = greatest(coalesce(whatsapp_window_expires_at, $9), $9)
+    WHERE workspace_id = $2 AND id = $4 AND $9::timestamptz IS NOT NULL
   )
   SELECT id FROM m`;
 
-/** Records one inbound message for a workspace's channel; a redelivered one is recorded once. */
+/**
+ * Records one inbound message for a workspace's channel (WhatsApp unless `type` says); a
+ * redelivered one is recorded once. `also` runs in the same transaction when it is recorded,
+ * with the sender's contact (D96: an sms's opt-out words).
+ */
 export async function recordInbound(
   database: Database,
-  channel: { id: string; workspaceId: string },
+  channel: { id: string; workspaceId: string; type?: ChannelType },
   item: InboundItem,
+  also?: (sql: Handle, contact: Contact) => Promise<void>,
 ): Promise<InboundOutcome> {
+  const type = channel.type ?? "whatsapp";
   const contact = await senderContact(database, channel.workspaceId, item);
   return database.transaction(async (sql) => {
     // Meta redelivers a webhook it did not see answered: the wamid identifies the message.
@@ -69,7 +79,7 @@ export async function recordInbound(
       from: item.from,
       ...(item.userId ? { from_user_id: item.userId } : {}),
       ...(item.parentUserId ? { parent_user_id: item.parentUserId } : {}),
-      whatsapp: item.raw,
+      [type]: item.raw,
     };
     await sql(INSERT_INBOUND, [
       id,
@@ -80,15 +90,17 @@ export async function recordInbound(
       item.wamid,
       item.at,
       JSON.stringify({ inbound: true }),
-      new Date(item.at.getTime() + WINDOW_MS),
+      channelOf(type).window ? new Date(item.at.getTime() + WINDOW_MS) : null,
+      type,
     ]);
     await insertEvent(sql, {
       workspaceId: channel.workspaceId,
       mode: "live",
       name: "mensagem.recebida",
       contactId: contact.id,
-      data: { id, channelType: "whatsapp", contact: contact.id, direction: "inbound", text: item.text, media_type: item.mediaType },
+      data: { id, channelType: type, contact: contact.id, direction: "inbound", text: item.text, media_type: item.mediaType },
     });
+    await also?.(sql, contact);
     return "recorded";
   });
 }

@@ -1,3 +1,4 @@
+import type { ChannelType } from "../generated/prisma/enums.ts";
 import type { Database } from "../db/client.ts";
 import type { KeyMode } from "../generated/prisma/enums.ts";
 import type { Columns } from "../db/rows.ts";
@@ -21,7 +22,7 @@ export const OVERVIEW_DAYS = 30;
 /** How many of the newest messages the status figures and failure reasons are counted over. */
 export const RECENT_SAMPLE = 10_000;
 
-type Channel = "whatsapp" | "email";
+type Channel = ChannelType;
 
 const STATUSES = ["queued", "sent", "delivered", "read", "failed"] as const;
 type Status = (typeof STATUSES)[number];
@@ -70,7 +71,7 @@ export async function workspaceOverview(database: Database, workspaceId: string,
   const days: DailyUsage[] = [];
   for (let n = 0; n < OVERVIEW_DAYS; n++) {
     const day = utcDay(new Date(first.getTime() + n * 24 * 60 * 60_000));
-    days.push({ day, whatsapp_live: 0, email_live: 0, whatsapp_test: 0, email_test: 0 });
+    days.push({ day, whatsapp_live: 0, email_live: 0, sms_live: 0, whatsapp_test: 0, email_test: 0, sms_test: 0 });
   }
   for (const c of counters) {
     const day = days.find((d) => d.day === c.day);
@@ -79,10 +80,13 @@ export async function workspaceOverview(database: Database, workspaceId: string,
   }
   const today = days[days.length - 1]!;
 
-  const byStatus = Object.fromEntries(STATUSES.map((s) => [s, { whatsapp: 0, email: 0 }])) as Record<Status, Record<Channel, number>>;
+  const byStatus = Object.fromEntries(STATUSES.map((s) => [s, { whatsapp: 0, email: 0, sms: 0 }])) as Record<
+    Status,
+    Record<Channel, number>
+  >;
   // Inbound messages (`received`) and canceled ones (D76) are not part of the sent mix.
   for (const r of recent) if (r.status !== "received" && r.status !== "canceled") byStatus[r.status][r.channel] += Number(r.count);
-  const total = (s: Status) => byStatus[s].whatsapp + byStatus[s].email;
+  const total = (s: Status) => byStatus[s].whatsapp + byStatus[s].email + byStatus[s].sms;
   const sampled = STATUSES.reduce((sum, s) => sum + total(s), 0);
   const delivered = total("delivered") + total("read");
   const failed = total("failed");

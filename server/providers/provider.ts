@@ -1,3 +1,4 @@
+import type { ChannelType } from "../generated/prisma/enums.ts";
 import type { TemplateContent } from "./whatsapp-template.ts";
 
 // One small interface per provider (ARCHITECTURE "Shape"): the pipeline hands a message to the
@@ -6,7 +7,7 @@ import type { TemplateContent } from "./whatsapp-template.ts";
 /** The Graph API base a WhatsApp channel calls unless it names another (`api_base_url`). */
 export const DEFAULT_GRAPH_API_BASE_URL = "https://graph.facebook.com/v21.0";
 
-/** A message's content as stored and sent: WhatsApp free-form, a WhatsApp template, or an e-mail. */
+/** A message's content as stored and sent: WhatsApp free-form or an sms (`body`), a WhatsApp template, or an e-mail. */
 export type Content =
   | { body?: string; media_url?: string; media_type?: string }
   | TemplateContent
@@ -15,8 +16,8 @@ export type Content =
 export type ChannelConfig = {
   id: string;
   workspaceId: string;
-  type: "whatsapp" | "email";
-  /** WhatsApp: phone number id; e-mail: from address. */
+  type: ChannelType;
+  /** WhatsApp: phone number id; e-mail: from address; sms: the Twilio account sid. */
   externalId: string;
   /** Non-secret settings, e.g. api_base_url, tracking_base_url. */
   settings: Record<string, string>;
@@ -31,7 +32,7 @@ export type OutboundMessage = {
   id: string;
   workspaceId: string;
   contactId: string;
-  /** E.164 phone (WhatsApp) or e-mail address. */
+  /** E.164 phone (WhatsApp, sms) or e-mail address. */
   to: string;
   content: Content;
   /** The flow whose run sent it; absent or null for API sends and test sends. */

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { env } from "../lib/env.ts";
 import { callFailure, firstHeader, postJson, retryAfterMs, type HttpAnswer } from "./http-post.ts";
-import type { ProviderDetail, ProviderResult } from "./provider.ts";
+import { SMS_CALLBACK_PATH } from "./twilio-callback.ts";
+import type { ChannelConfig, OutboundMessage, ProviderClient, ProviderDetail, ProviderResult } from "./provider.ts";
 
 // Twilio's Messages API (D94, operations.md "Provider endpoints"): a form-encoded
 // POST {base}/2010-04-01/Accounts/{AccountSid}/Messages.json with HTTP Basic auth
@@ -109,3 +110,26 @@ export async function sendTwilioSms(account: TwilioAccount, sms: TwilioSms): Pro
     duration_ms: elapsed(),
   });
 }
+
+/** A channel's Twilio account, as `connectChannel` stored it (external id: the account sid). */
+export function twilioAccount(channel: ChannelConfig): TwilioAccount {
+  const { from, messaging_service_sid: service, api_base_url: apiBaseUrl } = channel.settings;
+  return {
+    accountSid: channel.externalId,
+    authToken: channel.secrets.auth_token ?? "",
+    sender: service ? { messagingServiceSid: service } : { from: from ?? "" },
+    ...(apiBaseUrl ? { apiBaseUrl } : {}),
+  };
+}
+
+/** The pipeline's client of sms channels: one Messages API call per message, its statuses posted to the channel's callback URL. */
+export const twilioSmsClient: ProviderClient = {
+  timeoutMs: TWILIO_TIMEOUT_MS,
+  send(channel: ChannelConfig, message: OutboundMessage) {
+    const body = "body" in message.content && typeof message.content.body === "string" ? message.content.body : "";
+    // Our message id rides along (as WhatsApp's biz_opaque_callback_data does): a report finds
+    // its message even when the send's answer, and so the sid, was lost or is not recorded yet (D47).
+    const statusCallback = `${env().appUrl}${SMS_CALLBACK_PATH}/${channel.id}?message_id=${encodeURIComponent(message.id)}`;
+    return sendTwilioSms(twilioAccount(channel), { to: message.to, body, statusCallback });
+  },
+};

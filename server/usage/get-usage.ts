@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ChannelType } from "../generated/prisma/enums.ts";
 import type { Database } from "../db/client.ts";
 import { effectiveLimits } from "../workspaces/plans.ts";
 import { usagePeriod } from "./quota.ts";
@@ -9,6 +10,10 @@ export const ZUsage = z
     period: z.string().describe("The current calendar month in UTC, `YYYY-MM`.").meta({ example: "2026-11" }),
     whatsapp: z.int().describe("Live WhatsApp messages accepted this month."),
     email: z.int().describe("Live e-mails accepted this month."),
+    sms: z.int().describe("Live SMS accepted this month."),
+    sms_segments: z
+      .int()
+      .describe("The segments of this month's live SMS (canceled ones left out): what carriers bill, one SMS being one or more segments."),
     total: z.int(),
     limit: z.int().nullable().describe("Monthly limit; null when there is none."),
     daily_limit_per_channel: z.int().describe("Daily limit applied to each channel (UTC day)."),
@@ -43,7 +48,13 @@ export async function getUsage(database: Database, workspaceId: string, now = ne
     where: { workspaceId, mode: "live", day: { startsWith: `${month}-` } },
     select: { channel: true, count: true, whatsappPricing: true },
   });
-  const of = (channel: "whatsapp" | "email") => rows.reduce((n, r) => n + (r.channel === channel ? r.count : 0), 0);
+  const of = (channel: ChannelType) => rows.reduce((n, r) => n + (r.channel === channel ? r.count : 0), 0);
+  // D97: the segments each live sms of the month keeps, on the index of the workspace's messages by time.
+  const [segments] = await database.query<{ n: string | null }>(
+    `SELECT sum((sms->>'segments')::int) AS n FROM messages
+     WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3 AND channel = 'sms' AND mode = 'live' AND status <> 'canceled'`,
+    [workspaceId, new Date(`${month}-01T00:00:00Z`), nextMonth(month)],
+  );
   const keys: Record<string, number> = {};
   for (const r of rows)
     for (const [key, n] of Object.entries(r.whatsappPricing as Record<string, number>)) keys[key] = (keys[key] ?? 0) + n;
@@ -58,10 +69,18 @@ export async function getUsage(database: Database, workspaceId: string, now = ne
     period: month,
     whatsapp: of("whatsapp"),
     email: of("email"),
-    total: of("whatsapp") + of("email"),
+    sms: of("sms"),
+    sms_segments: Number(segments?.n ?? 0),
+    total: of("whatsapp") + of("email") + of("sms"),
     limit: limits.monthlyLimit,
     daily_limit_per_channel: limits.dailyLimit,
     whatsapp_pricing: pricing,
     ...(cost ? { whatsapp_cost: cost } : {}),
   };
+}
+
+/** The first instant of the month after `month` (`YYYY-MM`), UTC. */
+function nextMonth(month: string): Date {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 1));
 }

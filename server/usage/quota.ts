@@ -1,9 +1,10 @@
+import type { ChannelType } from "../generated/prisma/enums.ts";
 import type { Handle } from "../db/client.ts";
 import type { Plan } from "../generated/prisma/enums.ts";
 import { AppError } from "../lib/errors.ts";
 import { effectiveLimits } from "../workspaces/plans.ts";
 
-export type Channel = "whatsapp" | "email";
+export type Channel = ChannelType;
 
 /** UTC day `YYYY-MM-DD` and month `YYYY-MM` (D20, D25). */
 export function usagePeriod(at: Date): { day: string; month: string } {

@@ -128,6 +128,7 @@ function sampleData(event: EventName): Record<string, unknown> {
     fields: {},
     optOutWhatsapp: false,
     optOutEmail: false,
+    optOutSms: false,
     whatsappMarketingOptOut: false,
     timeZone: null,
     whatsappWindowExpiresAt: null,

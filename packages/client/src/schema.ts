@@ -1366,6 +1366,7 @@ export interface components {
       };
       opt_out_whatsapp: boolean;
       opt_out_email: boolean;
+      opt_out_sms: boolean;
       /** @description True once WhatsApp said the contact stopped marketing messages from you: marketing templates to it are refused. */
       whatsapp_marketing_opt_out: boolean;
       /**
@@ -1414,6 +1415,10 @@ export interface components {
      *         "reasons": [
      *           "recipient_suppressed"
      *         ]
+     *       },
+     *       "sms": {
+     *         "reachable": true,
+     *         "reasons": []
      *       },
      *       "quiet_hours": {
      *         "active": true,
@@ -1466,6 +1471,21 @@ export interface components {
           | "channel_paused"
         )[];
       };
+      sms: {
+        /** @description Whether an SMS would go out now: true when `reasons` is empty. */
+        reachable: boolean;
+        /** @description Every reason that holds now: `no_address`, `opted_out`, `recipient_suppressed` (e-mail), `whatsapp_window_closed`, `no_channel` (live: no connected channel of the type), `quota_reached` (live: the daily or monthly limit), `frequency_capped` (journey messages only). Empty when a message would go out. */
+        reasons: (
+          | "no_address"
+          | "opted_out"
+          | "recipient_suppressed"
+          | "whatsapp_window_closed"
+          | "no_channel"
+          | "quota_reached"
+          | "frequency_capped"
+          | "channel_paused"
+        )[];
+      };
       /** @description Quiet hours are a flow's setting: asked with `flow_id`, those of the flow's current version. */
       quiet_hours: {
         /** @description Whether the flow's quiet hours hold now in the contact's time zone; always false without `flow_id`. */
@@ -1485,7 +1505,7 @@ export interface components {
        */
       status: "queued" | "sent" | "delivered" | "read" | "failed" | "received" | "canceled";
       /** @enum {string} */
-      channel: "whatsapp" | "email";
+      channel: "whatsapp" | "email" | "sms";
       /**
        * @description `outbound` for messages sent, `inbound` for messages received.
        * @enum {string}
@@ -1503,7 +1523,7 @@ export interface components {
       provider_message_id: string | null;
       /** @description Why it failed, or, while it is `queued` with `error_code` `provider_timeout`, why its outcome is not known yet; null otherwise. */
       error: string | null;
-      /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise. */
+      /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, `sms_<Twilio error code>` for an SMS (such as `sms_30003`), or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise. */
       error_code: string | null;
       /** @description WhatsApp: how Meta prices the message, as its latest status report said; null until a report carried it. */
       pricing: {
@@ -1511,6 +1531,16 @@ export interface components {
         category: string;
         /** @description `regular` when the message is charged; `free_customer_service` or `free_entry_point` when it is free. New values may be added. */
         type: string;
+      } | null;
+      /** @description SMS: the encoding and segment count of the rendered body; null on other channels and on inbound messages. */
+      sms: {
+        /**
+         * @description `GSM-7` when every character is in the GSM 03.38 alphabet, else `UCS-2`.
+         * @enum {string}
+         */
+        encoding: "GSM-7" | "UCS-2";
+        /** @description How many SMS segments the body is sent in (each billed by the carrier). */
+        segments: number;
       } | null;
       /**
        * Format: date-time
@@ -1544,6 +1574,7 @@ export interface components {
      *       "error": null,
      *       "error_code": null,
      *       "pricing": null,
+     *       "sms": null,
      *       "scheduled_at": null,
      *       "canceled_at": null,
      *       "sent_at": null,
@@ -1562,7 +1593,7 @@ export interface components {
        */
       status: "queued" | "sent" | "delivered" | "read" | "failed" | "received" | "canceled";
       /** @enum {string} */
-      channel: "whatsapp" | "email";
+      channel: "whatsapp" | "email" | "sms";
       /**
        * @description `outbound` for messages sent, `inbound` for messages received.
        * @enum {string}
@@ -1580,7 +1611,7 @@ export interface components {
       provider_message_id: string | null;
       /** @description Why it failed, or, while it is `queued` with `error_code` `provider_timeout`, why its outcome is not known yet; null otherwise. */
       error: string | null;
-      /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise. */
+      /** @description The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, `sms_<Twilio error code>` for an SMS (such as `sms_30003`), or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise. */
       error_code: string | null;
       /** @description WhatsApp: how Meta prices the message, as its latest status report said; null until a report carried it. */
       pricing: {
@@ -1588,6 +1619,16 @@ export interface components {
         category: string;
         /** @description `regular` when the message is charged; `free_customer_service` or `free_entry_point` when it is free. New values may be added. */
         type: string;
+      } | null;
+      /** @description SMS: the encoding and segment count of the rendered body; null on other channels and on inbound messages. */
+      sms: {
+        /**
+         * @description `GSM-7` when every character is in the GSM 03.38 alphabet, else `UCS-2`.
+         * @enum {string}
+         */
+        encoding: "GSM-7" | "UCS-2";
+        /** @description How many SMS segments the body is sent in (each billed by the carrier). */
+        segments: number;
       } | null;
       /**
        * Format: date-time
@@ -1653,6 +1694,10 @@ export interface components {
       whatsapp: number;
       /** @description Live e-mails accepted this month. */
       email: number;
+      /** @description Live SMS accepted this month. */
+      sms: number;
+      /** @description The segments of this month's live SMS (canceled ones left out): what carriers bill, one SMS being one or more segments. */
+      sms_segments: number;
       total: number;
       /** @description Monthly limit; null when there is none. */
       limit: number | null;
@@ -2097,7 +2142,7 @@ export interface components {
        * @description `sent`, `skipped`: the step's channel.
        * @enum {string}
        */
-      channel?: "whatsapp" | "email";
+      channel?: "whatsapp" | "email" | "sms";
       /** @description `skipped`: one of no_address, opted_out, recipient_suppressed, whatsapp_window_closed, no_channel, quota_reached, frequency_capped, channel_paused. `ended`: why the run ended. */
       reason?: string;
       /** @description `skipped`, `ended` as `failed`: the reason in words. */
@@ -2415,6 +2460,7 @@ export interface components {
       };
       opt_out_whatsapp?: boolean;
       opt_out_email?: boolean;
+      opt_out_sms?: boolean;
       /** @description The contact's IANA time zone, for a journey's quiet hours; null clears it. */
       time_zone?: string | null;
     };
@@ -2443,6 +2489,18 @@ export interface components {
      *       }
      *     }
      * @example {
+     *       "channel": "sms",
+     *       "to": {
+     *         "phone": "+5511987654321"
+     *       },
+     *       "sms": {
+     *         "body": "Your code is {{code}}."
+     *       },
+     *       "variables": {
+     *         "code": "4821"
+     *       }
+     *     }
+     * @example {
      *       "channel": "whatsapp",
      *       "to": {
      *         "phone": "+5511987654321"
@@ -2456,7 +2514,10 @@ export interface components {
      *       "dry_run": true
      *     }
      */
-    SendMessageRequest: components["schemas"]["SendWhatsAppMessageRequest"] | components["schemas"]["SendEmailMessageRequest"];
+    SendMessageRequest:
+      | components["schemas"]["SendWhatsAppMessageRequest"]
+      | components["schemas"]["SendEmailMessageRequest"]
+      | components["schemas"]["SendSmsMessageRequest"];
     /**
      * @example {
      *       "messages": [
@@ -3011,18 +3072,54 @@ export interface components {
         preview_text?: string;
       };
     };
+    /** SendSmsMessageRequest */
+    SendSmsMessageRequest: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      channel: "sms";
+      to: components["schemas"]["Recipient"];
+      /** @description Values for the `{{variable}}` placeholders: at most 100 keys; strings, numbers or booleans. */
+      variables?: {
+        [key: string]: string | number | boolean;
+      };
+      /** @description A specific channel; otherwise the connected channel of the type is used. */
+      channel_id?: string;
+      /**
+       * @description Your own key-value pairs, such as an order id: at most 20 keys of up to 40 characters, string values of up to 500.
+       * @example {
+       *       "order_id": "ord_1042"
+       *     }
+       */
+      metadata?: {
+        [key: string]: string;
+      };
+      /**
+       * Format: date-time
+       * @description When to send it: an ISO 8601 timestamp from now to 30 days ahead. The message stays `queued`, with `scheduled_at`, until then. Omit to send at once.
+       * @example 2026-12-01T09:00:00Z
+       */
+      send_at?: string;
+      /** @description `true`: run every check of the send and answer `200` with the message as it would be created, its content rendered, and no `id`; nothing is written, sent or counted. The same errors as a real send. Not taken by `POST /messages/batch`. */
+      dry_run?: boolean;
+      sms: {
+        /** @description Text; accepts `{{variable}}` placeholders. At most 1,600 characters, also once rendered. Sent in segments of 160 GSM-7 characters (153 each when longer) or 70 UCS-2 characters (67 each) when a character is outside GSM-7. */
+        body: string;
+      };
+    };
     MessageEventData: {
       /** @description The message id (prefix `msg_`). */
       id: string;
       /** @enum {string} */
-      channelType: "whatsapp" | "email";
+      channelType: "whatsapp" | "email" | "sms";
       /** @enum {string} */
       status: "sent" | "delivered" | "read" | "failed" | "canceled";
       /** @description The contact id (prefix `ct_`). */
       contact: string | null;
       /** @description Why it failed (`mensagem.falhou` only). */
       error?: string;
-      /** @description `mensagem.falhou` only: the provider's code (`smtp_550`, Meta's number as text), `bounce_hard` for a bounce report, or ours; null when none. */
+      /** @description `mensagem.falhou` only: the provider's code (`smtp_550`, `sms_30003`, Meta's number as text), `bounce_hard` for a bounce report, or ours; null when none. */
       error_code?: string | null;
     };
     MensagemEnviadaEvent: {
@@ -3124,15 +3221,15 @@ export interface components {
     InboundMessageEventData: {
       /** @description The inbound message's id (prefix `msg_`). */
       id: string;
-      /** @constant */
-      channelType: "whatsapp";
+      /** @enum {string} */
+      channelType: "whatsapp" | "sms";
       /** @description The contact who wrote (prefix `ct_`), created when the number was unknown. */
       contact: string;
       /** @constant */
       direction: "inbound";
       /** @description The text, a media caption, or the title of the button or list row chosen; null for media without a caption. */
       text: string | null;
-      /** @description `image`, `video`, `audio`, `document` or `sticker` for media; null otherwise. */
+      /** @description `image`, `video`, `audio`, `document` or `sticker` for WhatsApp media; null otherwise. */
       media_type: string | null;
     };
     MensagemRecebidaEvent: {
@@ -3318,7 +3415,7 @@ export interface components {
       /** @description The channel id (prefix `ch_`). */
       channel_id: string;
       /** @enum {string} */
-      type: "whatsapp" | "email";
+      type: "whatsapp" | "email" | "sms";
       /** @enum {string} */
       status: "paused" | "connected";
       /**
@@ -4400,6 +4497,7 @@ export interface operations {
            *       "fields": {},
            *       "opt_out_whatsapp": false,
            *       "opt_out_email": false,
+           *       "opt_out_sms": false,
            *       "whatsapp_marketing_opt_out": false,
            *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
            *       "time_zone": "America/Sao_Paulo",
@@ -4557,6 +4655,7 @@ export interface operations {
            *       "fields": {},
            *       "opt_out_whatsapp": false,
            *       "opt_out_email": false,
+           *       "opt_out_sms": false,
            *       "whatsapp_marketing_opt_out": false,
            *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
            *       "time_zone": "America/Sao_Paulo",
@@ -4723,6 +4822,7 @@ export interface operations {
            *       "fields": {},
            *       "opt_out_whatsapp": false,
            *       "opt_out_email": false,
+           *       "opt_out_sms": false,
            *       "whatsapp_marketing_opt_out": false,
            *       "whatsapp_window_expires_at": "2026-01-15T12:00:00.000Z",
            *       "time_zone": "America/Sao_Paulo",
@@ -4997,6 +5097,10 @@ export interface operations {
            *           "recipient_suppressed"
            *         ]
            *       },
+           *       "sms": {
+           *         "reachable": true,
+           *         "reasons": []
+           *       },
            *       "quiet_hours": {
            *         "active": true,
            *         "until": "2026-11-28T08:00:00.000Z"
@@ -5111,7 +5215,7 @@ export interface operations {
         /** @description Only messages in this status. */
         status?: "queued" | "sent" | "delivered" | "read" | "failed" | "received" | "canceled";
         /** @description Only messages of this channel. */
-        channel?: "whatsapp" | "email";
+        channel?: "whatsapp" | "email" | "sms";
         /** @description `outbound` for messages sent, `inbound` for messages received. */
         direction?: "inbound" | "outbound";
         /** @description Only messages to or from this contact. Prefix `ct_`. */
@@ -5154,6 +5258,10 @@ export interface operations {
            *         "pricing": {
            *           "category": "string",
            *           "type": "string"
+           *         },
+           *         "sms": {
+           *           "encoding": "GSM-7",
+           *           "segments": -9007199254740991
            *         },
            *         "scheduled_at": "2026-01-15T12:00:00.000Z",
            *         "canceled_at": "2026-01-15T12:00:00.000Z",
@@ -5290,6 +5398,7 @@ export interface operations {
            *       "error": null,
            *       "error_code": null,
            *       "pricing": null,
+           *       "sms": null,
            *       "scheduled_at": null,
            *       "canceled_at": null,
            *       "sent_at": null,
@@ -5330,6 +5439,10 @@ export interface operations {
            *       "pricing": {
            *         "category": "string",
            *         "type": "string"
+           *       },
+           *       "sms": {
+           *         "encoding": "GSM-7",
+           *         "segments": -9007199254740991
            *       },
            *       "scheduled_at": "2026-01-15T12:00:00.000Z",
            *       "canceled_at": "2026-01-15T12:00:00.000Z",
@@ -5538,6 +5651,10 @@ export interface operations {
            *             "category": "string",
            *             "type": "string"
            *           },
+           *           "sms": {
+           *             "encoding": "GSM-7",
+           *             "segments": -9007199254740991
+           *           },
            *           "scheduled_at": "2026-01-15T12:00:00.000Z",
            *           "canceled_at": "2026-01-15T12:00:00.000Z",
            *           "sent_at": "2026-01-15T12:00:00.000Z",
@@ -5711,6 +5828,10 @@ export interface operations {
            *       "pricing": {
            *         "category": "string",
            *         "type": "string"
+           *       },
+           *       "sms": {
+           *         "encoding": "GSM-7",
+           *         "segments": -9007199254740991
            *       },
            *       "scheduled_at": "2026-01-15T12:00:00.000Z",
            *       "canceled_at": "2026-01-15T12:00:00.000Z",
@@ -6022,6 +6143,10 @@ export interface operations {
            *         "category": "string",
            *         "type": "string"
            *       },
+           *       "sms": {
+           *         "encoding": "GSM-7",
+           *         "segments": -9007199254740991
+           *       },
            *       "scheduled_at": "2026-01-15T12:00:00.000Z",
            *       "canceled_at": "2026-01-15T12:00:00.000Z",
            *       "sent_at": "2026-01-15T12:00:00.000Z",
@@ -6151,6 +6276,8 @@ export interface operations {
            *       "period": "2026-11",
            *       "whatsapp": -9007199254740991,
            *       "email": -9007199254740991,
+           *       "sms": -9007199254740991,
+           *       "sms_segments": -9007199254740991,
            *       "total": -9007199254740991,
            *       "limit": -9007199254740991,
            *       "daily_limit_per_channel": -9007199254740991,
@@ -6292,11 +6419,11 @@ export interface operations {
             /** @description Prefix `ch_`. */
             id: string;
             /** @enum {string} */
-            type: "whatsapp" | "email";
+            type: "whatsapp" | "email" | "sms";
             name: string;
-            /** @description WhatsApp: the phone number id; e-mail: the from address. */
+            /** @description WhatsApp: the phone number id; e-mail: the from address; SMS: the Twilio account SID. */
             external_id: string;
-            /** @description api_base_url and waba_id (WhatsApp), from, tracking_base_url, bounce_domain, dkim_selector and dkim_public_key (e-mail). */
+            /** @description api_base_url and waba_id (WhatsApp), from, tracking_base_url, bounce_domain, dkim_selector and dkim_public_key (e-mail), from or messaging_service_sid and api_base_url (SMS). */
             settings: {
               [key: string]: string;
             };
@@ -6309,7 +6436,7 @@ export interface operations {
             secrets_set: string[];
             /** @description False when the stored secrets cannot be decrypted (AUTH_SECRET changed). */
             secrets_readable: boolean;
-            /** @description Where the provider reports: the WhatsApp webhook, or the e-mail events endpoint. */
+            /** @description Where the provider reports: the WhatsApp webhook, the e-mail events endpoint, or the SMS status and inbound callback. */
             callback_url: string;
             rate_per_second: number;
             /** Format: date-time */
@@ -6460,11 +6587,11 @@ export interface operations {
             /** @description Prefix `ch_`. */
             id: string;
             /** @enum {string} */
-            type: "whatsapp" | "email";
+            type: "whatsapp" | "email" | "sms";
             name: string;
-            /** @description WhatsApp: the phone number id; e-mail: the from address. */
+            /** @description WhatsApp: the phone number id; e-mail: the from address; SMS: the Twilio account SID. */
             external_id: string;
-            /** @description api_base_url and waba_id (WhatsApp), from, tracking_base_url, bounce_domain, dkim_selector and dkim_public_key (e-mail). */
+            /** @description api_base_url and waba_id (WhatsApp), from, tracking_base_url, bounce_domain, dkim_selector and dkim_public_key (e-mail), from or messaging_service_sid and api_base_url (SMS). */
             settings: {
               [key: string]: string;
             };
@@ -6477,7 +6604,7 @@ export interface operations {
             secrets_set: string[];
             /** @description False when the stored secrets cannot be decrypted (AUTH_SECRET changed). */
             secrets_readable: boolean;
-            /** @description Where the provider reports: the WhatsApp webhook, or the e-mail events endpoint. */
+            /** @description Where the provider reports: the WhatsApp webhook, the e-mail events endpoint, or the SMS status and inbound callback. */
             callback_url: string;
             rate_per_second: number;
             /** Format: date-time */

@@ -39,4 +39,5 @@ export const email = {
     return { to: normalizeEmail(input.to, "to"), content: { subject: "Test message", html } };
   },
   callbackPath: "/api/providers/email/events",
+  callbackPerChannel: false,
 } satisfies Channel;

@@ -5,6 +5,7 @@ import type { Database } from "../../db/client.ts";
 import { AppError } from "../../lib/errors.ts";
 import { normalizePhone } from "../../lib/phone.ts";
 import type { Content } from "../../providers/provider.ts";
+import { optsOutOfMarketing, pauseReason } from "../../providers/meta-error-codes.ts";
 import { checkTemplateSend, templateContent } from "../../whatsapp/check-template-send.ts";
 import type { Channel, ContentIssue, Fill, TestMessageInput } from "../channel.ts";
 
@@ -95,4 +96,13 @@ export const whatsapp = {
   },
   testMessage,
   callbackPath: "/api/providers/whatsapp",
+  callbackPerChannel: false,
+  // D90: 131042 and 368 pause the channel; 131050 records the contact's marketing opt-out.
+  refusal(errorCode) {
+    const code = Number(errorCode);
+    if (Number.isNaN(code)) return undefined;
+    const pause = pauseReason(code);
+    if (pause) return { pause };
+    return optsOutOfMarketing(code) ? { flag: "whatsapp_marketing_opt_out" } : undefined;
+  },
 } satisfies Channel;

@@ -2,7 +2,7 @@ import type { Channel } from "@/server/channels/channel-schemas.ts";
 
 export type ChannelType = Channel["type"];
 
-export const TYPE_LABEL: Record<ChannelType, string> = { whatsapp: "WhatsApp", email: "E-mail" };
+export const TYPE_LABEL: Record<ChannelType, string> = { whatsapp: "WhatsApp", email: "E-mail", sms: "SMS" };
 
 /** The names of the sealed secrets (server/channels/channel-schemas.ts SECRET_NAMES), for people. */
 export const SECRET_LABEL: Record<string, string> = {
@@ -12,7 +12,8 @@ export const SECRET_LABEL: Record<string, string> = {
   smtp_url: "SMTP URL",
   events_token: "Events token",
   dkim_private_key: "DKIM private key",
+  auth_token: "Auth token",
 };
 
 /** What `external_id` is for each type. */
-export const EXTERNAL_ID_LABEL: Record<ChannelType, string> = { whatsapp: "Phone number ID", email: "From address" };
+export const EXTERNAL_ID_LABEL: Record<ChannelType, string> = { whatsapp: "Phone number ID", email: "From address", sms: "Account SID" };

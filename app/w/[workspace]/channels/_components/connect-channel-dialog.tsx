@@ -95,6 +95,26 @@ const FIELDS: Record<ChannelType, FieldSpec[]> = {
     },
     { name: "rate_per_second", label: "Rate", type: "number", placeholder: String(DEFAULT_RATE_PER_SECOND.email), hint: RATE_HINT },
   ],
+  sms: [
+    { name: "name", label: "Name", hint: "How the dashboard shows the channel.", placeholder: "e.g. Codes" },
+    { name: "account_sid", label: "Account SID", required: true, placeholder: "AC…", hint: "From Twilio's console." },
+    {
+      name: "auth_token",
+      label: "Auth token",
+      type: "password",
+      required: true,
+      hint: "Also verifies the signature of Twilio's callbacks.",
+    },
+    {
+      name: "from",
+      label: "From number",
+      placeholder: "+15017122661",
+      hint: "The account's sending number; or give a Messaging Service SID.",
+    },
+    { name: "messaging_service_sid", label: "Messaging Service SID", placeholder: "MG…", hint: "Instead of a From number." },
+    { name: "api_base_url", label: "API base URL", type: "url", placeholder: "https://api.twilio.com", hint: "Twilio's API by default." },
+    { name: "rate_per_second", label: "Rate", type: "number", placeholder: String(DEFAULT_RATE_PER_SECOND.sms), hint: RATE_HINT },
+  ],
 };
 
 type Props = { type: ChannelType; onClose: () => void; onConnected: (connected: Connected) => void };
@@ -216,6 +236,17 @@ function request(type: ChannelType, values: Record<string, string>): ConnectChan
       app_secret: values.app_secret ?? "",
       verify_token: values.verify_token ?? "",
       ...(values.waba_id ? { waba_id: values.waba_id } : {}),
+      ...(values.api_base_url ? { api_base_url: values.api_base_url } : {}),
+    };
+  }
+  if (type === "sms") {
+    return {
+      type,
+      ...common,
+      account_sid: values.account_sid ?? "",
+      auth_token: values.auth_token ?? "",
+      ...(values.from ? { from: values.from } : {}),
+      ...(values.messaging_service_sid ? { messaging_service_sid: values.messaging_service_sid } : {}),
       ...(values.api_base_url ? { api_base_url: values.api_base_url } : {}),
     };
   }

@@ -1,5 +1,7 @@
 "use client";
 
+import type { Message } from "@/server/messaging/message-schemas.ts";
+
 import { useState } from "react";
 import { z } from "zod";
 import { escapeHtml } from "@/server/lib/html.ts";
@@ -20,7 +22,7 @@ const ZEmailContent = z.object({
   preview_text: z.string().optional(),
 });
 
-type Props = { channel: "whatsapp" | "email"; content: unknown };
+type Props = { channel: Message["channel"]; content: unknown };
 
 export function MessageContent({ channel, content }: Props) {
   if (channel === "whatsapp") {

@@ -230,7 +230,7 @@ export function MessageDetail({ workspace, id, canCancel = false }: { workspace:
 }
 
 /** The channel's type and, for live messages, the connection it went through (by name when known). */
-function ChannelName({ type, channelId, mode }: { type: "whatsapp" | "email"; channelId: string | null; mode: string }) {
+function ChannelName({ type, channelId, mode }: { type: keyof typeof CHANNEL_LABEL; channelId: string | null; mode: string }) {
   const trpc = useTRPC();
   const channels = useQuery({ ...trpc.channels.list.queryOptions({ include_disconnected: true }), enabled: Boolean(channelId) });
   const channel = channels.data?.find((c) => c.id === channelId);

@@ -1,3 +1,4 @@
+import type { Message } from "@/server/messaging/message-schemas.ts";
 import { msWords } from "../../../../_components/duration.ts";
 
 // A message's history entries as sentences (the inspector's timeline); plain TypeScript, so the
@@ -59,7 +60,8 @@ function reportSentence(d: Detail): string | null {
 const asDetail = (detail: unknown): Detail => (detail && typeof detail === "object" ? (detail as Detail) : {});
 
 /** Who answered for the channel, as a person names it. */
-const providerName = (channel: "whatsapp" | "email") => (channel === "whatsapp" ? "WhatsApp" : "the mail server");
+const PROVIDER_NAME: Record<Message["channel"], string> = { whatsapp: "WhatsApp", email: "the mail server", sms: "Twilio" };
+const providerName = (channel: Message["channel"]) => PROVIDER_NAME[channel];
 
 /** The provider's answer in a clause: "it answered 200 in 120 ms". */
 function answered(d: Detail): string {
@@ -71,7 +73,7 @@ function answered(d: Detail): string {
 }
 
 /** What a status means when the message reached it. */
-function statusSentence(status: string | null, d: Detail, channel: "whatsapp" | "email"): string {
+function statusSentence(status: string | null, d: Detail, channel: Message["channel"]): string {
   const simulated = d.simulated ? " Simulated: test messages reach no provider." : "";
   switch (status) {
     case "queued":
@@ -95,7 +97,7 @@ function statusSentence(status: string | null, d: Detail, channel: "whatsapp" | 
 }
 
 /** An entry of a message's history as a sentence. */
-export function entrySentence(entry: HistoryEntry, channel: "whatsapp" | "email"): string {
+export function entrySentence(entry: HistoryEntry, channel: Message["channel"]): string {
   const d = asDetail(entry.detail);
   const late =
     d.applied === false && entry.status ? " It came after a later status, so the message kept its status (statuses never go back)." : "";

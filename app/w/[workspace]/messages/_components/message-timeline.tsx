@@ -1,3 +1,4 @@
+import type { Message } from "@/server/messaging/message-schemas.ts";
 import { Timeline } from "@/app/_components/timeline.tsx";
 import { entrySentence, KIND_LABEL, type HistoryEntry } from "./message-sentences.ts";
 import { StatusBadge } from "./message-labels.tsx";
@@ -6,7 +7,7 @@ import { StatusBadge } from "./message-labels.tsx";
  * A message's history, oldest first, as people read it: each step with its time and what
  * happened in a sentence (provider answers in plain words); the raw detail behind a toggle.
  */
-export function MessageTimeline({ entries, channel }: { entries: HistoryEntry[]; channel: "whatsapp" | "email" }) {
+export function MessageTimeline({ entries, channel }: { entries: HistoryEntry[]; channel: Message["channel"] }) {
   return (
     <Timeline
       entries={entries.map((entry) => ({
