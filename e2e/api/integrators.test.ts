@@ -297,9 +297,9 @@ describe("unknown body parameters (D58)", () => {
   });
 
   it("says what is wrong in our own words, not the validator's", async () => {
-    const res = await test.post("/messages", { ...send, channel: "sms" });
+    const res = await test.post("/messages", { ...send, channel: "telegram" });
     const error = expectError(res, { status: 400, type: "invalid_request", code: "parameter_invalid", param: "channel" });
-    expect(error.message).toBe("channel: must be one of `whatsapp`, `email`");
+    expect(error.message).toBe("channel: must be one of `whatsapp`, `email`, `sms`");
     const missing = expectError(await test.post("/tags", {}), {
       status: 400,
       type: "invalid_request",
