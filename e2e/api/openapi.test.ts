@@ -253,13 +253,19 @@ describe("OpenAPI document", () => {
     const send = doc.components.schemas.SendMessageRequest;
     expect(send.discriminator).toEqual({
       propertyName: "channel",
-      mapping: { whatsapp: "#/components/schemas/SendWhatsAppMessageRequest", email: "#/components/schemas/SendEmailMessageRequest" },
+      mapping: {
+        whatsapp: "#/components/schemas/SendWhatsAppMessageRequest",
+        email: "#/components/schemas/SendEmailMessageRequest",
+        sms: "#/components/schemas/SendSmsMessageRequest",
+      },
     });
     const to = { phone: "+5511987654321" };
     expect(validate("SendMessageRequest", { channel: "whatsapp", to, whatsapp: { body: "Hi" } })).toBe(true);
     expect(validate("SendMessageRequest", { channel: "whatsapp", to, email: { html: "<p>Hi</p>" } })).toBe(false);
     expect(validate("SendMessageRequest", { channel: "email", to: { email: "a@example.com" }, email: { subject: "Hi" } })).toBe(false);
     expect(validate("SendMessageRequest", { channel: "whatsapp", to, whatsapp: { media_url: "https://example.com/a.png" } })).toBe(false);
+    expect(validate("SendMessageRequest", { channel: "sms", to, sms: { body: "Your code is 123456" } })).toBe(true);
+    expect(validate("SendMessageRequest", { channel: "sms", to, whatsapp: { body: "Hi" } })).toBe(false);
   });
 
   it("names every request body, and each example fits both the document and the server's schema (D56)", () => {
