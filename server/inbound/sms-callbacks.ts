@@ -54,7 +54,7 @@ export async function handleTwilioCallback(
   }
   const status = params.get("MessageStatus");
   if (status !== null && status !== "received") {
-    return statusCallback(database, channel.id, status, params, new URLSearchParams(request.path.split("?")[1] ?? "").get("message_id"));
+    return statusCallback(database, channel, status, params, new URLSearchParams(request.path.split("?")[1] ?? "").get("message_id"));
   }
   if (params.has("Body") && params.get("From")) return inboundMessage(database, channel, params);
   return { status: 200, body: { ignored: "neither a status callback nor an inbound message" } };
@@ -66,7 +66,7 @@ export async function handleTwilioCallback(
  */
 async function statusCallback(
   database: Database,
-  channelId: string,
+  channel: { id: string; workspaceId: string },
   status: string,
   params: URLSearchParams,
   ours: string | null,
@@ -77,7 +77,11 @@ async function statusCallback(
   const message =
     sid || ours
       ? await database.prisma.message.findFirst({
-          where: { channelId, OR: [...(sid ? [{ providerMessageId: sid }] : []), ...(ours ? [{ id: ours }] : [])] },
+          where: {
+            workspaceId: channel.workspaceId,
+            channelId: channel.id,
+            OR: [...(sid ? [{ providerMessageId: sid }] : []), ...(ours ? [{ id: ours }] : [])],
+          },
           select: { id: true, workspaceId: true, contactId: true, mode: true },
         })
       : null;
