@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, fixtures } from "../support/client.ts";
-import { dashboardQuery } from "../support/dashboard.ts";
+import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
 import { queryDatabase } from "../support/database.ts";
 import { contactEvents } from "../support/events.ts";
 import { startFakeTwilio, type FakeTwilio } from "../support/fake-twilio.ts";
@@ -201,6 +201,22 @@ describe("inbound and opt-out (D96)", () => {
     expect((await fake.postInbound(callbackUrl, { from: to, to: FROM, body: "Start" })).status).toBe(200);
     expect(await contactOf(first.contact_id)).toMatchObject({ opt_out_sms: false });
     expect((await settled(await send("After START", to))).status).toBe("sent");
+  });
+
+  it("a disconnected channel records no inbound message and applies no STOP, answering 200", async () => {
+    // prettier-ignore
+    const other = await svcJson({ ...env, ALLOW_PRIVATE_WEBHOOKS: "1" }, "channel", "connect", "--workspace", ws.id, "--type", "sms",
+      "--account-sid", fake.accountSid, "--auth-token", fake.authToken, "--from", "+15017122662", "--api-base-url", fake.url);
+    const id = String(other.channel_id);
+    await dashboardMutation(ws.id, "channels.disconnect", { channel_id: id });
+    const url = `${new URL(callbackUrl).origin}/api/providers/sms/twilio/${id}`;
+    const from = phone();
+    for (const body of ["Hello after the disconnect", "STOP"]) {
+      const res = await fake.postInbound(url, { from, to: "+15017122662", body });
+      expect(res.status).toBe(200);
+    }
+    expect(await sql(`SELECT id FROM messages WHERE workspace_id = $1 AND content->>'from' = $2`, [ws.id, from])).toEqual([]);
+    expect(await sql(`SELECT id FROM contacts WHERE workspace_id = $1 AND phone = $2`, [ws.id, from])).toEqual([]);
   });
 
   it("Twilio's 21610 fails the send and sets opt_out_sms", async () => {

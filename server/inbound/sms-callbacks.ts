@@ -56,7 +56,13 @@ export async function handleTwilioCallback(
   if (status !== null && status !== "received") {
     return statusCallback(database, channel, status, params, new URLSearchParams(request.path.split("?")[1] ?? "").get("message_id"));
   }
-  if (params.has("Body") && params.get("From")) return inboundMessage(database, channel, params);
+  if (params.has("Body") && params.get("From")) {
+    // As a disconnected WhatsApp number: its sends' reports still settle them, but what people
+    // text it is not recorded (nor a STOP/START word applied) in the workspace that left it.
+    if (!(await loadChannel(database, channelId)))
+      return { status: 200, body: { received: false, ignored: "the channel is disconnected" } };
+    return inboundMessage(database, channel, params);
+  }
   return { status: 200, body: { ignored: "neither a status callback nor an inbound message" } };
 }
 
@@ -113,7 +119,7 @@ async function statusCallback(
 
 async function inboundMessage(
   database: Database,
-  channel: { id: string; workspaceId: string; disconnectedAt?: unknown },
+  channel: { id: string; workspaceId: string },
   params: URLSearchParams,
 ): Promise<SmsCallbackOutcome> {
   const body = params.get("Body") ?? "";
