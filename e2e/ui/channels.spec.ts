@@ -203,6 +203,7 @@ test("support users see the channels without any control", async ({ page, seed, 
   await expect(seeded.getByRole("list", { name: `Secrets of ${seed.channels.seededChannel}` })).toContainText("Access token: set");
   await expect(page.getByRole("button", { name: "Connect WhatsApp" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Connect e-mail" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Connect SMS" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /Send a test message/ })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /Disconnect/ })).toHaveCount(0);
 

@@ -7,7 +7,7 @@ import type { Content } from "../providers/provider.ts";
 import type { Database } from "../db/client.ts";
 import type { TemplateRequest } from "../whatsapp/check-template-send.ts";
 
-export type { ChannelType };
+export type { ChannelType, Mode };
 
 // Issue 49: a channel is one module behind this interface, registered by type in
 // `registry.ts`, so the rules that differ between channels live in the channel's module and
@@ -16,6 +16,9 @@ export type { ChannelType };
 
 /** The contact's columns a channel reads to address it and to know whether it opted out. */
 export type Addressed = Pick<Contact, "phone" | "email" | "whatsapp_user_id" | "opt_out_whatsapp" | "opt_out_email" | "opt_out_sms">;
+
+/** The contact's column a channel with a reply window (WhatsApp, D43) reads. */
+export type WindowContact = Pick<Contact, "whatsapp_window_expires_at">;
 
 /** A contact's flags that a provider's final refusal of a send may set (D90, D96). */
 export type RefusalFlag = ContactFlag;
@@ -52,8 +55,8 @@ export interface Channel {
   suppressible: boolean;
   /** D43: when free-form content may go (WhatsApp's 24-hour window); absent: always. */
   window?: {
-    open(mode: Mode, contact: Pick<Contact, "whatsapp_window_expires_at">, address: string, now?: Date): boolean;
-    closedError(mode: Mode, contact: Pick<Contact, "whatsapp_window_expires_at">, param: string): AppError;
+    open(mode: Mode, contact: WindowContact, address: string, now?: Date): boolean;
+    closedError(mode: Mode, contact: WindowContact, param: string): AppError;
   };
   /** D16: what the channel's content object of a send (API or flow step) must hold, beyond its schema. */
   checkContent(fields: object | undefined, issue: ContentIssue): void;

@@ -3,7 +3,7 @@ import { invalid } from "../../lib/errors.ts";
 import { normalizePhone } from "../../lib/phone.ts";
 import { SMS_CALLBACK_PATH } from "../../providers/twilio-callback.ts";
 import type { Channel, Fill, TestMessageInput } from "../channel.ts";
-import { smsSegments } from "./segments.ts";
+import { SMS_BODY_MAX, smsSegments } from "./segments.ts";
 
 // SMS through Twilio's Messages API (D94-D97): a text body to the contact's phone. The provider
 // client is server/providers/twilio-sms.ts; its callbacks (statuses, inbound, STOP/START) are
@@ -12,8 +12,7 @@ import { smsSegments } from "./segments.ts";
 /** The fields of a send request's (or a flow send step's) `sms` object. */
 type SmsFields = { body?: string };
 
-/** D94: at most 1,600 characters after rendering, as Twilio takes them. */
-const BODY_LIMIT = { param: "sms.body", max: 1600, unit: "characters" } as const;
+const BODY_LIMIT = { param: "sms.body", max: SMS_BODY_MAX, unit: "characters" } as const;
 
 /** D96: Twilio's error when the recipient texted STOP to the sender. */
 const UNSUBSCRIBED = "sms_21610";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { smsSegments } from "./segments.ts";
+import { nonGsm7Characters, smsSegments } from "./segments.ts";
 
 // D97: encoding and segments of a rendered sms body.
 
@@ -57,5 +57,13 @@ describe("UCS-2", () => {
 
   it("counts an extension character one in UCS-2 (no escape there)", () => {
     expect(smsSegments("€ж")).toEqual({ encoding: "UCS-2", units: 2, segments: 1 });
+  });
+});
+
+describe("the characters that make UCS-2", () => {
+  it("names each character outside GSM 03.38 once, and none of the basic or extension tables", () => {
+    expect(nonGsm7Characters("Voilà € {x} [ok]")).toEqual([]);
+    expect(nonGsm7Characters("Olá")).toEqual(["á"]);
+    expect(nonGsm7Characters("Ça coûte 5 € 🎉 — coûte 🎉")).toEqual(["û", "🎉", "—"]);
   });
 });

@@ -22,14 +22,25 @@ const GSM_BASIC = new Set(
 /** GSM 03.38's default extension table: each is sent as ESC followed by its code. */
 const GSM_EXTENSION = new Set("\f^{}\\[~]|€");
 
-const LIMITS: Record<SmsEncoding, { single: number; part: number }> = {
+/** D94: at most 1,600 characters (UTF-16) after rendering, as Twilio takes them. */
+export const SMS_BODY_MAX = 1600;
+
+/** Units in a single segment, and in each part of a longer body. */
+export const SEGMENT_UNITS: Record<SmsEncoding, { single: number; part: number }> = {
   "GSM-7": { single: 160, part: 153 },
   "UCS-2": { single: 70, part: 67 },
 };
 
+const inGsm7 = (c: string) => GSM_BASIC.has(c) || GSM_EXTENSION.has(c);
+
 export function smsSegments(body: string): SmsSegments {
-  const encoding: SmsEncoding = [...body].every((c) => GSM_BASIC.has(c) || GSM_EXTENSION.has(c)) ? "GSM-7" : "UCS-2";
+  const encoding: SmsEncoding = [...body].every(inGsm7) ? "GSM-7" : "UCS-2";
   const units = encoding === "GSM-7" ? [...body].reduce((n, c) => n + (GSM_EXTENSION.has(c) ? 2 : 1), 0) : body.length;
-  const { single, part } = LIMITS[encoding];
+  const { single, part } = SEGMENT_UNITS[encoding];
   return { encoding, units, segments: units <= single ? 1 : Math.ceil(units / part) };
+}
+
+/** The distinct characters of `body` outside GSM 03.38, which make it go as UCS-2 (what the editor names). */
+export function nonGsm7Characters(body: string): string[] {
+  return [...new Set([...body].filter((c) => !inGsm7(c)))];
 }

@@ -1,5 +1,3 @@
-import type { Contact } from "../../contacts/contact-schemas.ts";
-import type { Mode } from "../../keys/scopes.ts";
 import { conflict } from "../../lib/errors.ts";
 import type { Database } from "../../db/client.ts";
 import { AppError } from "../../lib/errors.ts";
@@ -7,24 +5,19 @@ import { normalizePhone } from "../../lib/phone.ts";
 import type { Content } from "../../providers/provider.ts";
 import { optsOutOfMarketing, pauseReason } from "../../providers/meta-error-codes.ts";
 import { checkTemplateSend, templateContent } from "../../whatsapp/check-template-send.ts";
-import type { Channel, ContentIssue, Fill, TestMessageInput } from "../channel.ts";
+import type { Channel, ContentIssue, Fill, Mode, TestMessageInput, WindowContact } from "../channel.ts";
 
 /** D43: the one test recipient whose 24-hour WhatsApp window is always closed. */
 export const WINDOW_CLOSED_RECIPIENT = "+15550100004";
 
 /** D43: whether the contact's 24-hour window is open now (test keys: always, but for the reserved recipient). */
-export function windowOpen(
-  mode: Mode,
-  contact: Pick<Contact, "whatsapp_window_expires_at">,
-  address: string,
-  now: Date = new Date(),
-): boolean {
+export function windowOpen(mode: Mode, contact: WindowContact, address: string, now: Date = new Date()): boolean {
   if (mode === "test") return address !== WINDOW_CLOSED_RECIPIENT;
   return contact.whatsapp_window_expires_at !== null && new Date(contact.whatsapp_window_expires_at).getTime() > now.getTime();
 }
 
 /** D43: free-form content (`param`: `whatsapp.body` or `whatsapp.media_url`) outside the window. */
-export function windowClosedError(mode: Mode, contact: Pick<Contact, "whatsapp_window_expires_at">, param: string): AppError {
+export function windowClosedError(mode: Mode, contact: WindowContact, param: string): AppError {
   const expired = contact.whatsapp_window_expires_at;
   return conflict(
     "whatsapp_window_closed",

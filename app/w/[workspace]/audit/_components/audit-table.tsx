@@ -77,7 +77,8 @@ function Target({ workspace, target }: { workspace: string; target: AuditEntry["
   );
 }
 
-const channelType = (type: string) => (type === "email" ? "e-mail" : type === "whatsapp" ? "WhatsApp" : type);
+const CHANNEL_WORDS: Record<string, string> = { whatsapp: "WhatsApp", email: "e-mail", sms: "SMS" };
+const channelType = (type: string) => CHANNEL_WORDS[type] ?? type;
 
 const ROLE = { admin: "admin", support: "support" } as Record<string, string>;
 

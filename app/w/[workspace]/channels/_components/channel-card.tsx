@@ -4,9 +4,8 @@ import { useId } from "react";
 import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { When } from "@/app/_components/when.tsx";
 import { SECRET_NAMES, type Channel } from "@/server/channels/channel-schemas.ts";
-import { ChannelDomain } from "./channel-domain.tsx";
+import { CHANNEL_FORMS } from "./channel-forms.tsx";
 import { ChannelPaused } from "./channel-paused.tsx";
-import { ChannelTemplates } from "./channel-templates.tsx";
 import { EXTERNAL_ID_LABEL, SECRET_LABEL, TYPE_LABEL } from "./channel-labels.ts";
 
 type Props = {
@@ -23,6 +22,7 @@ export function ChannelCard({ channel, canManage = false, onSendTest, onDisconne
   const headingId = useId();
   const disconnected = Boolean(channel.disconnected_at);
   const settings = channel.settings;
+  const form = CHANNEL_FORMS[channel.type];
   return (
     <article className={disconnected ? "panel channel disconnected" : "panel channel"} aria-labelledby={headingId}>
       <div className="channel-head">
@@ -60,31 +60,7 @@ export function ChannelCard({ channel, canManage = false, onSendTest, onDisconne
         <dd>
           <code>{channel.external_id}</code>
         </dd>
-        {channel.type === "whatsapp" ? (
-          <>
-            <dt>API base URL</dt>
-            <dd>
-              <code>{settings.api_base_url ?? ""}</code>
-            </dd>
-          </>
-        ) : (
-          <>
-            <dt>SMTP server</dt>
-            <dd>
-              <code>{settings.smtp_server ?? ""}</code>
-            </dd>
-            <dt>Tracking links</dt>
-            <dd>
-              {settings.tracking_base_url ? (
-                <code>{settings.tracking_base_url}</code>
-              ) : (
-                <span className="muted">This service&apos;s address</span>
-              )}
-            </dd>
-            <dt>DKIM</dt>
-            <dd>{settings.dkim_selector ? <code>selector {settings.dkim_selector}</code> : <span className="muted">Not signed</span>}</dd>
-          </>
-        )}
+        {form.details(settings)}
         {channel.reputation && (
           <>
             <dt>Reputation (7 days)</dt>
@@ -105,11 +81,7 @@ export function ChannelCard({ channel, canManage = false, onSendTest, onDisconne
             <code>{channel.callback_url}</code>
             <CopyButton value={channel.callback_url} label={`Copy the callback URL of ${channel.name}`} />
           </div>
-          <span className="muted">
-            {channel.type === "whatsapp"
-              ? "In Meta's app, set this callback URL with the channel's verify token and subscribe to the messages field."
-              : "Delivery and bounce reports of your relay are posted here, with the events token as a bearer token."}
-          </span>
+          <span className="muted">{form.callbackHint}</span>
         </dd>
         <dt>Connected</dt>
         <dd>
@@ -124,8 +96,7 @@ export function ChannelCard({ channel, canManage = false, onSendTest, onDisconne
           </>
         )}
       </dl>
-      {channel.type === "whatsapp" && !disconnected && <ChannelTemplates channel={channel} canManage={canManage} />}
-      {channel.type === "email" && !disconnected && <ChannelDomain channel={channel} />}
+      {form.panel && !disconnected && <form.panel channel={channel} canManage={canManage} />}
     </article>
   );
 }

@@ -5,12 +5,15 @@ import { useState } from "react";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { Channel } from "@/server/channels/channel-schemas.ts";
 import { ChannelCard } from "./channel-card.tsx";
+import { CHANNEL_FORMS } from "./channel-forms.tsx";
 import { TYPE_LABEL, type ChannelType } from "./channel-labels.ts";
 import { ConnectChannelDialog, type Connected } from "./connect-channel-dialog.tsx";
 import { DisconnectChannelDialog } from "./disconnect-channel-dialog.tsx";
 import { EventsTokenDialog } from "./events-token-dialog.tsx";
 import { SendTestDialog } from "./send-test-dialog.tsx";
 import { QueryState } from "@/app/_components/query-state.tsx";
+
+const CONNECTABLE = Object.keys(CHANNEL_FORMS) as ChannelType[];
 
 /** The channels page. Support staff (`canManage` false) get the list without controls. */
 export function ChannelsView({ canManage }: { canManage: boolean }) {
@@ -37,17 +40,17 @@ export function ChannelsView({ canManage }: { canManage: boolean }) {
         <div>
           <h1>Channels</h1>
           <p className="muted">
-            The WhatsApp Cloud API numbers and SMTP relays this workspace sends through with live keys. Test keys need no channel.
+            The WhatsApp Cloud API numbers, SMTP relays and Twilio accounts this workspace sends through with live keys. Test keys need no
+            channel.
           </p>
         </div>
         {canManage && (
           <div className="header-actions">
-            <button type="button" className="button primary" onClick={() => setConnecting("whatsapp")}>
-              Connect WhatsApp
-            </button>
-            <button type="button" className="button primary" onClick={() => setConnecting("email")}>
-              Connect e-mail
-            </button>
+            {CONNECTABLE.map((type) => (
+              <button key={type} type="button" className="button primary" onClick={() => setConnecting(type)}>
+                {CHANNEL_FORMS[type].connect}
+              </button>
+            ))}
           </div>
         )}
       </div>
@@ -68,7 +71,8 @@ export function ChannelsView({ canManage }: { canManage: boolean }) {
       {list &&
         (list.length === 0 ? (
           <p className="empty">
-            No channels connected yet.{canManage ? " Connect a WhatsApp number or an SMTP relay to send live messages." : ""}
+            No channels connected yet.
+            {canManage ? " Connect a WhatsApp number, an SMTP relay or a Twilio account to send live messages." : ""}
           </p>
         ) : (
           <ul className="channel-list" aria-label="Channels">

@@ -11,6 +11,7 @@ import type { Channel } from "@/server/channels/channel-schemas.ts";
 import type { SendTestResult } from "@/server/channels/send-test-message.ts";
 import type { Template } from "@/server/whatsapp/template-schemas.ts";
 import "@/app/styles/whatsapp.css";
+import { CHANNEL_FORMS } from "./channel-forms.tsx";
 import { Loading } from "@/app/_components/query-state.tsx";
 import { DialogFooter } from "@/app/_components/dialog-footer.tsx";
 
@@ -23,12 +24,13 @@ export function SendTestDialog({ channel, onClose }: { channel: Channel; onClose
   const trpc = useTRPC();
   const form = useRef<HTMLFormElement>(null);
   const send = useMutation(trpc.channels.sendTest.mutationOptions());
-  const whatsapp = channel.type === "whatsapp";
+  const spec = CHANNEL_FORMS[channel.type].test;
+  const withTemplates = spec.templates === true;
   const [kind, setKind] = useState<"text" | "template">("text");
   const [chosen, setChosen] = useState("");
   const templates = useQuery({
     ...trpc.whatsapp.templates.queryOptions({ channel_id: channel.id, status: "approved", limit: 100 }),
-    enabled: whatsapp && Boolean(channel.settings.waba_id),
+    enabled: withTemplates && Boolean(channel.settings.waba_id),
   });
   const template = templates.data?.find((t) => `${t.name}:${t.language}` === chosen);
   const fault = send.isError ? apiFault(send.error) : null;
@@ -58,11 +60,10 @@ export function SendTestDialog({ channel, onClose }: { channel: Channel; onClose
     <Modal title={`Send a test message with “${channel.name}”`} onClose={onClose}>
       <form ref={form} className="stack" onSubmit={onSubmit} noValidate>
         <p className="muted">
-          One real {whatsapp ? "WhatsApp message" : "e-mail"} through this channel&apos;s provider. It is not recorded as a message and
-          spends no quota.
-          {whatsapp && " Outside the recipient's 24-hour window WhatsApp refuses free text: send an approved template instead."}
+          One real {spec.what} through this channel&apos;s provider. It is not recorded as a message and spends no quota.
+          {spec.note && ` ${spec.note}`}
         </p>
-        {whatsapp && (
+        {withTemplates && (
           <fieldset className="choices">
             <legend>Send</legend>
             <label className="choice">
@@ -76,14 +77,14 @@ export function SendTestDialog({ channel, onClose }: { channel: Channel; onClose
           </fieldset>
         )}
         <div className="field">
-          <label htmlFor="test-to">{whatsapp ? "Phone number" : "E-mail address"}</label>
+          <label htmlFor="test-to">{spec.to.label}</label>
           <input
             id="test-to"
             name="to"
-            type={whatsapp ? "tel" : "email"}
+            type={spec.to.type}
             required
             maxLength={320}
-            placeholder={whatsapp ? "+55 11 98765-4321" : "you@example.com"}
+            placeholder={spec.to.placeholder}
             autoComplete="off"
             autoFocus
             aria-invalid={toError ? true : undefined}

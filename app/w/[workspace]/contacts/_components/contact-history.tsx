@@ -7,6 +7,7 @@ import { EventName } from "@/app/_components/event-name.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useWorkspaceFields, useWorkspaceTags } from "@/app/_components/use-catalog.ts";
 import { When } from "@/app/_components/when.tsx";
+import { CHANNEL_LABEL } from "../../messages/_components/message-labels.tsx";
 
 export type HistoryEvent = { id: string; event: string; mode: string; data: unknown; timestamp: string };
 
@@ -32,7 +33,8 @@ type EventData = ContactData & {
 type Names = { tag: (id: string) => string; field: (key: string) => string; flow: (id: string) => string };
 
 const quote = (value: unknown) => (value === null || value === undefined || value === "" ? "nothing" : `“${String(value)}”`);
-const CHANNEL = (type: string | undefined) => (type === "email" ? "E-mail" : "WhatsApp");
+const CHANNEL = (type: string | undefined) =>
+  type && type in CHANNEL_LABEL ? CHANNEL_LABEL[type as keyof typeof CHANNEL_LABEL] : "WhatsApp";
 
 /** What changed between two states of a contact, as short phrases. */
 export function contactChanges(before: ContactData, after: ContactData, names: Names): string[] {

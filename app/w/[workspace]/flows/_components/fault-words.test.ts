@@ -20,6 +20,7 @@ describe("a refused flow document's fault, placed at its step and said in words"
     expect(faultWords(fault("steps.0.whatsapp.body", "a WhatsApp message needs whatsapp.body or whatsapp.media_url"))).toBe(
       "Write the message or add a media URL.",
     );
+    expect(faultWords(fault("steps.0.sms.body", "an SMS needs sms.body"))).toBe("Write the SMS.");
     expect(faultWords(fault("steps.0.then.1.duration", "must be an ISO 8601 duration such as PT1H or P2D"))).toBe(
       "Enter a duration such as PT1H (an hour) or P2D (two days).",
     );

@@ -56,6 +56,10 @@ const RULES: { field: RegExp; words: (detail: string, match: RegExpExecArray) =>
     field: /^whatsapp\.template$/,
     words: (d) => (/not both/.test(d) ? "Send either a template or a message, not both (or make the template the fallback)." : null),
   },
+  {
+    field: /^sms\.body$/,
+    words: (d) => (/at most/.test(d) ? "Shorten the SMS: at most 1,600 characters." : "Write the SMS."),
+  },
   { field: /^email\.html$/, words: () => "Write the e-mail's content." },
   { field: /^email\.subject$/, words: () => "Shorten the subject: at most 998 characters." },
   { field: /^channel_id$/, words: () => "Choose a connected channel of the step's type." },

@@ -11,13 +11,12 @@ import type { MessageOutcome, Step } from "@/server/flows/flow-schemas.ts";
 import { matchWords } from "./event-words.ts";
 import { positionLabel, STEP_TYPE_LABEL, stepAtPosition, type FlowDetails, type RunDetails, type StepType } from "./flow-labels.tsx";
 import { detailOf, historyLabel, waitKind, type Entry } from "./run-history-words.ts";
+import { A_CHANNEL, CHANNEL_WORDS } from "./step-summary.ts";
 
 type RunEvent = RunDetails["events"][number];
 type Position = (number | string)[];
 
 const positionOf = (entry: Entry): Position | null => (Array.isArray(entry.position) ? (entry.position as Position) : null);
-
-const CHANNEL_NAME: Record<string, string> = { whatsapp: "WhatsApp", email: "e-mail" };
 
 type Context = {
   workspace: string;
@@ -182,7 +181,8 @@ function EndSentence({ entry }: { entry: Entry }) {
 /** A run's history entry in a sentence, its message and events linked. */
 function HistorySentence({ entry, index, context }: { entry: Entry; index: number; context: Context }): ReactNode {
   const d = detailOf(entry);
-  const channel = CHANNEL_NAME[d.channel ?? ""] ?? d.channel ?? "";
+  const known = d.channel && d.channel in CHANNEL_WORDS ? (d.channel as keyof typeof CHANNEL_WORDS) : null;
+  const channel = known ? CHANNEL_WORDS[known] : (d.channel ?? "");
   switch (entry.kind) {
     case "enrolled":
       return d.event_id ? (
@@ -240,7 +240,7 @@ function HistorySentence({ entry, index, context }: { entry: Entry; index: numbe
     case "send":
       return (
         <>
-          Sent a {channel} <MessageLink id={d.message_id} context={context} />.
+          Sent {known ? A_CHANNEL[known] : `a ${channel}`} <MessageLink id={d.message_id} context={context} />.
         </>
       );
     case "wait":

@@ -5,55 +5,71 @@ import type { SendStep } from "@/server/flows/flow-schemas.ts";
 import { MEDIA_TYPES } from "@/server/messaging/message-schemas.ts";
 import { controlA11y } from "./editor-context.ts";
 import type { StepFieldsProps } from "./step-fields.tsx";
+import { SmsCount } from "./sms-count.tsx";
+import { CHANNEL_LABEL } from "./step-summary.ts";
 import { TemplateStepFields, templateOnly } from "./template-step-fields.tsx";
 
 /** D17: what a placeholder can name besides the run's enroll `variables`; D66: the run's key. */
 const CONTACT_PLACEHOLDERS = ["name", "phone", "email", "contact_id", "run.key"] as const;
 
-type Target = "body" | "subject" | "html";
-type TextControl = HTMLInputElement | HTMLTextAreaElement;
+type SendChannel = SendStep["channel"];
 
-/** A send step with the text of `target` replaced. */
-function withText(step: SendStep, target: Target, text: string): SendStep {
-  if (target === "body") return { ...step, whatsapp: { ...step.whatsapp, body: text } };
-  return { ...step, email: { ...step.email, [target]: text } };
-}
+/** Each text a send step holds, by the path its errors name (`whatsapp.body`, `email.html`…). */
+const TEXTS = {
+  "whatsapp.body": {
+    get: (s: SendStep) => s.whatsapp?.body,
+    set: (s: SendStep, body: string) => ({ ...s, whatsapp: { ...s.whatsapp, body } }),
+  },
+  "sms.body": { get: (s: SendStep) => s.sms?.body, set: (s: SendStep, body: string) => ({ ...s, sms: { ...s.sms, body } }) },
+  "email.subject": {
+    get: (s: SendStep) => s.email?.subject,
+    set: (s: SendStep, subject: string) => ({ ...s, email: { html: "", ...s.email, subject } }),
+  },
+  "email.html": {
+    get: (s: SendStep) => s.email?.html,
+    set: (s: SendStep, html: string) => ({ ...s, email: { subject: "", ...s.email, html } }),
+  },
+} satisfies Record<string, { get(s: SendStep): string | undefined; set(s: SendStep, text: string): SendStep }>;
+type Target = keyof typeof TEXTS;
 
-function textOf(step: SendStep, target: Target): string {
-  return (target === "body" ? step.whatsapp?.body : step.email?.[target]) ?? "";
-}
+/** Each channel's empty content, and the text placeholders go to first. */
+const CHANNEL_CONTENT: Record<SendChannel, { empty: Partial<SendStep>; target: Target }> = {
+  whatsapp: { empty: { whatsapp: { body: "" } }, target: "whatsapp.body" },
+  email: { empty: { email: { subject: "", html: "" } }, target: "email.html" },
+  sms: { empty: { sms: { body: "" } }, target: "sms.body" },
+};
 
 /**
  * `send`: the channel, the WhatsApp body (or media URL and type) and template (with its
- * fallback) or the e-mail's subject and HTML, and placeholder hints that insert `{{key}}` where the cursor was in the last text edited.
+ * fallback), the SMS body with its live segment count, or the e-mail's subject and HTML, and placeholder hints that insert `{{key}}` where the cursor was in the last text edited.
  */
 export function SendStepFields({ step, onChange, param, errorId, context }: StepFieldsProps<SendStep>) {
   const id = useId();
-  const body = useRef<HTMLTextAreaElement>(null);
-  const subject = useRef<HTMLInputElement>(null);
-  const html = useRef<HTMLTextAreaElement>(null);
-  const [target, setTarget] = useState<Target>(step.channel === "email" ? "html" : "body");
+  const controls = {
+    "whatsapp.body": useRef<HTMLTextAreaElement>(null),
+    "sms.body": useRef<HTMLTextAreaElement>(null),
+    "email.subject": useRef<HTMLInputElement>(null),
+    "email.html": useRef<HTMLTextAreaElement>(null),
+  };
+  const [target, setTarget] = useState<Target>(CHANNEL_CONTENT[step.channel].target);
   const a11y = (at: string) => controlA11y(context, `${param}.${at}`, errorId);
   const keep = step.channel_id ? { channel_id: step.channel_id } : {};
 
-  function setChannel(channel: "whatsapp" | "email") {
+  function setChannel(channel: SendChannel) {
     if (channel === step.channel) return;
-    setTarget(channel === "email" ? "html" : "body");
-    onChange(
-      channel === "whatsapp"
-        ? { type: "send", channel, ...keep, whatsapp: { body: "" } }
-        : { type: "send", channel, ...keep, email: { subject: "", html: "" } },
-    );
+    setTarget(CHANNEL_CONTENT[channel].target);
+    onChange({ type: "send", channel, ...keep, ...CHANNEL_CONTENT[channel].empty });
   }
 
   function insert(key: string) {
-    const where = step.channel === "email" ? (target === "body" ? "html" : target) : "body";
-    const text = textOf(step, where);
-    const control: TextControl | null = { body, subject, html }[where].current;
+    // The last text edited, if it is one of this channel's; else the channel's first.
+    const where = target.startsWith(`${step.channel}.`) ? target : CHANNEL_CONTENT[step.channel].target;
+    const text = TEXTS[where].get(step) ?? "";
+    const control = controls[where].current;
     const token = `{{${key}}}`;
     const start = control?.selectionStart ?? text.length;
     const end = control?.selectionEnd ?? text.length;
-    onChange(withText(step, where, text.slice(0, start) + token + text.slice(end)));
+    onChange(TEXTS[where].set(step, text.slice(0, start) + token + text.slice(end)));
     // After React has written the new value: the cursor goes right after the placeholder.
     requestAnimationFrame(() => {
       control?.focus();
@@ -62,9 +78,10 @@ export function SendStepFields({ step, onChange, param, errorId, context }: Step
   }
 
   const textControl = (at: Target) => ({
-    value: textOf(step, at),
+    value: TEXTS[at].get(step) ?? "",
     onFocus: () => setTarget(at),
-    onChange: (e: { target: { value: string } }) => onChange(withText(step, at, e.target.value)),
+    onChange: (e: { target: { value: string } }) => onChange(TEXTS[at].set(step, e.target.value)),
+    ...a11y(at),
   });
 
   const mediaUrl = step.whatsapp?.media_url;
@@ -72,9 +89,12 @@ export function SendStepFields({ step, onChange, param, errorId, context }: Step
     <div className="step-fields">
       <div className="field">
         <label htmlFor={`${id}-channel`}>Channel</label>
-        <select id={`${id}-channel`} value={step.channel} onChange={(e) => setChannel(e.target.value as "whatsapp" | "email")}>
-          <option value="whatsapp">WhatsApp</option>
-          <option value="email">E-mail</option>
+        <select id={`${id}-channel`} value={step.channel} onChange={(e) => setChannel(e.target.value as SendChannel)}>
+          {Object.entries(CHANNEL_LABEL).map(([channel, label]) => (
+            <option key={channel} value={channel}>
+              {label}
+            </option>
+          ))}
         </select>
       </div>
       {step.channel === "whatsapp" && (
@@ -85,7 +105,7 @@ export function SendStepFields({ step, onChange, param, errorId, context }: Step
           <>
             <div className="field">
               <label htmlFor={`${id}-body`}>Message</label>
-              <textarea id={`${id}-body`} rows={3} ref={body} {...textControl("body")} {...a11y("whatsapp.body")} />
+              <textarea id={`${id}-body`} rows={3} ref={controls["whatsapp.body"]} {...textControl("whatsapp.body")} />
             </div>
             <div className="field-row">
               <div className="field">
@@ -134,15 +154,27 @@ export function SendStepFields({ step, onChange, param, errorId, context }: Step
             </div>
           </>
         )
+      ) : step.channel === "sms" ? (
+        <div className="field">
+          <label htmlFor={`${id}-sms-body`}>Message</label>
+          <textarea
+            id={`${id}-sms-body`}
+            rows={4}
+            ref={controls["sms.body"]}
+            {...textControl("sms.body")}
+            aria-describedby={[a11y("sms.body")["aria-describedby"], `${id}-sms-count`].filter(Boolean).join(" ")}
+          />
+          <SmsCount id={`${id}-sms-count`} body={step.sms?.body ?? ""} />
+        </div>
       ) : (
         <>
           <div className="field">
             <label htmlFor={`${id}-subject`}>Subject</label>
-            <input id={`${id}-subject`} ref={subject} {...textControl("subject")} {...a11y("email.subject")} />
+            <input id={`${id}-subject`} ref={controls["email.subject"]} {...textControl("email.subject")} />
           </div>
           <div className="field">
             <label htmlFor={`${id}-html`}>HTML</label>
-            <textarea id={`${id}-html`} rows={5} spellCheck={false} ref={html} {...textControl("html")} {...a11y("email.html")} />
+            <textarea id={`${id}-html`} rows={5} spellCheck={false} ref={controls["email.html"]} {...textControl("email.html")} />
           </div>
         </>
       )}

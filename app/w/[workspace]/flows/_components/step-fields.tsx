@@ -5,6 +5,7 @@ import { useId } from "react";
 import type { CustomField } from "@/server/fields/field-schemas.ts";
 import type { BranchStep, Condition, SetFieldStep, Step, TagStep, WaitStep } from "@/server/flows/flow-schemas.ts";
 import { controlA11y, type EditorContext } from "./editor-context.ts";
+import { CHANNEL_LABEL } from "./step-summary.ts";
 
 /** The props of a step type's controls. */
 export type StepFieldsProps<S extends Step> = {
@@ -301,11 +302,14 @@ export function BranchStepFields({ step, onChange, param, errorId, context }: St
           <select
             id={`${id}-channel`}
             value={condition.opted_out}
-            onChange={(e) => setIf({ opted_out: e.target.value as "whatsapp" | "email" })}
+            onChange={(e) => setIf({ opted_out: e.target.value as keyof typeof CHANNEL_LABEL })}
             {...controlA11y(context, `${param}.if.opted_out`, errorId)}
           >
-            <option value="whatsapp">WhatsApp</option>
-            <option value="email">E-mail</option>
+            {Object.entries(CHANNEL_LABEL).map(([channel, label]) => (
+              <option key={channel} value={channel}>
+                {label}
+              </option>
+            ))}
           </select>
         </div>
       )}

@@ -11,6 +11,9 @@ describe("a step in a few words", () => {
       "Send WhatsApp: “Hello {{name}}”",
     );
     expect(stepSummary({ type: "send", channel: "whatsapp", whatsapp: { body: "" } })).toBe("Send WhatsApp: no message yet");
+    expect(stepSummary({ type: "send", channel: "sms", sms: { body: "Your code is {{code}}" } })).toBe("Send SMS: “Your code is {{code}}”");
+    expect(stepSummary({ type: "send", channel: "sms", sms: { body: "" } })).toBe("Send SMS: no message yet");
+    expect(stepSummary({ type: "branch", if: { opted_out: "sms" }, then: [], else: [] })).toBe("If opted out of SMS");
     expect(stepSummary({ type: "send", channel: "email", email: { subject: "Welcome", html: "<p>Hi</p>" } })).toBe(
       "Send e-mail: “Welcome”",
     );

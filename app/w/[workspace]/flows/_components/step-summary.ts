@@ -1,5 +1,5 @@
 import { isoDurationWords } from "@/app/_components/duration.ts";
-import type { Condition, MessageOutcome, Step } from "@/server/flows/flow-schemas.ts";
+import type { Condition, MessageOutcome, SendStep, Step } from "@/server/flows/flow-schemas.ts";
 
 /** A wait for an outcome of the run's latest message, in a few words. */
 export const MESSAGE_WAIT_WORDS: Record<MessageOutcome, string> = {
@@ -9,13 +9,26 @@ export const MESSAGE_WAIT_WORDS: Record<MessageOutcome, string> = {
   failed: "Wait for the last message to fail",
 };
 
+/** A channel's name as a label (a select's option). */
+export const CHANNEL_LABEL: Record<SendStep["channel"], string> = { whatsapp: "WhatsApp", email: "E-mail", sms: "SMS" };
+
+/** A channel's name inside a sentence. */
+export const CHANNEL_WORDS: Record<SendStep["channel"], string> = {
+  whatsapp: "WhatsApp",
+  email: "e-mail",
+  sms: "SMS",
+};
+
+/** A channel's name with its article, as it is read aloud ("an SMS"). */
+export const A_CHANNEL: Record<SendStep["channel"], string> = { whatsapp: "a WhatsApp", email: "an e-mail", sms: "an SMS" };
+
 type Names = { tags?: { id: string; name: string }[] };
 
 const quoted = (text: string, max = 40) => `“${text.length > max ? `${text.slice(0, max - 1)}…` : text}”`;
 
 function conditionSummary(condition: Condition, tagName: (id: string) => string): string {
   if ("has_tag" in condition) return condition.has_tag ? `If tagged ${tagName(condition.has_tag)}` : "If tagged (choose a tag)";
-  if ("opted_out" in condition) return `If opted out of ${condition.opted_out === "whatsapp" ? "WhatsApp" : "e-mail"}`;
+  if ("opted_out" in condition) return `If opted out of ${CHANNEL_WORDS[condition.opted_out]}`;
   const field = condition.field || "(choose a field)";
   return "exists" in condition ? `If ${field} is set` : `If ${field} is ${quoted(String(condition.equals), 24)}`;
 }
@@ -29,6 +42,7 @@ export function stepSummary(step: Step, { tags = [] }: Names = {}): string {
   switch (step.type) {
     case "send": {
       if (step.channel === "email") return step.email?.subject ? `Send e-mail: ${quoted(step.email.subject)}` : "Send e-mail";
+      if (step.channel === "sms") return step.sms?.body ? `Send SMS: ${quoted(step.sms.body)}` : "Send SMS: no message yet";
       const w = step.whatsapp;
       if (w?.template && !w.fallback) return `Send WhatsApp: template ${w.template.name || "(choose one)"}`;
       if (w?.body) return `Send WhatsApp: ${quoted(w.body)}${w.fallback ? `, else template ${w.template?.name ?? ""}` : ""}`;

@@ -4,6 +4,7 @@ import type { Message } from "@/server/messaging/message-schemas.ts";
 
 import { useState } from "react";
 import { z } from "zod";
+import { SEGMENT_UNITS } from "@/server/channels/sms/segments.ts";
 import { escapeHtml } from "@/server/lib/html.ts";
 
 // The content as sent (placeholders filled), stored as JSON (server/providers/provider.ts
@@ -22,15 +23,46 @@ const ZEmailContent = z.object({
   preview_text: z.string().optional(),
 });
 
-type Props = { channel: Message["channel"]; content: unknown };
+const ZSmsContent = z.object({ body: z.string() });
 
-export function MessageContent({ channel, content }: Props) {
+type Props = { channel: Message["channel"]; content: unknown; sms: Message["sms"] };
+
+export function MessageContent({ channel, content, sms }: Props) {
   if (channel === "whatsapp") {
     const parsed = ZWhatsAppContent.safeParse(content);
     return parsed.success ? <WhatsAppContent content={parsed.data} /> : <RawContent content={content} />;
   }
+  if (channel === "sms") {
+    const parsed = ZSmsContent.safeParse(content);
+    return parsed.success ? <SmsContent body={parsed.data.body} sms={sms} /> : <RawContent content={content} />;
+  }
   const parsed = ZEmailContent.safeParse(content);
   return parsed.success ? <EmailContent content={parsed.data} /> : <RawContent content={content} />;
+}
+
+/** D97: an SMS's text, with the segments and encoding it went in (an inbound SMS has none). */
+function SmsContent({ body, sms }: { body: string; sms: Message["sms"] }) {
+  return (
+    <div className="panel" aria-label="SMS content" role="region">
+      <dl className="details">
+        <dt>Text</dt>
+        <dd>{body ? <p className="wa-body">{body}</p> : <span className="muted">None</span>}</dd>
+        {sms && (
+          <>
+            <dt>Segments</dt>
+            <dd>
+              {sms.segments} {sms.segments === 1 ? "segment" : "segments"}, {sms.encoding}
+              <span className="muted">
+                {" "}
+                ({SEGMENT_UNITS[sms.encoding].single} characters fit in one; a longer text goes in parts of{" "}
+                {SEGMENT_UNITS[sms.encoding].part})
+              </span>
+            </dd>
+          </>
+        )}
+      </dl>
+    </div>
+  );
 }
 
 function WhatsAppContent({ content }: { content: z.infer<typeof ZWhatsAppContent> }) {

@@ -63,6 +63,13 @@ const asDetail = (detail: unknown): Detail => (detail && typeof detail === "obje
 const PROVIDER_NAME: Record<Message["channel"], string> = { whatsapp: "WhatsApp", email: "the mail server", sms: "Twilio" };
 const providerName = (channel: Message["channel"]) => PROVIDER_NAME[channel];
 
+/** The provider as the subject of a sentence: who reports, who answers a send, whose API, and whose report. */
+const WHO: Record<Message["channel"], { reporter: string; server: string; api: string; report: string }> = {
+  whatsapp: { reporter: "WhatsApp", server: "WhatsApp", api: "WhatsApp's API", report: "WhatsApp's" },
+  email: { reporter: "The mail provider", server: "The mail server", api: "The mail server", report: "the provider's" },
+  sms: { reporter: "Twilio", server: "Twilio", api: "Twilio's API", report: "Twilio's" },
+};
+
 /** The provider's answer in a clause: "it answered 200 in 120 ms". */
 function answered(d: Detail): string {
   const parts = [
@@ -83,7 +90,7 @@ function statusSentence(status: string | null, d: Detail, channel: Message["chan
     case "sent":
       return `The message left the service: ${providerName(channel)} took it${answered(d)}.${simulated}`;
     case "delivered":
-      return `${channel === "whatsapp" ? "WhatsApp" : "The mail provider"} reported it delivered to the recipient.${simulated}`;
+      return `${WHO[channel].reporter} reported it delivered to the recipient.${simulated}`;
     case "read":
       return `${channel === "email" ? "The recipient opened it (its tracking image loaded)." : "The recipient read it."}${simulated}`;
     case "failed":
@@ -106,17 +113,16 @@ export function entrySentence(entry: HistoryEntry, channel: Message["channel"]):
       return statusSentence(entry.status, d, channel) + late;
     case "provider_report":
       return (
-        reportSentence(d) ??
-        `${channel === "whatsapp" ? "WhatsApp" : "The mail provider"} reported “${entry.status ?? "an update"}”.${entry.status === "received" ? "" : late}`
+        reportSentence(d) ?? `${WHO[channel].reporter} reported “${entry.status ?? "an update"}”.${entry.status === "received" ? "" : late}`
       );
     case "provider_reply":
-      return `${channel === "whatsapp" ? "WhatsApp" : "The mail server"} answered${answered(d)}${d.error ? `: ${d.error}` : "."}`;
+      return `${WHO[channel].server} answered${answered(d)}${d.error ? `: ${d.error}` : "."}`;
     case "provider_request":
       return `The message was handed to ${providerName(channel)}.`;
     case "retry":
-      return `${channel === "whatsapp" ? "WhatsApp" : "The mail server"} could not take it now${d.error ? ` (${d.error})` : ""}${answered(d)}; the service tries again in ${msWords(d.retry_in_ms ?? 0)}.`;
+      return `${WHO[channel].server} could not take it now${d.error ? ` (${d.error})` : ""}${answered(d)}; the service tries again in ${msWords(d.retry_in_ms ?? 0)}.`;
     case "outcome_unknown":
-      return `${channel === "whatsapp" ? "WhatsApp" : "The mail server"} got the message but did not answer${d.error ? ` (${d.error.replace(/[.!?]\s*$/, "")})` : ""}; it is not sent again. The service waits ${msWords(d.settle_in_ms ?? 0)} for ${channel === "whatsapp" ? "WhatsApp's" : "the provider's"} report, then counts it as failed.`;
+      return `${WHO[channel].server} got the message but did not answer${d.error ? ` (${d.error.replace(/[.!?]\s*$/, "")})` : ""}; it is not sent again. The service waits ${msWords(d.settle_in_ms ?? 0)} for ${WHO[channel].report} report, then counts it as failed.`;
     case "note":
       return d.message ?? "A note.";
     default:
@@ -126,7 +132,7 @@ export function entrySentence(entry: HistoryEntry, channel: Message["channel"]):
 
 /** Why the last attempt at a message waiting to be retried failed, in words, before the provider's own text. */
 export function retryReason(error: string, channel: string): string {
-  const who = channel === "whatsapp" ? "WhatsApp's API" : "The mail server";
+  const who = (WHO[channel as Message["channel"]] ?? WHO.email).api;
   if (/ECONNREFUSED/.test(error)) return `${who} refused the connection`;
   if (/ENOTFOUND|EAI_AGAIN/.test(error)) return `${who}'s host name could not be resolved`;
   if (/ETIMEDOUT|timed out|timeout/i.test(error)) return `${who} did not answer in time`;
