@@ -12,8 +12,9 @@ import { CONTACT_MATCH } from "./get-contact.ts";
 import { CONTACT_SELECT, contactView, type Contact, type UpsertContactRequest } from "./contact-schemas.ts";
 import { checkContactPatch, patchedTags, type ContactPatch } from "./contact-patch.ts";
 import { wakePipeline } from "../outbox/wake.ts";
+import { Handoff } from "../outbox/handoff.ts";
+import type { StoredJob } from "../outbox/jobs.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
-import type { Columns } from "../db/rows.ts";
 
 type Tx = Prisma.TransactionClient;
 type By = { phone: string } | { email: string } | { whatsapp_user_id: string } | { id: string };
@@ -80,8 +81,10 @@ export async function updateContact(
 }
 
 // One statement writes a batch of new contacts with their tags and `contato.criado` events
-// (and the events' webhook deliveries); the `id`s written. A contact whose phone or e-mail
-// exists by then (an earlier one of the same batch included) is left out, with its tags and event.
+// (and the events' webhook deliveries); the `id`s written, and the deliveries' jobs written
+// claimed by this process's worker (`$2`, `$3`: `Handoff.leaseOf`), which starts them once
+// committed, with no claim statement of theirs. A contact whose phone or e-mail exists by then
+// (an earlier one of the same batch included) is left out, with its tags and event.
 const CREATE_CONTACTS = `
   WITH x AS (
     SELECT * FROM ${jsonRows(
@@ -99,8 +102,10 @@ const CREATE_CONTACTS = `
   ), ${insertEventsFrom(
     "logged",
     `SELECT x.event_id, x.workspace_id, 'contato.criado', x.mode, x.data, x.id, x.at, x.request_id, x.traceparent FROM x JOIN ins USING (id)`,
+    { owner: "$2::text", ms: "$3::double precision" },
   )}
-  SELECT id FROM ins`;
+  SELECT ARRAY(SELECT id FROM ins) AS ids,
+    coalesce((SELECT json_agg(j) FROM logged_j j WHERE j.lease_owner IS NOT NULL), '[]'::json) AS handed`;
 
 type NewContact = {
   contact: Contact;
@@ -137,7 +142,15 @@ const insertContact = groupCommitEach(
       request_id: requestId,
       traceparent,
     }));
-    const written = new Set((await database.query<Columns<"contacts", "id">>(CREATE_CONTACTS, [JSON.stringify(rows)])).map((r) => r.id));
+    const handoff = Handoff.take();
+    const lease = handoff?.leaseOf("webhook.deliver") ?? null;
+    const [row] = await database.query<{ ids: string[]; handed: (StoredJob & Record<"run_at" | "created_at", string>)[] }>(
+      CREATE_CONTACTS,
+      [JSON.stringify(rows), lease?.owner ?? null, lease?.ms ?? null],
+    );
+    handoff?.hold(row!.handed.map((j) => ({ ...j, run_at: new Date(j.run_at), created_at: new Date(j.created_at) })));
+    handoff?.commit(() => true);
+    const written = new Set(row!.ids);
     return batch.map((n) => written.has(n.contact.id));
   },
   { alone: (err) => !isConnectionError(err) },
