@@ -44,7 +44,8 @@ export function insertEventsFrom(name: string, select: string, lease?: DerivedLe
 /**
  * D63: the runs that wait for an outcome of a message get a `flow.step` job due now when an
  * event of the statement reports one: `mensagem.entregue`, `mensagem.lida` or
- * `mensagem.falhou` of the message they wait on (by the index on `wait_message_id`), or
+ * `mensagem.falhou` of the message they wait on (by the index on `wait_message_id`, within the
+ * event's workspace: D87, one shard), or
  * `mensagem.recebida` from their contact for `replied` (by the contact's runs). The run engine
  * checks the outcome against the run's wait as it then is, so a job that finds nothing to do
  * ends without acting.
@@ -53,11 +54,11 @@ function wakeRuns(name: string): string {
   const woken = `${name}_woken`;
   return `${woken} AS (
     SELECT r.id AS run_id, r.workspace_id, r.position, e.data->>'id' AS message_id, e.name AS event, e.request_id, e.traceparent
-    FROM ${name} e JOIN flow_runs r ON r.wait_message_id = e.data->>'id'
+    FROM ${name} e JOIN flow_runs r ON r.workspace_id = e.workspace_id AND r.wait_message_id = e.data->>'id'
     WHERE e.name IN ('mensagem.entregue', 'mensagem.lida', 'mensagem.falhou') AND r.status = 'active'
     UNION ALL
     SELECT r.id, r.workspace_id, r.position, e.data->>'id', e.name, e.request_id, e.traceparent
-    FROM ${name} e JOIN flow_runs r ON r.contact_id = e.contact_id AND r.mode = e.mode
+    FROM ${name} e JOIN flow_runs r ON r.workspace_id = e.workspace_id AND r.contact_id = e.contact_id AND r.mode = e.mode
     WHERE e.name = 'mensagem.recebida' AND r.status = 'active' AND r.wait_message_id IS NOT NULL AND r.wait->>'outcome' = 'replied'
   ),
   ${name}_wake AS (
