@@ -12,7 +12,7 @@ import type { Handle } from "../db/client.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import type { ZEnrollRequest } from "./flow-schemas.ts";
 import { runView } from "./flow-views.ts";
-import { FlowCounts, runState, type RunState } from "./stat-counters.ts";
+import { addCountersOfRuns, historyCounters, runCounters, type Entry, type RunState } from "./stat-counters.ts";
 import type { z } from "zod";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 import { perWorkspace, rowsPerWorkspace } from "../lib/per-workspace.ts";
@@ -22,8 +22,9 @@ import { perWorkspace, rowsPerWorkspace } from "../lib/per-workspace.ts";
 // active run of its mode in its flow with the same key (D66), or, without a key, a keyless one
 // when the flow does not allow re-entry (D18, D40); `id`s written. It runs after the contacts'
 // rows are locked in the same transaction (LOCK_RUNS here, the trigger's lock in
-// `trigger-flows.ts`), so its snapshot sees every run committed before. Each run written comes
-// back as its statistics count it (D69), written next in the same transaction.
+// `trigger-flows.ts`), so its snapshot sees every run committed before. The same statement adds
+// what the runs written count in their flows' statistics (D69, `$4`: counted ahead, as each run
+// will be), so a batch's runs take one round trip.
 const INSERT_RUNS = `
   WITH c AS (
     SELECT * FROM ${jsonRows("$1", `id text, workspace_id text, flow_id text, version int, contact_id text, mode "KeyMode", variables jsonb, key text, entered jsonb, at timestamptz, reentry boolean`)} AS c
@@ -35,14 +36,16 @@ const INSERT_RUNS = `
   ), r AS (
     INSERT INTO flow_runs (id, workspace_id, flow_id, version, contact_id, mode, status, position, variables, key, next_step_at, created_at, updated_at)
     SELECT id, workspace_id, flow_id, version, contact_id, mode, 'active', '[0]', variables, key, at, at, at FROM kept
-    RETURNING id, ${runState("flow_runs")}
+    RETURNING id
   ), h AS (
     INSERT INTO flow_run_history (workspace_id, run_id, at, kind, position, detail)
     SELECT workspace_id, id, at, 'enrolled', '[0]', jsonb_build_object('version', version) || entered FROM kept
   ), j AS (
     ${insertJobs(2, "subject_id IN (SELECT id FROM kept)")}
+  ), s AS (
+    ${addCountersOfRuns("$4", "SELECT id FROM r", "$3")}
   )
-  SELECT * FROM r`;
+  SELECT id FROM r`;
 
 /** A run to write with `insertRuns`: its row, and what its history's first entry says beyond the version. */
 export type RunInsert = {
@@ -73,15 +76,24 @@ export async function insertRuns(sql: Handle, runs: readonly RunInsert[]): Promi
   const rows = runs.map(({ cause: _, ...row }) => row);
   // One statement per workspace, `$3` (D87).
   const written = await rowsPerWorkspace(
-    rows.map((row, i) => ({ row, job: jobs[i]! })),
+    rows.map((row, i) => ({ row, job: jobs[i]!, counters: newRunCounters(row) })),
     (r) => r.row.workspace_id,
     (ws, group) =>
-      sql<RunState & { id: string }>(INSERT_RUNS, [JSON.stringify(group.map((g) => g.row)), JSON.stringify(group.map((g) => g.job)), ws]),
+      sql<{ id: string }>(INSERT_RUNS, [
+        JSON.stringify(group.map((g) => g.row)),
+        JSON.stringify(group.map((g) => g.job)),
+        ws,
+        JSON.stringify(group.flatMap((g) => g.counters)),
+      ]),
   );
-  const counts = new FlowCounts();
-  for (const run of written) counts.run(null, run).entry({ kind: "enrolled", position: [0], detail: null }, run);
-  await counts.write(sql);
   return new Set(written.map((r) => r.id));
+}
+
+/** What a run `INSERT_RUNS` writes counts (D69): active at its first step, and its `enrolled` entry; each counter names the run. */
+function newRunCounters(row: Omit<RunInsert, "cause">) {
+  const run: RunState = { ...row, status: "active", converted: false, place: [0] };
+  const entry: Entry = { kind: "enrolled", position: [0], detail: null };
+  return [...runCounters(run, 1), ...historyCounters(entry, run)].map((c) => ({ ...c, run_id: row.id }));
 }
 
 /** The batch key of a run's uniqueness (D18, D66): a keyed run is one per key; a keyless one per contact unless re-entry. */

@@ -130,6 +130,24 @@ export function addCounters(from: string, workspace = "x.workspace_id"): string 
 }
 
 /**
+ * The statement part (a CTE's body) that adds the counters of runs the same statement writes,
+ * counted ahead of the write (`runCounters`, `historyCounters`) as each run will be: `param` is
+ * a JSON array of `Counter`s, each with the `run_id` it counts for, and only those of runs
+ * `written` (a subquery of ids) count, so a run the statement leaves out counts nothing.
+ * `workspace`: the parameter naming the one workspace of them all (D87).
+ */
+export function addCountersOfRuns(param: string, written: string, workspace: string): string {
+  return addCounters(
+    `(
+    SELECT c.workspace_id, c.flow_id, c.mode, c.version, c.path, c.metric, c.n
+    FROM jsonb_to_recordset(${param}::jsonb) AS c(run_id text, workspace_id text, flow_id text, mode text, version int, path text, metric text, n bigint)
+    WHERE c.run_id IN (${written})
+  )`,
+    workspace,
+  );
+}
+
+/**
  * The statement part (a CTE's body) that moves the counts of messages a step sent from their
  * old status to their new one. `moves` is a table expression with the columns `id` (the
  * message), `from_status` and `to_status`, one row per message whose status the statement
