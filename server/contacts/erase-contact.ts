@@ -300,7 +300,9 @@ async function eraseRows(sql: Handle, secrets: Secrets, workspaceId: string, mes
     } catch {
       value = secrets.text(r.value);
     }
-    await sql(`UPDATE idempotency_records SET response_body = $2 WHERE ctid = $1::tid`, [r.key, value]);
+    // The workspace named with the row's ctid (D87): a ctid is a place within one shard, and the
+    // same place on every other shard holds another workspace's row.
+    await sql(`UPDATE idempotency_records SET response_body = $2 WHERE workspace_id = $3 AND ctid = $1::tid`, [r.key, value, workspaceId]);
   }
 }
 

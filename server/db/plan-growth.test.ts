@@ -59,7 +59,7 @@ describe("statements planned on an empty database, run on a large one (PostgreSQ
   });
 
   it("the stored responses of idempotent requests", async () => {
-    const complete = completeClaims("$1");
+    const complete = completeClaims("$1", "true", "$2");
     const completions = (n: number) =>
       JSON.stringify(
         Array.from({ length: n }, (_, i) => ({
@@ -75,13 +75,13 @@ describe("statements planned on an empty database, run on a large one (PostgreSQ
           headers: {},
         })),
       );
-    for (let i = 0; i < 12; i++) await database.query(complete, [completions(3)]);
+    for (let i = 0; i < 12; i++) await database.query(complete, [completions(3), ws]);
     await sql(
       `INSERT INTO idempotency_records (workspace_id, mode, method, path, key, body_hash, status, expires_at)
        SELECT $1, 'test', 'POST', '/v1/messages', 'k' || i, 'h', 'in_progress', now() + interval '1 day' FROM generate_series(1, $2::int) i`,
       [ws, ROWS],
     );
-    expect(await sequentialReads("idempotency_records", (tx) => tx(complete, [completions(3)]))).toBeLessThan(100);
+    expect(await sequentialReads("idempotency_records", (tx) => tx(complete, [completions(3), ws]))).toBeLessThan(100);
   });
 
   it("the claims of Idempotency-Keys", async () => {

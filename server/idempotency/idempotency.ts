@@ -111,7 +111,7 @@ export function completion(held: HeldClaim, response: StoredResponse, ref = "") 
   return { ref, workspace_id: workspaceId, mode, method, path, key, claimed_at: held.claimedAt, status, body, headers };
 }
 
-const COMPLETE = completeClaims("$1");
+const COMPLETE = completeClaims("$1", "true", "$2");
 
 const RELEASE = `
   DELETE FROM idempotency_records
@@ -172,9 +172,18 @@ export async function completeIdempotencyKey(sql: Handle, held: HeldClaim, respo
   return (await completeClaimsOf(sql, [completion(held, response)])).size > 0;
 }
 
-/** Stores many responses in one statement, each while its claim is still its request's; the `ref`s stored. */
+/**
+ * Stores many responses, each while its claim is still its request's; the `ref`s stored. One
+ * statement per workspace (D87: a write names its workspace, for Citus to route it to one
+ * shard), so one statement for the batches of one workspace that callers give.
+ */
 export async function completeClaimsOf(sql: Handle, completions: Completion[]): Promise<Set<string>> {
-  return new Set((await sql<{ ref: string }>(COMPLETE, [JSON.stringify(completions)])).map((r) => r.ref));
+  const byWorkspace = new Map<string, Completion[]>();
+  for (const c of completions) byWorkspace.set(c.workspace_id, [...(byWorkspace.get(c.workspace_id) ?? []), c]);
+  const stored = new Set<string>();
+  for (const [workspace, of] of byWorkspace)
+    for (const r of await sql<{ ref: string }>(COMPLETE, [JSON.stringify(of), workspace])) stored.add(r.ref);
+  return stored;
 }
 
 /** The response is not kept (5xx, 401, 403, 429: D28): the client may retry with the key. */
