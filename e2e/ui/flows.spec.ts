@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import type { Locator, Page } from "@playwright/test";
-import { addStep, selectStep, stepForm, stepNode } from "./fixtures/flow-canvas.ts";
+import type { Page } from "@playwright/test";
+import { addStep, runRow, selectStep, stepForm, stepNode } from "./fixtures/flow-canvas.ts";
 import { expect, test } from "./fixtures/test.ts";
 
 // The flows page, a flow's editor (its canvas: fixtures/flow-canvas.ts) and its runs, in the "Flows" workspace seeded by
@@ -31,16 +31,6 @@ async function enroll(page: Page, key: string, flowId: string, phone: string, va
   const run = (await response.json()) as { id: string; status: string; flow_id: string };
   expect(run).toMatchObject({ status: "active", flow_id: flowId });
   return run.id;
-}
-
-/** The run's row in the runs table, after refreshing the list until it shows. */
-async function runRow(page: Page, runId: string): Promise<Locator> {
-  const row = page.getByRole("table", { name: "Runs" }).getByRole("row").filter({ hasText: runId });
-  await expect(async () => {
-    await page.getByRole("button", { name: /^Refresh/ }).click();
-    await expect(row).toHaveCount(1, { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
-  return row;
 }
 
 test("an admin builds a flow in the editor, sees a fault at its step, activates it, and watches an enrolled run complete", async ({

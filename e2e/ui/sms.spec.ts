@@ -1,6 +1,6 @@
-import type { Locator, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { startFakeTwilio, type FakeTwilio } from "../support/fake-twilio.ts";
-import { addStep, stepForm } from "./fixtures/flow-canvas.ts";
+import { addStep, runRow, stepForm } from "./fixtures/flow-canvas.ts";
 import { checkPageAtWidths } from "./fixtures/page-checks.ts";
 import { expect, test } from "./fixtures/test.ts";
 
@@ -94,16 +94,6 @@ test.describe("channels", () => {
     await expect(page.getByRole("article", { name })).toHaveCount(0);
   });
 });
-
-/** The run's row in the runs table, after refreshing the list until it shows. */
-async function runRow(page: Page, runId: string): Promise<Locator> {
-  const row = page.getByRole("table", { name: "Runs" }).getByRole("row").filter({ hasText: runId });
-  await expect(async () => {
-    await page.getByRole("button", { name: /^Refresh/ }).click();
-    await expect(row).toHaveCount(1, { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
-  return row;
-}
 
 test("an admin writes a journey's SMS with its live segment count, and sees the sent message with its segments", async ({
   page,
