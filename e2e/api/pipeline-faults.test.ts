@@ -269,27 +269,31 @@ describe("pipeline faults", () => {
     // Five events for the slow endpoint, all in flight before the rest starts.
     const slowClient = api(fx.webhooks!.keys.live, server.url);
     for (let i = 0; i < 5; i++) expect((await slowClient.post("/contacts", { email: `slow${i}@example.com` })).status).toBe(200);
-    await slow.waitFor(() => true, 5, 10_000);
+    const slowHits = await slow.waitFor(() => true, 5, 10_000);
+    // Until the first of them times out, all five are open: a message or a delivery that had to
+    // wait for one of them would come after that. Both must come before it, whatever the load.
+    const firstSlowEnds = Math.min(...slowHits.map((h) => h.at)) + 10_000;
 
     const other = api(fx.other!.keys.test, server.url);
     const accepted = await other.post("/messages", { channel: "whatsapp", to: { phone: "+5511987650001" }, whatsapp: { body: "hi" } });
     expect(accepted.status).toBe(202);
     const acceptedAt = Date.now();
     let status = accepted.body.status as string;
-    while (status === "queued" && Date.now() - acceptedAt < 5_000) {
+    while (status === "queued" && Date.now() < firstSlowEnds) {
       await new Promise((r) => setTimeout(r, 25));
       status = (await other.get(`/messages/${accepted.body.id}`)).body.status;
     }
-    const sentAfter = Date.now() - acceptedAt;
+    const sentAt = Date.now();
+    const sentAfter = sentAt - acceptedAt;
     expect(status).not.toBe("queued");
-    expect(sentAfter).toBeLessThan(1_000);
+    expect(sentAt).toBeLessThan(firstSlowEnds);
 
     const created = await api(fx.other!.keys.live, server.url).post("/contacts", { email: "fast@example.com" });
     expect(created.status).toBe(200);
     const createdAt = Date.now();
-    const [hit] = await fast.waitFor((r) => r.body?.data?.id === created.body.id, 1, 5_000);
+    const [hit] = await fast.waitFor((r) => r.body?.data?.id === created.body.id, 1, 10_000);
     const deliveredAfter = hit!.at - createdAt;
-    expect(deliveredAfter).toBeLessThan(1_000);
+    expect(hit!.at).toBeLessThan(firstSlowEnds);
     console.log(`isolation (${engine}): test message sent after ${sentAfter} ms, other endpoint's delivery after ${deliveredAfter} ms`);
     await server.stop("SIGKILL");
   }, 400_000);
