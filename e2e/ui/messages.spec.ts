@@ -251,7 +251,7 @@ test("support staff inspect a live message that keeps retrying, one whose provid
   const unknown = timeline(page).filter({ hasText: "No answer" });
   await expect(unknown).toBeVisible({ timeout: 60_000 });
   await expect(unknown).toContainText("WhatsApp got the message but did not answer (The Cloud API did not answer within 15 s");
-  await expect(unknown).toContainText("it is not sent again. The service waits 15 minutes for WhatsApp's report");
+  await expect(unknown).toContainText("it is not sent again. The service waits 6 hours for WhatsApp's report");
   await expect(details(page).getByRole("definition").first()).toHaveText("queued");
   await expect(details(page)).toContainText("provider_timeout");
   await expect(timeline(page).filter({ hasText: "Retry scheduled" })).toHaveCount(0);
