@@ -6,7 +6,14 @@
 // packages made of many small ES modules or wrapped in CommonJS are bundled in (bundle.mjs).
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { bundled } from "../scripts/lib/bundle.mjs";
+
+// A command is a short process: its WebAssembly (the embedded store, Prisma's query compiler,
+// the migration engine) runs from V8's baseline compiler, without the optimizing tier that a
+// long-running server earns back. Measured: 2.9 -> 1.9 CPU-seconds for a command on the
+// embedded store, 10 -> 7.8 for one that migrates a new store first.
+setFlagsFromString("--liftoff-only");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // Migrations are read from <SVC_ROOT>/prisma (server/db/migrate.ts); the default embedded

@@ -149,7 +149,8 @@ const storeBeingWritten: Moment = {
  * was missed, so the test would not test it). Answers the output up to the kill.
  */
 async function killAt(env: Record<string, string | undefined>, moment: Moment): Promise<string> {
-  const child = spawn(process.execPath, [await bundled(ROOT, "server/main.ts", "server")], {
+  // On V8's baseline tier alone, as startServer runs a test's server.
+  const child = spawn(process.execPath, ["--liftoff-only", await bundled(ROOT, "server/main.ts", "server")], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: "0", PIPELINE: "off", LOG_LEVEL: "debug", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -152,9 +152,12 @@ export async function queryDatabase(
   }
 }
 
-/** Seeds the fixture workspaces of fixtures.ts into the database `env` names (a child process, as an operator would). */
+/**
+ * Seeds the fixture workspaces of fixtures.ts into the database `env` names (a child process, as
+ * an operator would; a short one, so on V8's baseline tier alone, as `svc` runs: see startServer).
+ */
 export function seedFixtures(env: Record<string, string | undefined>): Fixtures {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/seed.ts"], {
+  const out = execFileSync(process.execPath, ["--liftoff-only", "--import", "tsx", "e2e/support/seed.ts"], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "warn", ...env },
     encoding: "utf8",

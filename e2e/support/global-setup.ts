@@ -39,14 +39,17 @@ export default async function setup(project: TestProject) {
   // An SNS certificate host on loopback (SNS_CERT_HOSTS; plain http as ALLOW_PRIVATE_WEBHOOKS=1
   // allows there): a self-signed test certificate that e2e/api/ses-notifications.test.ts signs with.
   const sns = await startCertHost();
-  const server = await startServer({
-    SNS_CERT_HOSTS: new URL(sns.certUrl).host,
-    ...database.env,
-    PIPELINE: "inline",
-    ALLOW_PRIVATE_WEBHOOKS: "1",
-    WEBHOOK_TIMEOUT_SECONDS: "2",
-    WEBHOOK_RETRY_SCHEDULE: WEBHOOK_TEST_SCHEDULE,
-  });
+  const server = await startServer(
+    {
+      SNS_CERT_HOSTS: new URL(sns.certUrl).host,
+      ...database.env,
+      PIPELINE: "inline",
+      ALLOW_PRIVATE_WEBHOOKS: "1",
+      WEBHOOK_TIMEOUT_SECONDS: "2",
+      WEBHOOK_RETRY_SCHEDULE: WEBHOOK_TEST_SCHEDULE,
+    },
+    { longLived: true },
+  );
   // Seeded by another process while the server runs, as operators set workspaces up: on the
   // embedded store, through the running server's socket (D53).
   const fixtures = seedFixtures(database.env);

@@ -25,9 +25,19 @@ const STOP_BACKSTOP_MS = 60_000;
 /**
  * Starts the real server (server/main.ts, bundled as `npm start` runs it) as a child process
  * on a free port and waits until it listens. Needs a prior `next build`.
+ *
+ * A test's own server lives seconds to minutes, and V8's optimizing tier for WebAssembly (the
+ * embedded store, Prisma's query compiler, the migration engine) costs more CPU than it gives
+ * back in that time: a start, a few requests and a stop on the embedded store took 6.6 CPU-s
+ * with it and 4.8 without. So it runs on V8's baseline tier alone; `longLived` (a run's shared
+ * servers, the dashboard's) keeps both tiers, as `npm start` does. Behaviour is the same.
  */
-export async function startServer(env: Record<string, string | undefined>, { timeoutMs = 240_000 } = {}): Promise<RunningServer> {
-  const child = spawn(process.execPath, [await bundled(ROOT, "server/main.ts", "server")], {
+export async function startServer(
+  env: Record<string, string | undefined>,
+  { timeoutMs = 240_000, longLived = false } = {},
+): Promise<RunningServer> {
+  const flags = longLived ? [] : ["--liftoff-only"];
+  const child = spawn(process.execPath, [...flags, await bundled(ROOT, "server/main.ts", "server")], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: "0", PIPELINE: "off", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
