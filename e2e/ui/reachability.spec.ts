@@ -4,15 +4,15 @@ import { expect, test } from "./fixtures/test.ts";
 
 // "Reachable now?" on a contact's page (D71), in the "Reach" workspace seeded by
 // fixtures/seed.ts: Rita wrote on WhatsApp an hour ago (her window is open) and her e-mail
-// address is on the suppression list. The panel says WhatsApp is reachable and why e-mail is
-// not, in words, with the window's closing time; the page is checked at 1440 px and 390 px (no
+// address is on the suppression list; the workspace has no SMS channel. The panel says WhatsApp
+// is reachable and why e-mail and SMS are not, in words, with the window's closing time; the page is checked at 1440 px and 390 px (no
 // horizontal overflow, no serious or critical axe violation) and photographed. A journey picked in
 // the panel adds that journey's quiet hours.
 
 // Signing in and loading the pages' scripts is slow on a loaded 2-core machine.
 test.beforeEach(() => test.setTimeout(120_000));
 
-test("a contact's page says WhatsApp is reachable and why e-mail is not", async ({ page, seed, signIn }) => {
+test("a contact's page says WhatsApp is reachable and why e-mail and SMS are not", async ({ page, seed, signIn }) => {
   const { reach } = seed;
   await signIn(reach.admin);
   await openContact(page, reach.id, reach.contactName);
@@ -27,6 +27,9 @@ test("a contact's page says WhatsApp is reachable and why e-mail is not", async 
   await expect(email.getByRole("listitem")).toHaveText([
     "The address is on the suppression list (a hard bounce, a spam complaint, or added by hand).",
   ]);
+  const sms = panel.getByRole("region", { name: /^SMS/ });
+  await expect(sms.getByRole("heading")).toHaveText("SMS Not reachable");
+  await expect(sms.getByRole("listitem")).toHaveText(["No SMS channel is connected, or it is paused."]);
   await expect(panel.getByRole("region", { name: "Local time" })).toContainText("Quiet hours");
   await checkPageAtWidths(page, "reachability-contact");
 });

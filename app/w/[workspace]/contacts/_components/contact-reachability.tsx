@@ -6,22 +6,28 @@ import { QueryState } from "@/app/_components/query-state.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
 import type { Reachability } from "@/server/messaging/reachability.ts";
+import { CHANNEL_LABEL } from "../../messages/_components/message-labels.tsx";
 
 type Reason = Reachability["email"]["reasons"][number];
+type Channel = keyof typeof CHANNEL_LABEL;
+
+/** What each channel sends to. */
+const ADDRESS: Record<Channel, string> = { whatsapp: "phone number", email: "e-mail address", sms: "phone number" };
 
 /** Each reason a message would not go out, in words; the address is the channel's own. */
-function reasonText(reason: Reason, channel: "whatsapp" | "email"): string {
+function reasonText(reason: Reason, channel: Channel): string {
+  const name = channel === "email" ? "e-mail" : CHANNEL_LABEL[channel];
   switch (reason) {
     case "no_address":
-      return channel === "whatsapp" ? "The contact has no phone number." : "The contact has no e-mail address.";
+      return `The contact has no ${ADDRESS[channel]}.`;
     case "opted_out":
-      return `The contact opted out of ${channel === "whatsapp" ? "WhatsApp" : "e-mail"}.`;
+      return `The contact opted out of ${name}.`;
     case "recipient_suppressed":
       return "The address is on the suppression list (a hard bounce, a spam complaint, or added by hand).";
     case "whatsapp_window_closed":
       return "The 24-hour window is closed: only a template message would go.";
     case "no_channel":
-      return `No ${channel === "whatsapp" ? "WhatsApp" : "e-mail"} channel is connected, or it is paused.`;
+      return `No ${name} channel is connected, or it is paused.`;
     case "quota_reached":
       return "The workspace's daily or monthly message limit is reached.";
     case "frequency_capped":
@@ -35,7 +41,7 @@ function Verdict({ reachable }: { reachable: boolean }) {
   return <span className={`badge ${reachable ? "active" : "opted-out"}`}>{reachable ? "Reachable" : "Not reachable"}</span>;
 }
 
-function Reasons({ reasons, channel, heldUntil }: { reasons: Reason[]; channel: "whatsapp" | "email"; heldUntil: string | null }) {
+function Reasons({ reasons, channel, heldUntil }: { reasons: Reason[]; channel: Channel; heldUntil: string | null }) {
   if (reasons.length === 0 && heldUntil) {
     return (
       <p className="muted small">
@@ -125,6 +131,12 @@ export function ContactReachability({ contactId }: { contactId: string }) {
               E-mail <Verdict reachable={r.email.reachable} />
             </h3>
             <Reasons reasons={r.email.reasons} channel="email" heldUntil={held} />
+          </section>
+          <section className="panel" aria-labelledby="reach-sms">
+            <h3 id="reach-sms">
+              SMS <Verdict reachable={r.sms.reachable} />
+            </h3>
+            <Reasons reasons={r.sms.reasons} channel="sms" heldUntil={held} />
           </section>
           <section className="panel" aria-labelledby="reach-time">
             <h3 id="reach-time">Local time</h3>
