@@ -104,7 +104,7 @@ test("an admin test-runs a flow from its page and follows its message to the mes
   const timeline = page.getByRole("list", { name: "Timeline, oldest first" }).getByRole("listitem");
   await expect(timeline.first()).toContainText("A flow's send step wrote the message; it waits for sending.");
   await expect(timeline.nth(1)).toContainText(
-    "The message left the service: WhatsApp took it. Simulated: test messages reach no provider.",
+    "Simulated: the test message counts as sent, as if WhatsApp had taken it; test messages reach no provider.",
   );
   await expect(timeline.nth(1).getByText("Raw detail")).toBeVisible();
   await expect(timeline.nth(1).locator("pre")).toBeHidden();

@@ -79,23 +79,41 @@ function answered(d: Detail): string {
   return parts.length ? ` (${parts.join(" ")})` : "";
 }
 
+/** What a test message's simulated status means: it reached no provider, so none took it. */
+function simulatedSentence(status: string, d: Detail, channel: Message["channel"]): string | null {
+  const none = "test messages reach no provider.";
+  switch (status) {
+    case "sent":
+      return `Simulated: the test message counts as sent, as if ${providerName(channel)} had taken it; ${none}`;
+    case "delivered":
+      return `Simulated: the test message counts as delivered; ${none}`;
+    case "read":
+      return `Simulated: the test message counts as ${channel === "email" ? "opened" : "read"}; ${none}`;
+    case "failed":
+      return `Simulated: the test message failed${d.error ? ` (${d.error.replace(/[.!?]\s*$/, "")})` : ""}; ${none}`;
+    default:
+      return null;
+  }
+}
+
 /** What a status means when the message reached it. */
 function statusSentence(status: string | null, d: Detail, channel: Message["channel"]): string {
-  const simulated = d.simulated ? " Simulated: test messages reach no provider." : "";
+  const simulated = d.simulated && status ? simulatedSentence(status, d, channel) : null;
+  if (simulated) return simulated;
   switch (status) {
     case "queued":
       return d.source === "flow"
         ? "A flow's send step wrote the message; it waits for sending."
         : "The API accepted the message; it waits for sending.";
     case "sent":
-      return `The message left the service: ${providerName(channel)} took it${answered(d)}.${simulated}`;
+      return `The message left the service: ${providerName(channel)} took it${answered(d)}.`;
     case "delivered":
-      return `${WHO[channel].reporter} reported it delivered to the recipient.${simulated}`;
+      return `${WHO[channel].reporter} reported it delivered to the recipient.`;
     case "read":
-      return `${channel === "email" ? "The recipient opened it (its tracking image loaded)." : "The recipient read it."}${simulated}`;
+      return channel === "email" ? "The recipient opened it (its tracking image loaded)." : "The recipient read it.";
     case "failed":
-      // The provider's reason as it came, closed as a sentence: "…: simulated failure. Simulated: …".
-      return `The message failed${d.error ? `: ${d.error.replace(/[.!?]?\s*$/, ".")}` : "."}${simulated}`;
+      // The provider's reason as it came, closed as a sentence.
+      return `The message failed${d.error ? `: ${d.error.replace(/[.!?]?\s*$/, ".")}` : "."}`;
     case "received":
       return "The contact wrote this message to you.";
     default:
