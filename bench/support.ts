@@ -45,7 +45,7 @@ export async function withServer(engine: Engine, extraEnv: Record<string, string
   const { database, keys } = await seededDatabase(engine, `bench_${engine}`);
   try {
     const env = { ...database.env, LOG_LEVEL: "warn", ...extraEnv };
-    const server = await startServer(env);
+    const server = await startServer(env, { longLived: true });
     try {
       await run({ url: server.url, keys, env, server, sql: (text, values) => sql(database.env.DATABASE_URL!, text, values) });
     } finally {

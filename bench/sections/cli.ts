@@ -134,7 +134,7 @@ async function engine(
   let server: RunningServer | undefined;
   try {
     const env = common(database.env);
-    if (served) server = await startServer(env);
+    if (served) server = await startServer(env, { longLived: true });
     const byCommand: Record<string, Sample[]> = {};
     for (let round = 0; round < RUNS + 1; round++) {
       const samples = readmeCommands(env, round, flowFile);

@@ -149,7 +149,7 @@ export async function writeCosts(): Promise<void> {
     // every statistic they hold (a busy connection reports at most once a second, an idle one
     // 10 s later). What a server's start and stop cost alone is measured too, and taken off.
     const withBench = async (work: (bench: Bench) => Promise<void>) => {
-      const server = await startServer({ ...env, PIPELINE: "inline", LOG_LEVEL: "warn" });
+      const server = await startServer({ ...env, PIPELINE: "inline", LOG_LEVEL: "warn" }, { longLived: true });
       try {
         await work({ url: server.url, keys, env, server, sql: (text, values) => sql(url, text, values) });
       } finally {

@@ -114,7 +114,7 @@ export async function runSteps(workspaces = 1): Promise<void> {
       }),
     );
     await spreadJobs(bench, workspaces);
-    const worker = await startServer({ ...bench.env, PIPELINE: "inline" });
+    const worker = await startServer({ ...bench.env, PIPELINE: "inline" }, { longLived: true });
     try {
       const deadline = Date.now() + 120_000;
       for (;;) {

@@ -263,7 +263,7 @@ async function claimRate({ bench, fake }: Side): Promise<number> {
   fake.reset();
   await bench.sql("DELETE FROM jobs WHERE kind = 'message.simulate'");
   await accept(bench, CLAIMED);
-  const worker = await startServer({ ...bench.env, PIPELINE: "inline" });
+  const worker = await startServer({ ...bench.env, PIPELINE: "inline" }, { longLived: true });
   try {
     await fake.waitForRequests(CLAIMED, 120_000);
   } finally {

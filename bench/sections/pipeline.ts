@@ -90,7 +90,7 @@ async function drain(
       await bench.sql("UPDATE channels SET rate_per_second = $1", [rate]);
       await accept(bench, count);
       await spreadJobs(bench, workspaces);
-      const worker = await startServer({ ...bench.env, PIPELINE: "inline" });
+      const worker = await startServer({ ...bench.env, PIPELINE: "inline" }, { longLived: true });
       try {
         await fake.waitForRequests(count, 120_000);
       } finally {

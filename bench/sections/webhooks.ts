@@ -46,7 +46,7 @@ export async function webhookDeliveries(): Promise<void> {
         const events = `SELECT 'evt_bench' || g, $1, 'contato.criado', 'live'::"KeyMode", jsonb_build_object('id', 'ct_bench' || g),
            NULL, now(), NULL, NULL FROM generate_series(1, $2::int) g`;
         await bench.sql(`WITH ${insertEventsFrom("e", events)} SELECT count(*) FROM e`, [bench.keys.workspace, count / endpoints]);
-        const worker = await startServer({ ...bench.env, PIPELINE: "inline" });
+        const worker = await startServer({ ...bench.env, PIPELINE: "inline" }, { longLived: true });
         try {
           await receiver.waitFor(() => true, count, 120_000);
         } finally {

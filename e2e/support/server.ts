@@ -30,7 +30,8 @@ const STOP_BACKSTOP_MS = 60_000;
  * embedded store, Prisma's query compiler, the migration engine) costs more CPU than it gives
  * back in that time: a start, a few requests and a stop on the embedded store took 6.6 CPU-s
  * with it and 4.8 without. So it runs on V8's baseline tier alone; `longLived` (a run's shared
- * servers, the dashboard's) keeps both tiers, as `npm start` does. Behaviour is the same.
+ * servers, the dashboard's, the benchmark's) keeps both tiers, as `npm start` does. Behaviour is
+ * the same.
  */
 export async function startServer(
   env: Record<string, string | undefined>,
