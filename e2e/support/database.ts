@@ -7,7 +7,7 @@ import pg from "pg";
 import { applyMigrations, readMigrations } from "../../server/db/migrate.ts";
 import { lockOwner } from "../../server/db/store-lock.ts";
 import type { Fixtures } from "./fixtures.ts";
-import { ROOT } from "./server.ts";
+import { ROOT, SHORT_PROCESS_FLAGS } from "./server.ts";
 import { storeSocketPath } from "../../server/db/store-server.ts";
 import { citusPorts, createCitusDatabase } from "./citus.ts";
 
@@ -154,10 +154,10 @@ export async function queryDatabase(
 
 /**
  * Seeds the fixture workspaces of fixtures.ts into the database `env` names (a child process, as
- * an operator would; a short one, so on V8's baseline tier alone, as `svc` runs: see startServer).
+ * an operator would; a short one, so with SHORT_PROCESS_FLAGS, as `svc` runs).
  */
 export function seedFixtures(env: Record<string, string | undefined>): Fixtures {
-  const out = execFileSync(process.execPath, ["--liftoff-only", "--import", "tsx", "e2e/support/seed.ts"], {
+  const out = execFileSync(process.execPath, [...SHORT_PROCESS_FLAGS, "--import", "tsx", "e2e/support/seed.ts"], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "warn", ...env },
     encoding: "utf8",

@@ -22,6 +22,9 @@ export const START_BUDGET_MS = 45_000;
 /** How long `stop` waits for a server to exit before it kills it. */
 const STOP_BACKSTOP_MS = 60_000;
 
+/** Node's flags for a short process of the tests: WebAssembly on V8's baseline tier alone (see startServer). */
+export const SHORT_PROCESS_FLAGS = ["--liftoff-only"];
+
 /**
  * Starts the real server (server/main.ts, bundled as `npm start` runs it) as a child process
  * on a free port and waits until it listens. Needs a prior `next build`.
@@ -37,7 +40,7 @@ export async function startServer(
   env: Record<string, string | undefined>,
   { timeoutMs = 240_000, longLived = false } = {},
 ): Promise<RunningServer> {
-  const flags = longLived ? [] : ["--liftoff-only"];
+  const flags = longLived ? [] : SHORT_PROCESS_FLAGS;
   const child = spawn(process.execPath, [...flags, await bundled(ROOT, "server/main.ts", "server")], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: "0", PIPELINE: "off", LOG_LEVEL: "warn", ...env },

@@ -7,7 +7,7 @@ import { EventName } from "@/app/_components/event-name.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useWorkspaceFields, useWorkspaceTags } from "@/app/_components/use-catalog.ts";
 import { When } from "@/app/_components/when.tsx";
-import { CHANNEL_LABEL } from "../../messages/_components/message-labels.tsx";
+import { CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
 
 export type HistoryEvent = { id: string; event: string; mode: string; data: unknown; timestamp: string };
 

@@ -6,7 +6,8 @@ import { useCursorPages } from "@/app/_components/cursor-pages.ts";
 import { Pager } from "@/app/_components/pager.tsx";
 import { RelativeTime } from "@/app/_components/relative-time.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
-import { CHANNEL_LABEL, ModeBadge, StatusBadge } from "../../messages/_components/message-labels.tsx";
+import { ModeBadge, StatusBadge } from "../../messages/_components/message-labels.tsx";
+import { CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
 import { MessageSummary } from "../../messages/_components/message-source.tsx";
 import { QueryState } from "@/app/_components/query-state.tsx";
 

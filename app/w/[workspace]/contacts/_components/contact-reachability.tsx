@@ -6,28 +6,27 @@ import { QueryState } from "@/app/_components/query-state.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
 import type { Reachability } from "@/server/messaging/reachability.ts";
-import { CHANNEL_LABEL } from "../../messages/_components/message-labels.tsx";
+import { CHANNEL_WORDS } from "@/app/_components/channel-names.ts";
 
 type Reason = Reachability["email"]["reasons"][number];
-type Channel = keyof typeof CHANNEL_LABEL;
+type Channel = keyof typeof CHANNEL_WORDS;
 
 /** What each channel sends to. */
 const ADDRESS: Record<Channel, string> = { whatsapp: "phone number", email: "e-mail address", sms: "phone number" };
 
 /** Each reason a message would not go out, in words; the address is the channel's own. */
 function reasonText(reason: Reason, channel: Channel): string {
-  const name = channel === "email" ? "e-mail" : CHANNEL_LABEL[channel];
   switch (reason) {
     case "no_address":
       return `The contact has no ${ADDRESS[channel]}.`;
     case "opted_out":
-      return `The contact opted out of ${name}.`;
+      return `The contact opted out of ${CHANNEL_WORDS[channel]}.`;
     case "recipient_suppressed":
       return "The address is on the suppression list (a hard bounce, a spam complaint, or added by hand).";
     case "whatsapp_window_closed":
       return "The 24-hour window is closed: only a template message would go.";
     case "no_channel":
-      return `No ${name} channel is connected, or it is paused.`;
+      return `No ${CHANNEL_WORDS[channel]} channel is connected, or it is paused.`;
     case "quota_reached":
       return "The workspace's daily or monthly message limit is reached.";
     case "frequency_capped":

@@ -11,7 +11,7 @@ import type { MessageOutcome, Step } from "@/server/flows/flow-schemas.ts";
 import { matchWords } from "./event-words.ts";
 import { positionLabel, STEP_TYPE_LABEL, stepAtPosition, type FlowDetails, type RunDetails, type StepType } from "./flow-labels.tsx";
 import { detailOf, historyLabel, waitKind, type Entry } from "./run-history-words.ts";
-import { A_CHANNEL, CHANNEL_WORDS } from "./step-summary.ts";
+import { A_CHANNEL, CHANNEL_WORDS } from "@/app/_components/channel-names.ts";
 
 type RunEvent = RunDetails["events"][number];
 type Position = (number | string)[];

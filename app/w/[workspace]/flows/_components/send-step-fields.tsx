@@ -6,7 +6,7 @@ import { MEDIA_TYPES } from "@/server/messaging/message-schemas.ts";
 import { controlA11y } from "./editor-context.ts";
 import type { StepFieldsProps } from "./step-fields.tsx";
 import { SmsCount } from "./sms-count.tsx";
-import { CHANNEL_LABEL } from "./step-summary.ts";
+import { CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
 import { TemplateStepFields, templateOnly } from "./template-step-fields.tsx";
 
 /** D17: what a placeholder can name besides the run's enroll `variables`; D66: the run's key. */

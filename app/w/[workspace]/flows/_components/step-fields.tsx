@@ -5,7 +5,7 @@ import { useId } from "react";
 import type { CustomField } from "@/server/fields/field-schemas.ts";
 import type { BranchStep, Condition, SetFieldStep, Step, TagStep, WaitStep } from "@/server/flows/flow-schemas.ts";
 import { controlA11y, type EditorContext } from "./editor-context.ts";
-import { CHANNEL_LABEL } from "./step-summary.ts";
+import { CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
 
 /** The props of a step type's controls. */
 export type StepFieldsProps<S extends Step> = {

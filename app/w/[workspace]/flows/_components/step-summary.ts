@@ -1,5 +1,6 @@
+import { CHANNEL_WORDS } from "@/app/_components/channel-names.ts";
 import { isoDurationWords } from "@/app/_components/duration.ts";
-import type { Condition, MessageOutcome, SendStep, Step } from "@/server/flows/flow-schemas.ts";
+import type { Condition, MessageOutcome, Step } from "@/server/flows/flow-schemas.ts";
 
 /** A wait for an outcome of the run's latest message, in a few words. */
 export const MESSAGE_WAIT_WORDS: Record<MessageOutcome, string> = {
@@ -8,19 +9,6 @@ export const MESSAGE_WAIT_WORDS: Record<MessageOutcome, string> = {
   replied: "Wait for a reply to the last message",
   failed: "Wait for the last message to fail",
 };
-
-/** A channel's name as a label (a select's option). */
-export const CHANNEL_LABEL: Record<SendStep["channel"], string> = { whatsapp: "WhatsApp", email: "E-mail", sms: "SMS" };
-
-/** A channel's name inside a sentence. */
-export const CHANNEL_WORDS: Record<SendStep["channel"], string> = {
-  whatsapp: "WhatsApp",
-  email: "e-mail",
-  sms: "SMS",
-};
-
-/** A channel's name with its article, as it is read aloud ("an SMS"). */
-export const A_CHANNEL: Record<SendStep["channel"], string> = { whatsapp: "a WhatsApp", email: "an e-mail", sms: "an SMS" };
 
 type Names = { tags?: { id: string; name: string }[] };
 

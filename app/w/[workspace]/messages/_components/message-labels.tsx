@@ -3,7 +3,6 @@ import type { Message } from "@/server/messaging/message-schemas.ts";
 export type MessageStatus = Message["status"];
 
 export const STATUSES: MessageStatus[] = ["queued", "sent", "delivered", "read", "failed", "received", "canceled"];
-export const CHANNEL_LABEL: Record<Message["channel"], string> = { whatsapp: "WhatsApp", email: "E-mail", sms: "SMS" };
 
 /** Statuses a message never leaves (D8): its page stops refreshing there. */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(["read", "failed", "received", "canceled"]);

@@ -79,6 +79,9 @@ function answered(d: Detail): string {
   return parts.length ? ` (${parts.join(" ")})` : "";
 }
 
+/** A provider's error as an aside in a sentence: " (the error)", its closing mark dropped; "" without one. */
+const aside = (error: string | undefined) => (error ? ` (${error.replace(/[.!?]\s*$/, "")})` : "");
+
 /** What a test message's simulated status means: it reached no provider, so none took it. */
 function simulatedSentence(status: string, d: Detail, channel: Message["channel"]): string | null {
   const none = "test messages reach no provider.";
@@ -90,7 +93,7 @@ function simulatedSentence(status: string, d: Detail, channel: Message["channel"
     case "read":
       return `Simulated: the test message counts as ${channel === "email" ? "opened" : "read"}; ${none}`;
     case "failed":
-      return `Simulated: the test message failed${d.error ? ` (${d.error.replace(/[.!?]\s*$/, "")})` : ""}; ${none}`;
+      return `Simulated: the test message failed${aside(d.error)}; ${none}`;
     default:
       return null;
   }
@@ -140,7 +143,7 @@ export function entrySentence(entry: HistoryEntry, channel: Message["channel"]):
     case "retry":
       return `${WHO[channel].server} could not take it now${d.error ? ` (${d.error})` : ""}${answered(d)}; the service tries again in ${msWords(d.retry_in_ms ?? 0)}.`;
     case "outcome_unknown":
-      return `${WHO[channel].server} got the message but did not answer${d.error ? ` (${d.error.replace(/[.!?]\s*$/, "")})` : ""}; it is not sent again. The service waits ${msWords(d.settle_in_ms ?? 0)} for ${WHO[channel].report} report, then counts it as failed.`;
+      return `${WHO[channel].server} got the message but did not answer${aside(d.error)}; it is not sent again. The service waits ${msWords(d.settle_in_ms ?? 0)} for ${WHO[channel].report} report, then counts it as failed.`;
     case "note":
       return d.message ?? "A note.";
     default:

@@ -1,7 +1,8 @@
 import { Link } from "@/app/_components/link.tsx";
 import { dayOf, When } from "@/app/_components/when.tsx";
 import type { InspectorRow } from "@/server/messaging/inspect-messages.ts";
-import { CHANNEL_LABEL, StatusBadge } from "./message-labels.tsx";
+import { StatusBadge } from "./message-labels.tsx";
+import { CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
 import { MessageSourceLink, MessageSummary } from "./message-source.tsx";
 
 /** `filters`: the search and filters (as in the URL) that these rows answer. */
