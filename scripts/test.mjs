@@ -18,14 +18,23 @@ const reports = join(root, "test-results/reports");
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const vitestReport = join(reports, "vitest.json");
+const failedTestsReport = join(reports, "vitest-failed.json");
 const playwrightReport = join(reports, "playwright.json");
 
 const bin = (name) => join(root, "node_modules/.bin", name);
 const steps = [
   {
     name: "vitest",
-    command: [bin("vitest"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`, ...process.argv.slice(2)],
-    env: {},
+    command: [
+      bin("vitest"),
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${vitestReport}`,
+      `--reporter=${join(root, "scripts/lib/failed-tests-reporter.mjs")}`,
+      ...process.argv.slice(2),
+    ],
+    env: { FAILED_TESTS_REPORT: failedTestsReport },
     failures: (output) => [...vitestFailures(vitestReport), ...unhandled(output), ...serverErrors()],
   },
   {
@@ -69,18 +78,24 @@ function runTee([cmd, ...args], env) {
   });
 }
 
-/** The shared API servers' last error lines (e2e/support/global-setup.ts keeps their logs). */
+/**
+ * The shared API servers' warnings and errors (e2e/support/global-setup.ts keeps their logs):
+ * how many of each, and the last lines with their times, to set beside the failed tests' own.
+ */
 function serverErrors() {
   const out = [];
   for (const name of existsSync(reports) ? readdirSync(reports) : []) {
     const m = /^server-(.+)\.log$/.exec(name);
     if (!m) continue;
-    const errors = readFileSync(join(reports, name), "utf8")
-      .split("\n")
-      .filter((l) => /"level":(50|60)\b/.test(l));
+    const lines = readFileSync(join(reports, name), "utf8").split("\n");
+    const errors = lines.filter((l) => /"level":(50|60)\b/.test(l));
+    const warnings = lines.filter((l) => /"level":40\b/.test(l));
     if (!errors.length) continue;
-    out.push(`  the ${m[1]} server logged ${errors.length} error(s); the last:`);
-    for (const line of errors.slice(-8)) out.push(`      ${line.slice(0, 400)}`);
+    out.push(`  the ${m[1]} server logged ${errors.length} error(s) and ${warnings.length} warning(s); the last:`);
+    for (const line of lines.filter((l) => /"level":(40|50|60)\b/.test(l)).slice(-12)) {
+      const time = /"time":(\d+)/.exec(line)?.[1];
+      out.push(`      ${time ? new Date(Number(time)).toISOString().slice(11, 19) : "--:--:--"} ${line.slice(0, 400)}`);
+    }
   }
   return out;
 }
@@ -105,16 +120,21 @@ function excerpt(message, lines = 4) {
     .map((l) => `      ${l.slice(0, 240)}`);
 }
 
-/** Vitest's JSON report: each failed test, and each file that failed outside its tests. */
+/**
+ * Each failed test with its project and the time it started (./lib/failed-tests-reporter.mjs),
+ * and from Vitest's JSON report each file that failed outside its tests.
+ */
 function vitestFailures(path) {
   if (!existsSync(path)) return ["  (no report was written: Vitest stopped before its end)"];
   const report = JSON.parse(readFileSync(path, "utf8"));
   const out = [];
+  const failedTests = existsSync(failedTestsReport) ? JSON.parse(readFileSync(failedTestsReport, "utf8")) : [];
+  for (const t of failedTests)
+    out.push(`  ✘ [${t.project}] ${t.file} › ${t.name} (began ${t.startedAt.slice(11, 19)})`, ...excerpt(t.errors.join("\n")));
   for (const file of report.testResults ?? []) {
     const where = file.name.replace(`${root}/`, "");
-    const tests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
-    for (const t of tests) out.push(`  ✘ ${where} › ${t.fullName}`, ...excerpt((t.failureMessages ?? []).join("\n")));
-    if (!tests.length && file.status === "failed") out.push(`  ✘ ${where}`, ...excerpt(file.message));
+    const failedHere = (file.assertionResults ?? []).some((t) => t.status === "failed");
+    if (!failedHere && file.status === "failed") out.push(`  ✘ ${where}`, ...excerpt(file.message));
   }
   return out;
 }

@@ -7,6 +7,8 @@ import { pipelineWorker, type PipelineOptions, type PipelineWorker } from "./run
 
 /** While idle the loop polls this often; new work wakes it at once (in this process, and from any instance on PostgreSQL). */
 export const IDLE_POLL_MS = 250;
+/** How long a stop waits for jobs in flight before it names them in the log. */
+const STOP_PATIENCE_MS = 10_000;
 /** After a pass that found nothing, wake-ups wait this long: a stream of them costs a few claims a second, not one each. */
 export const MIN_IDLE_MS = 20;
 
@@ -80,7 +82,14 @@ export function startPipelineLoop(
       wake?.();
       pipelineWaker().off("wake", onWake);
       await listener?.stop();
+      // Jobs in flight end within their own timeouts; if the stop still waits after a while,
+      // the log names them (a shutdown cut off by its deadline says only where it waited).
+      const waiting = setTimeout(
+        () => log().warn({ jobs: worker.inFlight() }, "stopping: the pipeline still waits for jobs in flight"),
+        STOP_PATIENCE_MS,
+      ).unref();
       await done;
+      clearTimeout(waiting);
     },
   };
 }

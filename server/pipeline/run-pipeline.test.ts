@@ -9,6 +9,8 @@ import { prismaHandle } from "../db/prisma-handle.ts";
 import { insertEvent } from "../events/record-event.ts";
 import { pipelineWorker, runPipeline } from "./run-pipeline.ts";
 import { DatabaseUnreachableError } from "../db/client.ts";
+import pino from "pino";
+import { runtime } from "../lib/runtime.ts";
 
 // Issue 11: one write path for jobs, and a pipeline that runs each job's handler with its
 // payload parsed. A job that cannot be parsed would fail the same way at every retry: it is
@@ -350,5 +352,44 @@ describe("test messages", () => {
       { lease_owner: "claim-that-holds-it" },
     ]);
     expect(await database.query(`SELECT * FROM message_history WHERE message_id = 'msg_sim_taken'`)).toEqual([]);
+  });
+});
+
+describe("a job that outlives its lease", () => {
+  // A job that waits on something without a bound of its own (here a row another transaction
+  // holds) keeps its slot; once it has run a whole lease the log names it, once, so an operator
+  // sees what holds the pipeline (CI saw a pipeline stall with nothing in its log).
+  it("is named in the log once, by id and kind, and still ends", async () => {
+    await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws_overdue', 'Overdue')`);
+    await database.query(`INSERT INTO contacts (id, workspace_id, phone) VALUES ('ct_overdue', 'ws_overdue', '+5511900000002')`);
+    await database.query(
+      `INSERT INTO messages (id, workspace_id, mode, channel, contact_id, "to", content)
+       VALUES ('msg_overdue', 'ws_overdue', 'test', 'whatsapp', 'ct_overdue', '+15550100003', '{}')`,
+    );
+    const row = jobRow("message.simulate", { outcome: "sent", step: 0 }, { subjectId: "msg_overdue", workspaceId: "ws_overdue" });
+    await database.query(insertJobs(1), [JSON.stringify([row])]);
+    const lines: Record<string, unknown>[] = [];
+    const previous = runtime().log;
+    runtime().log = pino({ level: "warn" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    try {
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const holder = database.transaction(async (tx) => {
+        await tx(`SELECT id FROM messages WHERE workspace_id = 'ws_overdue' AND id = 'msg_overdue' FOR UPDATE`);
+        holding();
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+      });
+      await held;
+      const counts = await runPipeline(database, { leaseMs: 1_000, budgetMs: 1_000 });
+      await holder;
+      expect(counts.errors).toBe(0);
+    } finally {
+      runtime().log = previous;
+    }
+    const told = lines.filter((l) => l.msg === "a pipeline job has run longer than its lease; its slot stays taken until it ends");
+    expect(told).toEqual([expect.objectContaining({ level: 40, kind: "message.simulate", workspace: "ws_overdue" })]);
+    expect(told[0]!.seconds).toBeGreaterThanOrEqual(1);
+    const [message] = await database.query(`SELECT status::text AS status FROM messages WHERE id = 'msg_overdue'`);
+    expect(message).toEqual({ status: "sent" });
   });
 });

@@ -104,6 +104,8 @@ export type PipelineWorker = Adopter<Prepared> & {
   counts: PipelineCounts;
   /** Jobs running now. */
   busy: () => number;
+  /** The jobs running now, each with how long it has run: for the log of a stop that waits on them. */
+  inFlight: () => { job: string; kind: JobKind; workspace: string; seconds: number }[];
   /** Whether the worker would claim now (fewer than half of its slots are busy). */
   hasRoom: () => boolean;
   /** Claims once and starts what it claimed; the number claimed (0: nothing due). */
@@ -119,7 +121,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
   const concurrency = opts.concurrency ?? WORKER_SLOTS;
   const leaseMs = opts.leaseMs ?? env().pipelineLeaseMs;
   const counts: PipelineCounts = { claimed: 0, completed: 0, paced: 0, errors: 0 };
-  const running = new Map<Promise<void>, { id: string; workspace_id: string; owner: string }>();
+  const running = new Map<Promise<void>, Running>();
   // D49: a webhook delivery starts within its endpoint's slots, or waits for one, still leased.
   const webhookSlots = endpointSlots<{ job: Job<"webhook.deliver">; owner: string; pass: PassContext }>(wakePipeline);
   // Jobs held but not finished have their leases renewed a few times a lease, so a job that
@@ -127,6 +129,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
   // it (the fence does), only how much work a busy machine repeats.
   let renewal: NodeJS.Timeout | undefined;
   const renew = () => {
+    overdue(running.values(), leaseMs);
     const held = [
       ...running.values(),
       ...webhookSlots.waiting().map(({ job, owner }) => ({ id: job.id, workspace_id: job.workspace_id, owner })),
@@ -151,7 +154,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
       if (running.size === 0 && renewal) renewal = void clearInterval(renewal);
       noteRoom();
     });
-    running.set(started, { id: job.id, workspace_id: job.workspace_id, owner });
+    running.set(started, { id: job.id, workspace_id: job.workspace_id, owner, kind: job.kind, since: Date.now(), told: false });
     noteRoom();
     renewal ??= setInterval(renew, Math.max(250, leaseMs / 3)).unref();
   };
@@ -208,6 +211,8 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     leases: { leaseMs, calls: calls() },
     counts,
     busy: () => running.size,
+    inFlight: () =>
+      [...running.values()].map((r) => ({ job: r.id, kind: r.kind, workspace: r.workspace_id, seconds: (Date.now() - r.since) / 1000 })),
     hasRoom,
     async claim() {
       const owner = claimToken(worker);
@@ -243,6 +248,28 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
       while (running.size) await Promise.all(running.keys());
     },
   };
+}
+
+/** A job this worker runs: what its lease renewal names, and since when it runs. */
+type Running = { id: string; workspace_id: string; owner: string; kind: JobKind; since: number; told: boolean };
+
+/**
+ * Each job has a bound of its own (a provider's or endpoint's timeout, a statement's time), far
+ * inside its lease; one that runs past its lease has met something without one. It keeps its
+ * slot and its lease (nothing can cut a call short from outside), and is logged once, by id and
+ * kind, so that the operator sees what holds the slot instead of a pipeline that slows for no
+ * reason they can see.
+ */
+function overdue(jobs: Iterable<Running>, leaseMs: number): void {
+  const now = Date.now();
+  for (const job of jobs) {
+    if (job.told || now - job.since < leaseMs) continue;
+    job.told = true;
+    log().warn(
+      { job: job.id, kind: job.kind, workspace: job.workspace_id, seconds: Math.round((now - job.since) / 1000) },
+      "a pipeline job has run longer than its lease; its slot stays taken until it ends",
+    );
+  }
 }
 
 /** One pass (cron, `svc tick`): claims until nothing is due or the budget is spent, then waits for its jobs. */
