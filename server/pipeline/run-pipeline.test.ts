@@ -356,6 +356,19 @@ describe("test messages", () => {
 });
 
 describe("a job that outlives its lease", () => {
+  /** The warnings logged while `fn` runs. */
+  const logged = async (fn: () => Promise<void>) => {
+    const lines: Record<string, unknown>[] = [];
+    const previous = runtime().log;
+    runtime().log = pino({ level: "warn" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    try {
+      await fn();
+    } finally {
+      runtime().log = previous;
+    }
+    return lines;
+  };
+
   // A job that waits on something without a bound of its own (here a row another transaction
   // holds) keeps its slot; once it has run a whole lease the log names it, once, so an operator
   // sees what holds the pipeline (CI saw a pipeline stall with nothing in its log).
@@ -368,10 +381,7 @@ describe("a job that outlives its lease", () => {
     );
     const row = jobRow("message.simulate", { outcome: "sent", step: 0 }, { subjectId: "msg_overdue", workspaceId: "ws_overdue" });
     await database.query(insertJobs(1), [JSON.stringify([row])]);
-    const lines: Record<string, unknown>[] = [];
-    const previous = runtime().log;
-    runtime().log = pino({ level: "warn" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    try {
+    const lines = await logged(async () => {
       let holding!: () => void;
       const held = new Promise<void>((resolve) => (holding = resolve));
       const holder = database.transaction(async (tx) => {
@@ -383,13 +393,31 @@ describe("a job that outlives its lease", () => {
       const counts = await runPipeline(database, { leaseMs: 1_000, budgetMs: 1_000 });
       await holder;
       expect(counts.errors).toBe(0);
-    } finally {
-      runtime().log = previous;
-    }
+    });
     const told = lines.filter((l) => l.msg === "a pipeline job has run longer than its lease; its slot stays taken until it ends");
     expect(told).toEqual([expect.objectContaining({ level: 40, kind: "message.simulate", workspace: "ws_overdue" })]);
     expect(told[0]!.seconds).toBeGreaterThanOrEqual(1);
     const [message] = await database.query(`SELECT status::text AS status FROM messages WHERE id = 'msg_overdue'`);
     expect(message).toEqual({ status: "sent" });
+  });
+
+  it("and a pacing that waits longer than a lease is named in the log too", async () => {
+    const row = jobRow("message.dispatch", {}, { subjectId: "msg_overdue_paced", workspaceId: "ws_overdue", channelId: "ch_overdue" });
+    await database.query(insertJobs(1), [JSON.stringify([row])]);
+    const lines = await logged(async () => {
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => (holding = resolve));
+      const holder = database.transaction(async (tx) => {
+        await tx(`LOCK TABLE channel_pacing IN EXCLUSIVE MODE`);
+        holding();
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+      });
+      await held;
+      await runPipeline(database, { leaseMs: 1_000, budgetMs: 1_000 });
+      await holder;
+    });
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 40, jobs: 1, msg: "the pipeline has waited longer than a lease pacing and starting claimed jobs" }),
+    );
   });
 });

@@ -181,7 +181,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     launching += jobs.length;
     noteRoom();
     try {
-      await paceAndStart(jobs, owner, prepared);
+      await overdueStep(paceAndStart(jobs, owner, prepared), leaseMs, { jobs: jobs.length }, "pacing and starting claimed jobs");
     } catch (err) {
       // None of them started (a lost database): they go back unclaimed, their attempt not
       // counted, once the database answers again, instead of waiting for their lease.
@@ -216,13 +216,18 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     hasRoom,
     async claim() {
       const owner = claimToken(worker);
-      const jobs = await claimJobs(
-        database,
-        owner,
-        Math.min(opts.batchSize ?? 200, concurrency - running.size - launching),
+      const jobs = await overdueStep(
+        claimJobs(
+          database,
+          owner,
+          Math.min(opts.batchSize ?? 200, concurrency - running.size - launching),
+          leaseMs,
+          calls(),
+          webhookSlots.skip(),
+        ),
         leaseMs,
-        calls(),
-        webhookSlots.skip(),
+        {},
+        "claiming jobs",
       );
       await launch(jobs, owner);
       return jobs.length;
@@ -269,6 +274,24 @@ function overdue(jobs: Iterable<Running>, leaseMs: number): void {
       { job: job.id, kind: job.kind, workspace: job.workspace_id, seconds: Math.round((now - job.since) / 1000) },
       "a pipeline job has run longer than its lease; its slot stays taken until it ends",
     );
+  }
+}
+
+/**
+ * A step of the worker's own (a claim, the pacing of what it claimed) that waits longer than a
+ * lease holds every job behind it: logged once, with what it was doing, and awaited as before.
+ */
+async function overdueStep<T>(step: Promise<T>, leaseMs: number, detail: Record<string, unknown>, doing: string): Promise<T> {
+  const since = Date.now();
+  const timer = setTimeout(
+    () =>
+      log().warn({ ...detail, seconds: Math.round((Date.now() - since) / 1000) }, `the pipeline has waited longer than a lease ${doing}`),
+    leaseMs,
+  ).unref();
+  try {
+    return await step;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
