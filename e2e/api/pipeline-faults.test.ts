@@ -8,6 +8,7 @@ import { ROOT, startServer, type RunningServer } from "../support/server.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 import { openWhatsAppWindow } from "../support/whatsapp-window.ts";
 import { poll } from "../support/until.ts";
+import { startSmtpSink } from "../support/smtp-sink.ts";
 
 // The pipeline under faults (issues "Messages" and "Delivery guarantees", Done means): a server
 // killed with SIGKILL in the middle of dispatching a batch, started again; (PostgreSQL)
@@ -296,5 +297,71 @@ describe("pipeline faults", () => {
     expect(hit!.at).toBeLessThan(firstSlowEnds);
     console.log(`isolation (${engine}): test message sent after ${sentAfter} ms, other endpoint's delivery after ${deliveredAfter} ms`);
     await server.stop("SIGKILL");
+  }, 400_000);
+
+  it("a relay working slowly through a burst of 500 e-mails holds only its channel's slots: another workspace's message goes out meanwhile (D49)", async () => {
+    // 250 ms a message over nodemailer's five connections: 20 a second, 25 s for the burst.
+    const sink = await startSmtpSink({ latencyMs: 250 });
+    try {
+      const svc = (args: string[]) =>
+        JSON.parse(
+          execFileSync(process.execPath, ["bin/svc.mjs", ...args, "--json"], {
+            cwd: ROOT,
+            env: { ...process.env, ...env() },
+            encoding: "utf8",
+          }),
+        );
+      const { channel_id } = svc([
+        "channel",
+        "connect",
+        "--workspace",
+        fx.bounces!.id,
+        "--type",
+        "email",
+        "--smtp-url",
+        sink.url,
+        "--from",
+        "news@relay.example",
+      ]);
+      // Paced far above what the relay takes, as a sender with a generous plan sets it: only the
+      // channel's slots hold its burst back.
+      await queryDatabase(database.env, `UPDATE channels SET rate_per_second = 1000 WHERE workspace_id = $1 AND id = $2`, [
+        fx.bounces!.id,
+        channel_id,
+      ]);
+      const server = await start({ PIPELINE: "inline" });
+      const burst = Array.from({ length: 500 }, (_, i) => ({
+        channel: "email",
+        to: { email: `burst${i}@relay.example` },
+        email: { subject: "Burst", html: "<p>Burst</p>" },
+      }));
+      const batch = await api(fx.bounces!.keys.live, server.url).post("/messages/batch", { messages: burst });
+      expect(batch.status, batch.text.slice(0, 300)).toBe(200);
+      await sink.waitForMessages(1, 30_000);
+
+      const other = api(fx.other!.keys.test, server.url);
+      const accepted = await other.post("/messages", { channel: "whatsapp", to: { phone: "+5511987650002" }, whatsapp: { body: "hi" } });
+      expect(accepted.status).toBe(202);
+      const sent = await poll(
+        () => other.get(`/messages/${accepted.body.id}`),
+        (r) => r.body.status !== "queued",
+        60_000,
+        25,
+      );
+      // The burst started together would hold every slot of the worker, and the worker would
+      // claim nothing more until 200 of them were done (it claims with half its slots free).
+      // Held to its channel's slots, it leaves the rest to everyone else: the other message
+      // leaves while most of the burst still waits. Counted, not timed: it holds on any load.
+      const relayed = sink.messages.length;
+      expect(sent.body.status).toBe("sent");
+      expect(relayed).toBeLessThan(200);
+      // And the burst all goes out, once each.
+      const all = await sink.waitForMessages(500, 120_000);
+      expect(new Set(all.map((m) => m.to[0])).size).toBe(500);
+      console.log(`relay isolation (${engine}): the other workspace's message left with ${relayed} of the burst relayed`);
+      await server.stop("SIGKILL");
+    } finally {
+      await sink.close();
+    }
   }, 400_000);
 });

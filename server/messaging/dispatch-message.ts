@@ -16,7 +16,7 @@ import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { recorder } from "../observability/metrics.ts";
 import { inSpan } from "../observability/tracing.ts";
 import { applyReport, type Report } from "./apply-report.ts";
-import { SECOND_TAIL_MS, slowChannel } from "../channels/pacing.ts";
+import { reserveSlots, slowChannel } from "../channels/pacing.ts";
 import { slowsChannel } from "../providers/meta-error-codes.ts";
 import { channelOf } from "../channels/registry.ts";
 import { channelPausedError, pauseChannel, stopsEverySend } from "../channels/channel-pause.ts";
@@ -189,11 +189,15 @@ export async function dispatchMessage(
   const provider = providerFor(channel.type);
   if (!(await fenceJob(database, job, owner, provider.timeoutMs))) return "lost";
   // D45: the channel's pacing granted this call for its current second (and the next, late in
-  // a second). Not started in time (a busy process), it could land after them, over the cap
-  // of a second that granted it nothing: it goes back until the seconds it booked are over.
+  // a second). Not started in time (it waited for one of its channel's slots in the worker, or
+  // on a busy process), it could land after them, over the cap of a second that granted it
+  // nothing: it books the second it is in instead, or, that one full, goes back to the next.
   if (callBy !== undefined && Date.now() >= callBy) {
-    await deferJobs(database.query, [job], owner, new Date(callBy + SECOND_TAIL_MS));
-    return "paced";
+    const again = await reserveSlots(database, job.workspace_id, channel.id, 1);
+    if (again.granted === 0) {
+      await deferJobs(database.query, [job], owner, again.nextSecondAt);
+      return "paced";
+    }
   }
   const started = Date.now();
   // D54: the provider call's span; its traceparent goes out on the provider's HTTP request.

@@ -10,10 +10,11 @@ import { pipelineWorker } from "../pipeline/run-pipeline.ts";
 import { dispatchMessage } from "./dispatch-message.ts";
 import { acceptMessage, type NewMessage } from "./insert-messages.ts";
 
-// The pacing (docs/pipeline.md "Pacing"): a provider call granted by the channel's pacing for its current second must start in
-// time to land in it. A call that a busy process starts later (past `callBy`) would land in a
-// second that did not grant it, over that second's cap: its job goes back until those seconds are over,
-// its attempt not counted, and the provider is not called.
+// The pacing (docs/pipeline.md "Pacing"): a provider call granted by the channel's pacing for
+// its current second must start in time to land in it. A call started later (past `callBy`: it
+// waited for its channel's slot in the worker, or on a busy process) would land in a second
+// that did not grant it, over that second's cap: it books the second it is in, or, that one
+// full, its job goes back to the next, its attempt not counted, and the provider is not called.
 
 // The fake Cloud API listens on loopback, which calls refuse unless allowed (read once, on first use).
 process.env.ALLOW_PRIVATE_WEBHOOKS = "1";
@@ -42,7 +43,7 @@ const liveSend = (x: string): NewMessage => ({
 });
 
 describe.each(["pglite", "postgres"] as const)("a paced provider call on %s", (engine) => {
-  it("goes back until its booked seconds are over when it starts after its reservation's deadline, and goes out before it", async () => {
+  it("books its channel's current second again when it starts after its reservation's deadline, and goes back to the next second when that one is full", async () => {
     const { database, drop } = await openFreshDatabase(engine, "dispatch_pacing");
     const fake = await startFakeWhatsApp();
     try {
@@ -67,21 +68,37 @@ describe.each(["pglite", "postgres"] as const)("a paced provider call on %s", (e
         return acceptMessage(database, { id, message, at: new Date(), cause: { requestId: null, traceparent: null } });
       };
       await send("msg_late");
+      await send("msg_late_full");
       await send("msg_on_time");
-      const [late, onTime] = adopted.map(({ job, owner }) => ({ job: readJob(job) as Parameters<typeof dispatchMessage>[1], owner }));
+      const [late, lateFull, onTime] = adopted.map(({ job, owner }) => ({
+        job: readJob(job) as Parameters<typeof dispatchMessage>[1],
+        owner,
+      }));
 
-      const callBy = Date.now() - 1;
-      expect(await dispatchMessage(database, late!.job, late!.owner, async () => channel, callBy)).toBe("paced");
-      expect(fake.requests).toHaveLength(0);
+      // Late, with room in the channel's second: booked again, and sent.
+      expect(await dispatchMessage(database, late!.job, late!.owner, async () => channel, Date.now() - 1)).toBe("sent");
+      expect(fake.requests).toHaveLength(1);
+
+      // Late, with this second and the next few full: back at the start of the next second,
+      // its attempt not counted, the provider not called.
+      const second = Math.floor(Date.now() / 1000);
+      for (let s = second; s < second + 5; s++)
+        await database.query(
+          `INSERT INTO channel_pacing (workspace_id, channel_id, second, count) VALUES ('ws_p', 'ch_p', $1, 1000)
+           ON CONFLICT (workspace_id, channel_id, second) DO UPDATE SET count = 1000`,
+          [s],
+        );
+      expect(await dispatchMessage(database, lateFull!.job, lateFull!.owner, async () => channel, Date.now() - 1)).toBe("paced");
+      expect(fake.requests).toHaveLength(1);
       const [row] = await database.query<{ lease_owner: string | null; attempts: number; run_at: Date; status: string }>(
-        `SELECT j.lease_owner, j.attempts, j.run_at, m.status::text AS status FROM jobs j JOIN messages m ON m.id = j.subject_id WHERE j.subject_id = 'msg_late'`,
+        `SELECT j.lease_owner, j.attempts, j.run_at, m.status::text AS status FROM jobs j JOIN messages m ON m.id = j.subject_id WHERE j.subject_id = 'msg_late_full'`,
       );
       expect(row).toMatchObject({ lease_owner: null, attempts: 0, status: "queued" });
-      // Back once the seconds it booked are over: its deadline was 100 ms before their end.
-      expect(row!.run_at.getTime()).toBe(callBy + 100);
+      expect(row!.run_at.getTime() % 1000).toBe(0);
+      expect(row!.run_at.getTime()).toBeGreaterThan(second * 1000);
 
       expect(await dispatchMessage(database, onTime!.job, onTime!.owner, async () => channel, Date.now() + 60_000)).toBe("sent");
-      expect(fake.requests).toHaveLength(1);
+      expect(fake.requests).toHaveLength(2);
     } finally {
       await fake.close();
       await drop();

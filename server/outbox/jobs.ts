@@ -61,14 +61,15 @@ export const WORKER_SLOTS = 600;
 // A job of a kind that calls out (`calls`: the kind's usual call, in ms) is leased for that
 // call and half a lease more on top of the lease: a call it starts within half a lease of the
 // claim is covered with a whole lease left after it, as the fence would leave it. D87: a claim
-// takes jobs of one workspace (`$8`), so that Citus routes it to that workspace's shard.
+// takes jobs of one workspace (`$7`), so that Citus routes it to that workspace's shard.
 const CLAIM = `
   UPDATE jobs SET lease_owner = $1, attempts = attempts + 1,
     lease_until = now() + make_interval(secs => ($3::double precision + coalesce(($4::jsonb ->> kind)::double precision, 0)) / 1000)
-  WHERE workspace_id = $8 AND id IN (
+  WHERE workspace_id = $7 AND id IN (
     SELECT id FROM jobs
-    WHERE workspace_id = $8 AND run_at <= now() AND (lease_until IS NULL OR lease_until < now())
-      AND NOT (kind = $5 AND payload ->> $6 = ANY($7::text[]))
+    WHERE workspace_id = $7 AND run_at <= now() AND (lease_until IS NULL OR lease_until < now())
+      AND NOT (kind = 'webhook.deliver' AND payload ->> 'endpoint_id' = ANY($5::text[]))
+      AND NOT (kind = 'message.dispatch' AND channel_id = ANY($6::text[]))
     ORDER BY run_at
     LIMIT $2
     FOR UPDATE SKIP LOCKED
@@ -86,11 +87,11 @@ const DUE_WORKSPACES = `
   ORDER BY 1`;
 
 /**
- * Jobs a claim leaves where they are: those of `kind` whose payload's `key` is one of
- * `values` (a webhook endpoint with all its deliveries in flight), so they wait unclaimed,
- * untouched, instead of being claimed and put back again and again.
+ * Jobs a claim leaves where they are: the deliveries to `endpoints` and the sends through
+ * `channels` (each with its slots in the worker taken and its queue there full: `keyedSlots`),
+ * so they wait unclaimed, untouched, instead of being claimed and put back again and again.
  */
-export type ClaimSkip = { kind: JobKind; key: string; values: string[] };
+export type ClaimSkip = { endpoints: string[]; channels: string[] };
 
 /** The workspace this process's last claim reached first in its list: the next claim starts after it (round-robin). */
 let reached = "";
@@ -133,9 +134,8 @@ export async function claimJobs(
       share,
       leaseMs,
       extra,
-      skip?.kind ?? "",
-      skip?.key ?? "",
-      skip?.values ?? [],
+      skip?.endpoints ?? [],
+      skip?.channels ?? [],
       workspaceId,
     ]);
     for (const job of jobs) {

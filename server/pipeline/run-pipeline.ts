@@ -13,7 +13,8 @@ import { loadChannel } from "../providers/load-channel.ts";
 import type { ChannelConfig } from "../providers/provider.ts";
 import { advanceRun } from "../flows/advance-run.ts";
 import { triggerFlows } from "../flows/trigger-flows.ts";
-import { deliverWebhook, endpointSlots } from "../webhooks/deliver-webhook.ts";
+import { deliverWebhook, MAX_IN_FLIGHT_PER_ENDPOINT } from "../webhooks/deliver-webhook.ts";
+import { keyedSlots } from "../outbox/keyed-slots.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import {
   claimJobs,
@@ -51,8 +52,10 @@ import { providerFor } from "../providers/registry.ts";
 type PassContext = {
   channels: (id: string) => Promise<ChannelConfig | null>;
   callBy: Map<string, number>;
-  /** A webhook delivery's request is over: its endpoint's slot goes to the next (`endpointSlots`). */
+  /** A webhook delivery's request is over: its endpoint's slot goes to the next (`keyedSlots`). */
   requestEnded: (jobId: string) => void;
+  /** How many sends of a channel the worker runs at once (its provider's `maxInFlight`). */
+  maxInFlight: (channelId: string) => number;
 };
 
 /** The pacing reservations a hand-off began for its jobs' provider calls, by channel (`Adopter.prepare`). */
@@ -122,8 +125,11 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
   const leaseMs = opts.leaseMs ?? env().pipelineLeaseMs;
   const counts: PipelineCounts = { claimed: 0, completed: 0, paced: 0, errors: 0 };
   const running = new Map<Promise<void>, Running>();
-  // D49: a webhook delivery starts within its endpoint's slots, or waits for one, still leased.
-  const webhookSlots = endpointSlots<{ job: Job<"webhook.deliver">; owner: string; pass: PassContext }>(wakePipeline);
+  // D49: a webhook delivery starts within its endpoint's slots, and a send within its channel's
+  // (its provider's `maxInFlight`), or waits for one, still leased: one slow endpoint or relay
+  // never takes the slots every other endpoint, channel and workspace needs.
+  const webhookSlots = keyedSlots<Started>(wakePipeline);
+  const channelSlots = keyedSlots<Started>(wakePipeline);
   // Jobs held but not finished have their leases renewed a few times a lease, so a job that
   // waits (a busy CPU, a slow database) is not claimed again; correctness does not depend on
   // it (the fence does), only how much work a busy machine repeats.
@@ -132,7 +138,11 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     overdue(running.values(), leaseMs);
     const held = [
       ...running.values(),
-      ...webhookSlots.waiting().map(({ job, owner }) => ({ id: job.id, workspace_id: job.workspace_id, owner })),
+      ...[...webhookSlots.waiting(), ...channelSlots.waiting()].map(({ job, owner }) => ({
+        id: job.id,
+        workspace_id: job.workspace_id,
+        owner,
+      })),
     ];
     renewLeases(database, held, leaseMs).catch((err: unknown) => log().warn({ err }, "lease renewal failed"));
   };
@@ -146,11 +156,18 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     const next = webhookSlots.release(endpointId);
     if (next) run(next.job, next.owner, next.pass);
   };
+  // A send's channel slot is freed when its job ends (the recording after the call is short).
+  const endSend = (job: Job) => {
+    if (job.kind !== "message.dispatch" || !job.channel_id) return;
+    const next = channelSlots.release(job.channel_id);
+    if (next) run(next.job, next.owner, next.pass);
+  };
   const run = (job: Job, owner: string, pass: PassContext) => {
     if (job.kind === "webhook.deliver") inRequest.set(job.id, job.payload.endpoint_id);
     const started: Promise<void> = runJob(database, job, owner, pass, counts).finally(() => {
       running.delete(started);
       endRequest(job.id);
+      endSend(job);
       if (running.size === 0 && renewal) renewal = void clearInterval(renewal);
       noteRoom();
     });
@@ -159,11 +176,14 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     renewal ??= setInterval(renew, Math.max(250, leaseMs / 3)).unref();
   };
   const start = (job: Job, owner: string, pass: PassContext) => {
-    if (job.kind === "webhook.deliver" && !webhookSlots.admit(job.payload.endpoint_id, { job, owner, pass })) {
-      counts.paced++;
-      return;
-    }
-    run(job, owner, pass);
+    const waits =
+      job.kind === "webhook.deliver"
+        ? !webhookSlots.admit(job.payload.endpoint_id, { job, owner, pass }, MAX_IN_FLIGHT_PER_ENDPOINT)
+        : job.kind === "message.dispatch" && job.channel_id
+          ? !channelSlots.admit(job.channel_id, { job, owner, pass }, pass.maxInFlight(job.channel_id))
+          : false;
+    if (waits) counts.paced++;
+    else run(job, owner, pass);
   };
   const adoptions = new Set<Promise<void>>(); // hand-offs being started
   let launching = 0; // jobs being paced before they start: they count against the slots too
@@ -199,6 +219,10 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     const pass: PassContext = {
       callBy: new Map(),
       requestEnded: endRequest,
+      maxInFlight: (id) => {
+        const type = rows.get(id)?.type;
+        return type ? providerFor(type).maxInFlight : concurrency;
+      },
       channels: (id) => {
         if (!opened.has(id)) opened.set(id, rows.has(id) ? (async () => usableChannel(rows.get(id)!))() : loadChannel(database, id));
         return opened.get(id)!;
@@ -217,14 +241,10 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     async claim() {
       const owner = claimToken(worker);
       const jobs = await overdueStep(
-        claimJobs(
-          database,
-          owner,
-          Math.min(opts.batchSize ?? 200, concurrency - running.size - launching),
-          leaseMs,
-          calls(),
-          webhookSlots.skip(),
-        ),
+        claimJobs(database, owner, Math.min(opts.batchSize ?? 200, concurrency - running.size - launching), leaseMs, calls(), {
+          endpoints: webhookSlots.full(),
+          channels: channelSlots.full(),
+        }),
         leaseMs,
         {},
         "claiming jobs",
@@ -243,9 +263,10 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     slotFreed: () => (running.size ? Promise.race(running.keys()) : Promise.resolve()),
     drained: async () => {
       await Promise.all(adoptions);
-      // Deliveries still waiting for a slot go back to the outbox unstarted, their attempt not
-      // counted: the worker stops after the requests in flight, not after a slow endpoint's backlog.
-      const waiting = webhookSlots.withdraw();
+      // Deliveries and sends still waiting for a slot go back to the outbox unstarted, their
+      // attempt not counted: the worker stops after the calls in flight, not after a slow
+      // endpoint's or relay's backlog.
+      const waiting = [...webhookSlots.withdraw(), ...channelSlots.withdraw()];
       for (const owner of new Set(waiting.map((w) => w.owner))) {
         const jobs = waiting.filter((w) => w.owner === owner).map((w) => w.job);
         await recordOutcome(() => deferJobs(database.query, jobs, owner, new Date())).catch(() => {});
@@ -254,6 +275,9 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     },
   };
 }
+
+/** What the worker needs to start a job: the claim (or hand-off) that holds it, and its pass's context. */
+type Started = { job: Job; owner: string; pass: PassContext };
 
 /** A job this worker runs: what its lease renewal names, and since when it runs. */
 type Running = { id: string; workspace_id: string; owner: string; kind: JobKind; since: number; told: boolean };

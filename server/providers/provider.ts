@@ -62,8 +62,22 @@ export type ProviderResult =
    */
   | { outcome: "unknown"; error: string; detail: ProviderDetail };
 
+/**
+ * An HTTP provider's sends in flight per channel and worker: a burst of 200 at the start of a
+ * second (a channel paced at 200/s and more) goes out at once, and a provider that stops
+ * answering holds a third of the worker's slots (WORKER_SLOTS) at most.
+ */
+export const HTTP_IN_FLIGHT_PER_CHANNEL = 200;
+
 export interface ProviderClient {
   /** How long one send may take at most (its timeouts): the pipeline's lease covers it before the call starts (D47). */
   readonly timeoutMs: number;
+  /**
+   * How many of one channel's sends a pipeline worker runs at once; the rest wait in the worker
+   * for a slot (`keyedSlots`), so one channel whose provider is slow, or that sends over a few
+   * connections, holds at most this many of the worker's slots and every other channel and
+   * workspace keeps the rest (D49).
+   */
+  readonly maxInFlight: number;
   send(channel: ChannelConfig, message: OutboundMessage): Promise<ProviderResult>;
 }

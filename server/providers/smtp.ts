@@ -15,6 +15,8 @@ import type { ChannelConfig, Content, OutboundMessage, ProviderClient, ProviderD
 
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000, dnsTimeout: 10_000 };
 const IDLE_CLOSE_MS = 5 * 60_000;
+/** SMTP connections one process keeps open to one channel's relay. */
+const MAX_CONNECTIONS = 5;
 
 type Pooled = { transport: Transporter<SMTPPool.SentMessageInfo>; inFlight: number; lastUsed: number };
 
@@ -79,7 +81,7 @@ async function transportFor(channel: ChannelConfig): Promise<Pooled> {
     port: url.port ? Number(url.port) : secure ? 465 : 587,
     secure,
     ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
-    maxConnections: 5,
+    maxConnections: MAX_CONNECTIONS,
     maxMessages: 100,
     // A connection that closes while it sends fails the send, instead of nodemailer sending the
     // message again on another connection: it may have been taken (D47); the pipeline decides.
@@ -219,6 +221,9 @@ export function mapSmtpError(err: SmtpError, detail: ProviderDetail, streamed: b
 export const smtp: ProviderClient = {
   // Connecting, the greeting and one idle stretch of the conversation, each at its timeout.
   timeoutMs: TIMEOUTS.connectionTimeout + TIMEOUTS.greetingTimeout + TIMEOUTS.socketTimeout,
+  // Twice its pooled connections: each has the next message ready behind the one it sends;
+  // more would only wait in nodemailer's queue, holding the worker's slots.
+  maxInFlight: 2 * MAX_CONNECTIONS,
   async send(channel: ChannelConfig, message: OutboundMessage): Promise<ProviderResult> {
     if (!isEmailContent(message.content)) return { outcome: "permanent", error: "The message is not an e-mail.", detail: {} };
     const started = performance.now();

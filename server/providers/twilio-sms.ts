@@ -2,7 +2,14 @@ import { z } from "zod";
 import { env } from "../lib/env.ts";
 import { callFailure, firstHeader, postJson, retryAfterMs, type HttpAnswer } from "./http-post.ts";
 import { SMS_CALLBACK_PATH } from "./twilio-callback.ts";
-import type { ChannelConfig, OutboundMessage, ProviderClient, ProviderDetail, ProviderResult } from "./provider.ts";
+import {
+  HTTP_IN_FLIGHT_PER_CHANNEL,
+  type ChannelConfig,
+  type OutboundMessage,
+  type ProviderClient,
+  type ProviderDetail,
+  type ProviderResult,
+} from "./provider.ts";
 
 // Twilio's Messages API (D94, operations.md "Provider endpoints"): a form-encoded
 // POST {base}/2010-04-01/Accounts/{AccountSid}/Messages.json with HTTP Basic auth
@@ -125,6 +132,7 @@ export function twilioAccount(channel: ChannelConfig): TwilioAccount {
 /** The pipeline's client of sms channels: one Messages API call per message, its statuses posted to the channel's callback URL. */
 export const twilioSmsClient: ProviderClient = {
   timeoutMs: TWILIO_TIMEOUT_MS,
+  maxInFlight: HTTP_IN_FLIGHT_PER_CHANNEL,
   send(channel: ChannelConfig, message: OutboundMessage) {
     const body = "body" in message.content && typeof message.content.body === "string" ? message.content.body : "";
     // Our message id rides along (as WhatsApp's biz_opaque_callback_data does): a report finds

@@ -4,6 +4,7 @@ import { env } from "../lib/env.ts";
 import { callFailure, firstHeader, postJson, retryAfterMs, type HttpAnswer } from "./http-post.ts";
 import {
   DEFAULT_GRAPH_API_BASE_URL,
+  HTTP_IN_FLIGHT_PER_CHANNEL,
   type ChannelConfig,
   type Content,
   type OutboundMessage,
@@ -114,6 +115,7 @@ function parseJson(text: string): unknown {
 
 export const whatsappCloud: ProviderClient = {
   timeoutMs: WHATSAPP_TIMEOUT_MS,
+  maxInFlight: HTTP_IN_FLIGHT_PER_CHANNEL,
   async send(channel: ChannelConfig, message: OutboundMessage): Promise<ProviderResult> {
     const built = cloudApiPayload(message.to, message.content);
     if ("error" in built) return { outcome: "permanent", error: built.error, detail: {} };

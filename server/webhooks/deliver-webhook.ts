@@ -4,7 +4,7 @@ import { groupCommitEach } from "../lib/group-commit.ts";
 import { SecretsUnreadableError } from "../lib/crypto.ts";
 import { env } from "../lib/env.ts";
 import { inSpan } from "../observability/tracing.ts";
-import { completeJob, fenceJob, recordOutcome, rescheduleJob, type ClaimSkip, type Job } from "../outbox/jobs.ts";
+import { completeJob, fenceJob, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { byWorkspace } from "../lib/per-workspace.ts";
 import { postJson } from "../providers/http-post.ts";
 import { openSecret } from "./endpoint-secret.ts";
@@ -26,16 +26,10 @@ export type DeliveryResult = "delivered" | "retry" | "failed" | "skipped" | "los
  * and a slow or failing endpoint holds at most this many of the worker's slots (WORKER_SLOTS),
  * so other endpoints and messages always have the rest. Per worker, and so per process (the
  * inline loop is its one worker), not across instances: N instances may have N times this
- * many in flight to one endpoint (docs/webhooks.md).
+ * many in flight to one endpoint (docs/webhooks.md). Those past it wait in the worker
+ * (`keyedSlots`, ../outbox/keyed-slots.ts).
  */
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 10;
-/**
- * Deliveries of one endpoint waiting in a worker for a slot, past which its claims leave the
- * endpoint's deliveries in the outbox: enough that a freed slot never waits for a claim (a
- * claim only once the queue was empty drained a backlog far slower: docs/webhooks.md), few
- * enough that a slow endpoint's backlog stays in the outbox.
- */
-export const WAITING_PER_ENDPOINT = 4 * MAX_IN_FLIGHT_PER_ENDPOINT;
 /** An endpoint with deliveries failing for this long is disabled (D33). */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60_000;
 const EXCERPT_CHARS = 1_000;
@@ -117,65 +111,7 @@ const recordSuccess = groupCommitEach(
   { alone: (err) => !isConnectionError(err), inFlight: 4 },
 );
 
-/**
- * One worker's deliveries per endpoint: at most MAX_IN_FLIGHT_PER_ENDPOINT in flight (from its
- * start until its request is over: the recording after it holds no slot); those
- * claimed past the cap wait here, in order, still leased by their claim (the worker renews
- * them), and each slot that frees goes to the next at once. A claim leaves alone the
- * deliveries of every endpoint at its cap or with deliveries waiting (`skip`), so they stay
- * in the outbox untouched until there is room, and no delivery ever counts an attempt for
- * waiting. `T` is what the worker needs to start one.
- */
-export function endpointSlots<T>(
-  /** An endpoint the claims left alone has room again: its deliveries in the outbox may be claimed now. */
-  reopened: () => void = () => {},
-) {
-  const inFlight = new Map<string, number>();
-  const waiting = new Map<string, T[]>();
-  return {
-    /** True: start it now, counted in flight; false: it waits for a slot (`release`). */
-    admit(endpointId: string, entry: T): boolean {
-      const busy = inFlight.get(endpointId) ?? 0;
-      if (busy < MAX_IN_FLIGHT_PER_ENDPOINT && !waiting.has(endpointId)) {
-        inFlight.set(endpointId, busy + 1);
-        return true;
-      }
-      const queue = waiting.get(endpointId);
-      if (queue) queue.push(entry);
-      else waiting.set(endpointId, [entry]);
-      return false;
-    },
-    /** A delivery to the endpoint ended: the waiting entry its slot passes to, if any. */
-    release(endpointId: string): T | undefined {
-      const queue = waiting.get(endpointId);
-      const next = queue?.shift();
-      if (queue?.length === 0) waiting.delete(endpointId);
-      // Claims left it alone while its queue was full: with room in the queue again, claim now,
-      // or its backlog in the outbox would wait for the next poll.
-      if (next !== undefined && queue!.length === WAITING_PER_ENDPOINT - 1) reopened();
-      if (next !== undefined) return next;
-      const busy = inFlight.get(endpointId) ?? 1;
-      if (busy > 1) inFlight.set(endpointId, busy - 1);
-      else inFlight.delete(endpointId);
-      return undefined;
-    },
-    /** Every entry waiting now. */
-    waiting: (): T[] => [...waiting.values()].flat(),
-    /** Takes every waiting entry out (the worker stops: they go back to the outbox). */
-    withdraw(): T[] {
-      const all = [...waiting.values()].flat();
-      waiting.clear();
-      return all;
-    },
-    /** What the worker's next claim leaves alone. */
-    skip(): ClaimSkip {
-      const values = [...waiting].filter(([, queue]) => queue.length >= WAITING_PER_ENDPOINT).map(([id]) => id);
-      return { kind: "webhook.deliver", key: "endpoint_id", values };
-    },
-  };
-}
-
-/** The pipeline's handler for `webhook.deliver` jobs, started within their endpoint's slots (`endpointSlots`). */
+/** The pipeline's handler for `webhook.deliver` jobs, started within their endpoint's slots (`keyedSlots`). */
 export async function deliverWebhook(
   database: Database,
   job: Job<"webhook.deliver">,
