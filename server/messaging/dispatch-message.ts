@@ -147,6 +147,8 @@ export async function dispatchMessage(
   owner: string,
   channels: (id: string) => Promise<ChannelConfig | null> = (id) => loadChannel(database, id),
   callBy?: number,
+  /** Called once the provider call is over (answered or failed), before it is recorded: the channel's slot is free. */
+  callEnded: () => void = () => {},
 ): Promise<DispatchResult> {
   // The message (handed over with the job by the process that accepted it, or read) and its
   // channel (shared by the claim's jobs) are read at the same time.
@@ -203,14 +205,16 @@ export async function dispatchMessage(
   // D54: the provider call's span; its traceparent goes out on the provider's HTTP request.
   const attributes = { "svc.channel": channel.type, "svc.channel_id": channel.id, "svc.message": m.id };
   const result = await inSpan(`provider ${channel.type} send`, { kind: "client", attributes }, async (span) => {
-    const answer = await provider.send(channel, {
-      id: m.id,
-      workspaceId: m.workspace_id,
-      contactId: m.contact_id,
-      to: m.to!,
-      content: m.content,
-      flowId: m.flow_id,
-    });
+    const answer = await provider
+      .send(channel, {
+        id: m.id,
+        workspaceId: m.workspace_id,
+        contactId: m.contact_id,
+        to: m.to!,
+        content: m.content,
+        flowId: m.flow_id,
+      })
+      .finally(callEnded);
     span.set({ "svc.provider.outcome": answer.outcome });
     if (answer.outcome !== "accepted") span.fail(answer.error);
     return answer;

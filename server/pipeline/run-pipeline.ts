@@ -52,7 +52,7 @@ import { providerFor } from "../providers/registry.ts";
 type PassContext = {
   channels: (id: string) => Promise<ChannelConfig | null>;
   callBy: Map<string, number>;
-  /** A webhook delivery's request is over: its endpoint's slot goes to the next (`keyedSlots`). */
+  /** A webhook delivery's request, or a send's provider call, is over: its endpoint's or channel's slot goes to the next (`keyedSlots`). */
   requestEnded: (jobId: string) => void;
   /** How many sends of a channel the worker runs at once (its provider's `maxInFlight`). */
   maxInFlight: (channelId: string) => number;
@@ -64,7 +64,8 @@ type Handler<K extends JobKind> = (database: Database, job: Job<K>, owner: strin
 
 /** Each kind's handler, given the job with its payload parsed by the kind's schema. */
 const HANDLERS: { [K in JobKind]: Handler<K> } = {
-  "message.dispatch": (database, job, owner, pass) => dispatchMessage(database, job, owner, pass.channels, pass.callBy.get(job.id)),
+  "message.dispatch": (database, job, owner, pass) =>
+    dispatchMessage(database, job, owner, pass.channels, pass.callBy.get(job.id), () => pass.requestEnded(job.id)),
   "message.settle": settleMessage,
   "message.simulate": simulateStep,
   "webhook.deliver": (database, job, owner, pass) => deliverWebhook(database, job, owner, () => pass.requestEnded(job.id)),
@@ -146,28 +147,23 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     ];
     renewLeases(database, held, leaseMs).catch((err: unknown) => log().warn({ err }, "lease renewal failed"));
   };
-  // The deliveries whose request holds their endpoint's slot, by job: the slot is freed once,
-  // when the request is over (the handler says so) or else when the job ends.
-  const inRequest = new Map<string, string>();
+  // The deliveries and sends whose call holds their endpoint's or channel's slot, by job: the
+  // slot is freed once, when the call is over (the handler says so) or else when the job ends.
+  // Recording the answer holds none: a send's slot time is its provider's, not the database's.
+  const inRequest = new Map<string, { slots: typeof webhookSlots; key: string }>();
   const endRequest = (jobId: string) => {
-    const endpointId = inRequest.get(jobId);
-    if (endpointId === undefined) return;
+    const held = inRequest.get(jobId);
+    if (held === undefined) return;
     inRequest.delete(jobId);
-    const next = webhookSlots.release(endpointId);
-    if (next) run(next.job, next.owner, next.pass);
-  };
-  // A send's channel slot is freed when its job ends (the recording after the call is short).
-  const endSend = (job: Job) => {
-    if (job.kind !== "message.dispatch" || !job.channel_id) return;
-    const next = channelSlots.release(job.channel_id);
+    const next = held.slots.release(held.key);
     if (next) run(next.job, next.owner, next.pass);
   };
   const run = (job: Job, owner: string, pass: PassContext) => {
-    if (job.kind === "webhook.deliver") inRequest.set(job.id, job.payload.endpoint_id);
+    if (job.kind === "webhook.deliver") inRequest.set(job.id, { slots: webhookSlots, key: job.payload.endpoint_id });
+    else if (job.kind === "message.dispatch" && job.channel_id) inRequest.set(job.id, { slots: channelSlots, key: job.channel_id });
     const started: Promise<void> = runJob(database, job, owner, pass, counts).finally(() => {
       running.delete(started);
       endRequest(job.id);
-      endSend(job);
       if (running.size === 0 && renewal) renewal = void clearInterval(renewal);
       noteRoom();
     });
