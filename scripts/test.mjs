@@ -90,7 +90,7 @@ function serverErrors() {
     const lines = readFileSync(join(reports, name), "utf8").split("\n");
     const errors = lines.filter((l) => /"level":(50|60)\b/.test(l));
     const warnings = lines.filter((l) => /"level":40\b/.test(l));
-    if (!errors.length) continue;
+    if (!errors.length && !warnings.length) continue;
     out.push(`  the ${m[1]} server logged ${errors.length} error(s) and ${warnings.length} warning(s); the last:`);
     for (const line of lines.filter((l) => /"level":(40|50|60)\b/.test(l)).slice(-12)) {
       const time = /"time":(\d+)/.exec(line)?.[1];

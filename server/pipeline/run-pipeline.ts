@@ -151,6 +151,13 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
   // slot is freed once, when the call is over (the handler says so) or else when the job ends.
   // Recording the answer holds none: a send's slot time is its provider's, not the database's.
   const inRequest = new Map<string, { slots: typeof webhookSlots; key: string }>();
+  /** The slots a job's call is held to: its endpoint's or its channel's, with their cap; none for other kinds. */
+  const slotOf = (job: Job, pass: PassContext) =>
+    job.kind === "webhook.deliver"
+      ? { slots: webhookSlots, key: job.payload.endpoint_id, max: MAX_IN_FLIGHT_PER_ENDPOINT }
+      : job.kind === "message.dispatch" && job.channel_id
+        ? { slots: channelSlots, key: job.channel_id, max: pass.maxInFlight(job.channel_id) }
+        : null;
   const endRequest = (jobId: string) => {
     const held = inRequest.get(jobId);
     if (held === undefined) return;
@@ -159,8 +166,8 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     if (next) run(next.job, next.owner, next.pass);
   };
   const run = (job: Job, owner: string, pass: PassContext) => {
-    if (job.kind === "webhook.deliver") inRequest.set(job.id, { slots: webhookSlots, key: job.payload.endpoint_id });
-    else if (job.kind === "message.dispatch" && job.channel_id) inRequest.set(job.id, { slots: channelSlots, key: job.channel_id });
+    const slot = slotOf(job, pass);
+    if (slot) inRequest.set(job.id, slot);
     const started: Promise<void> = runJob(database, job, owner, pass, counts).finally(() => {
       running.delete(started);
       endRequest(job.id);
@@ -172,13 +179,8 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
     renewal ??= setInterval(renew, Math.max(250, leaseMs / 3)).unref();
   };
   const start = (job: Job, owner: string, pass: PassContext) => {
-    const waits =
-      job.kind === "webhook.deliver"
-        ? !webhookSlots.admit(job.payload.endpoint_id, { job, owner, pass }, MAX_IN_FLIGHT_PER_ENDPOINT)
-        : job.kind === "message.dispatch" && job.channel_id
-          ? !channelSlots.admit(job.channel_id, { job, owner, pass }, pass.maxInFlight(job.channel_id))
-          : false;
-    if (waits) counts.paced++;
+    const slot = slotOf(job, pass);
+    if (slot && !slot.slots.admit(slot.key, { job, owner, pass }, slot.max)) counts.paced++;
     else run(job, owner, pass);
   };
   const adoptions = new Set<Promise<void>>(); // hand-offs being started
