@@ -82,6 +82,9 @@ export async function listDeliveries(
     workspaceId,
     endpointId: endpoint.id,
     ...(input.status ? { status: input.status } : {}),
+    // Every failure writes its error: said here, the failed ones are read through the partial
+    // index of the deliveries that had a failed attempt (no index holds `status`: prisma/schema.prisma).
+    ...(input.status === "failed" ? { lastError: { not: null } } : {}),
   };
   const { items, next, link } = await listPage(
     { limit: input.limit, after: input.after },
