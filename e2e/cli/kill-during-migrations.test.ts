@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { bundled } from "../../scripts/lib/bundle.mjs";
 import { applyMigrations, readMigrations } from "../../server/db/apply-migrations.ts";
 import { PG_ADMIN_URL, queryDatabase, type Engine } from "../support/database.ts";
-import { ROOT, SHORT_PROCESS_FLAGS, startServer } from "../support/server.ts";
+import { ROOT, SERVER_FLAGS, SHORT_PROCESS_FLAGS, startServer } from "../support/server.ts";
 import { poll } from "../support/until.ts";
 
 // Issue 47: a SIGKILL at any moment of a first start or of an upgrade from the previous release
@@ -149,7 +149,7 @@ const storeBeingWritten: Moment = {
  * was missed, so the test would not test it). Answers the output up to the kill.
  */
 async function killAt(env: Record<string, string | undefined>, moment: Moment): Promise<string> {
-  const child = spawn(process.execPath, [...SHORT_PROCESS_FLAGS, await bundled(ROOT, "server/main.ts", "server")], {
+  const child = spawn(process.execPath, [...SERVER_FLAGS, ...SHORT_PROCESS_FLAGS, await bundled(ROOT, "server/main.ts", "server")], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: "0", PIPELINE: "off", LOG_LEVEL: "debug", ...env },
     stdio: ["ignore", "pipe", "pipe"],

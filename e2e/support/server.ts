@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundled } from "../../scripts/lib/bundle.mjs";
@@ -25,6 +26,13 @@ const STOP_BACKSTOP_MS = 60_000;
 /** Node's flags for a short process of the tests: WebAssembly on V8's baseline tier alone (see startServer). */
 export const SHORT_PROCESS_FLAGS = ["--liftoff-only"];
 
+/** Node's flags of `npm start` (package.json's `start` script): every server the tests and the benchmark start runs with them. */
+export const SERVER_FLAGS: readonly string[] = (
+  JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }
+).scripts.start
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith("--"));
+
 /**
  * Starts the real server (server/main.ts, bundled as `npm start` runs it) as a child process
  * on a free port and waits until it listens. Needs a prior `next build`.
@@ -34,13 +42,13 @@ export const SHORT_PROCESS_FLAGS = ["--liftoff-only"];
  * back in that time: a start, a few requests and a stop on the embedded store took 6.6 CPU-s
  * with it and 4.8 without. So it runs on V8's baseline tier alone; `longLived` (a run's shared
  * servers, the dashboard's, the benchmark's) keeps both tiers, as `npm start` does. Behaviour is
- * the same.
+ * the same. Either way it runs with `npm start`'s own flags (`SERVER_FLAGS`).
  */
 export async function startServer(
   env: Record<string, string | undefined>,
   { timeoutMs = 240_000, longLived = false } = {},
 ): Promise<RunningServer> {
-  const flags = longLived ? [] : SHORT_PROCESS_FLAGS;
+  const flags = longLived ? SERVER_FLAGS : [...SERVER_FLAGS, ...SHORT_PROCESS_FLAGS];
   const child = spawn(process.execPath, [...flags, await bundled(ROOT, "server/main.ts", "server")], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: "0", PIPELINE: "off", LOG_LEVEL: "warn", ...env },
