@@ -3,7 +3,7 @@ import type { Contact } from "../contacts/contact-schemas.ts";
 import { createContactsPart, HANDED_JOBS, heldJobs, newContact, newContactRow, upsertContact } from "../contacts/upsert-contact.ts";
 import { isConnectionError, type Database } from "../db/client.ts";
 import { jsonRows } from "../db/json-rows.ts";
-import { completeClaims, completeClaimsOf, heldClaims, keyInUse, type IdempotentEffect } from "../idempotency/idempotency.ts";
+import { completeClaimsOf, keyInUse, type IdempotentEffect } from "../idempotency/idempotency.ts";
 import { conflict, notFound } from "../lib/errors.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
@@ -167,16 +167,18 @@ export async function enrollContact(
     runView({ id, flowId, contactId, status: "active", createdAt: at, key: input.key ?? null });
   let contactId: string;
   if (recipient.exists) contactId = recipient.contact.id;
+  else if (idempotency) contactId = (await upsertContact(database, actor, recipient.draft)).id;
   else {
     // A new contact: it and its run are written by one statement, which no other enrollment
-    // can race (the contact is not there to find until it commits).
+    // can race (the contact is not there to find until it commits). Not with an
+    // Idempotency-Key: on Citus the claims that statement locked were never found held, and a
+    // contact was written without its run.
     const at = new Date();
     const contact = newContact(await checkContactPatch(database, actor, recipient.draft), at);
     const id = newId("run");
     const view = viewOf(id, contact.id, at);
     const outcome = await writeNewRun(database, { ...enrollment, id, contactId: contact.id, at, view, contact, version: flow.version });
     if (outcome !== "retry") {
-      if (outcome === "stored") idempotency!.stored();
       wakePipeline();
       return view;
     }
@@ -283,8 +285,7 @@ type NewContactRun = NewRun & { contact: Contact; version: number };
 // `$8`) only while its flow is active on the version its run was counted for; and the run
 // (`WRITE_RUNS`) only with its contact, so a contact whose phone or e-mail was written meanwhile
 // gets neither. A new contact has no run to refuse a second of (D18, D66): no other statement
-// can see it before this one commits. The stored idempotent responses ($9) commit with their
-// runs (D46): the claims are locked first, and a run whose claim was taken over is left out.
+// can see it before this one commits.
 const ENROLL_NEW = `
   WITH f AS (
     SELECT id, status::text AS status, version FROM flows WHERE workspace_id = $3 AND id = ANY($5::text[]) FOR SHARE
@@ -295,25 +296,20 @@ const ENROLL_NEW = `
     { owner: "$7::text", ms: "$8::double precision" },
     "x.id IN (SELECT c.contact_id FROM c JOIN f ON f.id = c.flow_id AND f.status = 'active' AND f.version = c.version)",
   )},
-  held AS (${heldClaims("$9", "$3")}),
-  kept AS (
-    SELECT * FROM c WHERE c.contact_id IN (SELECT id FROM ins)
-      AND (c.id NOT IN (SELECT ref FROM json_to_recordset($9::json) AS q(ref text)) OR c.id IN (SELECT ref FROM held))
-  ), ${WRITE_RUNS},
-  done AS (${completeClaims("$9", "c.ref IN (SELECT id FROM kept)", "$3")})
+  kept AS (SELECT * FROM c WHERE c.contact_id IN (SELECT id FROM ins)), ${WRITE_RUNS}
   SELECT ARRAY(SELECT id FROM r) AS written, ARRAY(SELECT id FROM ins) AS contacts,
     coalesce((SELECT json_agg(f) FROM f), '[]') AS flows, ${HANDED_JOBS}`;
 
 /**
  * Writes the enrollment of a new contact: concurrent ones of this process share one statement
- * per workspace (`groupCommit`), each written as if alone. Resolves to "stored" (written with
- * its idempotent response), "written", or "retry" when its contact was not written (its phone
+ * per workspace (`groupCommit`), each written as if alone. Resolves to "written", or "retry"
+ * when its contact was not written (its phone
  * or e-mail exists by now, an earlier enrollment of the batch included, or the flow has a new
  * version): the caller then enrolls the contact found, under its lock.
  */
 const writeNewRun = groupCommitEach(writeNewRuns, { alone: (err) => !isConnectionError(err) });
 
-type NewRunOutcome = "stored" | "written" | "retry";
+type NewRunOutcome = "written" | "retry";
 
 async function writeNewRuns(database: Database, batch: readonly NewContactRun[]): Promise<(NewRunOutcome | Error)[]> {
   return perWorkspace(
@@ -325,7 +321,6 @@ async function writeNewRuns(database: Database, batch: readonly NewContactRun[])
       const contacts = group.map((n) =>
         newContactRow({ contact: n.contact, actor: n.actor, at: n.at, cause: [n.cause.requestId, n.cause.traceparent] }),
       );
-      const completions = group.flatMap((n) => (n.idempotency ? [n.idempotency.completion(n.id, n.view)] : []));
       const handoff = Handoff.take();
       const lease = handoff?.leaseOf("webhook.deliver") ?? null;
       type Written = {
@@ -343,7 +338,6 @@ async function writeNewRuns(database: Database, batch: readonly NewContactRun[])
         JSON.stringify(contacts),
         lease?.owner ?? null,
         lease?.ms ?? null,
-        JSON.stringify(completions),
       ]);
       handoff?.hold(heldJobs(row!.handed));
       handoff?.commit(() => true);
@@ -354,8 +348,7 @@ async function writeNewRuns(database: Database, batch: readonly NewContactRun[])
         const status = flows.get(n.flowId);
         if (status === undefined) return notFound("flow", "flow_id");
         if (status !== "active") return notActive(status);
-        if (written.has(n.id)) return n.idempotency ? "stored" : "written";
-        return created.has(n.contactId) ? keyInUse() : "retry";
+        return written.has(n.id) ? "written" : "retry";
       });
     },
   );
