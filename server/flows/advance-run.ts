@@ -18,7 +18,7 @@ import { channelOf } from "../channels/registry.ts";
 import { deliveryAddress, skipReason, whyNot } from "../messaging/why-not.ts";
 import { countedMessage, insertMessages, type Accepted, type NewMessage } from "../messaging/insert-messages.ts";
 import { currentCause, withCause, type Cause } from "../observability/request-context.ts";
-import { settleJobs, settleJobsPart, settlementRows, type Job, type Settlement } from "../outbox/jobs.ts";
+import { settleJobsPart, settlementRows, type Job, type Settlement } from "../outbox/jobs.ts";
 import type { Scalar } from "../messaging/render.ts";
 import { addDuration, type Goal, type SendStep, type Step } from "./flow-schemas.ts";
 import { PARKED } from "./set-flow-status.ts";

@@ -297,7 +297,7 @@ const ENROLL_NEW = `
     "x.id IN (SELECT c.contact_id FROM c JOIN f ON f.id = c.flow_id AND f.status = 'active' AND f.version = c.version)",
   )},
   kept AS (SELECT * FROM c WHERE c.contact_id IN (SELECT id FROM ins)), ${WRITE_RUNS}
-  SELECT ARRAY(SELECT id FROM r) AS written, ARRAY(SELECT id FROM ins) AS contacts,
+  SELECT ARRAY(SELECT id FROM r) AS written,
     coalesce((SELECT json_agg(f) FROM f), '[]') AS flows, ${HANDED_JOBS}`;
 
 /**
@@ -325,7 +325,6 @@ async function writeNewRuns(database: Database, batch: readonly NewContactRun[])
       const lease = handoff?.leaseOf("webhook.deliver") ?? null;
       type Written = {
         written: string[];
-        contacts: string[];
         flows: { id: string; status: string }[];
         handed: (StoredJob & Record<"run_at" | "created_at", string>)[];
       };
@@ -342,7 +341,6 @@ async function writeNewRuns(database: Database, batch: readonly NewContactRun[])
       handoff?.hold(heldJobs(row!.handed));
       handoff?.commit(() => true);
       const written = new Set(row!.written);
-      const created = new Set(row!.contacts);
       const flows = new Map(row!.flows.map((f) => [f.id, f.status]));
       return group.map((n) => {
         const status = flows.get(n.flowId);
