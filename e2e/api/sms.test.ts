@@ -6,7 +6,7 @@ import { contactEvents } from "../support/events.ts";
 import { startFakeTwilio, type FakeTwilio } from "../support/fake-twilio.ts";
 import { svcJson } from "../support/svc.ts";
 import { twilioSignature } from "../../server/channels/sms/twilio-signature.ts";
-import { poll, until } from "../support/until.ts";
+import { until } from "../support/until.ts";
 
 // SMS over the real paths (D94-D97): `svc channel connect --type sms` points a channel at the
 // local Twilio fake, which takes the Messages API's form-encoded calls and posts back status
@@ -296,18 +296,29 @@ describe("segments (D97)", () => {
     expect((await message(id, test)).sms).toEqual(expected);
   });
 
-  it("GET /usage counts the live sms and their segments", async () => {
-    const before = (await live.get("/usage")).body;
+  it("GET /usage counts the live sms and their segments at acceptance, and a cancel gives them back", async () => {
+    const usage = () => live.get("/usage").then((r) => r.body);
+    const before = await usage();
     const id = await send("d".repeat(200));
     expect((await message(id)).sms).toEqual({ encoding: "GSM-7", segments: 2 });
-    const after = await poll(
-      () => live.get("/usage").then((r) => r.body),
-      (u) => u.sms_segments >= before.sms_segments + 2,
-      10_000,
-    );
+    const after = await usage();
     expect(after.sms).toBe(before.sms + 1);
     expect(after.sms_segments).toBe(before.sms_segments + 2);
     expect(after.total).toBe(before.total + 1);
+
+    // D76 with D97: a scheduled sms of three segments counts when accepted, and its cancel gives all three back.
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await live.post("/messages", {
+      channel: "sms",
+      to: { phone: phone() },
+      sms: { body: "e".repeat(307) },
+      send_at: sendAt,
+    });
+    expect(scheduled.status, scheduled.text).toBe(202);
+    expect(scheduled.body.sms).toEqual({ encoding: "GSM-7", segments: 3 });
+    expect(await usage()).toMatchObject({ sms: after.sms + 1, sms_segments: after.sms_segments + 3 });
+    expect((await live.post(`/messages/${scheduled.body.id}/cancel`)).status).toBe(200);
+    expect(await usage()).toMatchObject({ sms: after.sms, sms_segments: after.sms_segments });
   });
 });
 

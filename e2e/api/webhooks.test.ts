@@ -210,6 +210,10 @@ describe("retries (D33)", () => {
     expect(delivery!.status).toBe("pending");
     expect(delivery!.last_error).toMatch(/Redirects are not followed \(302/);
     expect(receiver.received.filter((r) => r.path === "/hooks/elsewhere")).toHaveLength(0);
+    // The log's filters: a pending delivery is found from its job, a failed one by its error.
+    expect((await deliveriesOf(id, "pending")).map((d) => d.id)).toEqual([delivery!.id]);
+    expect(await deliveriesOf(id, "failed")).toEqual([]);
+    expect(await deliveriesOf(id, "succeeded")).toEqual([]);
   });
 
   it("marks a delivery failed after nine attempts, and replays every failed delivery of a time range", async () => {

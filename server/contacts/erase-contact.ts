@@ -140,8 +140,8 @@ export async function eraseContact(
 
 /** The contact's queued outbound messages that no worker holds become `canceled` (D76's rule). */
 async function cancelQueued(sql: Handle, workspaceId: string, contactId: string): Promise<void> {
-  const queued = await sql<Columns<"messages", "id" | "channel" | "mode" | "created_at">>(
-    `SELECT id, channel::text AS channel, mode::text AS mode, created_at FROM messages
+  const queued = await sql<Columns<"messages", "id" | "channel" | "mode" | "created_at"> & { segments: number | null }>(
+    `SELECT id, channel::text AS channel, mode::text AS mode, created_at, (sms->>'segments')::int AS segments FROM messages
      WHERE workspace_id = $1 AND contact_id = $2 AND status = 'queued' AND direction = 'outbound' ORDER BY id`,
     [workspaceId, contactId],
   );
@@ -156,7 +156,10 @@ async function cancelQueued(sql: Handle, workspaceId: string, contactId: string)
       report: { status: "canceled" as const, kind: "status" as const, detail: { by: "erase" } },
     })),
   );
-  for (const m of taken) if (m.mode === "live") await giveBack(sql, workspaceId, m.channel, new Date(m.created_at));
+  for (const m of taken) {
+    if (m.mode === "live")
+      await giveBack(sql, workspaceId, { channel: m.channel, acceptedAt: new Date(m.created_at), segments: m.segments });
+  }
 }
 
 type MessageRow = Columns<"messages", "id" | "to" | "error"> & { content: Json; metadata: Json };

@@ -125,3 +125,47 @@ describe("migrations that a kill cannot leave half-done", () => {
     });
   });
 });
+
+// D97: an installation that sent sms before their segments were counted in usage_counters keeps
+// them in GET /usage after the upgrade: the migration sums each day's live sms into its counter
+// (a canceled one and a test one left out, as the counters leave them out).
+describe("the usage counters' segments", () => {
+  it("are filled from the sms an installation sent before they were counted", async () => {
+    const database = await freshDatabase("postgres", "migrate_segments");
+    const url = database.env.DATABASE_URL!;
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      const names = readMigrations().migrationDirectories.map((d) => d.path);
+      const added = "20261207143513_usage_segments";
+      await applyMigrations({ pg: { connectionString: url } }, { through: names[names.indexOf(added) - 1]! });
+      await c.query(`INSERT INTO workspaces (id, name) VALUES ('ws_s', 'S')`);
+      await c.query(`INSERT INTO contacts (id, workspace_id, phone) VALUES ('ct_s', 'ws_s', '+5511999990000')`);
+      const sms = (id: string, at: string, segments: number, mode = "live", status = "sent") =>
+        c.query(
+          `INSERT INTO messages (id, workspace_id, mode, channel, contact_id, status, content, sms, created_at)
+           VALUES ($1, 'ws_s', $4::"KeyMode", 'sms', 'ct_s', $5::"MessageStatus", '{}', jsonb_build_object('encoding', 'GSM-7', 'segments', $3::int), $2)`,
+          [id, at, segments, mode, status],
+        );
+      await sms("m1", "2026-12-01T10:00:00Z", 2);
+      await sms("m2", "2026-12-01T23:59:00Z", 3);
+      await sms("m3", "2026-12-01T12:00:00Z", 4, "live", "canceled");
+      await sms("m4", "2026-12-01T12:00:00Z", 5, "test");
+      await sms("m5", "2026-12-02T00:01:00Z", 1);
+      await c.query(
+        `INSERT INTO usage_counters (workspace_id, day, channel, mode, count, canceled)
+         VALUES ('ws_s', '2026-12-01', 'sms', 'live', 2, 1), ('ws_s', '2026-12-02', 'sms', 'live', 1, 0), ('ws_s', '2026-12-01', 'sms', 'test', 1, 0)`,
+      );
+      expect(await applyMigrations({ pg: { connectionString: url } })).toEqual(names.filter((n) => n >= added));
+      const { rows } = await c.query(`SELECT day, mode::text, count, segments FROM usage_counters ORDER BY day, mode`);
+      expect(rows).toEqual([
+        { day: "2026-12-01", mode: "live", count: 2, segments: 5 },
+        { day: "2026-12-01", mode: "test", count: 1, segments: 0 },
+        { day: "2026-12-02", mode: "live", count: 1, segments: 1 },
+      ]);
+    } finally {
+      await c.end();
+      await database.drop();
+    }
+  });
+});

@@ -40,7 +40,13 @@ export async function cancelMessage(database: Database, caller: CallerInWorkspac
           : {};
     if (!(await applyReport(sql, id, { status: "canceled", kind: "status", detail: by }, actor.workspaceId)))
       throw notCancelable("it is no longer queued");
-    if (mode === "live") await giveBack(sql, actor.workspaceId, before.channel, new Date(before.created_at));
+    if (mode === "live") {
+      await giveBack(sql, actor.workspaceId, {
+        channel: before.channel,
+        acceptedAt: new Date(before.created_at),
+        segments: before.sms?.segments ?? null,
+      });
+    }
   });
   return getMessageOrThrow(database, actor, id);
 }

@@ -84,11 +84,17 @@ const INSERT_COUNTED = `
     FROM json_populate_recordset(NULL::messages, $2::json) WITH ORDINALITY AS m
     WHERE ${claimHeld("held")}
   ),
-  counted AS (SELECT * FROM count_live_messages(${countArgs(4, (n) => `least(${n}, (SELECT count(*) FROM offered)::int)`)})),
+  counted AS (SELECT * FROM count_live_messages(
+    ${countArgs(4, (n) => `least(${n}, (SELECT count(*) FROM offered)::int)`)},
+    ARRAY(SELECT (sms->>'segments')::int FROM offered ORDER BY place)
+  )),
   kept AS (SELECT * FROM offered WHERE place <= (SELECT accepted FROM counted)),
   done AS (${completeClaims("$1", "c.ref IN (SELECT id FROM kept)", "$4")}),
   ${WRITE_KEPT}
   SELECT counted.*, ARRAY(SELECT id FROM offered) AS offered, ARRAY(SELECT id FROM kept) AS kept FROM counted`;
+
+/** D97: what an sms keeps of its rendered body, its encoding and segments, also counted in its usage; null on other channels. */
+const segmentsOf = (m: NewMessage) => channelOf(m.channel).segments?.(m.content) ?? null;
 
 /** The statement's parameters for `batch`: the responses to store, the messages and their jobs. */
 function insertParams(batch: readonly Accepted[], handoff: Handoff | null): unknown[] {
@@ -111,8 +117,7 @@ function insertParams(batch: readonly Accepted[], handoff: Handoff | null): unkn
       api_key_id: m.apiKeyId ?? null,
       run_id: m.runId ?? null,
       scheduled_at: m.sendAt ?? null,
-      // D97: an sms keeps the encoding and segments of its rendered body.
-      sms: channelOf(m.channel).segments?.(m.content) ?? null,
+      sms: segmentsOf(m),
     };
   });
   const jobs = batch.map(({ id, message: m, at, cause }) => {
@@ -174,7 +179,9 @@ async function insertCounted(sql: Handle, group: readonly Accepted[]): Promise<(
  * that will write it.
  */
 export async function countedMessage(sql: Handle, message: NewMessage, at: Date = new Date()): Promise<Accepted> {
-  if (message.sender.mode === "live") await countLiveMessage(sql, message.sender.workspaceId, message.channel, at);
+  if (message.sender.mode === "live") {
+    await countLiveMessage(sql, message.sender.workspaceId, message.channel, at, segmentsOf(message)?.segments ?? null);
+  }
   return { id: newId("message"), message, at, cause: currentCause() };
 }
 

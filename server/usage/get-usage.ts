@@ -39,22 +39,17 @@ export type Usage = z.infer<typeof ZUsage>;
 
 /**
  * GET /usage: live messages counted at acceptance, API and flows alike (D20, D25), with the
- * WhatsApp ones by pricing and their estimated cost (D89): a few counter rows per day of the month.
+ * WhatsApp ones by pricing and their estimated cost (D89), the sms ones' segments (D97): a few
+ * counter rows per day of the month.
  */
 export async function getUsage(database: Database, workspaceId: string, now = new Date()): Promise<Usage> {
   const { month } = usagePeriod(now);
   const ws = await database.prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId } });
   const rows = await database.prisma.usageCounter.findMany({
     where: { workspaceId, mode: "live", day: { startsWith: `${month}-` } },
-    select: { channel: true, count: true, whatsappPricing: true },
+    select: { channel: true, count: true, whatsappPricing: true, segments: true },
   });
   const of = (channel: ChannelType) => rows.reduce((n, r) => n + (r.channel === channel ? r.count : 0), 0);
-  // D97: the segments each live sms of the month keeps, on the index of the workspace's messages by time.
-  const [segments] = await database.query<{ n: string | null }>(
-    `SELECT sum((sms->>'segments')::int) AS n FROM messages
-     WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3 AND channel = 'sms' AND mode = 'live' AND status <> 'canceled'`,
-    [workspaceId, new Date(`${month}-01T00:00:00Z`), nextMonth(month)],
-  );
   const keys: Record<string, number> = {};
   for (const r of rows)
     for (const [key, n] of Object.entries(r.whatsappPricing as Record<string, number>)) keys[key] = (keys[key] ?? 0) + n;
@@ -70,17 +65,11 @@ export async function getUsage(database: Database, workspaceId: string, now = ne
     whatsapp: of("whatsapp"),
     email: of("email"),
     sms: of("sms"),
-    sms_segments: Number(segments?.n ?? 0),
+    sms_segments: rows.reduce((n, r) => n + r.segments, 0), // D97: counted at acceptance, given back on cancel
     total: of("whatsapp") + of("email") + of("sms"),
     limit: limits.monthlyLimit,
     daily_limit_per_channel: limits.dailyLimit,
     whatsapp_pricing: pricing,
     ...(cost ? { whatsapp_cost: cost } : {}),
   };
-}
-
-/** The first instant of the month after `month` (`YYYY-MM`), UTC. */
-function nextMonth(month: string): Date {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return new Date(Date.UTC(y, m, 1));
 }

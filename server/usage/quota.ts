@@ -13,27 +13,39 @@ export function usagePeriod(at: Date): { day: string; month: string } {
 }
 
 /**
- * Counts one live message against the workspace's limits, in the sending transaction (D25);
- * throws `quota_exceeded` when the daily limit of the channel or the monthly limit is
- * reached, and nothing is counted then.
+ * Counts one live message against the workspace's limits, in the sending transaction (D25),
+ * with its sms segments (D97; null on other channels); throws `quota_exceeded` when the daily
+ * limit of the channel or the monthly limit is reached, and nothing is counted then.
  */
-export async function countLiveMessage(sql: Handle, workspaceId: string, channel: Channel, at: Date): Promise<void> {
-  const { refusal } = await countLiveMessages(sql, workspaceId, channel, at, 1);
+export async function countLiveMessage(
+  sql: Handle,
+  workspaceId: string,
+  channel: Channel,
+  at: Date,
+  segments: number | null,
+): Promise<void> {
+  const { refusal } = await countLiveMessages(sql, workspaceId, channel, at, [segments]);
   if (refusal) throw refusal;
 }
 
 export type CountOutcome = { accepted: number; refusal: AppError | null };
 
 /**
- * Counts up to `n` live messages of one channel, sent at once, in their order (D25): as if
- * each were counted alone, the first `accepted` fit and each later one gets `refusal`, the
- * limit it would have met. One statement (the database's `count_live_messages`), which locks
- * the workspace's row so that concurrent sends count one batch at a time and the counter is
- * exact.
+ * Counts live messages of one channel, sent at once, in their order (D25), given the sms
+ * segments of each (D97; null on other channels): as if each were counted alone, the first
+ * `accepted` fit, with their segments, and each later one gets `refusal`, the limit it would
+ * have met. One statement (the database's `count_live_messages`), which locks the workspace's
+ * row so that concurrent sends count one batch at a time and the counters are exact.
  */
-export async function countLiveMessages(sql: Handle, workspaceId: string, channel: Channel, at: Date, n: number): Promise<CountOutcome> {
-  return countWith(workspaceId, channel, at, n, async (args) => {
-    const [row] = await sql<CountRow>(`SELECT * FROM count_live_messages(${countArgs(1)})`, args);
+export async function countLiveMessages(
+  sql: Handle,
+  workspaceId: string,
+  channel: Channel,
+  at: Date,
+  segments: readonly (number | null)[],
+): Promise<CountOutcome> {
+  return countWith(workspaceId, channel, at, segments.length, async (args) => {
+    const [row] = await sql<CountRow>(`SELECT * FROM count_live_messages(${countArgs(1)}, $8::int[])`, [...args, segments]);
     return row!;
   });
 }
@@ -43,8 +55,9 @@ export async function countLiveMessages(sql: Handle, workspaceId: string, channe
 // share the snapshot taken before the lock was waited for and would miss a count committed meanwhile.
 
 /**
- * `count_live_messages`'s arguments, the statement's parameters from `$first` on (the values
- * `countWith` passes); `n` may wrap the number asked for in an expression of the statement's.
+ * `count_live_messages`'s arguments but its last (the segments of each message offered), the
+ * statement's parameters from `$first` on (the values `countWith` passes); `n` may wrap the
+ * number asked for in an expression of the statement's.
  */
 export function countArgs(first: number, n = (asked: string) => asked): string {
   const p = (i: number) => `$${first + i}`;
@@ -146,13 +159,18 @@ export async function quotaRefusal(sql: Handle, workspaceId: string, channel: Ch
 }
 
 /**
- * D76: a canceled live message gives back its count against the limits, on the day it was
- * counted (acceptance, D20); `canceled` keeps how many were given back, for the usage page.
+ * D76: a canceled live message gives back its count against the limits, and its sms segments
+ * (D97; null on other channels), on the day it was counted (acceptance, D20); `canceled` keeps
+ * how many were given back, for the usage page.
  */
-export async function giveBack(sql: Handle, workspaceId: string, channel: Channel, acceptedAt: Date): Promise<void> {
+export async function giveBack(
+  sql: Handle,
+  workspaceId: string,
+  message: { channel: Channel; acceptedAt: Date; segments: number | null },
+): Promise<void> {
   await sql(
-    `UPDATE usage_counters SET count = greatest(count - 1, 0), canceled = canceled + 1
+    `UPDATE usage_counters SET count = greatest(count - 1, 0), canceled = canceled + 1, segments = greatest(segments - $4, 0)
      WHERE workspace_id = $1 AND day = $2 AND channel = $3::"ChannelType" AND mode = 'live'`,
-    [workspaceId, usagePeriod(acceptedAt).day, channel],
+    [workspaceId, usagePeriod(message.acceptedAt).day, message.channel, message.segments ?? 0],
   );
 }

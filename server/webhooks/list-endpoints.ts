@@ -13,8 +13,9 @@ export async function listEndpoints(database: Database, workspaceId: string) {
     orderBy: { createdAt: "desc" },
   });
   const since = new Date(Date.now() - 24 * 60 * 60_000);
-  // By endpoint id: the (workspace_id, endpoint_id, status, created_at) index answers it alone, instead of a
-  // day of every workspace's deliveries (docs/messages.md "Growth").
+  // By endpoint id: a day of the endpoint's deliveries on (workspace_id, endpoint_id, created_at, id), each
+  // row's status read from the table (no index holds it, so a delivery's success stays a HOT update),
+  // instead of a day of every workspace's deliveries (docs/messages.md "Growth").
   const counts = await database.prisma.webhookDelivery.groupBy({
     by: ["endpointId", "status"],
     where: { workspaceId, endpointId: { in: rows.map((r) => r.id) }, createdAt: { gte: since } },

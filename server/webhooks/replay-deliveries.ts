@@ -71,7 +71,8 @@ export async function replayFailed(database: Database, workspaceId: string, requ
   const replayed = await replay(
     database,
     workspaceId,
-    "d.endpoint_id = $2 AND d.status = 'failed' AND d.created_at >= $3 AND d.created_at < $4",
+    // `last_error` is set on every failed delivery: it names the partial index that holds them.
+    "d.endpoint_id = $2 AND d.status = 'failed' AND d.last_error IS NOT NULL AND d.created_at >= $3 AND d.created_at < $4",
     [endpoint.id, from, to],
   );
   return { replayed };
