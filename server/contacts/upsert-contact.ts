@@ -80,18 +80,21 @@ export async function updateContact(
   return updated;
 }
 
-// One statement writes a batch of new contacts with their tags and `contato.criado` events
-// (and the events' webhook deliveries); the `id`s written, and the deliveries' jobs written
-// claimed by this process's worker (`$2`, `$3`: `Handoff.leaseOf`), which starts them once
-// committed, with no claim statement of theirs. A contact whose phone or e-mail exists by then
-// (an earlier one of the same batch included) is left out, with its tags and event.
-const CREATE_CONTACTS = `
-  WITH x AS (
+// The CTEs of a statement that writes a batch of new contacts (rows of `newContactRow` in the
+// JSON parameter `rows`, those `where` keeps: a condition on `x`) with their tags and
+// `contato.criado` events (and the events' webhook deliveries). `ins` returns the `id`s
+// written, and `logged_j` the deliveries' jobs, written claimed when `lease` names this
+// process's worker (`Handoff.leaseOf`), which starts them once committed, with no claim
+// statement of theirs. A contact whose phone or e-mail exists by then (an earlier one of the
+// same batch included) is left out, with its tags and event. A part of the enrollment of a new
+// contact too (`enroll-contact.ts`).
+export function createContactsPart(rows: string, lease: { owner: string; ms: string }, where = "true"): string {
+  return `x AS (
     SELECT * FROM ${jsonRows(
-      "$1",
+      rows,
       `id text, workspace_id text, phone text, email text, whatsapp_user_id text, whatsapp_username text, name text, fields jsonb, opt_out_whatsapp boolean, opt_out_email boolean, opt_out_sms boolean,
        time_zone text, at timestamptz, tags jsonb, event_id text, mode "KeyMode", data jsonb, request_id text, traceparent text`,
-    )} AS x
+    )} AS x WHERE ${where}
   ), ins AS (
     INSERT INTO contacts (id, workspace_id, phone, email, email_key, whatsapp_user_id, whatsapp_username, name, fields, opt_out_whatsapp, opt_out_email, opt_out_sms, time_zone, created_at, updated_at)
     SELECT id, workspace_id, phone, email, lower(email), whatsapp_user_id, whatsapp_username, name, fields, opt_out_whatsapp, opt_out_email, opt_out_sms, time_zone, at, at FROM x
@@ -102,17 +105,53 @@ const CREATE_CONTACTS = `
   ), ${insertEventsFrom(
     "logged",
     `SELECT x.event_id, x.workspace_id, 'contato.criado', x.mode, x.data, x.id, x.at, x.request_id, x.traceparent FROM x JOIN ins USING (id)`,
-    { owner: "$2::text", ms: "$3::double precision" },
-  )}
-  SELECT ARRAY(SELECT id FROM ins) AS ids,
-    coalesce((SELECT json_agg(j) FROM logged_j j WHERE j.lease_owner IS NOT NULL), '[]'::json) AS handed`;
+    lease,
+  )}`;
+}
 
-type NewContact = {
+/** The statement's column of the deliveries' jobs written claimed (`createContactsPart`), for `Handoff.hold` once parsed by `heldJobs`. */
+export const HANDED_JOBS = `coalesce((SELECT json_agg(j) FROM logged_j j WHERE j.lease_owner IS NOT NULL), '[]'::json) AS handed`;
+
+/** The jobs `HANDED_JOBS` returned, as `Handoff.hold` takes them. */
+export const heldJobs = (handed: (StoredJob & Record<"run_at" | "created_at", string>)[]) =>
+  handed.map((j) => ({ ...j, run_at: new Date(j.run_at), created_at: new Date(j.created_at) }));
+
+const CREATE_CONTACTS = `
+  WITH ${createContactsPart("$1", { owner: "$2::text", ms: "$3::double precision" })}
+  SELECT ARRAY(SELECT id FROM ins) AS ids, ${HANDED_JOBS}`;
+
+/** A new contact to write, by whom, when and for which request (D54). */
+export type NewContact = {
   contact: Contact;
   actor: Pick<CallerInWorkspace, "workspaceId" | "mode">;
   at: Date;
   cause: [string | null, string | null];
 };
+
+/** The row `createContactsPart` writes for a new contact, with its event. */
+export function newContactRow({ contact, actor, at, cause: [requestId, traceparent] }: NewContact) {
+  return {
+    id: contact.id,
+    workspace_id: actor.workspaceId,
+    phone: contact.phone,
+    email: contact.email,
+    whatsapp_user_id: contact.whatsapp_user_id,
+    whatsapp_username: contact.whatsapp_username,
+    name: contact.name,
+    fields: contact.fields,
+    opt_out_whatsapp: contact.opt_out_whatsapp,
+    opt_out_email: contact.opt_out_email,
+    opt_out_sms: contact.opt_out_sms,
+    time_zone: contact.time_zone,
+    at,
+    tags: contact.tags,
+    event_id: newId("event"),
+    mode: actor.mode,
+    data: contact,
+    request_id: requestId,
+    traceparent,
+  };
+}
 
 /**
  * Writes a new contact (`createContact`): concurrent creations of this process share one
@@ -121,34 +160,14 @@ type NewContact = {
  */
 const insertContact = groupCommitEach(
   async (database: Database, batch: readonly NewContact[]): Promise<boolean[]> => {
-    const rows = batch.map(({ contact, actor, at, cause: [requestId, traceparent] }) => ({
-      id: contact.id,
-      workspace_id: actor.workspaceId,
-      phone: contact.phone,
-      email: contact.email,
-      whatsapp_user_id: contact.whatsapp_user_id,
-      whatsapp_username: contact.whatsapp_username,
-      name: contact.name,
-      fields: contact.fields,
-      opt_out_whatsapp: contact.opt_out_whatsapp,
-      opt_out_email: contact.opt_out_email,
-      opt_out_sms: contact.opt_out_sms,
-      time_zone: contact.time_zone,
-      at,
-      tags: contact.tags,
-      event_id: newId("event"),
-      mode: actor.mode,
-      data: contact,
-      request_id: requestId,
-      traceparent,
-    }));
+    const rows = batch.map(newContactRow);
     const handoff = Handoff.take();
     const lease = handoff?.leaseOf("webhook.deliver") ?? null;
     const [row] = await database.query<{ ids: string[]; handed: (StoredJob & Record<"run_at" | "created_at", string>)[] }>(
       CREATE_CONTACTS,
       [JSON.stringify(rows), lease?.owner ?? null, lease?.ms ?? null],
     );
-    handoff?.hold(row!.handed.map((j) => ({ ...j, run_at: new Date(j.run_at), created_at: new Date(j.created_at) })));
+    handoff?.hold(heldJobs(row!.handed));
     handoff?.commit(() => true);
     const written = new Set(row!.ids);
     return batch.map((n) => written.has(n.contact.id));
@@ -156,14 +175,9 @@ const insertContact = groupCommitEach(
   { alone: (err) => !isConnectionError(err) },
 );
 
-/** Inserts the contact with its tags and event; null when its phone or e-mail exists. */
-async function createContact(
-  database: Database,
-  actor: Pick<CallerInWorkspace, "workspaceId" | "mode">,
-  patch: ContactPatch,
-): Promise<Contact | null> {
-  const at = new Date();
-  const contact: Contact = {
+/** A new contact as created from a checked patch (`checkContactPatch`), at `at`. */
+export function newContact(patch: ContactPatch, at: Date): Contact {
+  return {
     id: newId("contact"),
     phone: patch.phone ?? null,
     email: patch.email ?? null,
@@ -181,6 +195,16 @@ async function createContact(
     created_at: at.toISOString(),
     updated_at: at.toISOString(),
   };
+}
+
+/** Inserts the contact with its tags and event; null when its phone or e-mail exists. */
+async function createContact(
+  database: Database,
+  actor: Pick<CallerInWorkspace, "workspaceId" | "mode">,
+  patch: ContactPatch,
+): Promise<Contact | null> {
+  const at = new Date();
+  const contact = newContact(patch, at);
   return (await insertContact(database, { contact, actor, at, cause: causeParams() })) ? contact : null;
 }
 

@@ -73,14 +73,22 @@ function wakeRuns(name: string): string {
   )`;
 }
 
-// Events passed as one JSON array (`insertEvents`), each with its cause.
-const INSERT_EVENTS = `
-  WITH ${insertEventsFrom(
-    "e",
+/**
+ * The CTEs that insert events passed as one JSON array (`eventRows`, parameter `param`), each
+ * with its cause, under the name `name` (`insertEventsFrom`). A part of larger statements too
+ * (the run engine's last one, `advance-run.ts`).
+ */
+export function eventsPart(name: string, param: string): string {
+  return insertEventsFrom(
+    name,
     `SELECT id, workspace_id, name, mode::"KeyMode", data, contact_id, created_at, request_id, traceparent
-     FROM json_to_recordset($1::json) AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text,
+     FROM json_to_recordset(${param}::json) AS e(id text, workspace_id text, name text, mode text, data jsonb, contact_id text,
        created_at timestamptz, request_id text, traceparent text)`,
-  )}
+  );
+}
+
+const INSERT_EVENTS = `
+  WITH ${eventsPart("e", "$1")}
   SELECT count(*) FROM e`;
 
 /** An event in the caller's transaction (a Prisma one through `prismaHandle`), with the current cause; its id. */
@@ -95,7 +103,14 @@ export async function insertEvent(sql: Handle, event: NewEvent): Promise<string>
  */
 export async function insertEvents(sql: Handle, events: readonly (NewEvent & { cause: Cause })[]): Promise<string[]> {
   if (events.length === 0) return [];
-  const rows = events.map((e) => ({
+  const rows = eventRows(events);
+  await sql(INSERT_EVENTS, [JSON.stringify(rows)]);
+  return rows.map((r) => r.id);
+}
+
+/** The rows of `eventsPart` for events, each with a new id (its JSON parameter once stringified). */
+export function eventRows(events: readonly (NewEvent & { cause: Cause })[]) {
+  return events.map((e) => ({
     id: newId("event"),
     workspace_id: e.workspaceId,
     name: e.name,
@@ -106,6 +121,4 @@ export async function insertEvents(sql: Handle, events: readonly (NewEvent & { c
     request_id: e.cause.requestId,
     traceparent: e.cause.traceparent,
   }));
-  await sql(INSERT_EVENTS, [JSON.stringify(rows)]);
-  return rows.map((r) => r.id);
 }

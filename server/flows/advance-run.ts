@@ -5,7 +5,7 @@ import { rowsPerWorkspace } from "../lib/per-workspace.ts";
 import { isConnectionError, type Database, type Handle } from "../db/client.ts";
 import { jsonRows } from "../db/json-rows.ts";
 import type { Columns } from "../db/rows.ts";
-import { insertEvents, type NewEvent } from "../events/record-event.ts";
+import { eventRows, eventsPart, insertEvents, type NewEvent } from "../events/record-event.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { Mode } from "../keys/scopes.ts";
 import { AppError } from "../lib/errors.ts";
@@ -18,18 +18,18 @@ import { channelOf } from "../channels/registry.ts";
 import { deliveryAddress, skipReason, whyNot } from "../messaging/why-not.ts";
 import { countedMessage, insertMessages, type Accepted, type NewMessage } from "../messaging/insert-messages.ts";
 import { currentCause, withCause, type Cause } from "../observability/request-context.ts";
-import { settleJobs, type Job, type Settlement } from "../outbox/jobs.ts";
+import { settleJobsPart, settlementRows, type Job, type Settlement } from "../outbox/jobs.ts";
 import type { Scalar } from "../messaging/render.ts";
 import { addDuration, type Goal, type SendStep, type Step } from "./flow-schemas.ts";
 import { PARKED } from "./set-flow-status.ts";
 import { enterList, holds, nextPath, SPLIT_PATHS, stepAt, type Path } from "./step-path.ts";
 import { splitPath } from "./split-path.ts";
-import { FlowCounts, runState, type RunState } from "./stat-counters.ts";
+import { countsPart, FlowCounts, type RunState } from "./stat-counters.ts";
 import { findEvent, renderMatch, runVariables, waitFor, withoutWait, type RunWait } from "./run-waits.ts";
 import type { Caller } from "../lib/caller.ts";
 import { contactTimeZone, quietHold, type QuietHours } from "../lib/time-zones.ts";
 import { capsFor, type Caps } from "../messaging/frequency-caps.ts";
-import { readSettings, type WorkspaceSettings } from "../workspaces/workspace-settings.ts";
+import { readSettings, SETTINGS_COLUMNS, settingsOf, type WorkspaceSettings } from "../workspaces/workspace-settings.ts";
 
 // The run engine: the pipeline's handler for `flow.step` jobs. A job walks a run from its
 // position through every step that is due now: `tag`, `set_field` and `exit` act on the
@@ -114,10 +114,13 @@ const LOCK_RUNS = `
 // Their flows' statuses, read once the runs are locked: a statement's snapshot is taken when it
 // starts, so a status joined into LOCK_RUNS could predate a pause that committed while it
 // waited on a run, and a step would run after the pause returned (D6). Read here, a pause that
-// committed before a batch holds its runs always parks their steps.
+// committed before a batch holds its runs always parks their steps. With them, the
+// workspace's settings (time zone, caps) that send steps read.
 const FLOW_STATUSES = `
-  SELECT f.id, f.status::text AS status FROM flows f
-  WHERE f.workspace_id = $1 AND f.id = ANY($2::text[])`;
+  SELECT coalesce((SELECT json_agg(f) FROM (
+      SELECT f.id, f.status::text AS status FROM flows f WHERE f.workspace_id = $1 AND f.id = ANY($2::text[])
+    ) f), '[]') AS flows,
+    (SELECT row_to_json(w) FROM (SELECT ${SETTINGS_COLUMNS} FROM workspaces WHERE id = $1) w) AS settings`;
 
 async function advanceRuns(database: Database, batch: readonly Due[]): Promise<AdvanceResult[]> {
   return database.transaction(async (sql) => {
@@ -128,22 +131,28 @@ async function advanceRuns(database: Database, batch: readonly Due[]): Promise<A
       (ws, group) => sql<Omit<RunRow, "flow_status">>(LOCK_RUNS, [ws, group.map(([id]) => id)]),
     );
     const flows = [...new Map(rows.map((r) => [r.flow_id, r.workspace_id])).entries()];
+    const settings = new Map<string, WorkspaceSettings>();
     const statuses = await rowsPerWorkspace(
       flows,
       ([, workspaceId]) => workspaceId,
-      (ws, group) => sql<{ id: string; status: RunRow["flow_status"] }>(FLOW_STATUSES, [ws, group.map(([id]) => id)]),
+      async (ws, group) => {
+        type Read = { flows: { id: string; status: RunRow["flow_status"] }[]; settings: WorkspaceSettings | null };
+        const [read] = await sql<Read>(FLOW_STATUSES, [ws, group.map(([id]) => id)]);
+        if (read!.settings) settings.set(ws, settingsOf(read!.settings));
+        return read!.flows;
+      },
     );
     const flowStatus = new Map(statuses.map((f) => [f.id, f.status]));
     const locked: RunRow[] = rows.map((r) => ({ ...r, flow_status: flowStatus.get(r.flow_id)! }));
     const runs = new Map(locked.map((r) => [r.id, r]));
-    // D69: what each run counts as locked, before the walks change it (`FlowCounts.run`).
-    const counted = new Map([...runs.values()].map((r) => [r.id, countedAs(r)]));
+    // D69: what each run counts as locked, before the walks change it (`FlowCounts.run`), and its position then.
+    const counted = new Map([...runs.values()].map((r) => [r.id, { state: countedAs(r), position: r.position }]));
     const live = [...runs.values()].filter((r) => r.status === "active" && r.flow_status !== "paused");
     const recipients = await lockRecipients(
       sql,
       live.map((r) => ({ workspaceId: r.workspace_id, id: r.contact_id })),
     );
-    const writes = new Writes(recipients);
+    const writes = new Writes(recipients, settings);
     const results: AdvanceResult[] = [];
     for (const due of batch) {
       const run = runs.get(due.job.subject_id);
@@ -420,10 +429,15 @@ class Writes {
   private readonly conversions = new Map<string, string>();
   private readonly events: Pending[] = [];
   private readonly settlements: Settlement[] = [];
-  private readonly workspaces = new Map<string, WorkspaceSettings>();
 
-  /** `recipients`: each locked contact with its live suppression (D72; its e-mail does not change in a batch). */
-  constructor(private readonly recipients: Map<string, { contact: Contact; suppressed: string | null }>) {
+  /**
+   * `recipients`: each locked contact with its live suppression (D72; its e-mail does not change
+   * in a batch); `workspaces`: the settings of the runs' workspaces, read with their flows.
+   */
+  constructor(
+    private readonly recipients: Map<string, { contact: Contact; suppressed: string | null }>,
+    private readonly workspaces: Map<string, WorkspaceSettings>,
+  ) {
     for (const [id, { contact: c }] of recipients) this.before.set(id, { tags: new Set(c.tags), fields: c.fields });
   }
 
@@ -599,8 +613,11 @@ class Writes {
     };
   }
 
-  /** Writes what the batch did; `counted`, what each locked run counted before (its statistics move with it, D69). */
-  async flush(sql: Handle, counted: Map<string, RunState>): Promise<void> {
+  /**
+   * Writes what the batch did; `counted`, what each locked run counted before and its position
+   * then (its statistics move with it, D69).
+   */
+  async flush(sql: Handle, counted: Map<string, { state: RunState; position: Path | null }>): Promise<void> {
     const changed = [...this.changed.values()];
     if (changed.length) {
       type TagRow = { workspace_id: string; contact_id: string; tag_id: string };
@@ -632,28 +649,51 @@ class Writes {
       return { workspaceId, mode, name: "contato.atualizado" as const, data, contactId, at, cause };
     });
     if (this.messages.length) await insertMessages(sql, this.messages);
-    if (this.runs.length) {
-      const runs = this.runs.map((r, i) => ({ ...r, i }));
-      const written = await rowsPerWorkspace(
-        runs,
-        (r) => r.workspace_id,
-        (ws, group) =>
-          sql<RunState & { id: string }>(WRITE_RUNS, [
-            JSON.stringify(this.history.filter((h) => h.workspace_id === ws)),
-            JSON.stringify(group),
-            ws,
-          ]),
-      );
-      const counts = new FlowCounts();
-      const after = new Map(written.map((r) => [r.id, r]));
-      for (const [id, run] of after) counts.run(counted.get(id) ?? null, run);
-      for (const h of this.history) counts.entry(h, after.get(h.run_id)!);
-      await counts.write(sql);
+    // D69: the runs as WRITE_RUNS leaves them (each as the last job of the batch left it), as
+    // their statistics count them: what each counted before is taken away, what it counts now added.
+    const counts = new FlowCounts();
+    const after = new Map<string, RunState>();
+    for (const change of this.runs) {
+      const locked = counted.get(change.id)!;
+      const position = change.status === "active" ? (JSON.parse(change.position) as unknown) : locked.position;
+      const place = change.waiting_at === null ? position : (JSON.parse(change.waiting_at) as unknown);
+      after.set(change.id, { ...locked.state, status: change.status, converted: change.converted_at !== null, place });
     }
-    await insertEvents(sql, events);
-    await settleJobs(sql, this.settlements);
+    for (const [id, run] of after) counts.run(counted.get(id)!.state, run);
+    for (const h of this.history) counts.entry(h, after.get(h.run_id)!);
+    const runs = this.runs.map((r, i) => ({ ...r, i }));
+    // One statement per workspace (D87): the runs with their history and statistics, then the
+    // events with the jobs' settlements.
+    for (const ws of [...new Set(runs.map((r) => r.workspace_id))].sort()) {
+      await sql(WRITE_RUNS, [
+        JSON.stringify(this.history.filter((h) => h.workspace_id === ws)),
+        JSON.stringify(runs.filter((r) => r.workspace_id === ws)),
+        ws,
+        ...counts.params(ws),
+      ]);
+    }
+    const settled = new Set<string>();
+    for (const ws of [...new Set(this.settlements.map((j) => j.workspace_id))].sort()) {
+      settled.add(ws);
+      await sql(SETTLE_WITH_EVENTS, [
+        settlementRows(this.settlements.filter((j) => j.workspace_id === ws)),
+        ws,
+        JSON.stringify(eventRows(events.filter((e) => e.workspaceId === ws))),
+      ]);
+    }
+    await insertEvents(
+      sql,
+      events.filter((e) => !settled.has(e.workspaceId)),
+    );
   }
 }
+
+// The batch's jobs of one workspace ($2) settled ($1, `settlementRows`), and its events ($3,
+// `eventRows`) with their webhook deliveries, in one statement.
+const SETTLE_WITH_EVENTS = `
+  WITH ${settleJobsPart("$1", "$2")},
+  ${eventsPart("flow_events", "$3")}
+  SELECT 1`;
 
 // The contacts' tags and fields as the batch left them: tags added ($1) and removed ($2),
 // fields set and unset ($3), each contact's difference from what was read; of one workspace,
@@ -673,35 +713,37 @@ const WRITE_CONTACTS = `
 
 // The runs' new history entries ($1) and the runs as the batch left them ($2), of one workspace
 // ($3, D87): a run changed by several jobs of the batch is written as the last one left it;
-// each as its statistics now count it. The status arrives typed (Citus refuses a cast, a stable
-// function, in an UPDATE).
+// and what they count in their flows' statistics ($4, $5: `FlowCounts.params`, counted ahead
+// from the same rows). The status arrives typed (Citus refuses a cast, a stable function, in an
+// UPDATE).
 const WRITE_RUNS = `
   WITH h AS (
     INSERT INTO flow_run_history (workspace_id, run_id, at, kind, position, detail)
     SELECT e->>'workspace_id', e->>'run_id', (e->>'at')::timestamptz, e->>'kind', e->'position', e->'detail' FROM jsonb_array_elements($1::jsonb) e
-  )
-  UPDATE flow_runs r SET
-    status = x.status,
-    reason = CASE WHEN x.ended_at IS NULL THEN r.reason ELSE x.reason END,
-    ended_at = coalesce(x.ended_at, r.ended_at),
-    position = CASE WHEN x.status = 'active' THEN x.position::jsonb ELSE r.position END,
-    waiting_at = x.waiting_at::jsonb,
-    next_step_at = x.next_step_at,
-    wait = x.wait::jsonb,
-    wait_event = x.wait_event,
-    wait_message_id = x.wait_message_id,
-    variables = x.variables::jsonb,
-    converted_at = x.converted_at,
-    converted_event_id = coalesce(x.converted_event_id, r.converted_event_id),
-    last_message_id = x.last_message_id,
-    updated_at = x.at
-  FROM (
-    SELECT DISTINCT ON (id) * FROM ${jsonRows(
-      "$2",
-      `workspace_id text, id text, status "RunStatus", reason text, ended_at timestamptz, position text, waiting_at text, next_step_at timestamptz,
-      wait text, wait_event text, wait_message_id text, variables text, converted_at timestamptz, converted_event_id text, last_message_id text,
-      at timestamptz, i int`,
-    )} r ORDER BY id, i DESC
-  ) x
-  WHERE r.workspace_id = $3 AND r.id = x.id
-  RETURNING r.id, ${runState("r")}`;
+  ), u AS (
+    UPDATE flow_runs r SET
+      status = x.status,
+      reason = CASE WHEN x.ended_at IS NULL THEN r.reason ELSE x.reason END,
+      ended_at = coalesce(x.ended_at, r.ended_at),
+      position = CASE WHEN x.status = 'active' THEN x.position::jsonb ELSE r.position END,
+      waiting_at = x.waiting_at::jsonb,
+      next_step_at = x.next_step_at,
+      wait = x.wait::jsonb,
+      wait_event = x.wait_event,
+      wait_message_id = x.wait_message_id,
+      variables = x.variables::jsonb,
+      converted_at = x.converted_at,
+      converted_event_id = coalesce(x.converted_event_id, r.converted_event_id),
+      last_message_id = x.last_message_id,
+      updated_at = x.at
+    FROM (
+      SELECT DISTINCT ON (id) * FROM ${jsonRows(
+        "$2",
+        `workspace_id text, id text, status "RunStatus", reason text, ended_at timestamptz, position text, waiting_at text, next_step_at timestamptz,
+        wait text, wait_event text, wait_message_id text, variables text, converted_at timestamptz, converted_event_id text, last_message_id text,
+        at timestamptz, i int`,
+      )} r ORDER BY id, i DESC
+    ) x
+    WHERE r.workspace_id = $3 AND r.id = x.id
+  ), ${countsPart("$4", "$5", "$3")}
+  SELECT 1`;

@@ -1,4 +1,6 @@
-import { upsertContact } from "../contacts/upsert-contact.ts";
+import { checkContactPatch } from "../contacts/contact-patch.ts";
+import type { Contact } from "../contacts/contact-schemas.ts";
+import { createContactsPart, HANDED_JOBS, heldJobs, newContact, newContactRow, upsertContact } from "../contacts/upsert-contact.ts";
 import { isConnectionError, type Database } from "../db/client.ts";
 import { jsonRows } from "../db/json-rows.ts";
 import { completeClaimsOf, keyInUse, type IdempotentEffect } from "../idempotency/idempotency.ts";
@@ -7,7 +9,8 @@ import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { currentCause, type Cause } from "../observability/request-context.ts";
 import { resolveRecipient } from "../messaging/resolve-recipient.ts";
-import { insertJobs, jobRow } from "../outbox/jobs.ts";
+import { insertJobs, jobRow, type StoredJob } from "../outbox/jobs.ts";
+import { Handoff } from "../outbox/handoff.ts";
 import type { Handle } from "../db/client.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import type { ZEnrollRequest } from "./flow-schemas.ts";
@@ -17,23 +20,18 @@ import type { z } from "zod";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 import { perWorkspace, rowsPerWorkspace } from "../lib/per-workspace.ts";
 
-// One statement writes the runs of a batch, their first history entries and their first
-// steps' jobs (the transactional outbox), leaving out each run whose contact already has an
-// active run of its mode in its flow with the same key (D66), or, without a key, a keyless one
-// when the flow does not allow re-entry (D18, D40); `id`s written. It runs after the contacts'
-// rows are locked in the same transaction (LOCK_RUNS here, the trigger's lock in
-// `trigger-flows.ts`), so its snapshot sees every run committed before. The same statement adds
+// The columns of the runs a statement writes (`RunInsert` but its cause), parameter `$1`.
+const RUN_ROWS = jsonRows(
+  "$1",
+  `id text, workspace_id text, flow_id text, version int, contact_id text, mode "KeyMode", variables jsonb, key text, entered jsonb, at timestamptz, reentry boolean`,
+);
+
+// The parts of a statement that write the runs of its CTE `kept` (rows of `RUN_ROWS`), their
+// first history entries and their first steps' jobs (the transactional outbox, `$2`), and add
 // what the runs written count in their flows' statistics (D69, `$4`: counted ahead, as each run
-// will be), so a batch's runs take one round trip.
-const INSERT_RUNS = `
-  WITH c AS (
-    SELECT * FROM ${jsonRows("$1", `id text, workspace_id text, flow_id text, version int, contact_id text, mode "KeyMode", variables jsonb, key text, entered jsonb, at timestamptz, reentry boolean`)} AS c
-  ), kept AS (
-    SELECT * FROM c WHERE NOT EXISTS (
-      SELECT 1 FROM flow_runs r WHERE r.workspace_id = $3 AND r.flow_id = c.flow_id AND r.contact_id = c.contact_id AND r.mode = c.mode AND r.status = 'active'
-        AND CASE WHEN c.key IS NULL THEN NOT c.reentry AND r.key IS NULL ELSE r.key = c.key END
-    )
-  ), r AS (
+// will be); `r` returns the `id`s written. `$3`: the one workspace of them all (D87).
+const WRITE_RUNS = `
+  r AS (
     INSERT INTO flow_runs (id, workspace_id, flow_id, version, contact_id, mode, status, position, variables, key, next_step_at, created_at, updated_at)
     SELECT id, workspace_id, flow_id, version, contact_id, mode, 'active', '[0]', variables, key, at, at, at FROM kept
     RETURNING id
@@ -44,7 +42,22 @@ const INSERT_RUNS = `
     ${insertJobs(2, "subject_id IN (SELECT id FROM kept)")}
   ), s AS (
     ${addCountersOfRuns("$4", "SELECT id FROM r", "$3")}
-  )
+  )`;
+
+// One statement writes the runs of a batch (`WRITE_RUNS`), leaving out each run whose contact
+// already has an active run of its mode in its flow with the same key (D66), or, without a
+// key, a keyless one when the flow does not allow re-entry (D18, D40); `id`s written. It runs
+// after the contacts' rows are locked in the same transaction (LOCK_RUNS here, the trigger's
+// lock in `trigger-flows.ts`), so its snapshot sees every run committed before.
+const INSERT_RUNS = `
+  WITH c AS (
+    SELECT * FROM ${RUN_ROWS} AS c
+  ), kept AS (
+    SELECT * FROM c WHERE NOT EXISTS (
+      SELECT 1 FROM flow_runs r WHERE r.workspace_id = $3 AND r.flow_id = c.flow_id AND r.contact_id = c.contact_id AND r.mode = c.mode AND r.status = 'active'
+        AND CASE WHEN c.key IS NULL THEN NOT c.reentry AND r.key IS NULL ELSE r.key = c.key END
+    )
+  ), ${WRITE_RUNS}
   SELECT id FROM r`;
 
 /** A run to write with `insertRuns`: its row, and what its history's first entry says beyond the version. */
@@ -145,46 +158,56 @@ export async function enrollContact(
   // The two reads run together; their errors still come in the order above.
   const reading = resolveRecipient(database, actor, input.to);
   reading.catch(() => {}); // observed below, or not needed
-  const status = await flowStatus(database, { workspaceId: actor.workspaceId, flowId });
-  if (status === null) throw notFound("flow", "flow_id");
+  const flow = await flowStatus(database, { workspaceId: actor.workspaceId, flowId });
+  if (flow === null) throw notFound("flow", "flow_id");
   const recipient = await reading;
-  if (status !== "active") throw notActive(status);
-  const contactId = recipient.exists ? recipient.contact.id : (await upsertContact(database, actor, recipient.draft)).id;
+  if (flow.status !== "active") throw notActive(flow.status);
+  const enrollment = { actor, flowId, variables: input.variables ?? {}, key: input.key ?? null, idempotency, cause: currentCause() };
+  const viewOf = (id: string, contactId: string, at: Date) =>
+    runView({ id, flowId, contactId, status: "active", createdAt: at, key: input.key ?? null });
+  let contactId: string;
+  if (recipient.exists) contactId = recipient.contact.id;
+  else if (idempotency) contactId = (await upsertContact(database, actor, recipient.draft)).id;
+  else {
+    // A new contact: it and its run are written by one statement, which no other enrollment
+    // can race (the contact is not there to find until it commits). Not with an
+    // Idempotency-Key: on Citus the claims that statement locked were never found held, and a
+    // contact was written without its run.
+    const at = new Date();
+    const contact = newContact(await checkContactPatch(database, actor, recipient.draft), at);
+    const id = newId("run");
+    const view = viewOf(id, contact.id, at);
+    const outcome = await writeNewRun(database, { ...enrollment, id, contactId: contact.id, at, view, contact, version: flow.version });
+    if (outcome !== "retry") {
+      wakePipeline();
+      return view;
+    }
+    // Its phone or e-mail was written meanwhile (or the flow's version changed): as for a contact found.
+    contactId = (await upsertContact(database, actor, recipient.draft)).id;
+  }
 
   const at = new Date();
   const id = newId("run");
-  const view = runView({ id, flowId, contactId, status: "active", createdAt: at, key: input.key ?? null });
-  const responseStored = await writeRun(database, {
-    id,
-    actor,
-    flowId,
-    contactId,
-    variables: input.variables ?? {},
-    key: input.key ?? null,
-    at,
-    view,
-    idempotency,
-    cause: currentCause(),
-  });
+  const view = viewOf(id, contactId, at);
+  const responseStored = await writeRun(database, { ...enrollment, id, contactId, at, view });
   if (responseStored) idempotency!.stored();
   wakePipeline();
   return view;
 }
 
 // The statuses of a workspace's (`$1`) flows asked.
-const FLOW_STATUSES = `SELECT f.id, f.status::text AS status FROM flows f WHERE f.workspace_id = $1 AND f.id = ANY($2::text[])`;
+const FLOW_STATUSES = `SELECT f.id, f.status::text AS status, f.version FROM flows f WHERE f.workspace_id = $1 AND f.id = ANY($2::text[])`;
 
-/** A flow's status, null if the workspace has no such flow; concurrent reads of a process share one statement per workspace. */
+type FlowStatus = { status: string; version: number };
+
+/** A flow's status and version, null if the workspace has no such flow; concurrent reads of a process share one statement per workspace. */
 const flowStatus = groupCommitEach(async (database: Database, keys: readonly { workspaceId: string; flowId: string }[]) =>
   perWorkspace(
     keys,
     (k) => k.workspaceId,
     async (ws, group) => {
       const found = new Map(
-        (await database.query<{ id: string; status: string }>(FLOW_STATUSES, [ws, group.map((k) => k.flowId)])).map((r) => [
-          r.id,
-          r.status,
-        ]),
+        (await database.query<FlowStatus & { id: string }>(FLOW_STATUSES, [ws, group.map((k) => k.flowId)])).map((r) => [r.id, r]),
       );
       return group.map((k) => found.get(k.flowId) ?? null);
     },
@@ -227,20 +250,7 @@ async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<
       else if ((n.key !== null || !flow.allow_reentry) && taken.has(slot)) results[i] = alreadyEnrolled(n.key);
       else {
         taken.add(slot);
-        rows.push({
-          id: n.id,
-          workspace_id: n.actor.workspaceId,
-          flow_id: n.flowId,
-          version: flow.version,
-          contact_id: n.contactId,
-          mode: n.actor.mode,
-          variables: n.variables,
-          key: n.key,
-          entered: {},
-          at: n.at,
-          reentry: flow.allow_reentry,
-          cause: n.cause,
-        });
+        rows.push({ ...newRunRow(n, flow.version, flow.allow_reentry), cause: n.cause });
       }
     }
     const written = await insertRuns(sql, rows);
@@ -263,6 +273,100 @@ async function writeRuns(database: Database, batch: readonly NewRun[]): Promise<
   });
   // A run written is written with its stored response, if it came with one.
   return results.map((err, i) => err ?? batch[i]!.idempotency !== undefined);
+}
+
+/** The enrollment of a contact not written yet: the contact, and the flow's version its run starts on (read with its status). */
+type NewContactRun = NewRun & { contact: Contact; version: number };
+
+// The enrollments of new contacts of one workspace ($3) in one statement, with no transaction
+// around it: their flows ($5) held for share (a status change waits until the runs are written,
+// and one that committed first is what the statement sees: D6); each contact ($6) written with
+// its tags and `contato.criado` (`createContactsPart`; its webhook deliveries claimed by `$7`,
+// `$8`) only while its flow is active on the version its run was counted for; and the run
+// (`WRITE_RUNS`) only with its contact, so a contact whose phone or e-mail was written meanwhile
+// gets neither. A new contact has no run to refuse a second of (D18, D66): no other statement
+// can see it before this one commits.
+const ENROLL_NEW = `
+  WITH f AS (
+    SELECT id, status::text AS status, version FROM flows WHERE workspace_id = $3 AND id = ANY($5::text[]) FOR SHARE
+  ), c AS (
+    SELECT * FROM ${RUN_ROWS} AS c
+  ), ${createContactsPart(
+    "$6",
+    { owner: "$7::text", ms: "$8::double precision" },
+    "x.id IN (SELECT c.contact_id FROM c JOIN f ON f.id = c.flow_id AND f.status = 'active' AND f.version = c.version)",
+  )},
+  kept AS (SELECT * FROM c WHERE c.contact_id IN (SELECT id FROM ins)), ${WRITE_RUNS}
+  SELECT ARRAY(SELECT id FROM r) AS written,
+    coalesce((SELECT json_agg(f) FROM f), '[]') AS flows, ${HANDED_JOBS}`;
+
+/**
+ * Writes the enrollment of a new contact: concurrent ones of this process share one statement
+ * per workspace (`groupCommit`), each written as if alone. Resolves to "written", or "retry"
+ * when its contact was not written (its phone
+ * or e-mail exists by now, an earlier enrollment of the batch included, or the flow has a new
+ * version): the caller then enrolls the contact found, under its lock.
+ */
+const writeNewRun = groupCommitEach(writeNewRuns, { alone: (err) => !isConnectionError(err) });
+
+type NewRunOutcome = "written" | "retry";
+
+async function writeNewRuns(database: Database, batch: readonly NewContactRun[]): Promise<(NewRunOutcome | Error)[]> {
+  return perWorkspace(
+    batch,
+    (n) => n.actor.workspaceId,
+    async (ws, group): Promise<(NewRunOutcome | Error)[]> => {
+      const rows = group.map((n) => newRunRow(n, n.version, false));
+      const jobs = group.map((n) => jobRow("flow.step", { position: [0] }, { subjectId: n.id, workspaceId: ws, at: n.at, cause: n.cause }));
+      const contacts = group.map((n) =>
+        newContactRow({ contact: n.contact, actor: n.actor, at: n.at, cause: [n.cause.requestId, n.cause.traceparent] }),
+      );
+      const handoff = Handoff.take();
+      const lease = handoff?.leaseOf("webhook.deliver") ?? null;
+      type Written = {
+        written: string[];
+        flows: { id: string; status: string }[];
+        handed: (StoredJob & Record<"run_at" | "created_at", string>)[];
+      };
+      const [row] = await database.query<Written>(ENROLL_NEW, [
+        JSON.stringify(rows),
+        JSON.stringify(jobs),
+        ws,
+        JSON.stringify(rows.flatMap(newRunCounters)),
+        [...new Set(group.map((n) => n.flowId))],
+        JSON.stringify(contacts),
+        lease?.owner ?? null,
+        lease?.ms ?? null,
+      ]);
+      handoff?.hold(heldJobs(row!.handed));
+      handoff?.commit(() => true);
+      const written = new Set(row!.written);
+      const flows = new Map(row!.flows.map((f) => [f.id, f.status]));
+      return group.map((n) => {
+        const status = flows.get(n.flowId);
+        if (status === undefined) return notFound("flow", "flow_id");
+        if (status !== "active") return notActive(status);
+        return written.has(n.id) ? "written" : "retry";
+      });
+    },
+  );
+}
+
+/** The row `RUN_ROWS` reads for an enrollment, on `version` of its flow. */
+function newRunRow(n: NewRun, version: number, reentry: boolean): Omit<RunInsert, "cause"> {
+  return {
+    id: n.id,
+    workspace_id: n.actor.workspaceId,
+    flow_id: n.flowId,
+    version,
+    contact_id: n.contactId,
+    mode: n.actor.mode,
+    variables: n.variables,
+    key: n.key,
+    entered: {},
+    at: n.at,
+    reentry,
+  };
 }
 
 const alreadyEnrolled = (key: string | null) =>

@@ -163,27 +163,35 @@ export function countMessageMoves(moves: string): string {
   )`);
 }
 
-// The counters of runs and entries ($1), and the messages send steps sent ($2), of the workspace $3: each message
-// is named for its step, and counted there under its status now (the message was written
-// earlier in the transaction).
-const WRITE = `
-  WITH m AS (
+/**
+ * The CTEs (`step_messages`, `step_counts`) that write the counters of runs and entries
+ * (`counters`, a JSON parameter of `Counter`s), and the messages send steps sent (`messages`,
+ * of `StepMessage`s), of the workspace `workspace` (D87): each message is named for its step,
+ * and counted there under its status now (the message was written earlier in the transaction).
+ * A part of the run engine's statement that writes the runs too (`advance-run.ts`).
+ */
+export function countsPart(counters: string, messages: string, workspace: string): string {
+  return `step_messages AS (
     INSERT INTO flow_step_messages (workspace_id, message_id, flow_id, mode, version, path)
     SELECT x.workspace_id, x.message_id, x.flow_id, x.mode::"KeyMode", x.version, x.path
-    FROM jsonb_to_recordset($2::jsonb) AS x(workspace_id text, message_id text, flow_id text, mode text, version int, path text)
+    FROM jsonb_to_recordset(${messages}::jsonb) AS x(workspace_id text, message_id text, flow_id text, mode text, version int, path text)
     ON CONFLICT (workspace_id, message_id) DO NOTHING
     RETURNING workspace_id, message_id, flow_id, mode, version, path
-  )
+  ), step_counts AS (
   ${addCounters(
     `(
     SELECT c.workspace_id, c.flow_id, c.mode, c.version, c.path, c.metric, c.n
-    FROM jsonb_to_recordset($1::jsonb) AS c(workspace_id text, flow_id text, mode text, version int, path text, metric text, n bigint)
+    FROM jsonb_to_recordset(${counters}::jsonb) AS c(workspace_id text, flow_id text, mode text, version int, path text, metric text, n bigint)
     UNION ALL
     SELECT m.workspace_id, m.flow_id, m.mode::text, m.version, m.path, 'message:' || g.status::text, 1
-    FROM m JOIN messages g ON g.workspace_id = $3 AND g.id = m.message_id
+    FROM step_messages m JOIN messages g ON g.workspace_id = ${workspace} AND g.id = m.message_id
   )`,
-    "$3",
-  )}`;
+    workspace,
+  )}
+  )`;
+}
+
+const WRITE = `WITH ${countsPart("$1", "$2", "$3")} SELECT 1`;
 
 /**
  * What one transaction's writes of runs and history count, gathered while it writes them and
@@ -208,12 +216,19 @@ export class FlowCounts {
     return this;
   }
 
+  /** The workspaces with something to count, in order. */
+  workspaces(): string[] {
+    return [...new Set([...this.counters, ...this.messages].map((c) => c.workspace_id))].sort();
+  }
+
+  /** The parameters of `countsPart` for the workspace `ws`: its counters and its messages, as JSON. */
+  params(ws: string): [string, string] {
+    const of = <T extends { workspace_id: string }>(rows: T[]) => JSON.stringify(rows.filter((r) => r.workspace_id === ws));
+    return [of(this.counters), of(this.messages)];
+  }
+
   async write(sql: Handle): Promise<void> {
     // One statement per workspace, `$3` (D87).
-    const workspaces = [...new Set([...this.counters, ...this.messages].map((c) => c.workspace_id))].sort();
-    for (const ws of workspaces) {
-      const of = <T extends { workspace_id: string }>(rows: T[]) => JSON.stringify(rows.filter((r) => r.workspace_id === ws));
-      await sql(WRITE, [of(this.counters), of(this.messages), ws]);
-    }
+    for (const ws of this.workspaces()) await sql(WRITE, [...this.params(ws), ws]);
   }
 }

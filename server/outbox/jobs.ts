@@ -277,19 +277,27 @@ export type Settlement = { id: string; workspace_id: string; owner: string } & (
   { runAt?: undefined } | { runAt: Date; error?: string; countAttempt?: boolean; payload?: { kind: JobKind; value: unknown } }
 );
 
-// A claim's jobs of one workspace ($2, D87) settle in one statement, each only while its claim still holds it.
-const SETTLE = `
-  WITH s AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS s(id text, owner text, run_at timestamptz, uncount int, error text, payload jsonb)
+/**
+ * The CTEs (`settled`, `settled_r`, `settled_d`) that settle a claim's jobs of one workspace
+ * (`workspace`, D87), given as `settlementRows` in the JSON parameter `rows`, each only while
+ * its claim still holds it; `settled_r` and `settled_d` return the ids of those held. A part of
+ * larger statements too (the run engine's last one, `advance-run.ts`).
+ */
+export function settleJobsPart(rows: string, workspace: string): string {
+  return `settled AS (
+    SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS s(id text, owner text, run_at timestamptz, uncount int, error text, payload jsonb)
   ),
-  r AS (
+  settled_r AS (
     UPDATE jobs j SET run_at = s.run_at, lease_until = NULL, lease_owner = NULL, attempts = j.attempts - s.uncount,
       last_error = coalesce(s.error, j.last_error), payload = coalesce(s.payload, j.payload)
-    FROM s WHERE j.workspace_id = $2 AND s.run_at IS NOT NULL AND j.id = s.id AND j.lease_owner = s.owner
+    FROM settled s WHERE j.workspace_id = ${workspace} AND s.run_at IS NOT NULL AND j.id = s.id AND j.lease_owner = s.owner
     RETURNING j.id
   ),
-  d AS (DELETE FROM jobs j USING s WHERE j.workspace_id = $2 AND s.run_at IS NULL AND j.id = s.id AND j.lease_owner = s.owner RETURNING j.id)
-  SELECT id FROM r UNION ALL SELECT id FROM d`;
+  settled_d AS (DELETE FROM jobs j USING settled s WHERE j.workspace_id = ${workspace} AND s.run_at IS NULL AND j.id = s.id AND j.lease_owner = s.owner RETURNING j.id)`;
+}
+
+// A claim's jobs of one workspace ($2, D87) settle in one statement.
+const SETTLE = `WITH ${settleJobsPart("$1", "$2")} SELECT id FROM settled_r UNION ALL SELECT id FROM settled_d`;
 
 /**
  * Settles jobs, in one statement per workspace (in the caller's transaction, one after the
@@ -301,20 +309,26 @@ export async function settleJobs(sql: Handle, jobs: Settlement[]): Promise<Set<s
   return held;
 }
 
-async function settleIn(sql: Handle, jobs: Settlement[]): Promise<string[]> {
-  const rows = jobs.map((j) =>
-    j.runAt
-      ? {
-          id: j.id,
-          owner: j.owner,
-          run_at: j.runAt,
-          uncount: j.countAttempt === false ? 1 : 0,
-          error: j.error ?? null,
-          payload: j.payload === undefined ? null : parsePayload(j.payload.kind, j.payload.value),
-        }
-      : { id: j.id, owner: j.owner, run_at: null },
+/** The rows of `settleJobsPart` for settlements (of one workspace), as its JSON parameter. */
+export function settlementRows(jobs: readonly Settlement[]): string {
+  return JSON.stringify(
+    jobs.map((j) =>
+      j.runAt
+        ? {
+            id: j.id,
+            owner: j.owner,
+            run_at: j.runAt,
+            uncount: j.countAttempt === false ? 1 : 0,
+            error: j.error ?? null,
+            payload: j.payload === undefined ? null : parsePayload(j.payload.kind, j.payload.value),
+          }
+        : { id: j.id, owner: j.owner, run_at: null },
+    ),
   );
-  return (await sql<Columns<"jobs", "id">>(SETTLE, [JSON.stringify(rows), jobs[0]!.workspace_id])).map((r) => r.id);
+}
+
+async function settleIn(sql: Handle, jobs: Settlement[]): Promise<string[]> {
+  return (await sql<Columns<"jobs", "id">>(SETTLE, [settlementRows(jobs), jobs[0]!.workspace_id])).map((r) => r.id);
 }
 
 /** Deletes a finished job in the transaction that records its effect; false if the lease was lost. */

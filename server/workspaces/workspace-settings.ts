@@ -26,15 +26,23 @@ export const ZWorkspaceSettingsUpdate = z.strictObject({
 });
 export type WorkspaceSettingsUpdate = z.input<typeof ZWorkspaceSettingsUpdate>;
 
+/** The columns of a workspace's settings, as `settingsOf` reads them (a part of other statements' reads too). */
+export const SETTINGS_COLUMNS = "time_zone, caps, whatsapp_prices, currency";
+
+/** The settings of a row of `SETTINGS_COLUMNS`. */
+export const settingsOf = (r: WorkspaceSettings): WorkspaceSettings => ({
+  time_zone: r.time_zone,
+  caps: r.caps ?? {},
+  whatsapp_prices: r.whatsapp_prices ?? {},
+  currency: r.currency,
+});
+
 /** The settings of these workspaces, by id, in one statement (through `sql`, so inside a transaction too). */
 export async function readSettings(sql: Handle, workspaceIds: string[]): Promise<Map<string, WorkspaceSettings>> {
-  const rows = await sql<{ id: string } & WorkspaceSettings>(
-    `SELECT id, time_zone, caps, whatsapp_prices, currency FROM workspaces WHERE id = ANY($1::text[])`,
-    [workspaceIds],
-  );
-  return new Map(
-    rows.map((r) => [r.id, { time_zone: r.time_zone, caps: r.caps ?? {}, whatsapp_prices: r.whatsapp_prices ?? {}, currency: r.currency }]),
-  );
+  const rows = await sql<{ id: string } & WorkspaceSettings>(`SELECT id, ${SETTINGS_COLUMNS} FROM workspaces WHERE id = ANY($1::text[])`, [
+    workspaceIds,
+  ]);
+  return new Map(rows.map((r) => [r.id, settingsOf(r)]));
 }
 
 export async function getSettings(database: Database, workspaceId: string): Promise<WorkspaceSettings> {
