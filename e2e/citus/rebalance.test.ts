@@ -189,6 +189,24 @@ describe("adding a worker and rebalancing while the service sends (D87)", () => 
       45_000,
       250,
     );
+    if (settled[0]!.sent !== messages.length || settled[0]!.runs !== runs.length) {
+      // What held the rest: their rows and jobs, and what the server warned of.
+      const stuck = await query(
+        `SELECT m.id, m.status::text, m.error_code, j.kind, j.attempts, j.run_at, j.lease_until, j.last_error
+           FROM messages m LEFT JOIN jobs j ON j.workspace_id = m.workspace_id AND j.subject_id = m.id
+          WHERE m.id = ANY($1::text[]) AND m.status <> 'sent'`,
+        [messages],
+      );
+      console.log(
+        "rebalance: not sent",
+        stuck,
+        server
+          .output()
+          .split("\n")
+          .filter((l) => /"level":(40|50|60)/.test(l))
+          .slice(-20),
+      );
+    }
     expect(settled[0]).toEqual({ sent: messages.length, runs: runs.length });
     // Nothing sent twice: one provider call per message.
     const calls = new Map<string, number>();

@@ -49,14 +49,34 @@ const CONNECTION_MESSAGE =
  * answers `503` for these, and the pipeline retries recording an outcome on them.
  */
 export function isConnectionError(err: unknown): boolean {
-  for (let e = err as Record<string, unknown> | null | undefined, depth = 0; e && typeof e === "object" && depth < 6; depth++) {
-    for (const code of [e.code, e.originalCode, e.errorCode]) if (typeof code === "string" && CONNECTION_CODES.has(code)) return true;
+  for (const e of causes(err)) {
+    for (const code of codes(e)) if (CONNECTION_CODES.has(code)) return true;
     if (typeof e.message === "string" && CONNECTION_MESSAGE.test(e.message)) return true;
     if (e.kind === "DatabaseNotReachable" || e.kind === "ConnectionClosed" || e.kind === "SocketTimeout") return true;
-    e = (e.cause ?? (e.meta as Record<string, unknown> | undefined)?.driverAdapterError) as Record<string, unknown> | undefined;
   }
   return false;
 }
+
+/**
+ * Whether the statement's transaction lost to another and was rolled back whole (a deadlock's
+ * victim, 40P01, as Citus's distributed deadlock detection also chooses one; a serialization
+ * failure, 40001): done again, it may succeed, and nothing of the first try was kept.
+ */
+export function isRolledBackByConflict(err: unknown): boolean {
+  for (const e of causes(err)) for (const code of codes(e)) if (code === "40P01" || code === "40001") return true;
+  return false;
+}
+
+/** An error and the causes it wraps (Prisma's driver adapter wraps the driver's error), outermost first. */
+function* causes(err: unknown): Generator<Record<string, unknown>> {
+  for (let e = err as Record<string, unknown> | null | undefined, depth = 0; e && typeof e === "object" && depth < 6; depth++) {
+    yield e;
+    e = (e.cause ?? (e.meta as Record<string, unknown> | undefined)?.driverAdapterError) as Record<string, unknown> | undefined;
+  }
+}
+
+const codes = (e: Record<string, unknown>): string[] =>
+  [e.code, e.originalCode, e.errorCode].filter((code): code is string => typeof code === "string");
 
 /** The database could not be reached where the driver's own error was not at hand. */
 export class DatabaseUnreachableError extends Error {

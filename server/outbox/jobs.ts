@@ -1,5 +1,5 @@
 import DataLoader from "dataloader";
-import { isConnectionError, type Database, type Handle } from "../db/client.ts";
+import { isConnectionError, isRolledBackByConflict, type Database, type Handle } from "../db/client.ts";
 import { env } from "../lib/env.ts";
 import { newId, newIdSql } from "../lib/ids.ts";
 import { causeColumns, type Cause } from "../observability/request-context.ts";
@@ -233,8 +233,10 @@ export async function fenceJob(
  * holds and could not run (put back, rescheduled). While the database cannot be reached (a
  * restart) it tries again, for most of the lease the fence left after the call, so the outcome
  * lands once the database is back and the job is not claimed and the call made again (D47),
- * and a job that could not run is due again at once instead of at the end of its lease. Other
- * errors are thrown at once.
+ * and a job that could not run is due again at once instead of at the end of its lease. So it
+ * does when its transaction lost to another and was rolled back whole (a deadlock's victim:
+ * while Citus moves a shard with its writes held, D87), instead of leaving the message to wait
+ * out the lease. Other errors are thrown at once.
  */
 export async function recordOutcome<T>(record: () => Promise<T>): Promise<T> {
   const until = Date.now() + env().pipelineLeaseMs * 0.8;
@@ -242,7 +244,7 @@ export async function recordOutcome<T>(record: () => Promise<T>): Promise<T> {
     try {
       return await record();
     } catch (err) {
-      if (!isConnectionError(err) || Date.now() + wait > until) throw err;
+      if (!(isConnectionError(err) || isRolledBackByConflict(err)) || Date.now() + wait > until) throw err;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
