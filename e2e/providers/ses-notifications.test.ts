@@ -328,7 +328,8 @@ describe("refused without a change", () => {
     for (let i = 0; i < 3; i++) {
       const id = sesId();
       await sentMessage(id);
-      expect((await post(signed(notification(ses("Delivery", { sesId: id }, { delivery: {} }))))).status).toBe(200);
+      // The whole answer: a refusal says why (a certificate fetch past its timeout on a starved machine reads differently from a bad signature).
+      expect(await post(signed(notification(ses("Delivery", { sesId: id }, { delivery: {} }))))).toMatchObject({ status: 200 });
     }
     expect(requests.filter((r) => r.endsWith(".pem")).length - before).toBe(1);
   });

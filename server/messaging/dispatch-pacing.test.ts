@@ -75,7 +75,11 @@ describe.each(["pglite", "postgres"] as const)("a paced provider call on %s", (e
         owner,
       }));
 
-      // Late, with room in the channel's second: booked again, and sent.
+      // Late, with room in the channel's second: booked again, and sent. The booking must be
+      // answered before its own deadline (100 ms before the second ends); begun at a random
+      // instant on a loaded machine, its statements could straddle that deadline, and the call
+      // would rightly go back to the next second. Begun as a second starts, they have 900 ms.
+      await new Promise((resolve) => setTimeout(resolve, 1_005 - (Date.now() % 1_000)));
       expect(await dispatchMessage(database, late!.job, late!.owner, async () => channel, Date.now() - 1)).toBe("sent");
       expect(fake.requests).toHaveLength(1);
 
