@@ -29,7 +29,7 @@ import { findEvent, renderMatch, runVariables, waitFor, withoutWait, type RunWai
 import type { Caller } from "../lib/caller.ts";
 import { contactTimeZone, quietHold, type QuietHours } from "../lib/time-zones.ts";
 import { capsFor, type Caps } from "../messaging/frequency-caps.ts";
-import { readSettings, SETTINGS_COLUMNS, settingsOf, type WorkspaceSettings } from "../workspaces/workspace-settings.ts";
+import { SETTINGS_COLUMNS, settingsOf, type WorkspaceSettings } from "../workspaces/workspace-settings.ts";
 
 // The run engine: the pipeline's handler for `flow.step` jobs. A job walks a run from its
 // position through every step that is due now: `tag`, `set_field` and `exit` act on the
@@ -227,7 +227,7 @@ async function walk(sql: Handle, due: Due, run: RunRow | undefined, contact: Con
     switch (step.type) {
       case "send": {
         // D65: a send due in the contact's quiet hours waits until they end, then runs.
-        const zone = version.quiet_hours && contactTimeZone(contact, (await writes.settings(sql, run.workspace_id)).time_zone);
+        const zone = version.quiet_hours && contactTimeZone(contact, writes.settings(run.workspace_id).time_zone);
         const held = zone ? quietHold(version.quiet_hours!, zone, now) : null;
         if (held) {
           history.push({ kind: "held_quiet_hours", position: at, detail: { until: held.until.toISOString(), time_zone: zone } });
@@ -340,7 +340,7 @@ async function send(
   // D16, D38, D72, D67: no address, opt-out, a suppressed address (live e-mail, read as the contact was locked), then the
   // workspace's cap and the flow's own, counted in the run's mode: the rule the API send and
   // reachability share (`whyNot`).
-  const caps = capsFor(step.channel, (await writes.settings(sql, run.workspace_id)).caps, flowCaps);
+  const caps = capsFor(step.channel, writes.settings(run.workspace_id).caps, flowCaps);
   const to = { workspaceId: run.workspace_id, contactId: contact.id, mode: run.mode, channel: step.channel };
   const [refused] = await whyNot(
     sql,
@@ -446,13 +446,12 @@ class Writes {
     return this.recipients.get(contactId)?.suppressed ?? null;
   }
 
-  /** The run's workspace's time zone and caps, read once per batch. */
-  async settings(sql: Handle, workspaceId: string): Promise<WorkspaceSettings> {
-    if (!this.workspaces.has(workspaceId)) {
-      const read = await readSettings(sql, [workspaceId]);
-      this.workspaces.set(workspaceId, read.get(workspaceId) ?? { time_zone: "UTC", caps: {}, whatsapp_prices: {}, currency: null });
-    }
-    return this.workspaces.get(workspaceId)!;
+  /**
+   * The run's workspace's time zone and caps, read with its flows' statuses (FLOW_STATUSES) for
+   * every workspace of the batch; a workspace deleted meanwhile has none, and gets the defaults.
+   */
+  settings(workspaceId: string): WorkspaceSettings {
+    return this.workspaces.get(workspaceId) ?? { time_zone: "UTC", caps: {}, whatsapp_prices: {}, currency: null };
   }
 
   settle(settlement: Settlement): void {
