@@ -59,20 +59,48 @@ export async function accept(bench: Bench, count: number): Promise<void> {
 }
 
 /**
- * Spreads the due jobs over `workspaces` workspaces (the bench's own and new ones): the claim
+ * Spreads the due work over `workspaces` workspaces (the bench's own and new ones): the claim
  * finds and takes work per workspace, so this measures it with many workspaces due at once.
- * Only the jobs move (what the claim reads); their messages stay where they were written.
+ * Each new workspace gets a copy of the bench's channels, flows and flow versions; a job moves
+ * with its subject (its message or run), that subject's history and its contact (a job whose
+ * subject stayed behind would find none and be skipped, never reaching the provider or the
+ * next step). One statement: the keys between the rows are checked at its end.
  */
 export async function spreadJobs(bench: Bench, workspaces: number): Promise<void> {
   if (workspaces <= 1) return;
+  const copy = (table: string) => `
+     copy_${table} AS (
+       INSERT INTO ${table}
+       SELECT (jsonb_populate_record(NULL::${table}, to_jsonb(t) || jsonb_build_object('workspace_id', ws.id))).*
+       FROM ${table} t, ws WHERE t.workspace_id = $2
+     )`;
+  const move = ([table, column, of]: string[]) => `
+     move_${table} AS (UPDATE ${table} t SET workspace_id = s.ws FROM spread s WHERE t.workspace_id = $2 AND t.${column} = s.${of})`;
   await bench.sql(
-    `INSERT INTO workspaces (id, name) SELECT '${bench.keys.workspace}_' || g, 'Bench ' || g FROM generate_series(1, $1::int - 1) g`,
-    [workspaces],
-  );
-  await bench.sql(
-    `UPDATE jobs SET workspace_id = CASE WHEN n % $1 = 0 THEN workspace_id ELSE workspace_id || '_' || (n % $1) END
-     FROM (SELECT id AS job_id, row_number() OVER (ORDER BY id) AS n FROM jobs) x WHERE x.job_id = jobs.id`,
-    [workspaces],
+    `WITH subjects AS (
+       SELECT m.id, m.contact_id FROM messages m WHERE m.workspace_id = $2
+       UNION ALL SELECT r.id, r.contact_id FROM flow_runs r WHERE r.workspace_id = $2
+     ),
+     spread AS (
+       SELECT id, contact_id, $2 || '_' || (n % $1) AS ws
+       FROM (SELECT *, row_number() OVER (ORDER BY id) AS n FROM subjects) x
+       WHERE n % $1 <> 0
+     ),
+     ws AS (
+       INSERT INTO workspaces (id, name) SELECT $2 || '_' || g, 'Bench ' || g FROM generate_series(1, $1::int - 1) g RETURNING id
+     ),
+     ${["channels", "flows", "flow_versions"].map(copy).join(",")},
+     ${[
+       ["contacts", "id", "contact_id"],
+       ["messages", "id", "id"],
+       ["message_history", "message_id", "id"],
+       ["flow_runs", "id", "id"],
+       ["flow_run_history", "run_id", "id"],
+     ]
+       .map(move)
+       .join(",")}
+     UPDATE jobs j SET workspace_id = s.ws FROM spread s WHERE j.workspace_id = $2 AND j.subject_id = s.id`,
+    [workspaces, bench.keys.workspace],
   );
 }
 
