@@ -26,7 +26,7 @@ export type RunWait = {
   outcome?: MessageOutcome;
 };
 
-type RunRef = { id: string; contact_id: string; mode: string; key: string | null; variables: Record<string, Scalar> };
+type RunRef = { id: string; workspace_id: string; contact_id: string; mode: string; key: string | null; variables: Record<string, Scalar> };
 
 /** What `waitFor` reads of the run it walks. */
 type WaitingRun = RunRef & { wait: RunWait | null; last_message_id: string | null };
@@ -43,31 +43,33 @@ export function renderMatch(match: Record<string, string> | undefined, run: RunR
   return Object.fromEntries(Object.entries(match).map(([path, text]) => [path, render(text, values, { missing: "empty" })]));
 }
 
-// The earliest event of the run's contact and mode with this name, recorded at or after
-// `since` (D84: `created_at` orders events), whose properties equal every `match` entry as
-// text; `$5` narrows it to one event (the one that woke the run). The contact's index on
-// (contact_id, mode, name, created_at) serves it.
+// The earliest event of the run's contact and mode named `$4`, recorded at or after `$5` (D84:
+// `created_at` orders events), whose properties equal every `match` entry (`$6`) as text; of the
+// run's workspace, `$1`, through the contact's index that leads with it (D87: Citus routes it to
+// one shard; without the workspace PostgreSQL could use no index and read every contact's events,
+// and a storm of one contact's events had each wake read the whole table). With the id of the
+// event that woke the run (`$7`), that event alone, by its key.
+const MATCHES = `NOT EXISTS (
+      SELECT 1 FROM jsonb_each_text($6::jsonb) m WHERE (e.properties #>> string_to_array(m.key, '.')) IS DISTINCT FROM m.value
+    )`;
 const FIND_EVENT = `
   SELECT id, properties, created_at FROM contact_events e
-  WHERE contact_id = $1 AND mode = $2::"KeyMode" AND name = $3 AND created_at >= $4 AND ($5::text IS NULL OR id = $5)
-    AND NOT EXISTS (
-      SELECT 1 FROM jsonb_each_text($6::jsonb) m WHERE (e.properties #>> string_to_array(m.key, '.')) IS DISTINCT FROM m.value
-    )
+  WHERE workspace_id = $1 AND contact_id = $2 AND mode = $3::"KeyMode" AND name = $4 AND created_at >= $5 AND ${MATCHES}
   ORDER BY created_at, id LIMIT 1`;
+const EVENT_BY_ID = `
+  SELECT id, properties, created_at FROM contact_events e
+  WHERE workspace_id = $1 AND id = $7 AND contact_id = $2 AND mode = $3::"KeyMode" AND name = $4 AND created_at >= $5 AND ${MATCHES}`;
 
 export async function findEvent(
   sql: Handle,
-  run: Pick<RunRef, "contact_id" | "mode">,
+  run: Pick<RunRef, "workspace_id" | "contact_id" | "mode">,
   query: { name: string; match: Record<string, string>; since: Date; id?: string },
 ): Promise<{ id: string; properties: unknown; created_at: Date } | null> {
-  const [row] = await sql<{ id: string; properties: unknown; created_at: Date }>(FIND_EVENT, [
-    run.contact_id,
-    run.mode,
-    query.name,
-    query.since,
-    query.id ?? null,
-    JSON.stringify(query.match),
-  ]);
+  const params = [run.workspace_id, run.contact_id, run.mode, query.name, query.since, JSON.stringify(query.match)];
+  const [row] = await sql<{ id: string; properties: unknown; created_at: Date }>(
+    query.id === undefined ? FIND_EVENT : EVENT_BY_ID,
+    query.id === undefined ? params : [...params, query.id],
+  );
   return row ?? null;
 }
 
