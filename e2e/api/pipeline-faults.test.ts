@@ -353,7 +353,9 @@ describe("pipeline faults", () => {
       // Held to its channel's slots, it leaves the rest to everyone else: the other message
       // leaves while most of the burst still waits. Counted, not timed: it holds on any load.
       const relayed = sink.messages.length;
-      expect(sent.body.status).toBe("sent");
+      // A test message is delivered about 1 s after it is sent and read 2 s after (D35): seen by
+      // a poll stretched by a loaded machine, it may already be past sent.
+      expect(["sent", "delivered", "read"]).toContain(sent.body.status);
       expect(relayed).toBeLessThan(200);
       // And the burst all goes out, once each.
       const all = await sink.waitForMessages(500, 120_000);
