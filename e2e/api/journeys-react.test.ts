@@ -541,6 +541,10 @@ async function dashboardQueryMessage(id: string): Promise<string> {
 }
 
 describe("an event storm (bad input and limits)", () => {
+  // Its budget is the embedded store's CPU: a CPU profile of the PGlite server over its life
+  // (its start and this test alone) held 133 s, 88 of them inside PGlite (its WebAssembly and
+  // its file layer) and 3 in the service's own code; the storm took 96 s to over 120 s at a
+  // load of 10-15 on 2 cores. On PostgreSQL it took 9 s at the same load.
   it("1,000 events for one contact: the waiting run keeps one job, and another contact's journey goes on meanwhile", async () => {
     const f = await flow({
       trigger: { event: "storm" },
@@ -579,5 +583,5 @@ describe("an event storm (bad input and limits)", () => {
           JSON.stringify(e.triggered) === JSON.stringify([{ flow_id: f, reason: "already_enrolled", key: null }]),
       ),
     ).toBe(true);
-  }, 120_000);
+  }, 300_000);
 });
