@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import type { ContactFlag } from "../contacts/contact-flags.ts";
 import type { ChannelType } from "../generated/prisma/enums.ts";
@@ -45,6 +46,15 @@ export interface Channel {
   type: ChannelType;
   /** The channel's name in sentences and in the OpenAPI document's schema names. */
   label: string;
+  /**
+   * The contract's object of this channel in a send request (`POST /messages`): the key named
+   * after the type (`whatsapp`, `email`, `sms`). `checkContent` adds what the schema cannot say.
+   */
+  content: z.ZodType;
+  /** A flow send step's object of this channel (D37): `content`, with what only a step has (WhatsApp's `fallback`, D43). */
+  stepContent: z.ZodType;
+  /** The Message's fields this channel adds (WhatsApp's `pricing`, the sms's `sms`), each a column of the message; `{}`: none. */
+  messageFields: z.ZodRawShape;
   /** The address a message goes to, or null when the contact has none on this channel. */
   addressOf(contact: Pick<Contact, "phone" | "email" | "whatsapp_user_id">): string | null;
   /** D16: how a missing address is named: words for the contact's missing field, and the request's `param`. */

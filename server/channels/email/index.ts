@@ -2,6 +2,7 @@ import { normalizeEmail } from "../../lib/email.ts";
 import { invalid } from "../../lib/errors.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import type { Channel, Fill } from "../channel.ts";
+import { ZEmailContent } from "./contract.ts";
 
 /** The fields of a send request's `email` object. */
 type EmailFields = { subject?: string; html?: string; reply_to?: string; preview_text?: string };
@@ -15,6 +16,9 @@ const LIMITS = {
 export const email = {
   type: "email",
   label: "e-mail",
+  content: ZEmailContent,
+  stepContent: ZEmailContent,
+  messageFields: {},
   addressOf: (contact) => contact.email,
   missingAddress: { what: "e-mail address", param: "to.email" },
   optedOut: (contact) => contact.opt_out_email,

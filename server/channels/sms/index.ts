@@ -3,6 +3,7 @@ import { invalid } from "../../lib/errors.ts";
 import { normalizePhone } from "../../lib/phone.ts";
 import { SMS_CALLBACK_PATH } from "../../providers/twilio-callback.ts";
 import type { Channel, Fill, TestMessageInput } from "../channel.ts";
+import { SMS_MESSAGE_FIELDS, ZSmsContent } from "./contract.ts";
 import { SMS_BODY_MAX, smsSegments } from "./segments.ts";
 
 // SMS through Twilio's Messages API (D94-D97): a text body to the contact's phone. The provider
@@ -30,6 +31,9 @@ async function testMessage(
 export const sms = {
   type: "sms",
   label: "SMS",
+  content: ZSmsContent,
+  stepContent: ZSmsContent,
+  messageFields: SMS_MESSAGE_FIELDS,
   addressOf: (contact) => contact.phone,
   missingAddress: { what: "phone number", param: "to.phone" },
   optedOut: (contact) => contact.opt_out_sms,

@@ -5,6 +5,7 @@ import { normalizePhone } from "../../lib/phone.ts";
 import type { Content } from "../../providers/provider.ts";
 import { optsOutOfMarketing, pauseReason } from "../../providers/meta-error-codes.ts";
 import { checkTemplateSend, templateContent } from "../../whatsapp/check-template-send.ts";
+import { WHATSAPP_MESSAGE_FIELDS, ZStepWhatsAppContent, ZWhatsAppContent } from "./contract.ts";
 import type { Channel, ContentIssue, Fill, Mode, TestMessageInput, WindowContact } from "../channel.ts";
 
 /** D43: the one test recipient whose 24-hour WhatsApp window is always closed. */
@@ -72,6 +73,9 @@ async function testMessage(
 export const whatsapp = {
   type: "whatsapp",
   label: "WhatsApp",
+  content: ZWhatsAppContent,
+  stepContent: ZStepWhatsAppContent,
+  messageFields: WHATSAPP_MESSAGE_FIELDS,
   // D88: the contact's phone, else its WhatsApp user id.
   addressOf: (contact) => contact.phone ?? contact.whatsapp_user_id,
   missingAddress: { what: "phone number", param: "to.phone" },

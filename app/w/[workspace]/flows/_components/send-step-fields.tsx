@@ -2,7 +2,7 @@
 
 import { useId, useRef, useState } from "react";
 import type { SendStep } from "@/server/flows/flow-schemas.ts";
-import { MEDIA_TYPES } from "@/server/messaging/message-schemas.ts";
+import { MEDIA_TYPES } from "@/server/providers/provider.ts";
 import { controlA11y } from "./editor-context.ts";
 import type { StepFieldsProps } from "./step-fields.tsx";
 import { SmsCount } from "./sms-count.tsx";
