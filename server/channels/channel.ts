@@ -42,6 +42,33 @@ export type ContentIssue = (path: string[], message: string) => void;
 /** What the dashboard's "send a test message to…" was given (`text` or, on a channel with templates, `template`). */
 export type TestMessageInput = { to: string; text?: string; template?: TemplateRequest };
 
+/** What connecting a channel writes of its row, from its checked connect request (the secrets sealed by the caller). */
+export type ConnectedRow = {
+  name: string;
+  externalId: string;
+  settings: Record<string, string>;
+  secrets: Record<string, string>;
+  /** E-mail: the bearer token of the channel's events endpoint, answered once (`events_token`). */
+  eventsToken?: string;
+  /** D41: the channel's templates are synced at once and then every 15 minutes. */
+  syncsTemplates?: boolean;
+};
+
+/**
+ * What connecting needs of the server, passed in: a channel module stays free of Node's
+ * modules, as the dashboard's bundles reach it through the registry.
+ */
+export type ConnectKit = {
+  /** The new channel's id. */
+  id: string;
+  /** D34: refuses a provider host on loopback or private addresses (unless ALLOW_PRIVATE_WEBHOOKS=1). */
+  assertAllowedHost(host: string, param: string): Promise<void>;
+  /** 40 random base62 characters, for a token. */
+  randomToken(): string;
+  /** D74: a DKIM key: the given PEM's, checked, or a new one. */
+  dkimKey(privateKeyPem: string | undefined): Promise<{ privateKeyPem: string; publicKey: string }>;
+};
+
 export interface Channel {
   type: ChannelType;
   /** The channel's name in sentences and in the OpenAPI document's schema names. */
@@ -67,6 +94,17 @@ export interface Channel {
   window?: {
     open(mode: Mode, contact: WindowContact, address: string, now?: Date): boolean;
     closedError(mode: Mode, contact: WindowContact, param: string): AppError;
+  };
+  /** Connecting a channel of this type (operations.md "Provider endpoints"). */
+  connect: {
+    /** The connect request's variant of this type (`type` its literal), in the contract's union. */
+    request: z.ZodObject;
+    /** Provider calls per second at most, unless the request says. */
+    defaultRatePerSecond: number;
+    /** The secrets a channel of this type keeps, in the order they are shown. */
+    secretNames: readonly string[];
+    /** The row's parts from the checked request (its variant's output). */
+    prepare(request: { type: ChannelType; name?: string }, kit: ConnectKit): Promise<ConnectedRow>;
   };
   /** D16: what the channel's content object of a send (API or flow step) must hold, beyond its schema. */
   checkContent(fields: object | undefined, issue: ContentIssue): void;

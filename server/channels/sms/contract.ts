@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { DEFAULT_TWILIO_API_BASE_URL } from "../../providers/twilio-callback.ts";
+import { ZHttpUrl, ZName, ZRate, ZSecret } from "../connect-fields.ts";
 import { SMS_BODY_MAX } from "./segments.ts";
 
 // The SMS channel's parts of the public contract, assembled into the shared shapes by the
@@ -27,3 +29,34 @@ export const SMS_MESSAGE_FIELDS = {
     .nullable()
     .describe("SMS: the encoding and segment count of the rendered body; null on other channels and on inbound messages."),
 };
+
+/** D94: the connect request of a Twilio account. */
+export const ZConnectSmsRequest = z
+  .object({
+    type: z.literal("sms"),
+    name: ZName,
+    account_sid: z
+      .string()
+      .trim()
+      .regex(/^AC[0-9a-fA-F]{32}$/, "must be the Twilio account SID: AC followed by 32 hexadecimal digits"),
+    auth_token: ZSecret("auth_token"),
+    from: z
+      .string()
+      .trim()
+      .max(64)
+      .optional()
+      .describe("The sending phone number of the account (E.164); or give `messaging_service_sid`."),
+    messaging_service_sid: z
+      .string()
+      .trim()
+      .regex(/^MG[0-9a-fA-F]{32}$/, "must be a Twilio Messaging Service SID: MG followed by 32 hexadecimal digits")
+      .optional()
+      .describe("A Messaging Service of the account that picks the sender; or give `from`."),
+    api_base_url: ZHttpUrl.optional().describe(`The Twilio API base; ${DEFAULT_TWILIO_API_BASE_URL} by default.`),
+    rate_per_second: ZRate,
+  })
+  .superRefine((v, ctx) => {
+    if ((v.from === undefined) === (v.messaging_service_sid === undefined)) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: "give either from or messaging_service_sid" });
+    }
+  });

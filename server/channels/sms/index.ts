@@ -3,7 +3,8 @@ import { invalid } from "../../lib/errors.ts";
 import { normalizePhone } from "../../lib/phone.ts";
 import { SMS_CALLBACK_PATH } from "../../providers/twilio-callback.ts";
 import type { Channel, Fill, TestMessageInput } from "../channel.ts";
-import { SMS_MESSAGE_FIELDS, ZSmsContent } from "./contract.ts";
+import { prepareSms } from "./connect.ts";
+import { SMS_MESSAGE_FIELDS, ZConnectSmsRequest, ZSmsContent } from "./contract.ts";
 import { SMS_BODY_MAX, smsSegments } from "./segments.ts";
 
 // SMS through Twilio's Messages API (D94-D97): a text body to the contact's phone. The provider
@@ -34,6 +35,7 @@ export const sms = {
   content: ZSmsContent,
   stepContent: ZSmsContent,
   messageFields: SMS_MESSAGE_FIELDS,
+  connect: { request: ZConnectSmsRequest, defaultRatePerSecond: 10, secretNames: ["auth_token"], prepare: prepareSms },
   addressOf: (contact) => contact.phone,
   missingAddress: { what: "phone number", param: "to.phone" },
   optedOut: (contact) => contact.opt_out_sms,

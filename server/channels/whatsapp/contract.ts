@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { MEDIA_TYPES } from "../../providers/provider.ts";
+import { DEFAULT_GRAPH_API_BASE_URL, MEDIA_TYPES } from "../../providers/provider.ts";
+import { ZHttpUrl, ZName, ZRate, ZSecret } from "../connect-fields.ts";
 import { ZWhatsAppTemplate } from "../../whatsapp/template-schemas.ts";
 
 // The WhatsApp channel's parts of the public contract, assembled into the shared shapes by
@@ -48,3 +49,24 @@ export const WHATSAPP_MESSAGE_FIELDS = {
     .nullable()
     .describe("WhatsApp: how Meta prices the message, as its latest status report said; null until a report carried it."),
 };
+
+/** The connect request of a WhatsApp Cloud API number. */
+export const ZConnectWhatsAppRequest = z.object({
+  type: z.literal("whatsapp"),
+  name: ZName,
+  phone_number_id: z
+    .string()
+    .trim()
+    .regex(/^\d{1,32}$/, "must be the numeric phone number id of the WhatsApp Business account"),
+  access_token: ZSecret("access_token"),
+  app_secret: ZSecret("app_secret"),
+  verify_token: ZSecret("verify_token"),
+  api_base_url: ZHttpUrl.optional().describe(`The Graph API base, with its version; ${DEFAULT_GRAPH_API_BASE_URL} by default.`),
+  waba_id: z
+    .string()
+    .trim()
+    .regex(/^\d{1,32}$/, "must be the numeric id of the WhatsApp Business account")
+    .optional()
+    .describe("The WhatsApp Business account id: its message templates are synced from it."),
+  rate_per_second: ZRate,
+});

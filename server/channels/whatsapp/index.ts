@@ -5,7 +5,8 @@ import { normalizePhone } from "../../lib/phone.ts";
 import type { Content } from "../../providers/provider.ts";
 import { optsOutOfMarketing, pauseReason } from "../../providers/meta-error-codes.ts";
 import { checkTemplateSend, templateContent } from "../../whatsapp/check-template-send.ts";
-import { WHATSAPP_MESSAGE_FIELDS, ZStepWhatsAppContent, ZWhatsAppContent } from "./contract.ts";
+import { prepareWhatsApp } from "./connect.ts";
+import { WHATSAPP_MESSAGE_FIELDS, ZConnectWhatsAppRequest, ZStepWhatsAppContent, ZWhatsAppContent } from "./contract.ts";
 import type { Channel, ContentIssue, Fill, Mode, TestMessageInput, WindowContact } from "../channel.ts";
 
 /** D43: the one test recipient whose 24-hour WhatsApp window is always closed. */
@@ -76,6 +77,13 @@ export const whatsapp = {
   content: ZWhatsAppContent,
   stepContent: ZStepWhatsAppContent,
   messageFields: WHATSAPP_MESSAGE_FIELDS,
+  connect: {
+    request: ZConnectWhatsAppRequest,
+    // Meta's default throughput for a WhatsApp business number.
+    defaultRatePerSecond: 80,
+    secretNames: ["access_token", "app_secret", "verify_token"],
+    prepare: prepareWhatsApp,
+  },
   // D88: the contact's phone, else its WhatsApp user id.
   addressOf: (contact) => contact.phone ?? contact.whatsapp_user_id,
   missingAddress: { what: "phone number", param: "to.phone" },

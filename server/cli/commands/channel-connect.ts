@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { callbackUrl, type ConnectChannelRequest } from "../../channels/channel-schemas.ts";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../../providers/provider.ts";
-import { DEFAULT_TWILIO_API_BASE_URL } from "../../providers/twilio-sms.ts";
+import { DEFAULT_TWILIO_API_BASE_URL } from "../../providers/twilio-callback.ts";
 import { connectChannel } from "../../channels/connect-channel.ts";
 import { env } from "../../lib/env.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
