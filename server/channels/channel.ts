@@ -69,6 +69,30 @@ export type ConnectKit = {
   dkimKey(privateKeyPem: string | undefined): Promise<{ privateKeyPem: string; publicKey: string }>;
 };
 
+/** An option of `svc channel connect` for this type: `--<flag> <arg>`, the request's field it fills (`param`), its help. */
+export type CliOption = { flag: string; arg: string; param: string; help: string };
+
+/** The option values `svc channel connect` was given, by flag (without `--`). */
+export type CliValues = {
+  required(flag: string): string;
+  optional(flag: string): string | undefined;
+  /** The contents of the file the option names. */
+  file(flag: string): string;
+  /** Stops the command as bad usage (exit status 2). */
+  fail(message: string): never;
+};
+
+/** What `svc channel connect` says of a channel it connected. */
+export type CliConnected = {
+  channelId: string;
+  workspace: string;
+  externalId: string;
+  settings: Record<string, string>;
+  eventsToken?: string;
+  callbackUrl: string;
+  appUrl: string;
+};
+
 export interface Channel {
   type: ChannelType;
   /** The channel's name in sentences and in the OpenAPI document's schema names. */
@@ -105,6 +129,16 @@ export interface Channel {
     secretNames: readonly string[];
     /** The row's parts from the checked request (its variant's output). */
     prepare(request: { type: ChannelType; name?: string }, kit: ConnectKit): Promise<ConnectedRow>;
+    /** The operator's `svc channel connect --type <type>` (operations.md): its options, the request they make, and its answer. */
+    cli: {
+      /** The usage line's options after `--type <type>`. */
+      usage: string;
+      options: readonly CliOption[];
+      /** The request's fields of this type from the options (`name` and `rate_per_second` are every type's). */
+      request(values: CliValues): Record<string, unknown>;
+      /** The answer: `json` with `--json` (everything `text` shows), and `text`'s lines. */
+      connected(channel: CliConnected): { json: Record<string, unknown>; text: string[] };
+    };
   };
   /** D16: what the channel's content object of a send (API or flow step) must hold, beyond its schema. */
   checkContent(fields: object | undefined, issue: ContentIssue): void;

@@ -2,7 +2,7 @@ import { normalizeEmail } from "../../lib/email.ts";
 import { invalid } from "../../lib/errors.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import type { Channel, Fill } from "../channel.ts";
-import { prepareEmail } from "./connect.ts";
+import { emailCli, prepareEmail } from "./connect.ts";
 import { ZConnectEmailRequest, ZEmailContent } from "./contract.ts";
 
 /** The fields of a send request's `email` object. */
@@ -25,6 +25,7 @@ export const email = {
     defaultRatePerSecond: 10,
     secretNames: ["smtp_url", "events_token", "dkim_private_key"],
     prepare: prepareEmail,
+    cli: emailCli,
   },
   addressOf: (contact) => contact.email,
   missingAddress: { what: "e-mail address", param: "to.email" },

@@ -3,7 +3,7 @@ import { invalid } from "../../lib/errors.ts";
 import { normalizePhone } from "../../lib/phone.ts";
 import { SMS_CALLBACK_PATH } from "../../providers/twilio-callback.ts";
 import type { Channel, Fill, TestMessageInput } from "../channel.ts";
-import { prepareSms } from "./connect.ts";
+import { prepareSms, smsCli } from "./connect.ts";
 import { SMS_MESSAGE_FIELDS, ZConnectSmsRequest, ZSmsContent } from "./contract.ts";
 import { SMS_BODY_MAX, smsSegments } from "./segments.ts";
 
@@ -35,7 +35,7 @@ export const sms = {
   content: ZSmsContent,
   stepContent: ZSmsContent,
   messageFields: SMS_MESSAGE_FIELDS,
-  connect: { request: ZConnectSmsRequest, defaultRatePerSecond: 10, secretNames: ["auth_token"], prepare: prepareSms },
+  connect: { request: ZConnectSmsRequest, defaultRatePerSecond: 10, secretNames: ["auth_token"], prepare: prepareSms, cli: smsCli },
   addressOf: (contact) => contact.phone,
   missingAddress: { what: "phone number", param: "to.phone" },
   optedOut: (contact) => contact.opt_out_sms,

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { DEFAULT_GRAPH_API_BASE_URL } from "../../providers/provider.ts";
-import type { ConnectedRow, ConnectKit } from "../channel.ts";
+import type { Channel, ConnectedRow, ConnectKit } from "../channel.ts";
 import type { ZConnectWhatsAppRequest } from "./contract.ts";
 
 /** A WhatsApp Cloud API number's row: its phone number id, API base and account, and its three secrets. */
@@ -16,3 +16,43 @@ export async function prepareWhatsApp(request: z.output<typeof ZConnectWhatsAppR
     syncsTemplates: Boolean(request.waba_id),
   };
 }
+
+/** `svc channel connect --type whatsapp`. */
+export const whatsappCli: Channel["connect"]["cli"] = {
+  usage: "--phone-number-id ID --access-token T --app-secret S --verify-token V [--waba-id ID] [--api-base-url URL]",
+  options: [
+    {
+      flag: "phone-number-id",
+      arg: "ID",
+      param: "phone_number_id",
+      help: "the Cloud API phone number id (status reports are routed by it)",
+    },
+    { flag: "access-token", arg: "T", param: "access_token", help: "the access token sent as bearer to the Graph API" },
+    { flag: "app-secret", arg: "S", param: "app_secret", help: "the Meta app secret that signs webhooks (X-Hub-Signature-256)" },
+    { flag: "verify-token", arg: "V", param: "verify_token", help: "the token Meta's webhook handshake must present" },
+    { flag: "waba-id", arg: "ID", param: "waba_id", help: "the WhatsApp Business account id; its message templates are synced from it" },
+    {
+      flag: "api-base-url",
+      arg: "URL",
+      param: "api_base_url",
+      help: `the Graph API base with its version (${DEFAULT_GRAPH_API_BASE_URL} by default)`,
+    },
+  ],
+  request: (values) => ({
+    phone_number_id: values.required("phone-number-id"),
+    access_token: values.required("access-token"),
+    app_secret: values.required("app-secret"),
+    verify_token: values.required("verify-token"),
+    api_base_url: values.optional("api-base-url"),
+    waba_id: values.optional("waba-id"),
+  }),
+  connected: (channel) => ({
+    json: { channel_id: channel.channelId, callback_url: channel.callbackUrl },
+    text: [
+      `Connected WhatsApp channel ${channel.channelId} (phone number id ${channel.externalId}) to workspace ${channel.workspace}.`,
+      "",
+      `In Meta's app settings, set the webhook callback URL to ${channel.callbackUrl}`,
+      "with the same verify token, and subscribe to the messages field.",
+    ],
+  }),
+};

@@ -5,7 +5,7 @@ import { normalizePhone } from "../../lib/phone.ts";
 import type { Content } from "../../providers/provider.ts";
 import { optsOutOfMarketing, pauseReason } from "../../providers/meta-error-codes.ts";
 import { checkTemplateSend, templateContent } from "../../whatsapp/check-template-send.ts";
-import { prepareWhatsApp } from "./connect.ts";
+import { prepareWhatsApp, whatsappCli } from "./connect.ts";
 import { WHATSAPP_MESSAGE_FIELDS, ZConnectWhatsAppRequest, ZStepWhatsAppContent, ZWhatsAppContent } from "./contract.ts";
 import type { Channel, ContentIssue, Fill, Mode, TestMessageInput, WindowContact } from "../channel.ts";
 
@@ -83,6 +83,7 @@ export const whatsapp = {
     defaultRatePerSecond: 80,
     secretNames: ["access_token", "app_secret", "verify_token"],
     prepare: prepareWhatsApp,
+    cli: whatsappCli,
   },
   // D88: the contact's phone, else its WhatsApp user id.
   addressOf: (contact) => contact.phone ?? contact.whatsapp_user_id,
