@@ -119,6 +119,23 @@ export interface Channel {
     open(mode: Mode, contact: WindowContact, address: string, now?: Date): boolean;
     closedError(mode: Mode, contact: WindowContact, param: string): AppError;
   };
+  /** The month's usage (`GET /usage`): how its count of live messages is described, and the values of its `usageFields`. */
+  usage: {
+    accepted: string;
+    /** `usageFields`' values from the month's live usage counters (every channel's). */
+    of?(counters: { segments: number }[]): object;
+  };
+  /** The usage's fields this channel adds after every channel's count (the sms's `sms_segments`, D97); `{}`: none. */
+  usageFields: z.ZodRawShape;
+  /** D71: the channel's object in a contact's reachability, beside `reachable` and `reasons`. */
+  reach: {
+    /** What one message of the channel is called ("an SMS"). */
+    what: string;
+    /** The fields the channel adds (WhatsApp's window); `{}`: none. */
+    fields: z.ZodRawShape;
+    /** Those fields' values for the contact at `address` (null: none), now. */
+    of?(mode: Mode, contact: WindowContact, address: string | null, now: Date): object;
+  };
   /** Connecting a channel of this type (operations.md "Provider endpoints"). */
   connect: {
     /** The connect request's variant of this type (`type` its literal), in the contract's union. */

@@ -30,6 +30,6 @@ export function perChannel<T>(of: (channel: Channel) => T): Record<ChannelType, 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /** Every module's `part` (an object of fields) merged into one, in the registry's order. */
-export function mergedParts<P extends "messageFields">(part: P): Intersection<ChannelModules[ChannelType][P]> {
+export function mergedParts<P extends "messageFields" | "usageFields">(part: P): Intersection<ChannelModules[ChannelType][P]> {
   return Object.assign({}, ...CHANNEL_TYPES.map((type) => REGISTRY[type][part])) as Intersection<ChannelModules[ChannelType][P]>;
 }

@@ -20,6 +20,9 @@ export const email = {
   content: ZEmailContent,
   stepContent: ZEmailContent,
   messageFields: {},
+  usage: { accepted: "Live e-mails accepted this month." },
+  usageFields: {},
+  reach: { what: "an e-mail", fields: {} },
   connect: {
     request: ZConnectEmailRequest,
     defaultRatePerSecond: 10,

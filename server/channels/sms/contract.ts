@@ -60,3 +60,10 @@ export const ZConnectSmsRequest = z
       ctx.addIssue({ code: "custom", path: ["from"], message: "give either from or messaging_service_sid" });
     }
   });
+
+/** D97: the month's usage of sms: its segments, what carriers bill. */
+export const SMS_USAGE_FIELDS = {
+  sms_segments: z
+    .int()
+    .describe("The segments of this month's live SMS (canceled ones left out): what carriers bill, one SMS being one or more segments."),
+};

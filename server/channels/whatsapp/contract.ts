@@ -70,3 +70,16 @@ export const ZConnectWhatsAppRequest = z.object({
     .describe("The WhatsApp Business account id: its message templates are synced from it."),
   rate_per_second: ZRate,
 });
+
+/** D43, D71: what a contact's reachability adds on WhatsApp: the 24-hour window. */
+export const WHATSAPP_REACH_FIELDS = {
+  window: z.object({
+    open: z
+      .boolean()
+      .describe("Whether the 24-hour window is open: a free-form message (text or media) may go. Test keys simulate an open window."),
+    expires_at: z.string().nullable().describe("When the window closes (or closed); null when the contact never wrote."),
+  }),
+  template_required: z
+    .boolean()
+    .describe("The window is closed: only a template message would go (with `whatsapp_window_closed` the only reason, it would)."),
+};
