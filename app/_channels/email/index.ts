@@ -1,4 +1,5 @@
 import type { DashboardChannel } from "../dashboard-channel.ts";
 import { EmailMessageContent } from "./message-content.tsx";
+import { emailStep } from "./step-fields.tsx";
 
-export const email = { MessageContent: EmailMessageContent } satisfies DashboardChannel;
+export const email = { step: emailStep, MessageContent: EmailMessageContent } satisfies DashboardChannel;

@@ -1,4 +1,5 @@
 import type { DashboardChannel } from "../dashboard-channel.ts";
 import { SmsMessageContent } from "./message-content.tsx";
+import { smsStep } from "./step-fields.tsx";
 
-export const sms = { MessageContent: SmsMessageContent } satisfies DashboardChannel;
+export const sms = { step: smsStep, MessageContent: SmsMessageContent } satisfies DashboardChannel;

@@ -1,4 +1,5 @@
 import type { DashboardChannel } from "../dashboard-channel.ts";
 import { WhatsAppMessageContent } from "./message-content.tsx";
+import { whatsappStep } from "./step-fields.tsx";
 
-export const whatsapp = { MessageContent: WhatsAppMessageContent } satisfies DashboardChannel;
+export const whatsapp = { step: whatsappStep, MessageContent: WhatsAppMessageContent } satisfies DashboardChannel;
