@@ -5,4 +5,4 @@ import { whatsapp } from "./whatsapp/index.ts";
 
 // The dashboard's channel list: every channel type's parts (app/_channels/<type>/), so `tsc`
 // fails on a type without them.
-export const DASHBOARD_CHANNELS: Readonly<Record<ChannelType, DashboardChannel>> = { whatsapp, email, sms };
+export const DASHBOARD_CHANNELS: { readonly [T in ChannelType]: DashboardChannel<T> } = { whatsapp, email, sms };

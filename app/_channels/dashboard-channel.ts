@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { SendStep } from "@/server/flows/flow-schemas.ts";
 import type { Message } from "@/server/messaging/message-schemas.ts";
+import type { ChannelForm } from "./connect-form.tsx";
 import type { StepFieldsProps } from "@/app/w/[workspace]/flows/_components/step-fields.tsx";
 
 export type ChannelType = Message["channel"];
@@ -32,7 +33,9 @@ export type StepContentProps = StepFieldsProps<SendStep> & {
   a11y(path: string): { "aria-invalid"?: true; "aria-describedby"?: string };
 };
 
-export interface DashboardChannel {
+export interface DashboardChannel<T extends ChannelType = ChannelType> {
+  /** The connect form, the channel card's details and callback hint, the test message dialog. */
+  form: ChannelForm<T>;
   /** A flow send step's content of this channel (D37) in the journey editor. */
   step: {
     /** The content of a step switched to this channel. */

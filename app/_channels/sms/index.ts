@@ -1,5 +1,6 @@
 import type { DashboardChannel } from "../dashboard-channel.ts";
+import { smsForm } from "./connect-form.tsx";
 import { SmsMessageContent } from "./message-content.tsx";
 import { smsStep } from "./step-fields.tsx";
 
-export const sms = { step: smsStep, MessageContent: SmsMessageContent } satisfies DashboardChannel;
+export const sms = { form: smsForm, step: smsStep, MessageContent: SmsMessageContent } satisfies DashboardChannel<"sms">;
