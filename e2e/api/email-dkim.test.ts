@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { Resolver } from "node:dns/promises";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChannelDomain } from "../../server/channels/email-domain.ts";
+import type { ChannelDomain } from "../../server/channels/email/domain.ts";
 import { api, fixtures } from "../support/client.ts";
 import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";
 import { startDnsServer, type DnsFixture } from "../support/dns-server.ts";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { ChannelDomain } from "../../server/channels/email-domain.ts";
+import type { ChannelDomain } from "../../server/channels/email/domain.ts";
 import { api, expectError, fixtures } from "../support/client.ts";
 import { queryDatabase } from "../support/database.ts";
 import { dashboardMutation, dashboardQuery } from "../support/dashboard.ts";

@@ -1,136 +1,32 @@
 import { z } from "zod";
-import { DEFAULT_GRAPH_API_BASE_URL } from "../providers/provider.ts";
 import { ZWhatsAppTemplate } from "../whatsapp/template-schemas.ts";
 import type { Channel as ChannelModel } from "../generated/prisma/client.ts";
 import type { ChannelType } from "./channel.ts";
-import { channelOf } from "./registry.ts";
+import { CHANNEL_TYPES, channelOf, perChannel, type ChannelModules } from "./registry.ts";
 
 // A workspace's provider connections (operations.md "Provider endpoints"). What is stored:
 // `external_id` is the WhatsApp phone number id or the e-mail from address; `settings` the
 // non-secret settings; the secrets are sealed (server/lib/crypto.ts) and never returned.
 
-/** Meta's default throughput for a WhatsApp business number; a modest default for SMTP relays. */
-export const DEFAULT_RATE_PER_SECOND = { whatsapp: 80, email: 10, sms: 10 } as const satisfies Record<ChannelType, number>;
+/** Provider calls per second at most of each channel type, unless its connect request says. */
+export const DEFAULT_RATE_PER_SECOND = perChannel((channel) => channel.connect.defaultRatePerSecond);
 
 /** The secrets each channel type keeps, in the order they are shown. */
-export const SECRET_NAMES = {
-  whatsapp: ["access_token", "app_secret", "verify_token"],
-  email: ["smtp_url", "events_token", "dkim_private_key"],
-  sms: ["auth_token"],
-} as const satisfies Record<ChannelType, readonly string[]>;
+export const SECRET_NAMES = perChannel((channel) => channel.connect.secretNames);
 
-const ZHttpUrl = z
-  .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
-  .max(2048)
-  .transform((u) => u.replace(/\/+$/, ""));
+type ConnectVariant = ChannelModules[ChannelType]["connect"]["request"];
 
-const ZRate = z.number().int().min(1).max(1000).optional().describe("Provider calls per second at most (the pipeline paces sends).");
-
-const ZName = z.string().trim().min(1).max(100).optional();
-
-const ZSecret = (what: string) => z.string().trim().min(1, `${what} must not be empty`).max(4096);
-
-export const ZConnectWhatsAppRequest = z.object({
-  type: z.literal("whatsapp"),
-  name: ZName,
-  phone_number_id: z
-    .string()
-    .trim()
-    .regex(/^\d{1,32}$/, "must be the numeric phone number id of the WhatsApp Business account"),
-  access_token: ZSecret("access_token"),
-  app_secret: ZSecret("app_secret"),
-  verify_token: ZSecret("verify_token"),
-  api_base_url: ZHttpUrl.optional().describe(`The Graph API base, with its version; ${DEFAULT_GRAPH_API_BASE_URL} by default.`),
-  waba_id: z
-    .string()
-    .trim()
-    .regex(/^\d{1,32}$/, "must be the numeric id of the WhatsApp Business account")
-    .optional()
-    .describe("The WhatsApp Business account id: its message templates are synced from it."),
-  rate_per_second: ZRate,
-});
-
-/** A DKIM selector: one or more DNS labels (RFC 6376 3.1), e.g. `svc` or `mail.2026`. */
-export const ZDkimSelector = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(63)
-  .regex(
-    /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
-    "must be a DNS label: letters, digits and dashes (dots between labels), e.g. svc or mail2026",
-  );
-
-/** A PEM private key as given (the file's contents); checked by `dkimKey`. */
-export const ZDkimPrivateKey = z.string().max(16_384, "must be a PEM private key of at most 16 KiB");
-
-export const ZConnectEmailRequest = z.object({
-  type: z.literal("email"),
-  name: ZName,
-  smtp_url: z
-    .string()
-    .trim()
-    .max(2048)
-    .refine(
-      (s) => /^smtps?:\/\/[^/]/i.test(s) && URL.canParse(s),
-      "must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465",
-    ),
-  from: z.string().trim().min(3).max(320).describe("The sender address."),
-  tracking_base_url: ZHttpUrl.optional().describe("Origin of the tracking and unsubscribe links; APP_URL by default."),
-  bounce_domain: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(253)
-    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "must be a domain name, e.g. bounces.example.com")
-    .optional()
-    .describe("The domain of the return path `bounces+<message id>@<domain>`, whose MX points at the service's SMTP listener."),
-  dkim_selector: ZDkimSelector.optional().describe(
-    "Signs every mail with DKIM under this selector: its key is published at `<selector>._domainkey.<from domain>`.",
-  ),
-  dkim_private_key: ZDkimPrivateKey.optional().describe(
-    "With `dkim_selector`: the PEM RSA private key to sign with (1024 to 4096 bits); a 2048-bit key is generated when absent.",
-  ),
-  rate_per_second: ZRate,
-});
-
-export const ZConnectSmsRequest = z
-  .object({
-    type: z.literal("sms"),
-    name: ZName,
-    account_sid: z
-      .string()
-      .trim()
-      .regex(/^AC[0-9a-fA-F]{32}$/, "must be the Twilio account SID: AC followed by 32 hexadecimal digits"),
-    auth_token: ZSecret("auth_token"),
-    from: z
-      .string()
-      .trim()
-      .max(64)
-      .optional()
-      .describe("The sending phone number of the account (E.164); or give `messaging_service_sid`."),
-    messaging_service_sid: z
-      .string()
-      .trim()
-      .regex(/^MG[0-9a-fA-F]{32}$/, "must be a Twilio Messaging Service SID: MG followed by 32 hexadecimal digits")
-      .optional()
-      .describe("A Messaging Service of the account that picks the sender; or give `from`."),
-    api_base_url: ZHttpUrl.optional().describe("The Twilio API base; https://api.twilio.com by default."),
-    rate_per_second: ZRate,
-  })
-  .superRefine((v, ctx) => {
-    if ((v.from === undefined) === (v.messaging_service_sid === undefined)) {
-      ctx.addIssue({ code: "custom", path: ["from"], message: "give either from or messaging_service_sid" });
-    }
-  });
-
-export const ZConnectChannelRequest = z.discriminatedUnion("type", [ZConnectWhatsAppRequest, ZConnectEmailRequest, ZConnectSmsRequest]);
+/** One variant a channel type (its module's `connect.request`), in the registry's order. */
+export const ZConnectChannelRequest = z.discriminatedUnion(
+  "type",
+  CHANNEL_TYPES.map((type) => channelOf(type).connect.request) as unknown as [ConnectVariant, ...ConnectVariant[]],
+);
 
 export type ConnectChannelRequest = z.input<typeof ZConnectChannelRequest>;
 
 export const ZChannel = z.object({
   id: z.string().describe("Prefix `ch_`."),
-  type: z.enum(["whatsapp", "email", "sms"]),
+  type: z.enum(CHANNEL_TYPES),
   name: z.string(),
   external_id: z.string().describe("WhatsApp: the phone number id; e-mail: the from address; SMS: the Twilio account SID."),
   settings: z

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { Contact } from "../contacts/contact-schemas.ts";
 import type { ContactFlag } from "../contacts/contact-flags.ts";
 import type { ChannelType } from "../generated/prisma/enums.ts";
@@ -41,10 +42,70 @@ export type ContentIssue = (path: string[], message: string) => void;
 /** What the dashboard's "send a test message to…" was given (`text` or, on a channel with templates, `template`). */
 export type TestMessageInput = { to: string; text?: string; template?: TemplateRequest };
 
+/** What connecting a channel writes of its row, from its checked connect request (the secrets sealed by the caller). */
+export type ConnectedRow = {
+  name: string;
+  externalId: string;
+  settings: Record<string, string>;
+  secrets: Record<string, string>;
+  /** E-mail: the bearer token of the channel's events endpoint, answered once (`events_token`). */
+  eventsToken?: string;
+  /** D41: the channel's templates are synced at once and then every 15 minutes. */
+  syncsTemplates?: boolean;
+};
+
+/**
+ * What connecting needs of the server, passed in: a channel module stays free of Node's
+ * modules, as the dashboard's bundles reach it through the registry.
+ */
+export type ConnectKit = {
+  /** The new channel's id. */
+  id: string;
+  /** D34: refuses a provider host on loopback or private addresses (unless ALLOW_PRIVATE_WEBHOOKS=1). */
+  assertAllowedHost(host: string, param: string): Promise<void>;
+  /** 40 random base62 characters, for a token. */
+  randomToken(): string;
+  /** D74: a DKIM key: the given PEM's, checked, or a new one. */
+  dkimKey(privateKeyPem: string | undefined): Promise<{ privateKeyPem: string; publicKey: string }>;
+};
+
+/** An option of `svc channel connect` for this type: `--<flag> <arg>`, the request's field it fills (`param`), its help. */
+export type CliOption = { flag: string; arg: string; param: string; help: string };
+
+/** The option values `svc channel connect` was given, by flag (without `--`). */
+export type CliValues = {
+  required(flag: string): string;
+  optional(flag: string): string | undefined;
+  /** The contents of the file the option names. */
+  file(flag: string): string;
+  /** Stops the command as bad usage (exit status 2). */
+  fail(message: string): never;
+};
+
+/** What `svc channel connect` says of a channel it connected. */
+export type CliConnected = {
+  channelId: string;
+  workspace: string;
+  externalId: string;
+  settings: Record<string, string>;
+  eventsToken?: string;
+  callbackUrl: string;
+  appUrl: string;
+};
+
 export interface Channel {
   type: ChannelType;
   /** The channel's name in sentences and in the OpenAPI document's schema names. */
   label: string;
+  /**
+   * The contract's object of this channel in a send request (`POST /messages`): the key named
+   * after the type (`whatsapp`, `email`, `sms`). `checkContent` adds what the schema cannot say.
+   */
+  content: z.ZodType;
+  /** A flow send step's object of this channel (D37): `content`, with what only a step has (WhatsApp's `fallback`, D43). */
+  stepContent: z.ZodType;
+  /** The Message's fields this channel adds (WhatsApp's `pricing`, the sms's `sms`), each a column of the message; `{}`: none. */
+  messageFields: z.ZodRawShape;
   /** The address a message goes to, or null when the contact has none on this channel. */
   addressOf(contact: Pick<Contact, "phone" | "email" | "whatsapp_user_id">): string | null;
   /** D16: how a missing address is named: words for the contact's missing field, and the request's `param`. */
@@ -57,6 +118,44 @@ export interface Channel {
   window?: {
     open(mode: Mode, contact: WindowContact, address: string, now?: Date): boolean;
     closedError(mode: Mode, contact: WindowContact, param: string): AppError;
+  };
+  /** The month's usage (`GET /usage`): how its count of live messages is described, and the values of its `usageFields`. */
+  usage: {
+    accepted: string;
+    /** `usageFields`' values from the month's live usage counters (every channel's). */
+    of?(counters: { segments: number }[]): object;
+  };
+  /** The usage's fields this channel adds after every channel's count (the sms's `sms_segments`, D97); `{}`: none. */
+  usageFields: z.ZodRawShape;
+  /** D71: the channel's object in a contact's reachability, beside `reachable` and `reasons`. */
+  reach: {
+    /** What one message of the channel is called ("an SMS"). */
+    what: string;
+    /** The fields the channel adds (WhatsApp's window); `{}`: none. */
+    fields: z.ZodRawShape;
+    /** Those fields' values for the contact at `address` (null: none), now. */
+    of?(mode: Mode, contact: WindowContact, address: string | null, now: Date): object;
+  };
+  /** Connecting a channel of this type (operations.md "Provider endpoints"). */
+  connect: {
+    /** The connect request's variant of this type (`type` its literal), in the contract's union. */
+    request: z.ZodObject;
+    /** Provider calls per second at most, unless the request says. */
+    defaultRatePerSecond: number;
+    /** The secrets a channel of this type keeps, in the order they are shown. */
+    secretNames: readonly string[];
+    /** The row's parts from the checked request (its variant's output). */
+    prepare(request: { type: ChannelType; name?: string }, kit: ConnectKit): Promise<ConnectedRow>;
+    /** The operator's `svc channel connect --type <type>` (operations.md): its options, the request they make, and its answer. */
+    cli: {
+      /** The usage line's options after `--type <type>`. */
+      usage: string;
+      options: readonly CliOption[];
+      /** The request's fields of this type from the options (`name` and `rate_per_second` are every type's). */
+      request(values: CliValues): Record<string, unknown>;
+      /** The answer: `json` with `--json` (everything `text` shows), and `text`'s lines. */
+      connected(channel: CliConnected): { json: Record<string, unknown>; text: string[] };
+    };
   };
   /** D16: what the channel's content object of a send (API or flow step) must hold, beyond its schema. */
   checkContent(fields: object | undefined, issue: ContentIssue): void;

@@ -1,6 +1,18 @@
 import { z } from "zod";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { ChannelType } from "../generated/prisma/enums.ts";
 import { ZTimeZone } from "../lib/time-zones.ts";
+
+/**
+ * D38: one value a channel type, under the contact's opt-out of it: `opt_out_<type>` in the
+ * contract, `optOut<Type>` in Prisma's model (the schema's column of each type).
+ */
+function optOuts<T>(value: () => T) {
+  return Object.fromEntries(Object.values(ChannelType).map((type) => [`opt_out_${type}`, value()])) as {
+    [K in ChannelType as `opt_out_${K}`]: T;
+  };
+}
+const optOutColumn = <K extends ChannelType>(type: K) => `optOut${type[0]!.toUpperCase()}${type.slice(1)}` as `optOut${Capitalize<K>}`;
 
 /** A custom-field value: its field's type decides which (D14, checked in field-values.ts). */
 const ZFieldValue = z.union([z.string(), z.number(), z.boolean()]).describe("Text, a number, `true`/`false`, or a date `YYYY-MM-DD`.");
@@ -52,9 +64,7 @@ export const ZUpsertContactRequest = z
       .optional()
       .describe("Custom-field values by key, merged key by key; `null` removes a key.")
       .meta({ example: { plan: "gold" } }),
-    opt_out_whatsapp: z.boolean().optional(),
-    opt_out_email: z.boolean().optional(),
-    opt_out_sms: z.boolean().optional(),
+    ...optOuts(() => z.boolean().optional()),
     time_zone: ZTimeZone.nullable().optional().describe("The contact's IANA time zone, for a journey's quiet hours; null clears it."),
   })
   .meta({ examples: [{ phone: "+55 11 98765-4321", name: "Ana", fields: { plan: "gold" } }] });
@@ -81,9 +91,7 @@ export const ZContact = z
     name: z.string().nullable(),
     tags: z.array(z.string()).describe("Tag ids (`tag_…`)."),
     fields: z.record(z.string(), ZFieldValue).describe("Custom-field values by key."),
-    opt_out_whatsapp: z.boolean(),
-    opt_out_email: z.boolean(),
-    opt_out_sms: z.boolean(),
+    ...optOuts(() => z.boolean()),
     whatsapp_marketing_opt_out: z
       .boolean()
       .describe("True once WhatsApp said the contact stopped marketing messages from you: marketing templates to it are refused."),
@@ -117,9 +125,9 @@ export const CONTACT_SELECT = {
   whatsappUsername: true,
   name: true,
   fields: true,
-  optOutWhatsapp: true,
-  optOutEmail: true,
-  optOutSms: true,
+  ...(Object.fromEntries(Object.values(ChannelType).map((type) => [optOutColumn(type), true])) as {
+    [K in ChannelType as `optOut${Capitalize<K>}`]: true;
+  }),
   whatsappMarketingOptOut: true,
   whatsappWindowExpiresAt: true,
   timeZone: true,
@@ -138,9 +146,10 @@ export function contactView(row: ContactRow): Contact {
     name: row.name,
     tags: row.tags.map((t) => t.tagId),
     fields: (row.fields ?? {}) as Contact["fields"],
-    opt_out_whatsapp: row.optOutWhatsapp,
-    opt_out_email: row.optOutEmail,
-    opt_out_sms: row.optOutSms,
+    ...(Object.fromEntries(Object.values(ChannelType).map((type) => [`opt_out_${type}`, row[optOutColumn(type)]])) as Pick<
+      Contact,
+      `opt_out_${ChannelType}`
+    >),
     whatsapp_marketing_opt_out: row.whatsappMarketingOptOut,
     whatsapp_window_expires_at: row.whatsappWindowExpiresAt?.toISOString() ?? null,
     time_zone: row.timeZone,

@@ -3,15 +3,9 @@ import { z } from "zod";
 import { ZEventCondition, ZEventName, ZPropertyPath, type EventCondition } from "../contact-events/conditions.ts";
 import { ZQuietHours } from "../lib/time-zones.ts";
 import { ZCaps } from "../messaging/frequency-caps.ts";
-import {
-  CHANNELS,
-  checkContent,
-  ZEmailContent,
-  ZSingleRecipient,
-  ZSmsContent,
-  ZVariables,
-  ZWhatsAppContent,
-} from "../messaging/message-schemas.ts";
+import { perChannel, type ChannelModules } from "../channels/registry.ts";
+import type { ChannelType } from "../channels/channel.ts";
+import { CHANNELS, checkContent, ZSingleRecipient, ZVariables } from "../messaging/message-schemas.ts";
 
 // The flow document of D37: the one format of the dashboard editor, its import and export, the
 // operator CLI and the tRPC API. Zod checks the shape (with the dotted path of each fault);
@@ -68,12 +62,10 @@ const ZMatch = z.record(ZPropertyPath, z.string().max(500)).refine((m) => Object
 export const MESSAGE_OUTCOMES = ["delivered", "read", "replied", "failed"] as const;
 export type MessageOutcome = (typeof MESSAGE_OUTCOMES)[number];
 
-/**
- * A send step's WhatsApp content: the message's (D42), plus D43's fallback: with both
- * free-form content and a template, `"fallback": "template"` sends the free-form content
- * inside the contact's 24-hour window and the template outside it.
- */
-export const ZStepWhatsAppContent = ZWhatsAppContent.extend({ fallback: z.literal("template").optional() });
+/** A send step's content objects, one a channel: each its module's `stepContent` (D37). */
+const STEP_CONTENT_SHAPE = perChannel((channel) => channel.stepContent.optional()) as {
+  [K in ChannelType]: z.ZodOptional<ChannelModules[K]["stepContent"]>;
+};
 
 const ZSendStep = z
   .object({
@@ -81,9 +73,7 @@ const ZSendStep = z
     id: ZStepId.optional(),
     channel: z.enum(CHANNELS),
     channel_id: ZId.optional(),
-    whatsapp: ZStepWhatsAppContent.optional(),
-    email: ZEmailContent.optional(),
-    sms: ZSmsContent.optional(),
+    ...STEP_CONTENT_SHAPE,
   })
   .strict()
   .superRefine(checkContent);

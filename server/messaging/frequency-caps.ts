@@ -1,4 +1,5 @@
 import type { ChannelType } from "../generated/prisma/enums.ts";
+import { perChannel } from "../channels/registry.ts";
 import { parse as parseDuration } from "tinyduration";
 import { z } from "zod";
 import type { Handle } from "../db/client.ts";
@@ -38,7 +39,7 @@ export const ZCap = z.strictObject({
 export type Cap = z.infer<typeof ZCap>;
 
 export const ZCaps = z
-  .strictObject({ whatsapp: ZCap.optional(), email: ZCap.optional(), sms: ZCap.optional() })
+  .strictObject(perChannel(() => ZCap.optional()))
   .describe("At most `count` journey messages per contact and channel in any rolling `period`.");
 export type Caps = z.infer<typeof ZCaps>;
 

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { Message as MessageModel } from "../generated/prisma/client.ts";
-import { ZWhatsAppTemplate } from "../whatsapp/template-schemas.ts";
 import type { ChannelType } from "../channels/channel.ts";
-import { channelOf } from "../channels/registry.ts";
+import { CHANNEL_TYPES, channelOf, mergedParts, perChannel, type ChannelModules } from "../channels/registry.ts";
+import { MEDIA_TYPES } from "../providers/provider.ts";
 
-export const CHANNELS = ["whatsapp", "email", "sms"] as const satisfies readonly ChannelType[];
-export const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
+/** The contract's channel types (`channel`), in the registry's order. */
+export const CHANNELS = CHANNEL_TYPES;
 
 const ADDRESSES = ["phone", "email", "whatsapp_user_id", "contact_id"] as const;
 
@@ -62,44 +62,10 @@ export const ZSingleRecipient = ZRecipient;
 
 const ZVariableValue = z.union([z.string().max(1000, "must be at most 1000 characters"), z.number(), z.boolean()]);
 
-// D16, D56: what `checkContent` requires of each channel's content, stated in the document.
-export const ZWhatsAppContent = z
-  .strictObject({
-    body: z.string().max(4096, "must be at most 4096 characters").optional().describe("Text; accepts `{{variable}}` placeholders."),
-    media_url: z
-      .url({ protocol: /^https?$/ })
-      .max(2048)
-      .optional(),
-    media_type: z.enum(MEDIA_TYPES).optional().describe("Required with `media_url`."),
-    template: ZWhatsAppTemplate.optional(),
-  })
-  .meta({
-    override: ({ jsonSchema }) => {
-      jsonSchema.anyOf = [{ required: ["body"] }, { required: ["media_url"] }, { required: ["template"] }];
-      jsonSchema.dependentRequired = { media_url: ["media_type"] };
-    },
-  });
-
-export const ZEmailContent = z
-  .strictObject({
-    subject: z.string().max(998, "must be at most 998 characters").optional(),
-    html: z.string().max(200_000).optional().describe("HTML body; accepts placeholders (their values are HTML-escaped)."),
-    reply_to: z.string().max(320).optional(),
-    preview_text: z.string().max(500).optional(),
-  })
-  .meta({ override: ({ jsonSchema }) => void (jsonSchema.required = ["html"]) });
-
-export const ZSmsContent = z
-  .strictObject({
-    body: z
-      .string()
-      .max(1600, "must be at most 1600 characters")
-      .optional()
-      .describe(
-        "Text; accepts `{{variable}}` placeholders. At most 1,600 characters, also once rendered. Sent in segments of 160 GSM-7 characters (153 each when longer) or 70 UCS-2 characters (67 each) when a character is outside GSM-7.",
-      ),
-  })
-  .meta({ override: ({ jsonSchema }) => void (jsonSchema.required = ["body"]) });
+/** A send request's content objects, one a channel (`whatsapp`, `email`, `sms`): each its module's `content`. */
+export const CONTENT_SHAPE = perChannel((channel) => channel.content.optional()) as {
+  [K in ChannelType]: z.ZodOptional<ChannelModules[K]["content"]>;
+};
 
 export const ZVariables = z
   .record(z.string().max(64), ZVariableValue)
@@ -159,9 +125,7 @@ export const ZSendMessageRequest = z
   .strictObject({
     channel: z.enum(CHANNELS),
     to: ZSingleRecipient,
-    whatsapp: ZWhatsAppContent.optional(),
-    email: ZEmailContent.optional(),
-    sms: ZSmsContent.optional(),
+    ...CONTENT_SHAPE,
     variables: ZVariables.optional(),
     channel_id: z.string().max(64).optional().describe("A specific channel; otherwise the connected channel of the type is used."),
     metadata: ZMetadata.optional(),
@@ -192,6 +156,12 @@ export const ZSendMessageRequest = z
 
 export type SendMessageRequest = z.output<typeof ZSendMessageRequest>;
 
+/** The Message's fields that channels add (WhatsApp's `pricing`, the sms's `sms`), each a column of the message. */
+const MESSAGE_CHANNEL_FIELDS = mergedParts("messageFields");
+
+/** Those fields as they are when the message has none (null). */
+const NO_CHANNEL_FIELDS = Object.fromEntries(Object.keys(MESSAGE_CHANNEL_FIELDS).map((key) => [key, null]));
+
 /** Every status of a message (D8, D44, D76). */
 export const MESSAGE_STATUSES = ["queued", "sent", "delivered", "read", "failed", "received", "canceled"] as const;
 
@@ -221,28 +191,7 @@ export const ZMessage = z
       .describe(
         "The provider's error code when it failed: Meta's numeric code as text (such as `131047`), `smtp_<reply code>` for an SMTP rejection, `sms_<Twilio error code>` for an SMS (such as `sms_30003`), or one of `template_not_approved`, `window_closed`, `channel_disconnected`, `channel_credentials_unreadable` (the channel's stored credentials cannot be opened with the server's secret), `simulated_failure`, `provider_timeout` (the provider got the message but never answered: while the message is `queued` it waits for the provider's report, which clears the code; without a report it fails with this code, and may still have reached the recipient). Null otherwise.",
       ),
-    pricing: z
-      .object({
-        category: z
-          .string()
-          .describe(
-            "Meta's pricing category, such as `marketing`, `utility`, `authentication` or `service`. New values may be added: accept values you do not know.",
-          ),
-        type: z
-          .string()
-          .describe(
-            "`regular` when the message is charged; `free_customer_service` or `free_entry_point` when it is free. New values may be added.",
-          ),
-      })
-      .nullable()
-      .describe("WhatsApp: how Meta prices the message, as its latest status report said; null until a report carried it."),
-    sms: z
-      .object({
-        encoding: z.enum(["GSM-7", "UCS-2"]).describe("`GSM-7` when every character is in the GSM 03.38 alphabet, else `UCS-2`."),
-        segments: z.int().describe("How many SMS segments the body is sent in (each billed by the carrier)."),
-      })
-      .nullable()
-      .describe("SMS: the encoding and segment count of the rendered body; null on other channels and on inbound messages."),
+    ...MESSAGE_CHANNEL_FIELDS,
     scheduled_at: z.string().nullable().describe("The `send_at` it was sent with; null when it was sent at once."),
     canceled_at: z.string().nullable().describe("When it was canceled; null otherwise."),
     sent_at: z.string().nullable(),
@@ -296,8 +245,7 @@ export const ZMessageDryRun = ZMessage.omit({ id: true })
       provider_message_id: null,
       error: null,
       error_code: null,
-      pricing: null,
-      sms: null,
+      ...NO_CHANNEL_FIELDS,
       scheduled_at: null,
       canceled_at: null,
       sent_at: null,
@@ -315,14 +263,25 @@ export type MessageRow = Pick<
 > &
   Partial<Pick<MessageModel, "direction" | "errorCode" | "scheduledAt" | "canceledAt">> & {
     metadata: unknown;
-    pricing?: unknown;
-    sms?: unknown;
-  };
+  } & { [K in keyof typeof MESSAGE_CHANNEL_FIELDS]?: unknown };
 
 /** The columns of `messageView` as SQL, read from `messages m` (`MessageRow`'s names). */
 export const MESSAGE_VIEW_COLUMNS = `m.id, m.status::text AS status, m.channel::text AS channel, m.direction, m."to",
-  m.contact_id AS "contactId", m.metadata, m.provider_message_id AS "providerMessageId", m.error, m.error_code AS "errorCode", m.pricing, m.sms,
+  m.contact_id AS "contactId", m.metadata, m.provider_message_id AS "providerMessageId", m.error, m.error_code AS "errorCode", ${Object.keys(
+    MESSAGE_CHANNEL_FIELDS,
+  )
+    .map((key) => `m.${key}`)
+    .join(", ")},
   m.scheduled_at AS "scheduledAt", m.canceled_at AS "canceledAt", m.sent_at AS "sentAt", m.delivered_at AS "deliveredAt", m.read_at AS "readAt", m.created_at AS "createdAt"`;
+
+/** The channels' fields of a message from its columns of the same names (null when absent). */
+function channelFields(m: MessageRow): Pick<Message, keyof typeof MESSAGE_CHANNEL_FIELDS> {
+  const row: Partial<Record<string, unknown>> = m;
+  return Object.fromEntries(Object.keys(MESSAGE_CHANNEL_FIELDS).map((key) => [key, row[key] ?? null])) as Pick<
+    Message,
+    keyof typeof MESSAGE_CHANNEL_FIELDS
+  >;
+}
 
 export function messageView(m: MessageRow): Message {
   return {
@@ -336,8 +295,7 @@ export function messageView(m: MessageRow): Message {
     provider_message_id: m.providerMessageId,
     error: m.error,
     error_code: m.errorCode ?? null,
-    pricing: (m.pricing as Message["pricing"] | undefined) ?? null,
-    sms: (m.sms as Message["sms"] | undefined) ?? null,
+    ...channelFields(m),
     scheduled_at: m.scheduledAt?.toISOString() ?? null,
     canceled_at: m.canceledAt?.toISOString() ?? null,
     sent_at: m.sentAt?.toISOString() ?? null,

@@ -8,7 +8,7 @@ import { contactTimeZone, quietHold, type QuietHours } from "../lib/time-zones.t
 import { getSettings } from "../workspaces/workspace-settings.ts";
 import { capsFor, type Caps } from "./frequency-caps.ts";
 import { addressOn, SKIP_REASONS, whyNot } from "./why-not.ts";
-import { windowOpen } from "../channels/whatsapp/index.ts";
+import { CHANNEL_TYPES, channelOf, perChannel, type ChannelModules } from "../channels/registry.ts";
 
 // D71: whether a message to a contact would go out now, per channel, and why not, in D81's
 // reasons. The reasons come from `whyNot`, the rule the API send and the flow engine's send
@@ -20,30 +20,21 @@ const ZReasons = z
     "Every reason that holds now: `no_address`, `opted_out`, `recipient_suppressed` (e-mail), `whatsapp_window_closed`, `no_channel` (live: no connected channel of the type), `quota_reached` (live: the daily or monthly limit), `frequency_capped` (journey messages only). Empty when a message would go out.",
   );
 
+type ReachShape<K extends ChannelType> = { reachable: z.ZodBoolean; reasons: typeof ZReasons } & ChannelModules[K]["reach"]["fields"];
+
+/** Each channel's object: whether a message would go out now, why not, and what its module adds (WhatsApp's window). */
+const REACH_SHAPE = perChannel((channel) =>
+  z.object({
+    reachable: z.boolean().describe(`Whether ${channel.reach.what} would go out now: true when \`reasons\` is empty.`),
+    reasons: ZReasons,
+    ...channel.reach.fields,
+  }),
+) as { [K in ChannelType]: ReachShape<K> extends infer S extends z.ZodRawShape ? z.ZodObject<S> : never };
+
 export const ZReachability = z
   .object({
     contact_id: z.string().describe("Prefix `ct_`."),
-    whatsapp: z.object({
-      reachable: z.boolean().describe("Whether a WhatsApp message would go out now: true when `reasons` is empty."),
-      reasons: ZReasons,
-      window: z.object({
-        open: z
-          .boolean()
-          .describe("Whether the 24-hour window is open: a free-form message (text or media) may go. Test keys simulate an open window."),
-        expires_at: z.string().nullable().describe("When the window closes (or closed); null when the contact never wrote."),
-      }),
-      template_required: z
-        .boolean()
-        .describe("The window is closed: only a template message would go (with `whatsapp_window_closed` the only reason, it would)."),
-    }),
-    email: z.object({
-      reachable: z.boolean().describe("Whether an e-mail would go out now: true when `reasons` is empty."),
-      reasons: ZReasons,
-    }),
-    sms: z.object({
-      reachable: z.boolean().describe("Whether an SMS would go out now: true when `reasons` is empty."),
-      reasons: ZReasons,
-    }),
+    ...REACH_SHAPE,
     quiet_hours: z
       .object({
         active: z.boolean().describe("Whether the flow's quiet hours hold now in the contact's time zone; always false without `flow_id`."),
@@ -108,22 +99,18 @@ export async function contactReachability(
     );
     return refusals.map((r) => r.reason);
   };
-  const [whatsapp, email, sms] = await Promise.all([reasons("whatsapp"), reasons("email"), reasons("sms")]);
-  // D88: a contact without a phone is messaged at its WhatsApp user id, its window the same.
-  const address = addressOn(contact, "whatsapp");
-  const open = address !== null && windowOpen(caller.mode, contact, address, now);
+  const channels = await Promise.all(
+    CHANNEL_TYPES.map(async (type) => {
+      const why = await reasons(type);
+      const added = channelOf(type).reach.of?.(caller.mode, contact, addressOn(contact, type), now);
+      return [type, { reachable: why.length === 0, reasons: why, ...added }] as const;
+    }),
+  );
   const zone = contactTimeZone(contact, settings.time_zone);
   const held = flow?.quiet_hours ? quietHold(flow.quiet_hours, zone, now) : null;
   return {
     contact_id: contact.id,
-    whatsapp: {
-      reachable: whatsapp.length === 0,
-      reasons: whatsapp,
-      window: { open, expires_at: contact.whatsapp_window_expires_at },
-      template_required: address !== null && !open,
-    },
-    email: { reachable: email.length === 0, reasons: email },
-    sms: { reachable: sms.length === 0, reasons: sms },
+    ...(Object.fromEntries(channels) as Pick<Reachability, ChannelType>),
     quiet_hours: { active: held !== null, until: held?.until.toISOString() ?? null },
     time_zone: zone,
   };

@@ -4,7 +4,8 @@ import type { KeyMode } from "../generated/prisma/enums.ts";
 import type { Columns } from "../db/rows.ts";
 import { listFlows } from "../flows/list-flows.ts";
 import { getUsage } from "../usage/get-usage.ts";
-import type { DailyUsage } from "../usage/usage-report.ts";
+import { emptyDay, type DailyUsage } from "../usage/usage-report.ts";
+import { CHANNEL_TYPES, perChannel } from "../channels/registry.ts";
 import { listEndpoints } from "../webhooks/list-endpoints.ts";
 
 // The dashboard's overview of a workspace (its home page): volume, outcomes, what needs
@@ -71,7 +72,7 @@ export async function workspaceOverview(database: Database, workspaceId: string,
   const days: DailyUsage[] = [];
   for (let n = 0; n < OVERVIEW_DAYS; n++) {
     const day = utcDay(new Date(first.getTime() + n * 24 * 60 * 60_000));
-    days.push({ day, whatsapp_live: 0, email_live: 0, sms_live: 0, whatsapp_test: 0, email_test: 0, sms_test: 0 });
+    days.push(emptyDay(day));
   }
   for (const c of counters) {
     const day = days.find((d) => d.day === c.day);
@@ -80,13 +81,10 @@ export async function workspaceOverview(database: Database, workspaceId: string,
   }
   const today = days[days.length - 1]!;
 
-  const byStatus = Object.fromEntries(STATUSES.map((s) => [s, { whatsapp: 0, email: 0, sms: 0 }])) as Record<
-    Status,
-    Record<Channel, number>
-  >;
+  const byStatus = Object.fromEntries(STATUSES.map((s) => [s, perChannel(() => 0)])) as Record<Status, Record<Channel, number>>;
   // Inbound messages (`received`) and canceled ones (D76) are not part of the sent mix.
   for (const r of recent) if (r.status !== "received" && r.status !== "canceled") byStatus[r.status][r.channel] += Number(r.count);
-  const total = (s: Status) => byStatus[s].whatsapp + byStatus[s].email + byStatus[s].sms;
+  const total = (s: Status) => CHANNEL_TYPES.reduce((n, type) => n + byStatus[s][type], 0);
   const sampled = STATUSES.reduce((sum, s) => sum + total(s), 0);
   const delivered = total("delivered") + total("read");
   const failed = total("failed");

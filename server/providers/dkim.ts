@@ -1,5 +1,5 @@
 // D74: how an e-mail channel signs its mail with DKIM (nodemailer's signer). The key is made,
-// checked and published by server/channels/email-domain.ts; its private half is sealed with
+// checked and published by server/channels/email/domain.ts; its private half is sealed with
 // the channel's other secrets.
 
 /** Settings and secrets names under which a channel keeps its DKIM key. */

@@ -7,6 +7,9 @@ import type { TemplateContent } from "./whatsapp-template.ts";
 /** The Graph API base a WhatsApp channel calls unless it names another (`api_base_url`). */
 export const DEFAULT_GRAPH_API_BASE_URL = "https://graph.facebook.com/v21.0";
 
+/** The kinds of media a WhatsApp message carries (`media_type`). */
+export const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
+
 /** A message's content as stored and sent: WhatsApp free-form or an sms (`body`), a WhatsApp template, or an e-mail. */
 export type Content =
   | { body?: string; media_url?: string; media_type?: string }

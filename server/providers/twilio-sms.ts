@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { env } from "../lib/env.ts";
 import { callFailure, firstHeader, postJson, retryAfterMs, type HttpAnswer } from "./http-post.ts";
-import { SMS_CALLBACK_PATH } from "./twilio-callback.ts";
+import { DEFAULT_TWILIO_API_BASE_URL, SMS_CALLBACK_PATH } from "./twilio-callback.ts";
 import {
   HTTP_IN_FLIGHT_PER_CHANNEL,
   type ChannelConfig,
@@ -15,8 +15,6 @@ import {
 // POST {base}/2010-04-01/Accounts/{AccountSid}/Messages.json with HTTP Basic auth
 // (account sid : auth token), one message per call. The answer's `sid` becomes the provider
 // message id; Twilio then posts the message's statuses to `StatusCallback`.
-
-export const DEFAULT_TWILIO_API_BASE_URL = "https://api.twilio.com";
 
 export const TWILIO_TIMEOUT_MS = 15_000;
 

@@ -5,6 +5,7 @@ import { callFailure, firstHeader, postJson, retryAfterMs, type HttpAnswer } fro
 import {
   DEFAULT_GRAPH_API_BASE_URL,
   HTTP_IN_FLIGHT_PER_CHANNEL,
+  MEDIA_TYPES,
   type ChannelConfig,
   type Content,
   type OutboundMessage,
@@ -26,8 +27,6 @@ export const WHATSAPP_TIMEOUT_MS = 15_000;
 
 /** Graph error codes that mean the request was refused, "try again later", rather than "never" (D45, D90). */
 export const TEMPORARY_GRAPH_CODES = new Set(META_ERROR_CODES.filter((e) => e.kind === "temporary").map((e) => e.code));
-
-const MEDIA_TYPES = ["image", "video", "audio", "document"] as const;
 
 type WhatsAppContent = { body?: string; media_url?: string; media_type?: string };
 

@@ -1,19 +1,18 @@
 import { z } from "zod";
-import type { ChannelType } from "../generated/prisma/enums.ts";
+import { CHANNEL_TYPES, channelOf, mergedParts, perChannel } from "../channels/registry.ts";
 import type { Database } from "../db/client.ts";
 import { effectiveLimits } from "../workspaces/plans.ts";
 import { usagePeriod } from "./quota.ts";
 import { estimateCost, pricingByCategory, ZCost, type WhatsAppPrices } from "./whatsapp-cost.ts";
 
+/** What channels add to the month's usage (the sms's `sms_segments`), after every channel's count. */
+const USAGE_FIELDS = mergedParts("usageFields");
+
 export const ZUsage = z
   .object({
     period: z.string().describe("The current calendar month in UTC, `YYYY-MM`.").meta({ example: "2026-11" }),
-    whatsapp: z.int().describe("Live WhatsApp messages accepted this month."),
-    email: z.int().describe("Live e-mails accepted this month."),
-    sms: z.int().describe("Live SMS accepted this month."),
-    sms_segments: z
-      .int()
-      .describe("The segments of this month's live SMS (canceled ones left out): what carriers bill, one SMS being one or more segments."),
+    ...perChannel((channel) => z.int().describe(channel.usage.accepted)),
+    ...USAGE_FIELDS,
     total: z.int(),
     limit: z.int().nullable().describe("Monthly limit; null when there is none."),
     daily_limit_per_channel: z.int().describe("Daily limit applied to each channel (UTC day)."),
@@ -39,8 +38,8 @@ export type Usage = z.infer<typeof ZUsage>;
 
 /**
  * GET /usage: live messages counted at acceptance, API and flows alike (D20, D25), with the
- * WhatsApp ones by pricing and their estimated cost (D89), the sms ones' segments (D97): a few
- * counter rows per day of the month.
+ * WhatsApp ones by pricing and their estimated cost (D89), and what each channel adds (the sms
+ * segments, D97): a few counter rows per day of the month.
  */
 export async function getUsage(database: Database, workspaceId: string, now = new Date()): Promise<Usage> {
   const { month } = usagePeriod(now);
@@ -49,7 +48,7 @@ export async function getUsage(database: Database, workspaceId: string, now = ne
     where: { workspaceId, mode: "live", day: { startsWith: `${month}-` } },
     select: { channel: true, count: true, whatsappPricing: true, segments: true },
   });
-  const of = (channel: ChannelType) => rows.reduce((n, r) => n + (r.channel === channel ? r.count : 0), 0);
+  const counts = perChannel((channel) => rows.reduce((n, r) => n + (r.channel === channel.type ? r.count : 0), 0));
   const keys: Record<string, number> = {};
   for (const r of rows)
     for (const [key, n] of Object.entries(r.whatsappPricing as Record<string, number>)) keys[key] = (keys[key] ?? 0) + n;
@@ -62,11 +61,9 @@ export async function getUsage(database: Database, workspaceId: string, now = ne
   const limits = effectiveLimits(ws);
   return {
     period: month,
-    whatsapp: of("whatsapp"),
-    email: of("email"),
-    sms: of("sms"),
-    sms_segments: rows.reduce((n, r) => n + r.segments, 0), // D97: counted at acceptance, given back on cancel
-    total: of("whatsapp") + of("email") + of("sms"),
+    ...counts,
+    ...(Object.assign({}, ...CHANNEL_TYPES.map((type) => channelOf(type).usage.of?.(rows))) as Pick<Usage, keyof typeof USAGE_FIELDS>),
+    total: CHANNEL_TYPES.reduce((n, type) => n + counts[type], 0),
     limit: limits.monthlyLimit,
     daily_limit_per_channel: limits.dailyLimit,
     whatsapp_pricing: pricing,

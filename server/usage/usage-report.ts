@@ -1,19 +1,20 @@
+import { CHANNEL_TYPES, perChannel } from "../channels/registry.ts";
 import type { Database } from "../db/client.ts";
+import type { ChannelType, KeyMode } from "../generated/prisma/enums.ts";
 import type { Columns } from "../db/rows.ts";
 import { getSettings } from "../workspaces/workspace-settings.ts";
 import { getUsage } from "./get-usage.ts";
 import { estimateCost, type Cost } from "./whatsapp-cost.ts";
 
-export type DailyUsage = {
-  day: string;
-  whatsapp_live: number;
-  email_live: number;
-  sms_live: number;
-  whatsapp_test: number;
-  email_test: number;
-  sms_test: number;
-};
-export type MonthlyUsage = { period: string; whatsapp: number; email: number; sms: number };
+/** A day's messages of each channel type and mode (`sms_live`, `email_test`). */
+export type DailyUsage = { day: string } & Record<`${ChannelType}_${KeyMode}`, number>;
+export type MonthlyUsage = { period: string } & Record<ChannelType, number>;
+
+/** A day with no message yet: each channel type's live counts, then its test counts. */
+export function emptyDay(day: string): DailyUsage {
+  const zeros = (mode: KeyMode) => CHANNEL_TYPES.map((type) => [`${type}_${mode}`, 0] as const);
+  return { day, ...Object.fromEntries([...zeros("live"), ...zeros("test")]) } as DailyUsage;
+}
 
 /** How many calendar months the usage page lists, this one included. */
 export const USAGE_MONTHS = 12;
@@ -27,7 +28,7 @@ async function monthlyUsage(database: Database, workspaceId: string, now: Date):
   const months: MonthlyUsage[] = [];
   for (let n = 0; n < USAGE_MONTHS; n++) {
     const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - n, 1));
-    months.push({ period: start.toISOString().slice(0, 7), whatsapp: 0, email: 0, sms: 0 });
+    months.push({ period: start.toISOString().slice(0, 7), ...perChannel(() => 0) });
   }
   const oldest = `${months[months.length - 1]!.period}-01`;
   const counters = await database.prisma.usageCounter.findMany({
@@ -69,22 +70,14 @@ export async function usageReport(database: Database, workspaceId: string, now =
   );
   const days: DailyUsage[] = [];
   for (let d = new Date(monthStart); d < nextMonth; d.setUTCDate(d.getUTCDate() + 1)) {
-    days.push({
-      day: d.toISOString().slice(0, 10),
-      whatsapp_live: 0,
-      email_live: 0,
-      sms_live: 0,
-      whatsapp_test: 0,
-      email_test: 0,
-      sms_test: 0,
-    });
+    days.push(emptyDay(d.toISOString().slice(0, 10)));
   }
   for (const r of rows) {
     const day = days.find((d) => d.day === r.day);
     if (day) day[`${r.channel}_${r.mode}`] += Number(r.count);
   }
   // D76: live messages canceled this month, whose count was given back to the limits.
-  const canceled = { whatsapp: 0, email: 0, sms: 0 };
+  const canceled = perChannel(() => 0);
   const given = await database.query<Columns<"usage_counters", "channel"> & { canceled: string }>(
     `SELECT channel::text AS channel, sum(canceled) AS canceled FROM usage_counters
      WHERE workspace_id = $1 AND mode = 'live' AND day LIKE $2 GROUP BY channel`,
@@ -94,12 +87,8 @@ export async function usageReport(database: Database, workspaceId: string, now =
   const today = usage.period === now.toISOString().slice(0, 7) ? days.find((d) => d.day === now.toISOString().slice(0, 10)) : undefined;
   return {
     ...usage,
-    today: { whatsapp: today?.whatsapp_live ?? 0, email: today?.email_live ?? 0, sms: today?.sms_live ?? 0 },
-    test: {
-      whatsapp: days.reduce((s, d) => s + d.whatsapp_test, 0),
-      email: days.reduce((s, d) => s + d.email_test, 0),
-      sms: days.reduce((s, d) => s + d.sms_test, 0),
-    },
+    today: perChannel((channel) => today?.[`${channel.type}_live`] ?? 0),
+    test: perChannel((channel) => days.reduce((s, d) => s + d[`${channel.type}_test`], 0)),
     canceled,
     days,
     months,

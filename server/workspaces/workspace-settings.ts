@@ -5,6 +5,7 @@ import type { Caller } from "../lib/caller.ts";
 import { fromZodError, invalid, notFound } from "../lib/errors.ts";
 import { ZTimeZone } from "../lib/time-zones.ts";
 import { ZCap, ZCaps, type Caps } from "../messaging/frequency-caps.ts";
+import { perChannel } from "../channels/registry.ts";
 import { CHANNELS } from "../messaging/message-schemas.ts";
 import { ZCurrency, ZPriceAmount, ZPricingCategory, type WhatsAppPrices } from "../usage/whatsapp-cost.ts";
 
@@ -17,9 +18,7 @@ export type WorkspaceSettings = { time_zone: string; caps: Caps; whatsapp_prices
 export const ZWorkspaceSettingsUpdate = z.strictObject({
   time_zone: ZTimeZone.optional(),
   /** Per channel: a cap, or null to remove it; channels not given keep theirs. */
-  caps: z
-    .strictObject({ whatsapp: ZCap.nullable().optional(), email: ZCap.nullable().optional(), sms: ZCap.nullable().optional() })
-    .optional(),
+  caps: z.strictObject(perChannel(() => ZCap.nullable().optional())).optional(),
   /** Per Meta pricing category, what one charged message costs; categories not given keep theirs. */
   whatsapp_prices: z.record(ZPricingCategory, ZPriceAmount).optional(),
   currency: ZCurrency.optional(),

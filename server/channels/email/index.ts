@@ -2,6 +2,8 @@ import { normalizeEmail } from "../../lib/email.ts";
 import { invalid } from "../../lib/errors.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import type { Channel, Fill } from "../channel.ts";
+import { emailCli, prepareEmail } from "./connect.ts";
+import { ZConnectEmailRequest, ZEmailContent } from "./contract.ts";
 
 /** The fields of a send request's `email` object. */
 type EmailFields = { subject?: string; html?: string; reply_to?: string; preview_text?: string };
@@ -15,6 +17,19 @@ const LIMITS = {
 export const email = {
   type: "email",
   label: "e-mail",
+  content: ZEmailContent,
+  stepContent: ZEmailContent,
+  messageFields: {},
+  usage: { accepted: "Live e-mails accepted this month." },
+  usageFields: {},
+  reach: { what: "an e-mail", fields: {} },
+  connect: {
+    request: ZConnectEmailRequest,
+    defaultRatePerSecond: 10,
+    secretNames: ["smtp_url", "events_token", "dkim_private_key"],
+    prepare: prepareEmail,
+    cli: emailCli,
+  },
   addressOf: (contact) => contact.email,
   missingAddress: { what: "e-mail address", param: "to.email" },
   optedOut: (contact) => contact.opt_out_email,

@@ -3,6 +3,8 @@ import { invalid } from "../../lib/errors.ts";
 import { normalizePhone } from "../../lib/phone.ts";
 import { SMS_CALLBACK_PATH } from "../../providers/twilio-callback.ts";
 import type { Channel, Fill, TestMessageInput } from "../channel.ts";
+import { prepareSms, smsCli } from "./connect.ts";
+import { SMS_MESSAGE_FIELDS, SMS_USAGE_FIELDS, ZConnectSmsRequest, ZSmsContent } from "./contract.ts";
 import { SMS_BODY_MAX, smsSegments } from "./segments.ts";
 
 // SMS through Twilio's Messages API (D94-D97): a text body to the contact's phone. The provider
@@ -30,6 +32,17 @@ async function testMessage(
 export const sms = {
   type: "sms",
   label: "SMS",
+  content: ZSmsContent,
+  stepContent: ZSmsContent,
+  messageFields: SMS_MESSAGE_FIELDS,
+  usage: {
+    accepted: "Live SMS accepted this month.",
+    // D97: counted at acceptance, given back on cancel.
+    of: (counters) => ({ sms_segments: counters.reduce((n, c) => n + c.segments, 0) }),
+  },
+  usageFields: SMS_USAGE_FIELDS,
+  reach: { what: "an SMS", fields: {} },
+  connect: { request: ZConnectSmsRequest, defaultRatePerSecond: 10, secretNames: ["auth_token"], prepare: prepareSms, cli: smsCli },
   addressOf: (contact) => contact.phone,
   missingAddress: { what: "phone number", param: "to.phone" },
   optedOut: (contact) => contact.opt_out_sms,

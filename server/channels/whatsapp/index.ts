@@ -5,6 +5,14 @@ import { normalizePhone } from "../../lib/phone.ts";
 import type { Content } from "../../providers/provider.ts";
 import { optsOutOfMarketing, pauseReason } from "../../providers/meta-error-codes.ts";
 import { checkTemplateSend, templateContent } from "../../whatsapp/check-template-send.ts";
+import { prepareWhatsApp, whatsappCli } from "./connect.ts";
+import {
+  WHATSAPP_MESSAGE_FIELDS,
+  WHATSAPP_REACH_FIELDS,
+  ZConnectWhatsAppRequest,
+  ZStepWhatsAppContent,
+  ZWhatsAppContent,
+} from "./contract.ts";
 import type { Channel, ContentIssue, Fill, Mode, TestMessageInput, WindowContact } from "../channel.ts";
 
 /** D43: the one test recipient whose 24-hour WhatsApp window is always closed. */
@@ -72,6 +80,28 @@ async function testMessage(
 export const whatsapp = {
   type: "whatsapp",
   label: "WhatsApp",
+  content: ZWhatsAppContent,
+  stepContent: ZStepWhatsAppContent,
+  messageFields: WHATSAPP_MESSAGE_FIELDS,
+  usage: { accepted: "Live WhatsApp messages accepted this month." },
+  usageFields: {},
+  reach: {
+    what: "a WhatsApp message",
+    fields: WHATSAPP_REACH_FIELDS,
+    // D88: a contact without a phone is messaged at its WhatsApp user id, its window the same.
+    of(mode, contact, address, now) {
+      const open = address !== null && windowOpen(mode, contact, address, now);
+      return { window: { open, expires_at: contact.whatsapp_window_expires_at }, template_required: address !== null && !open };
+    },
+  },
+  connect: {
+    request: ZConnectWhatsAppRequest,
+    // Meta's default throughput for a WhatsApp business number.
+    defaultRatePerSecond: 80,
+    secretNames: ["access_token", "app_secret", "verify_token"],
+    prepare: prepareWhatsApp,
+    cli: whatsappCli,
+  },
   // D88: the contact's phone, else its WhatsApp user id.
   addressOf: (contact) => contact.phone ?? contact.whatsapp_user_id,
   missingAddress: { what: "phone number", param: "to.phone" },

@@ -1,4 +1,4 @@
-import { checkChannelDomain } from "../../channels/email-domain.ts";
+import { checkChannelDomain } from "../../channels/email/domain.ts";
 import { getWorkspaceOrThrow } from "../../workspaces/create-workspace.ts";
 import { requiredString, withDatabase, type Command } from "../command.ts";
 

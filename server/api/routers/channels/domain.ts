@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { channelDomain, checkChannelDomain, ZChannelDomain, ZChannelDomainCheck } from "../../../channels/email-domain.ts";
+import { channelDomain, checkChannelDomain, ZChannelDomain, ZChannelDomainCheck } from "../../../channels/email/domain.ts";
 import { workspaceProcedure, type Meta } from "../../trpc.ts";
 
 // D74: an e-mail channel's domain section in the dashboard; D92: its check, which is also

@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import type { AppRouter } from "@/server/api/root.ts";
 import { auditActionLabel, AUDIT_TARGETS } from "@/server/audit/audit-actions.ts";
 import { hasAllScopes } from "@/server/keys/scopes.ts";
+import { CHANNEL_WORDS } from "@/app/_components/channel-names.ts";
 
 export type AuditEntry = inferRouterOutputs<AppRouter>["audit"]["list"]["items"][number];
 
@@ -77,8 +78,8 @@ function Target({ workspace, target }: { workspace: string; target: AuditEntry["
   );
 }
 
-const CHANNEL_WORDS: Record<string, string> = { whatsapp: "WhatsApp", email: "e-mail", sms: "SMS" };
-const channelType = (type: string) => CHANNEL_WORDS[type] ?? type;
+/** A channel type in a sentence; a type the dashboard does not know (an older entry's) as recorded. */
+const channelType = (type: string) => (CHANNEL_WORDS as Partial<Record<string, string>>)[type] ?? type;
 
 const ROLE = { admin: "admin", support: "support" } as Record<string, string>;
 

@@ -8,7 +8,7 @@ import { QueryState } from "@/app/_components/query-state.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
 import type { Channel } from "@/server/channels/channel-schemas.ts";
-import type { ChannelDomainCheck, CheckedRecord, DnsRecord, RecordKind, RecordStatus } from "@/server/channels/email-domain.ts";
+import type { ChannelDomainCheck, CheckedRecord, DnsRecord, RecordKind, RecordStatus } from "@/server/channels/email/domain.ts";
 import "@/app/styles/email-domain.css";
 
 /** What each record is for, in a line. */

@@ -214,7 +214,7 @@ export function MessageDetail({ workspace, id, canCancel = false }: { workspace:
 
       <section className="section" aria-labelledby="content-heading">
         <h2 id="content-heading">Content</h2>
-        <MessageContent channel={m.channel} content={m.content} sms={m.sms} />
+        <MessageContent message={m} content={m.content} />
       </section>
 
       <section className="section" aria-labelledby="timeline-heading">

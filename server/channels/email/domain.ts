@@ -3,12 +3,12 @@ import { lookup, Resolver } from "node:dns/promises";
 import { isIP } from "node:net";
 import { promisify } from "node:util";
 import { z } from "zod";
-import type { Database } from "../db/client.ts";
-import { env } from "../lib/env.ts";
+import type { Database } from "../../db/client.ts";
+import { env } from "../../lib/env.ts";
 import { getDomain } from "tldts";
-import { invalid, notFound } from "../lib/errors.ts";
-import { DKIM_SECRET, DKIM_SETTINGS, domainOf } from "../providers/dkim.ts";
-import { settingsOf } from "../providers/load-channel.ts";
+import { invalid, notFound } from "../../lib/errors.ts";
+import { DKIM_SECRET, DKIM_SETTINGS, domainOf } from "../../providers/dkim.ts";
+import { settingsOf } from "../../providers/load-channel.ts";
 
 // An e-mail channel's domain (D74, D85): its DKIM key, the DNS records its owner publishes
 // (DKIM, SPF, DMARC, the bounce domain's MX) and their check by DNS lookups. One module for

@@ -1,0 +1,10 @@
+import type { DashboardChannel } from "../dashboard-channel.ts";
+import { whatsappForm } from "./connect-form.tsx";
+import { WhatsAppMessageContent } from "./message-content.tsx";
+import { whatsappStep } from "./step-fields.tsx";
+
+export const whatsapp = {
+  form: whatsappForm,
+  step: whatsappStep,
+  MessageContent: WhatsAppMessageContent,
+} satisfies DashboardChannel<"whatsapp">;
