@@ -226,9 +226,14 @@ describe("OpenTelemetry traces (D54)", () => {
     // Two deliveries join the trace: contato.criado (the request created the contact) and
     // mensagem.enviada (recorded by the dispatch job once the provider accepted).
     const named = (spans: Span[], prefix: string) => spans.filter((s) => s.name.startsWith(prefix));
+    // Every span the test reads: the request's is exported by the API thread and the others by
+    // the pipeline's, each on its own schedule, so one can arrive after the rest.
     const spans = await until(
       () => otlp.spans.filter((s) => s.traceId === traceId),
-      (s) => named(s, "webhook POST").length === 2 && named(s, "job webhook.deliver").length === 2,
+      (s) =>
+        named(s, "webhook POST").length === 2 &&
+        named(s, "job webhook.deliver").length === 2 &&
+        ["POST /api/v1/messages", "job message.dispatch", "provider whatsapp send"].every((prefix) => named(s, prefix).length > 0),
     );
     const one = (prefix: string) => {
       const found = named(spans, prefix);
