@@ -1,6 +1,8 @@
 import type { HTMLInputTypeAttribute, ReactNode } from "react";
 import { DEFAULT_RATE_PER_SECOND, type Channel, type ConnectChannelRequest } from "@/server/channels/channel-schemas.ts";
-import type { ChannelType } from "./dashboard-channel.ts";
+
+/** A channel type, as the connected channel names it (its own, so this file and the channel list do not import each other). */
+type ChannelType = Channel["type"];
 
 // What a channel's connect form, card and test dialog are made of (app/_channels/<type>/connect-form.tsx).
 
