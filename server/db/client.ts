@@ -10,11 +10,9 @@ import { log } from "../lib/log.ts";
 import { runtime } from "../lib/runtime.ts";
 import { lockOwner, lockStore } from "./store-lock.ts";
 import { STORE_SOCKET_PORT, storeSocketPath } from "./store-server.ts";
+import { CONNECT_TIMEOUT_MS, PRISMA_TRANSACTIONS } from "./waits.ts";
 
 export type Engine = "postgres" | "pglite";
-
-/** How long a request waits for a database connection (a new one, or a free one of the pool) before it fails (`503`). */
-export const CONNECT_TIMEOUT_MS = 10_000;
 
 // Network errors, PostgreSQL's connection classes (08…, 57P01-03: shut down, starting up),
 // too many connections (53300), and Prisma's own codes for an unreachable server.
@@ -40,7 +38,7 @@ const CONNECTION_CODES = new Set([
   "P2024",
 ]);
 const CONNECTION_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|Can't reach database server|server closed the connection|Client has encountered a connection error|connection is closed|the database system is (starting up|shutting down)/i;
+  /Connection terminated|timeout exceeded when trying to connect|Unable to start a transaction in the given time|Can't reach database server|server closed the connection|Client has encountered a connection error|connection is closed|the database system is (starting up|shutting down)/i;
 
 /**
  * Whether an error means the database could not be reached or dropped the connection (a
@@ -258,7 +256,7 @@ export async function pgDatabase(connection: pg.PoolConfig, max: number, named: 
       "an idle database connection failed; it is replaced on next use",
     ),
   );
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: PRISMA_TRANSACTIONS });
   // Named where it helps (`statementName`); the texts are constants.
   const statement = (text: string, values: unknown[]) => {
     const name = named ? statementName(text) : undefined;

@@ -32,3 +32,30 @@ describe.each(["pglite", "postgres"] as const)("one Handle on %s", (engine) => {
     }
   });
 });
+
+// The embedded store runs one transaction at a time, so a transaction started while another
+// runs waits for it. Prisma's interactive transaction waited 2 s by default and then failed
+// (P2028, "Unable to start a transaction in the given time"): on a loaded machine a complaint
+// mailed to the bounce listener was refused with 451 behind the pipeline's transactions. It
+// now waits as long as any other work waits for the database (server/db/waits.ts).
+describe("a Prisma transaction on the embedded store", () => {
+  it("waits its turn behind a transaction that runs longer than Prisma's 2 s default", async () => {
+    const { database, drop } = await openFreshDatabase("pglite", "handle-wait");
+    try {
+      let held = 0;
+      const holder = database.transaction(async (tx) => {
+        await tx("SELECT 1");
+        const start = Date.now();
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        held = Date.now() - start;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const answer = await database.prisma.$transaction((tx) => tx.$queryRawUnsafe<{ one: number }[]>("SELECT 1 AS one"));
+      await holder;
+      expect(held).toBeGreaterThanOrEqual(3_000);
+      expect(answer).toEqual([{ one: 1 }]);
+    } finally {
+      await drop();
+    }
+  });
+});

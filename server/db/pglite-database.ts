@@ -3,12 +3,13 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import type { Database, Handle } from "./client.ts";
+import { PRISMA_TRANSACTIONS } from "./waits.ts";
 
 /** A Database over an open PGlite (the embedded store, or an in-memory one in tests). */
 export function pgliteDatabase(client: PGlite, release: () => void = () => {}, dataDir?: string): Database {
   let stopServing: (() => Promise<void>) | undefined;
   const adapter = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
-  const prisma = new PrismaClient({ adapter });
+  const prisma = new PrismaClient({ adapter, transactionOptions: PRISMA_TRANSACTIONS });
   return {
     engine: "pglite",
     shared: false,
