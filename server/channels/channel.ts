@@ -4,7 +4,7 @@ import type { ContactFlag } from "../contacts/contact-flags.ts";
 import type { ChannelType } from "../generated/prisma/enums.ts";
 import type { Mode } from "../keys/scopes.ts";
 import type { AppError } from "../lib/errors.ts";
-import type { Content } from "../providers/provider.ts";
+import type { Content, ProviderClient } from "../providers/provider.ts";
 import type { Database } from "../db/client.ts";
 import type { TemplateRequest } from "../whatsapp/check-template-send.ts";
 
@@ -182,4 +182,14 @@ export interface Channel {
   refusal?(errorCode: string): RefusalEffect | undefined;
   /** D97: what the message keeps of its content's segments (sms); absent on channels without segments. */
   segments?(content: Content): SegmentsView;
+}
+
+/**
+ * A channel's server-only parts (`<type>/server.ts`), registered by type in
+ * `server-registry.ts`: what may use Node's modules, so nothing the dashboard's bundles reach
+ * through `registry.ts` imports them.
+ */
+export interface ServerChannel {
+  /** Its provider's client (server/providers/): how a message of this channel is sent. */
+  client: ProviderClient;
 }
