@@ -11,10 +11,8 @@ export const OPT_OUT_COLUMNS = Object.values(ChannelType).map((type): OptOutColu
 
 /** One value a channel type, under its opt-out column (`opt_out_<type>`). */
 export function optOuts<T>(value: (column: OptOutColumn, type: ChannelType) => T): Record<OptOutColumn, T> {
-  return Object.fromEntries(Object.values(ChannelType).map((type) => [`opt_out_${type}`, value(`opt_out_${type}`, type)])) as Record<
-    OptOutColumn,
-    T
-  >;
+  const entries = Object.values(ChannelType).map((type) => [`opt_out_${type}`, value(`opt_out_${type}`, type)]);
+  return Object.fromEntries(entries) as Record<OptOutColumn, T>;
 }
 
 /** The same under Prisma's model's names of the columns (`optOut<Type>`). */
