@@ -36,6 +36,17 @@ const config = {
         dependencyTypesNot: ["core"],
       },
     },
+    {
+      // Issue 49: the dashboard's bundles reach the channel registry (the schemas import it), so
+      // nothing it imports may lead to a channel's server-only parts (its provider client, with
+      // Node's sockets and TLS): those are registered apart, in channels/server-registry.ts.
+      name: "channel-registry-no-server-parts",
+      severity: "error",
+      comment:
+        "The channel registry reaches the dashboard's bundles: a channel's server-only parts (<type>/server.ts, its provider client) are registered in channels/server-registry.ts, never reached from channels/registry.ts.",
+      from: { path: "^server/channels/registry[.]ts$" },
+      to: { path: "^server/channels/(server-registry|[^/]+/server)[.]ts$", reachable: true },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { SendStep } from "@/server/flows/flow-schemas.ts";
 import type { Message } from "@/server/messaging/message-schemas.ts";
+import type { Reachability } from "@/server/messaging/reachability.ts";
 import type { ChannelForm } from "./connect-form.tsx";
 import type { StepFieldsProps } from "@/app/w/[workspace]/flows/_components/step-fields.tsx";
 
@@ -48,4 +49,6 @@ export interface DashboardChannel<T extends ChannelType = ChannelType> {
   };
   /** The message page's content: the content as sent (placeholders filled, stored as JSON), and the message. */
   MessageContent(props: { content: unknown; message: Message }): ReactNode;
+  /** A contact's reachability on this channel beyond its verdict and reasons (WhatsApp's window); absent: nothing more. */
+  ReachDetails?(props: { reach: Reachability[T] }): ReactNode;
 }

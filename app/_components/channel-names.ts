@@ -1,14 +1,13 @@
-import type { Message } from "@/server/messaging/message-schemas.ts";
+import { wordsTable } from "../_channels/channel-words.ts";
 
-type ChannelType = Message["channel"];
-
-// A channel's name as the dashboard writes it, one table per use, for every channel type.
+// A channel's name as the dashboard writes it, one table per use, for every channel type (each
+// channel's app/_channels/<type>/words.ts).
 
 /** As a label (a column, a select's option, a heading). */
-export const CHANNEL_LABEL: Record<ChannelType, string> = { whatsapp: "WhatsApp", email: "E-mail", sms: "SMS" };
+export const CHANNEL_LABEL = wordsTable((words) => words.label);
 
 /** Inside a sentence. */
-export const CHANNEL_WORDS: Record<ChannelType, string> = { whatsapp: "WhatsApp", email: "e-mail", sms: "SMS" };
+export const CHANNEL_WORDS = wordsTable((words) => words.inSentence);
 
 /** With its article, as it is read aloud ("an SMS"). */
-export const A_CHANNEL: Record<ChannelType, string> = { whatsapp: "a WhatsApp", email: "an e-mail", sms: "an SMS" };
+export const A_CHANNEL = wordsTable((words) => words.withArticle);

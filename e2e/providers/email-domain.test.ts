@@ -6,7 +6,7 @@ import { checkRecords, dkimKey, domainRecords, generateDkimKey, type DkimKey } f
 import { ZConnectEmailRequest } from "../../server/channels/email/contract.ts";
 import { AppError } from "../../server/lib/errors.ts";
 import type { ChannelConfig, OutboundMessage } from "../../server/providers/provider.ts";
-import { providerFor } from "../../server/providers/registry.ts";
+import { providerFor } from "../../server/channels/server-registry.ts";
 import { closeSmtpTransports } from "../../server/providers/smtp.ts";
 import { startDnsServer, type DnsFixture } from "../support/dns-server.ts";
 import { startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";

@@ -2,7 +2,7 @@ import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { verifyToken } from "../../server/providers/email-token.ts";
 import type { ChannelConfig, OutboundMessage } from "../../server/providers/provider.ts";
-import { providerFor } from "../../server/providers/registry.ts";
+import { providerFor } from "../../server/channels/server-registry.ts";
 import { closeSmtpTransports } from "../../server/providers/smtp.ts";
 import { parseMessage, startSmtpSink, type SmtpSink } from "../support/smtp-sink.ts";
 

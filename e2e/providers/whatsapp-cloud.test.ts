@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { postJson } from "../../server/providers/http-post.ts";
 import type { ChannelConfig, OutboundMessage } from "../../server/providers/provider.ts";
-import { providerFor } from "../../server/providers/registry.ts";
+import { providerFor } from "../../server/channels/server-registry.ts";
 import { startFakeWhatsApp, type FakeWhatsApp } from "../support/fake-whatsapp.ts";
 
 // The WhatsApp Cloud API client against a real local HTTP server speaking the Cloud API's JSON

@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import type { Contact } from "../contacts/contact-schemas.ts";
+import type { Contact, OptOutColumn } from "../contacts/contact-schemas.ts";
 import type { ContactFlag } from "../contacts/contact-flags.ts";
 import type { ChannelType } from "../generated/prisma/enums.ts";
 import type { Mode } from "../keys/scopes.ts";
 import type { AppError } from "../lib/errors.ts";
-import type { Content } from "../providers/provider.ts";
+import type { Content, ProviderClient } from "../providers/provider.ts";
 import type { Database } from "../db/client.ts";
 import type { TemplateRequest } from "../whatsapp/check-template-send.ts";
 
@@ -16,7 +16,7 @@ export type { ChannelType, Mode };
 // here; what every channel shares (placeholders, pacing, the outbox) stays where it is.
 
 /** The contact's columns a channel reads to address it and to know whether it opted out. */
-export type Addressed = Pick<Contact, "phone" | "email" | "whatsapp_user_id" | "opt_out_whatsapp" | "opt_out_email" | "opt_out_sms">;
+export type Addressed = Pick<Contact, "phone" | "email" | "whatsapp_user_id" | OptOutColumn>;
 
 /** The contact's column a channel with a reply window (WhatsApp, D43) reads. */
 export type WindowContact = Pick<Contact, "whatsapp_window_expires_at">;
@@ -111,7 +111,7 @@ export interface Channel {
   /** D16: how a missing address is named: words for the contact's missing field, and the request's `param`. */
   missingAddress: { what: string; param: string };
   /** D38: whether the contact opted out of this channel. */
-  optedOut(contact: Pick<Contact, "opt_out_whatsapp" | "opt_out_email" | "opt_out_sms">): boolean;
+  optedOut(contact: Pick<Contact, OptOutColumn>): boolean;
   /** D72: live sends to an address on the workspace's suppression list are refused. */
   suppressible: boolean;
   /** D43: when free-form content may go (WhatsApp's 24-hour window); absent: always. */
@@ -182,4 +182,14 @@ export interface Channel {
   refusal?(errorCode: string): RefusalEffect | undefined;
   /** D97: what the message keeps of its content's segments (sms); absent on channels without segments. */
   segments?(content: Content): SegmentsView;
+}
+
+/**
+ * A channel's server-only parts (`<type>/server.ts`), registered by type in
+ * `server-registry.ts`: what may use Node's modules, so nothing the dashboard's bundles reach
+ * through `registry.ts` imports them.
+ */
+export interface ServerChannel {
+  /** Its provider's client (server/providers/): how a message of this channel is sent. */
+  client: ProviderClient;
 }

@@ -2,7 +2,7 @@ import type { Database } from "../db/client.ts";
 import { notFound } from "../lib/errors.ts";
 import { channelOf } from "./registry.ts";
 import { newId } from "../lib/ids.ts";
-import { providerFor } from "../providers/registry.ts";
+import { providerFor } from "./server-registry.ts";
 import type { ProviderDetail } from "../providers/provider.ts";
 import type { SendTestRequest } from "./channel-schemas.ts";
 import { loadChannel } from "../providers/load-channel.ts";

@@ -2,10 +2,11 @@ import type { Handle } from "../db/client.ts";
 import { insertEvent } from "../events/record-event.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { Mode } from "../keys/scopes.ts";
+import type { OptOutColumn } from "./contact-schemas.ts";
 import { touchContacts } from "./get-contact.ts";
 
-/** The contact's flags a provider sets (D90's marketing opt-out, D96's sms opt-out): column names, never input. */
-export type ContactFlag = "whatsapp_marketing_opt_out" | "opt_out_sms";
+/** The contact's flags a provider sets (D90's marketing opt-out, a channel's opt-out such as D96's): column names, never input. */
+export type ContactFlag = "whatsapp_marketing_opt_out" | OptOutColumn;
 
 /**
  * Sets one of a contact's provider-set flags, recorded as any change of a contact is (D14): its

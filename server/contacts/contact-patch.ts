@@ -4,7 +4,7 @@ import { normalizeEmail } from "../lib/email.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import { checkWhatsAppUserId } from "../lib/whatsapp-user-id.ts";
 import { checkFieldValue } from "../fields/field-values.ts";
-import type { UpsertContactRequest } from "./contact-schemas.ts";
+import { OPT_OUT_COLUMNS, type OptOutColumn, type UpsertContactRequest } from "./contact-schemas.ts";
 import { defaultCountry } from "./get-contact.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 
@@ -30,9 +30,8 @@ export type ContactPatch = {
   removeTags?: string[];
   /** null removes the key. */
   fields?: Record<string, string | number | boolean | null>;
-  optOutWhatsapp?: boolean;
-  optOutEmail?: boolean;
-  optOutSms?: boolean;
+  /** The opt-outs given (D38), by column. */
+  optOuts?: Partial<Record<OptOutColumn, boolean>>;
   /** null clears it (D65). */
   timeZone?: string | null;
 };
@@ -56,9 +55,10 @@ export async function checkContactPatch(
   if (input.add_tags !== undefined) patch.addTags = await checkTags(database, workspaceId, input.add_tags, "add_tags");
   if (input.remove_tags !== undefined) patch.removeTags = await checkTags(database, workspaceId, input.remove_tags, "remove_tags");
   if (input.fields !== undefined) patch.fields = await checkFields(database, workspaceId, input.fields);
-  if (input.opt_out_whatsapp !== undefined) patch.optOutWhatsapp = input.opt_out_whatsapp;
-  if (input.opt_out_email !== undefined) patch.optOutEmail = input.opt_out_email;
-  if (input.opt_out_sms !== undefined) patch.optOutSms = input.opt_out_sms;
+  for (const column of OPT_OUT_COLUMNS) {
+    const value = input[column];
+    if (value !== undefined) patch.optOuts = { ...patch.optOuts, [column]: value };
+  }
   if (input.time_zone !== undefined) patch.timeZone = input.time_zone;
   return patch;
 }

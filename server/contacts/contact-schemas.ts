@@ -3,16 +3,25 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { ChannelType } from "../generated/prisma/enums.ts";
 import { ZTimeZone } from "../lib/time-zones.ts";
 
-/**
- * D38: one value a channel type, under the contact's opt-out of it: `opt_out_<type>` in the
- * contract, `optOut<Type>` in Prisma's model (the schema's column of each type).
- */
-function optOuts<T>(value: () => T) {
-  return Object.fromEntries(Object.values(ChannelType).map((type) => [`opt_out_${type}`, value()])) as {
-    [K in ChannelType as `opt_out_${K}`]: T;
+/** D38: the contact's opt-out of a channel type: `opt_out_<type>`, in the contract and as the table's column. */
+export type OptOutColumn = `opt_out_${ChannelType}`;
+
+/** Every opt-out column, in the schema's order of `ChannelType` (a statement's column list). */
+export const OPT_OUT_COLUMNS = Object.values(ChannelType).map((type): OptOutColumn => `opt_out_${type}`);
+
+/** One value a channel type, under its opt-out column (`opt_out_<type>`). */
+export function optOuts<T>(value: (column: OptOutColumn, type: ChannelType) => T): Record<OptOutColumn, T> {
+  const entries = Object.values(ChannelType).map((type) => [`opt_out_${type}`, value(`opt_out_${type}`, type)]);
+  return Object.fromEntries(entries) as Record<OptOutColumn, T>;
+}
+
+/** The same under Prisma's model's names of the columns (`optOut<Type>`). */
+export function prismaOptOuts<T>(value: (column: OptOutColumn) => T) {
+  return Object.fromEntries(Object.values(ChannelType).map((type) => [optOutField(type), value(`opt_out_${type}`)])) as {
+    [K in ChannelType as `optOut${Capitalize<K>}`]: T;
   };
 }
-const optOutColumn = <K extends ChannelType>(type: K) => `optOut${type[0]!.toUpperCase()}${type.slice(1)}` as `optOut${Capitalize<K>}`;
+const optOutField = <K extends ChannelType>(type: K) => `optOut${type[0]!.toUpperCase()}${type.slice(1)}` as `optOut${Capitalize<K>}`;
 
 /** A custom-field value: its field's type decides which (D14, checked in field-values.ts). */
 const ZFieldValue = z.union([z.string(), z.number(), z.boolean()]).describe("Text, a number, `true`/`false`, or a date `YYYY-MM-DD`.");
@@ -125,9 +134,7 @@ export const CONTACT_SELECT = {
   whatsappUsername: true,
   name: true,
   fields: true,
-  ...(Object.fromEntries(Object.values(ChannelType).map((type) => [optOutColumn(type), true])) as {
-    [K in ChannelType as `optOut${Capitalize<K>}`]: true;
-  }),
+  ...prismaOptOuts(() => true as const),
   whatsappMarketingOptOut: true,
   whatsappWindowExpiresAt: true,
   timeZone: true,
@@ -146,10 +153,7 @@ export function contactView(row: ContactRow): Contact {
     name: row.name,
     tags: row.tags.map((t) => t.tagId),
     fields: (row.fields ?? {}) as Contact["fields"],
-    ...(Object.fromEntries(Object.values(ChannelType).map((type) => [`opt_out_${type}`, row[optOutColumn(type)]])) as Pick<
-      Contact,
-      `opt_out_${ChannelType}`
-    >),
+    ...optOuts((_, type) => row[optOutField(type)]),
     whatsapp_marketing_opt_out: row.whatsappMarketingOptOut,
     whatsapp_window_expires_at: row.whatsappWindowExpiresAt?.toISOString() ?? null,
     time_zone: row.timeZone,

@@ -6,7 +6,7 @@ import { perWorkspace, rowsPerWorkspace } from "../lib/per-workspace.ts";
 import { normalizeEmail } from "../lib/email.ts";
 import { normalizePhone } from "../lib/phone.ts";
 import { checkWhatsAppUserId } from "../lib/whatsapp-user-id.ts";
-import type { Contact } from "./contact-schemas.ts";
+import { OPT_OUT_COLUMNS, optOuts, type Contact, type OptOutColumn } from "./contact-schemas.ts";
 import type { CallerInWorkspace } from "../lib/caller.ts";
 
 type Row = Columns<
@@ -17,9 +17,7 @@ type Row = Columns<
   | "whatsapp_user_id"
   | "whatsapp_username"
   | "name"
-  | "opt_out_whatsapp"
-  | "opt_out_email"
-  | "opt_out_sms"
+  | OptOutColumn
   | "whatsapp_marketing_opt_out"
   | "whatsapp_window_expires_at"
   | "time_zone"
@@ -42,7 +40,7 @@ export const CONTACT_MATCH = {
   whatsapp_user_id: "c.whatsapp_user_id = $2",
   email: "(c.email = $2 OR c.email_key = lower($2)) ORDER BY c.email = $2 DESC",
 } as const;
-const COLUMNS = `c.id, c.phone, c.email, c.whatsapp_user_id, c.whatsapp_username, c.name, c.fields, c.opt_out_whatsapp, c.opt_out_email, c.opt_out_sms, c.whatsapp_marketing_opt_out, c.whatsapp_window_expires_at, c.time_zone, c.created_at, c.updated_at,
+const COLUMNS = `c.id, c.phone, c.email, c.whatsapp_user_id, c.whatsapp_username, c.name, c.fields, ${OPT_OUT_COLUMNS.map((column) => `c.${column}`).join(", ")}, c.whatsapp_marketing_opt_out, c.whatsapp_window_expires_at, c.time_zone, c.created_at, c.updated_at,
   coalesce((SELECT array_agg(t.tag_id ORDER BY t.tag_id) FROM contact_tags t WHERE t.workspace_id = $1 AND t.contact_id = c.id), '{}') AS tags`;
 const FIND = (match: string) => `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = $1 AND ${match} LIMIT 1`;
 const QUERIES = {
@@ -226,9 +224,7 @@ function contactOf(row: Row): Contact {
     name: row.name,
     tags: row.tags,
     fields: row.fields ?? {},
-    opt_out_whatsapp: row.opt_out_whatsapp,
-    opt_out_email: row.opt_out_email,
-    opt_out_sms: row.opt_out_sms,
+    ...optOuts((column) => row[column]),
     whatsapp_marketing_opt_out: row.whatsapp_marketing_opt_out,
     whatsapp_window_expires_at: row.whatsapp_window_expires_at ? new Date(row.whatsapp_window_expires_at).toISOString() : null,
     time_zone: row.time_zone,

@@ -9,7 +9,15 @@ import { conflict, invalid, isUniqueViolation, notFound } from "../lib/errors.ts
 import { groupCommitEach } from "../lib/group-commit.ts";
 import { newId } from "../lib/ids.ts";
 import { CONTACT_MATCH } from "./get-contact.ts";
-import { CONTACT_SELECT, contactView, type Contact, type UpsertContactRequest } from "./contact-schemas.ts";
+import {
+  CONTACT_SELECT,
+  OPT_OUT_COLUMNS,
+  contactView,
+  optOuts,
+  prismaOptOuts,
+  type Contact,
+  type UpsertContactRequest,
+} from "./contact-schemas.ts";
 import { checkContactPatch, patchedTags, type ContactPatch } from "./contact-patch.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { Handoff } from "../outbox/handoff.ts";
@@ -92,12 +100,12 @@ export function createContactsPart(rows: string, lease: { owner: string; ms: str
   return `x AS (
     SELECT * FROM ${jsonRows(
       rows,
-      `id text, workspace_id text, phone text, email text, whatsapp_user_id text, whatsapp_username text, name text, fields jsonb, opt_out_whatsapp boolean, opt_out_email boolean, opt_out_sms boolean,
+      `id text, workspace_id text, phone text, email text, whatsapp_user_id text, whatsapp_username text, name text, fields jsonb, ${OPT_OUT_COLUMNS.map((column) => `${column} boolean`).join(", ")},
        time_zone text, at timestamptz, tags jsonb, event_id text, mode "KeyMode", data jsonb, request_id text, traceparent text`,
     )} AS x WHERE ${where}
   ), ins AS (
-    INSERT INTO contacts (id, workspace_id, phone, email, email_key, whatsapp_user_id, whatsapp_username, name, fields, opt_out_whatsapp, opt_out_email, opt_out_sms, time_zone, created_at, updated_at)
-    SELECT id, workspace_id, phone, email, lower(email), whatsapp_user_id, whatsapp_username, name, fields, opt_out_whatsapp, opt_out_email, opt_out_sms, time_zone, at, at FROM x
+    INSERT INTO contacts (id, workspace_id, phone, email, email_key, whatsapp_user_id, whatsapp_username, name, fields, ${OPT_OUT_COLUMNS.join(", ")}, time_zone, created_at, updated_at)
+    SELECT id, workspace_id, phone, email, lower(email), whatsapp_user_id, whatsapp_username, name, fields, ${OPT_OUT_COLUMNS.join(", ")}, time_zone, at, at FROM x
     ON CONFLICT DO NOTHING
     RETURNING id
   ), tagged AS (
@@ -139,9 +147,7 @@ export function newContactRow({ contact, actor, at, cause: [requestId, tracepare
     whatsapp_username: contact.whatsapp_username,
     name: contact.name,
     fields: contact.fields,
-    opt_out_whatsapp: contact.opt_out_whatsapp,
-    opt_out_email: contact.opt_out_email,
-    opt_out_sms: contact.opt_out_sms,
+    ...optOuts((column) => contact[column]),
     time_zone: contact.time_zone,
     at,
     tags: contact.tags,
@@ -186,9 +192,7 @@ export function newContact(patch: ContactPatch, at: Date): Contact {
     name: patch.name ?? null,
     tags: patchedTags([], patch),
     fields: Object.fromEntries(Object.entries(patch.fields ?? {}).filter(([, v]) => v !== null)) as Contact["fields"],
-    opt_out_whatsapp: patch.optOutWhatsapp ?? false,
-    opt_out_email: patch.optOutEmail ?? false,
-    opt_out_sms: patch.optOutSms ?? false,
+    ...optOuts((column) => patch.optOuts?.[column] ?? false),
     whatsapp_marketing_opt_out: false,
     whatsapp_window_expires_at: null,
     time_zone: patch.timeZone ?? null,
@@ -259,9 +263,7 @@ async function applyPatch(
     name: patch.name !== undefined ? patch.name : before.name,
     tags: patchedTags(before.tags, patch),
     fields,
-    opt_out_whatsapp: patch.optOutWhatsapp ?? before.opt_out_whatsapp,
-    opt_out_email: patch.optOutEmail ?? before.opt_out_email,
-    opt_out_sms: patch.optOutSms ?? before.opt_out_sms,
+    ...optOuts((column) => patch.optOuts?.[column] ?? before[column]),
     time_zone: patch.timeZone !== undefined ? patch.timeZone : before.time_zone,
   };
   const comparable = (c: Contact) => canonicalJson({ ...c, tags: [...c.tags].sort(), updated_at: null });
@@ -279,9 +281,7 @@ async function applyPatch(
       whatsappUsername: after.whatsapp_username,
       name: after.name,
       fields: after.fields,
-      optOutWhatsapp: after.opt_out_whatsapp,
-      optOutEmail: after.opt_out_email,
-      optOutSms: after.opt_out_sms,
+      ...prismaOptOuts((column) => after[column]),
       timeZone: after.time_zone,
       updatedAt: now,
     },

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { OptOutColumn } from "../contacts/contact-schemas.ts";
 import type { Condition, Step } from "./flow-schemas.ts";
 import { channelOf } from "../channels/registry.ts";
 
@@ -63,13 +64,7 @@ export function stepParam(path: Path): string {
   return ["steps", ...path].join(".");
 }
 
-export type ConditionContact = {
-  tags: string[];
-  fields: Record<string, unknown>;
-  opt_out_whatsapp: boolean;
-  opt_out_email: boolean;
-  opt_out_sms: boolean;
-};
+export type ConditionContact = { tags: string[]; fields: Record<string, unknown> } & Record<OptOutColumn, boolean>;
 
 /** D37's branch conditions, on the contact as the run sees it now. */
 export function holds(condition: Condition, contact: ConditionContact): boolean {

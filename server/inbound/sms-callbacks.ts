@@ -6,6 +6,8 @@ import { applyReport, type Report } from "../messaging/apply-report.ts";
 import { recordInbound } from "../messaging/record-inbound.ts";
 import { wakePipeline } from "../outbox/wake.ts";
 import { loadChannel } from "../providers/load-channel.ts";
+import type { ChannelConfig } from "../providers/provider.ts";
+import { channelOf } from "../channels/registry.ts";
 import { smsKeyword } from "../channels/sms/opt-out.ts";
 import { verifyTwilioSignature } from "../channels/sms/twilio-signature.ts";
 
@@ -24,9 +26,6 @@ const MOVES: Record<string, Report["status"]> = {
   undelivered: "failed",
   failed: "failed",
 };
-
-/** D96: Twilio's code for a recipient that texted STOP to the sender. */
-const UNSUBSCRIBED = "21610";
 
 /**
  * One callback. Twilio signs the URL it posted to: the service's public address (APP_URL)
@@ -72,7 +71,7 @@ export async function handleTwilioCallback(
  */
 async function statusCallback(
   database: Database,
-  channel: { id: string; workspaceId: string },
+  channel: Pick<ChannelConfig, "id" | "workspaceId" | "type">,
   status: string,
   params: URLSearchParams,
   ours: string | null,
@@ -93,6 +92,7 @@ async function statusCallback(
       : null;
   if (!message) return { status: 200, body: { ignored: "no message of this channel has this sid" } };
   const code = params.get("ErrorCode");
+  const errorCode = moved === "failed" && code ? `sms_${code}` : null;
   const report: Report = {
     status: moved,
     kind: "provider_report",
@@ -101,15 +101,17 @@ async function statusCallback(
     ...(moved === "failed"
       ? {
           error: `Twilio reported the message as ${status}${code ? ` (error ${code})` : ""}.`,
-          ...(code ? { errorCode: `sms_${code}` } : {}),
+          ...(errorCode ? { errorCode } : {}),
         }
       : {}),
   };
   const applied = await database.transaction(async (sql) => {
     const changed = await applyReport(sql, message.id, report, message.workspaceId);
-    // D96: the recipient texted STOP to the sender: the contact opted out of sms.
-    if (moved === "failed" && code === UNSUBSCRIBED) {
-      await setContactFlag(sql, { workspaceId: message.workspaceId, id: message.contactId }, "opt_out_sms", message.mode);
+    // D96: what the channel's module says the refusal changes (Twilio's 21610, the recipient
+    // texted STOP to the sender: the contact opted out of sms), as when a send is refused.
+    const effect = errorCode ? channelOf(channel.type).refusal?.(errorCode) : undefined;
+    if (effect && "flag" in effect) {
+      await setContactFlag(sql, { workspaceId: message.workspaceId, id: message.contactId }, effect.flag, message.mode);
     }
     return changed;
   });

@@ -7,7 +7,7 @@ import { countMessageMoves } from "../flows/stat-counters.ts";
 import { completeJob, deferJobs, fenceJob, insertJobRows, jobRow, recordOutcome, rescheduleJob, type Job } from "../outbox/jobs.ts";
 import { env } from "../lib/env.ts";
 import type { ChannelConfig, Content, ProviderResult } from "../providers/provider.ts";
-import { providerFor } from "../providers/registry.ts";
+import { providerFor } from "../channels/server-registry.ts";
 import { workspaceKey, workspaceRows } from "../lib/batched-rows.ts";
 import { byWorkspace } from "../lib/per-workspace.ts";
 import { groupCommitEach } from "../lib/group-commit.ts";

@@ -1,4 +1,4 @@
-import type { Contact } from "../contacts/contact-schemas.ts";
+import { optOuts, type Contact } from "../contacts/contact-schemas.ts";
 import { upsertContact } from "../contacts/upsert-contact.ts";
 import type { Database, Handle } from "../db/client.ts";
 import type { IdempotentEffect } from "../idempotency/idempotency.ts";
@@ -211,9 +211,7 @@ function draftContact(draft: RecipientDraft): Contact {
     name: draft.name ?? null,
     tags: [],
     fields: {},
-    opt_out_whatsapp: false,
-    opt_out_email: false,
-    opt_out_sms: false,
+    ...optOuts(() => false),
     whatsapp_marketing_opt_out: false,
     whatsapp_window_expires_at: null,
     time_zone: null,

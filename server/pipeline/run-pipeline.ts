@@ -35,7 +35,8 @@ import type { Adopter } from "../outbox/handoff.ts";
 import { templateSyncJob } from "../whatsapp/sync-templates.ts";
 import { reserveSlots, type Reservation } from "../channels/pacing.ts";
 import { usableChannel, type ConfigRow } from "../providers/load-channel.ts";
-import { providerFor } from "../providers/registry.ts";
+import { CHANNEL_TYPES } from "../channels/registry.ts";
+import { providerFor } from "../channels/server-registry.ts";
 
 // The delivery pipeline's worker (ARCHITECTURE "Shape"): claims due jobs in bounded batches
 // whenever fewer than half of its slots are busy, paces the ones that call a provider, and runs
@@ -77,11 +78,12 @@ const HANDLERS: { [K in JobKind]: Handler<K> } = {
 
 /**
  * The kinds whose jobs call out, each with its usual call's timeout: their claim's lease covers
- * that call, so it starts without a fence statement of its own (`claimJobs`). A longer call (an
- * e-mail through SMTP) still fences.
+ * that call, so it starts without a fence statement of its own (`claimJobs`). A send's usual
+ * call is the shortest of the provider clients' (an HTTP API's); a longer call (an e-mail
+ * through SMTP) still fences.
  */
 const calls = (): Partial<Record<JobKind, number>> => ({
-  "message.dispatch": providerFor("whatsapp").timeoutMs,
+  "message.dispatch": Math.min(...CHANNEL_TYPES.map((type) => providerFor(type).timeoutMs)),
   "webhook.deliver": env().webhookTimeoutMs,
 });
 

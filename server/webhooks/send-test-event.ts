@@ -1,4 +1,4 @@
-import { contactView } from "../contacts/contact-schemas.ts";
+import { contactView, prismaOptOuts } from "../contacts/contact-schemas.ts";
 import type { Database } from "../db/client.ts";
 import type { EventName } from "../events/event-names.ts";
 import { insertEvent } from "../events/record-event.ts";
@@ -126,9 +126,7 @@ function sampleData(event: EventName): Record<string, unknown> {
     whatsappUsername: null,
     name: "Sample Contact",
     fields: {},
-    optOutWhatsapp: false,
-    optOutEmail: false,
-    optOutSms: false,
+    ...prismaOptOuts(() => false),
     whatsappMarketingOptOut: false,
     timeZone: null,
     whatsappWindowExpiresAt: null,

@@ -1,8 +1,10 @@
 import type { Channel } from "@/server/channels/channel-schemas.ts";
+import { wordsTable } from "@/app/_channels/channel-words.ts";
+import { CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
 
 export type ChannelType = Channel["type"];
 
-export const TYPE_LABEL: Record<ChannelType, string> = { whatsapp: "WhatsApp", email: "E-mail", sms: "SMS" };
+export const TYPE_LABEL = CHANNEL_LABEL;
 
 /** The names of the sealed secrets (server/channels/channel-schemas.ts SECRET_NAMES), for people. */
 export const SECRET_LABEL: Record<string, string> = {
@@ -16,4 +18,4 @@ export const SECRET_LABEL: Record<string, string> = {
 };
 
 /** What `external_id` is for each type. */
-export const EXTERNAL_ID_LABEL: Record<ChannelType, string> = { whatsapp: "Phone number ID", email: "From address", sms: "Account SID" };
+export const EXTERNAL_ID_LABEL = wordsTable((words) => words.externalId);

@@ -6,19 +6,21 @@ import { QueryState } from "@/app/_components/query-state.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { When } from "@/app/_components/when.tsx";
 import type { Reachability } from "@/server/messaging/reachability.ts";
-import { CHANNEL_WORDS } from "@/app/_components/channel-names.ts";
+import { DASHBOARD_CHANNELS } from "@/app/_channels/channels.ts";
+import type { ChannelType as Channel } from "@/app/_channels/dashboard-channel.ts";
+import { CHANNEL_WORDS_OF } from "@/app/_channels/channel-words.ts";
+import { CHANNEL_LABEL, CHANNEL_WORDS } from "@/app/_components/channel-names.ts";
 
-type Reason = Reachability["email"]["reasons"][number];
-type Channel = keyof typeof CHANNEL_WORDS;
+type Reason = Reachability[Channel]["reasons"][number];
 
 /** What each channel sends to. */
-const ADDRESS: Record<Channel, string> = { whatsapp: "phone number", email: "e-mail address", sms: "phone number" };
+const ADDRESS = (channel: Channel) => CHANNEL_WORDS_OF[channel].address;
 
 /** Each reason a message would not go out, in words; the address is the channel's own. */
 function reasonText(reason: Reason, channel: Channel): string {
   switch (reason) {
     case "no_address":
-      return `The contact has no ${ADDRESS[channel]}.`;
+      return `The contact has no ${ADDRESS(channel)}.`;
     case "opted_out":
       return `The contact opted out of ${CHANNEL_WORDS[channel]}.`;
     case "recipient_suppressed":
@@ -34,6 +36,14 @@ function reasonText(reason: Reason, channel: Channel): string {
     case "channel_paused":
       return "Journey messages only: the channel's journey sends are paused because of its complaint or bounce rate.";
   }
+}
+
+const CHANNEL_TYPES = Object.keys(DASHBOARD_CHANNELS) as Channel[];
+
+/** What a channel's part of the dashboard shows of the contact's reachability beyond the verdict (WhatsApp's window). */
+function ReachDetails<T extends Channel>({ channel, reach }: { channel: T; reach: Reachability }) {
+  const Details = DASHBOARD_CHANNELS[channel].ReachDetails;
+  return Details ? <Details reach={reach[channel]} /> : null;
 }
 
 function Verdict({ reachable }: { reachable: boolean }) {
@@ -104,39 +114,15 @@ export function ContactReachability({ contactId }: { contactId: string }) {
       <QueryState query={reach} what="the reachability" lines={2} />
       {r && (
         <div className="reach-grid">
-          <section className="panel" aria-labelledby="reach-whatsapp">
-            <h3 id="reach-whatsapp">
-              WhatsApp <Verdict reachable={r.whatsapp.reachable} />
-            </h3>
-            <Reasons reasons={r.whatsapp.reasons} channel="whatsapp" heldUntil={held} />
-            <dl className="details">
-              <dt>24-hour window</dt>
-              <dd>
-                {r.whatsapp.window.open ? "Open" : "Closed"}
-                {r.whatsapp.window.expires_at && (
-                  <>
-                    {r.whatsapp.window.open ? ", closes " : ", closed "}
-                    <When value={r.whatsapp.window.expires_at} />
-                  </>
-                )}
-                {!r.whatsapp.window.expires_at && !r.whatsapp.window.open && " (the contact never wrote)"}
-              </dd>
-              <dt>Template needed</dt>
-              <dd>{r.whatsapp.template_required ? "Yes" : "No"}</dd>
-            </dl>
-          </section>
-          <section className="panel" aria-labelledby="reach-email">
-            <h3 id="reach-email">
-              E-mail <Verdict reachable={r.email.reachable} />
-            </h3>
-            <Reasons reasons={r.email.reasons} channel="email" heldUntil={held} />
-          </section>
-          <section className="panel" aria-labelledby="reach-sms">
-            <h3 id="reach-sms">
-              SMS <Verdict reachable={r.sms.reachable} />
-            </h3>
-            <Reasons reasons={r.sms.reasons} channel="sms" heldUntil={held} />
-          </section>
+          {CHANNEL_TYPES.map((channel) => (
+            <section key={channel} className="panel" aria-labelledby={`reach-${channel}`}>
+              <h3 id={`reach-${channel}`}>
+                {CHANNEL_LABEL[channel]} <Verdict reachable={r[channel].reachable} />
+              </h3>
+              <Reasons reasons={r[channel].reasons} channel={channel} heldUntil={held} />
+              <ReachDetails channel={channel} reach={r} />
+            </section>
+          ))}
           <section className="panel" aria-labelledby="reach-time">
             <h3 id="reach-time">Local time</h3>
             <dl className="details">

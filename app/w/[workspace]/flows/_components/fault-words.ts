@@ -1,4 +1,5 @@
 import type { ApiFault } from "@/app/_components/api-error.ts";
+import { CHANNEL_WORDS_OF } from "@/app/_channels/channel-words.ts";
 import { STEP_LISTS, type Path, type StepList } from "@/server/flows/step-path.ts";
 
 // The one place where the server's refusal of a flow document (a zod or service error whose
@@ -45,23 +46,8 @@ const EVENT_NAME = "Name the event in lowercase letters, digits, _ and . (such a
 const RULES: { field: RegExp; words: (detail: string, match: RegExpExecArray) => string | null }[] = [
   { field: /^name$/, words: () => "Name the flow." },
   { field: /^steps$/, words: (d) => (/at least one/.test(d) ? "Add at least one step." : null) },
-  {
-    field: /^whatsapp\.body$/,
-    words: (d) => (/at most/.test(d) ? "Shorten the message: at most 4,096 characters." : "Write the message or add a media URL."),
-  },
-  { field: /^whatsapp\.media_url$/, words: () => "Enter a media URL that starts with https://." },
-  { field: /^whatsapp\.media_type$/, words: () => "Choose the media type of the media URL." },
-  { field: /^whatsapp\.fallback$/, words: () => "A fallback needs both a message and a template." },
-  {
-    field: /^whatsapp\.template$/,
-    words: (d) => (/not both/.test(d) ? "Send either a template or a message, not both (or make the template the fallback)." : null),
-  },
-  {
-    field: /^sms\.body$/,
-    words: (d) => (/at most/.test(d) ? "Shorten the SMS: at most 1,600 characters." : "Write the SMS."),
-  },
-  { field: /^email\.html$/, words: () => "Write the e-mail's content." },
-  { field: /^email\.subject$/, words: () => "Shorten the subject: at most 998 characters." },
+  // A send step's content: each channel's own words (app/_channels/<type>/words.ts).
+  ...Object.values(CHANNEL_WORDS_OF).flatMap((words) => words.faults),
   { field: /^channel_id$/, words: () => "Choose a connected channel of the step's type." },
   {
     field: /^duration$/,

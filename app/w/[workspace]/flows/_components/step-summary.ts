@@ -1,3 +1,4 @@
+import { CHANNEL_WORDS_OF } from "@/app/_channels/channel-words.ts";
 import { CHANNEL_WORDS } from "@/app/_components/channel-names.ts";
 import { isoDurationWords } from "@/app/_components/duration.ts";
 import type { Condition, MessageOutcome, Step } from "@/server/flows/flow-schemas.ts";
@@ -28,15 +29,8 @@ function conditionSummary(condition: Condition, tagName: (id: string) => string)
 export function stepSummary(step: Step, { tags = [] }: Names = {}): string {
   const tagName = (id: string) => tags.find((t) => t.id === id)?.name ?? id;
   switch (step.type) {
-    case "send": {
-      if (step.channel === "email") return step.email?.subject ? `Send e-mail: ${quoted(step.email.subject)}` : "Send e-mail";
-      if (step.channel === "sms") return step.sms?.body ? `Send SMS: ${quoted(step.sms.body)}` : "Send SMS: no message yet";
-      const w = step.whatsapp;
-      if (w?.template && !w.fallback) return `Send WhatsApp: template ${w.template.name || "(choose one)"}`;
-      if (w?.body) return `Send WhatsApp: ${quoted(w.body)}${w.fallback ? `, else template ${w.template?.name ?? ""}` : ""}`;
-      if (w?.media_url) return `Send WhatsApp: ${w.media_type ?? "media"}`;
-      return "Send WhatsApp: no message yet";
-    }
+    case "send":
+      return CHANNEL_WORDS_OF[step.channel].summary(step, (text) => quoted(text));
     case "wait":
       return step.duration
         ? `Wait ${isoDurationWords(step.duration)}`

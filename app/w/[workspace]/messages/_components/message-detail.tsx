@@ -33,7 +33,7 @@ function refreshInterval(message: MessageDetails | undefined): number | false {
 }
 
 /** A queued message's failed attempts: why the last one failed, in words and as the provider said, and when the next is due. */
-function RetryLine({ retry, channel }: { retry: NonNullable<MessageDetails["retry"]>; channel: string }) {
+function RetryLine({ retry, channel }: { retry: NonNullable<MessageDetails["retry"]>; channel: MessageDetails["channel"] }) {
   const attempts = retry.failed_attempts === 1 ? "1 attempt" : `${retry.failed_attempts} attempts`;
   return (
     <>

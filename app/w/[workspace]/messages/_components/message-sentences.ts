@@ -1,4 +1,5 @@
 import type { Message } from "@/server/messaging/message-schemas.ts";
+import { CHANNEL_WORDS_OF } from "../../../../_channels/channel-words.ts";
 import { msWords } from "../../../../_components/duration.ts";
 
 // A message's history entries as sentences (the inspector's timeline); plain TypeScript, so the
@@ -60,15 +61,10 @@ function reportSentence(d: Detail): string | null {
 const asDetail = (detail: unknown): Detail => (detail && typeof detail === "object" ? (detail as Detail) : {});
 
 /** Who answered for the channel, as a person names it. */
-const PROVIDER_NAME: Record<Message["channel"], string> = { whatsapp: "WhatsApp", email: "the mail server", sms: "Twilio" };
-const providerName = (channel: Message["channel"]) => PROVIDER_NAME[channel];
+const providerName = (channel: Message["channel"]) => CHANNEL_WORDS_OF[channel].provider.name;
 
 /** The provider as the subject of a sentence: who reports, who answers a send, whose API, and whose report. */
-const WHO: Record<Message["channel"], { reporter: string; server: string; api: string; report: string }> = {
-  whatsapp: { reporter: "WhatsApp", server: "WhatsApp", api: "WhatsApp's API", report: "WhatsApp's" },
-  email: { reporter: "The mail provider", server: "The mail server", api: "The mail server", report: "the provider's" },
-  sms: { reporter: "Twilio", server: "Twilio", api: "Twilio's API", report: "Twilio's" },
-};
+const WHO = (channel: Message["channel"]) => CHANNEL_WORDS_OF[channel].provider;
 
 /** The provider's answer in a clause: "it answered 200 in 120 ms". */
 function answered(d: Detail): string {
@@ -91,7 +87,7 @@ function simulatedSentence(status: string, d: Detail, channel: Message["channel"
     case "delivered":
       return `Simulated: the test message counts as delivered; ${none}`;
     case "read":
-      return `Simulated: the test message counts as ${channel === "email" ? "opened" : "read"}; ${none}`;
+      return `Simulated: the test message counts as ${CHANNEL_WORDS_OF[channel].read.word}; ${none}`;
     case "failed":
       return `Simulated: the test message failed${aside(d.error)}; ${none}`;
     default:
@@ -111,9 +107,9 @@ function statusSentence(status: string | null, d: Detail, channel: Message["chan
     case "sent":
       return `The message left the service: ${providerName(channel)} took it${answered(d)}.`;
     case "delivered":
-      return `${WHO[channel].reporter} reported it delivered to the recipient.`;
+      return `${WHO(channel).reporter} reported it delivered to the recipient.`;
     case "read":
-      return channel === "email" ? "The recipient opened it (its tracking image loaded)." : "The recipient read it.";
+      return CHANNEL_WORDS_OF[channel].read.sentence;
     case "failed":
       // The provider's reason as it came, closed as a sentence.
       return `The message failed${d.error ? `: ${d.error.replace(/[.!?]?\s*$/, ".")}` : "."}`;
@@ -134,16 +130,16 @@ export function entrySentence(entry: HistoryEntry, channel: Message["channel"]):
       return statusSentence(entry.status, d, channel) + late;
     case "provider_report":
       return (
-        reportSentence(d) ?? `${WHO[channel].reporter} reported “${entry.status ?? "an update"}”.${entry.status === "received" ? "" : late}`
+        reportSentence(d) ?? `${WHO(channel).reporter} reported “${entry.status ?? "an update"}”.${entry.status === "received" ? "" : late}`
       );
     case "provider_reply":
-      return `${WHO[channel].server} answered${answered(d)}${d.error ? `: ${d.error}` : "."}`;
+      return `${WHO(channel).server} answered${answered(d)}${d.error ? `: ${d.error}` : "."}`;
     case "provider_request":
       return `The message was handed to ${providerName(channel)}.`;
     case "retry":
-      return `${WHO[channel].server} could not take it now${d.error ? ` (${d.error})` : ""}${answered(d)}; the service tries again in ${msWords(d.retry_in_ms ?? 0)}.`;
+      return `${WHO(channel).server} could not take it now${d.error ? ` (${d.error})` : ""}${answered(d)}; the service tries again in ${msWords(d.retry_in_ms ?? 0)}.`;
     case "outcome_unknown":
-      return `${WHO[channel].server} got the message but did not answer${aside(d.error)}; it is not sent again. The service waits ${msWords(d.settle_in_ms ?? 0)} for ${WHO[channel].report} report, then counts it as failed.`;
+      return `${WHO(channel).server} got the message but did not answer${aside(d.error)}; it is not sent again. The service waits ${msWords(d.settle_in_ms ?? 0)} for ${WHO(channel).report} report, then counts it as failed.`;
     case "note":
       return d.message ?? "A note.";
     default:
@@ -152,8 +148,8 @@ export function entrySentence(entry: HistoryEntry, channel: Message["channel"]):
 }
 
 /** Why the last attempt at a message waiting to be retried failed, in words, before the provider's own text. */
-export function retryReason(error: string, channel: string): string {
-  const who = (WHO[channel as Message["channel"]] ?? WHO.email).api;
+export function retryReason(error: string, channel: Message["channel"]): string {
+  const who = WHO(channel).api;
   if (/ECONNREFUSED/.test(error)) return `${who} refused the connection`;
   if (/ENOTFOUND|EAI_AGAIN/.test(error)) return `${who}'s host name could not be resolved`;
   if (/ETIMEDOUT|timed out|timeout/i.test(error)) return `${who} did not answer in time`;

@@ -1,0 +1,13 @@
+import type { ChannelWords } from "../channel-words.ts";
+
+export const sms = {
+  label: "SMS",
+  inSentence: "SMS",
+  withArticle: "an SMS",
+  externalId: "Account SID",
+  address: "phone number",
+  provider: { name: "Twilio", reporter: "Twilio", server: "Twilio", api: "Twilio's API", report: "Twilio's" },
+  read: { word: "read", sentence: "The recipient read it." },
+  summary: (step, quoted) => (step.sms?.body ? `Send SMS: ${quoted(step.sms.body)}` : "Send SMS: no message yet"),
+  faults: [{ field: /^sms\.body$/, words: (d) => (/at most/.test(d) ? "Shorten the SMS: at most 1,600 characters." : "Write the SMS.") }],
+} satisfies ChannelWords;
