@@ -49,6 +49,12 @@ export interface ChannelWords {
 
 export const CHANNEL_WORDS_OF: { readonly [T in ChannelType]: ChannelWords } = { whatsapp, email, sms };
 
+/** Every channel type, in the registry's order (the contract's): the dashboard's lists of channels. */
+export const CHANNEL_TYPES = Object.keys(CHANNEL_WORDS_OF) as ChannelType[];
+
+/** A contact's opt-out of a channel type, as the API names it (D38: `opt_out_<type>`). */
+export const optOutColumn = <T extends ChannelType>(type: T) => `opt_out_${type}` as const;
+
 /** One value a channel type, `of` its words (a table of labels). */
 export function wordsTable<T>(of: (words: ChannelWords) => T): Record<ChannelType, T> {
   return Object.fromEntries(Object.entries(CHANNEL_WORDS_OF).map(([type, words]) => [type, of(words)])) as Record<ChannelType, T>;

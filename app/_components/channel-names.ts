@@ -11,3 +11,6 @@ export const CHANNEL_WORDS = wordsTable((words) => words.inSentence);
 
 /** With its article, as it is read aloud ("an SMS"). */
 export const A_CHANNEL = wordsTable((words) => words.withArticle);
+
+/** Several names in a sentence: "WhatsApp and e-mail", "WhatsApp, e-mail, and SMS". */
+export const listed = (names: readonly string[]) => new Intl.ListFormat("en").format(names);
