@@ -1,5 +1,6 @@
 import type { SendStep } from "@/server/flows/flow-schemas.ts";
 import type { Message } from "@/server/messaging/message-schemas.ts";
+import type { Usage } from "@/server/usage/get-usage.ts";
 import { email } from "./email/words.ts";
 import { sms } from "./sms/words.ts";
 import { whatsapp } from "./whatsapp/words.ts";
@@ -14,6 +15,9 @@ export type ChannelType = Message["channel"];
 
 /** A fault of a send step's content (its field's path under the step, such as `sms.body`) in words; null: the server's own. */
 export type FaultWords = { field: RegExp; words: (detail: string) => string | null };
+
+/** A count of the month's usage (`GET /usage`), such as the sms's `sms_segments`. */
+export type UsageCount = { [K in keyof Usage]-?: Usage[K] extends number ? K : never }[keyof Usage];
 
 export interface ChannelWords {
   /** As a label (a column, a select's option, a heading). */
@@ -45,9 +49,19 @@ export interface ChannelWords {
   summary(step: SendStep, quoted: (text: string) => string): string;
   /** The journey editor's words for faults of the step's content (`whatsapp.body`). */
   faults: readonly FaultWords[];
+  /** Its colour in the usage's bars and charts and on its channel's badge. */
+  color: string;
+  /** The counts it adds to the month's usage (D97: the sms's `sms_segments`), each in a sentence with its formatted count; absent: none. */
+  usage?: Partial<Record<UsageCount, (count: string) => string>>;
 }
 
 export const CHANNEL_WORDS_OF: { readonly [T in ChannelType]: ChannelWords } = { whatsapp, email, sms };
+
+/** Every channel type, in the registry's order (the contract's): the dashboard's lists of channels. */
+export const CHANNEL_TYPES = Object.keys(CHANNEL_WORDS_OF) as ChannelType[];
+
+/** A contact's opt-out of a channel type, as the API names it (D38: `opt_out_<type>`). */
+export const optOutColumn = <T extends ChannelType>(type: T) => `opt_out_${type}` as const;
 
 /** One value a channel type, `of` its words (a table of labels). */
 export function wordsTable<T>(of: (words: ChannelWords) => T): Record<ChannelType, T> {

@@ -9,5 +9,11 @@ export const CHANNEL_LABEL = wordsTable((words) => words.label);
 /** Inside a sentence. */
 export const CHANNEL_WORDS = wordsTable((words) => words.inSentence);
 
+/** Its colour in the usage's bars and charts and on its badge. */
+export const CHANNEL_COLOR = wordsTable((words) => words.color);
+
 /** With its article, as it is read aloud ("an SMS"). */
 export const A_CHANNEL = wordsTable((words) => words.withArticle);
+
+/** Several names in a sentence: "WhatsApp and e-mail", "WhatsApp, e-mail, and SMS". */
+export const listed = (names: readonly string[]) => new Intl.ListFormat("en").format(names);

@@ -293,6 +293,51 @@ test("an admin adds a contact with the New contact form", async ({ page, signIn 
   await expect(historyRows(page).first()).toContainText("contato.criado");
 });
 
+test("an admin opts a contact out of SMS as of the other channels; it is saved, and support staff see it", async ({ page, signIn }) => {
+  await signIn(EDITOR);
+  await openContacts(page);
+  const stamp = Date.now();
+  const name = `Sami SMS ${stamp}`;
+  await page.getByRole("button", { name: "New contact" }).click();
+  const dialog = page.getByRole("dialog", { name: "New contact" });
+  await dialog.getByLabel("Name", { exact: true }).fill(name);
+  await dialog.getByLabel("Phone", { exact: true }).fill(`+55 21 98${String(stamp % 10_000_000).padStart(7, "0")}`);
+  // Every channel of the registry has its opt-out (D38), SMS's included (issue 49).
+  const optOuts = dialog.getByRole("group", { name: "Opt-outs" });
+  await expect(optOuts.getByRole("checkbox")).toHaveCount(3);
+  await dialog.getByRole("button", { name: "Create contact" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(details(page).getByRole("list", { name: "Opted out of" })).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Edit" }).click();
+  const form = page.getByRole("region", { name: "Edit contact" });
+  await expect(form.getByLabel("Opted out of SMS", { exact: true })).not.toBeChecked();
+  await form.getByLabel("Opted out of SMS", { exact: true }).check();
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Contact saved." })).toBeVisible();
+
+  // Saved: the page read again from the server shows it.
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(details(page).getByRole("list", { name: "Opted out of" })).toHaveText("SMS");
+  await expect(page.getByText("Opted out of SMS: sends to this contact on that channel are refused, and flows skip them.")).toBeVisible();
+  await expect(historyRows(page).first()).toContainText("Opted out of SMS.");
+  await page.getByRole("button", { name: "Edit" }).click();
+  await expect(form.getByLabel("Opted out of SMS", { exact: true })).toBeChecked();
+  await expect(form.getByLabel("Opted out of WhatsApp", { exact: true })).not.toBeChecked();
+  await form.getByRole("button", { name: "Cancel" }).click();
+
+  // The list shows it too, and a support user sees it read-only.
+  await openContacts(page);
+  await search(page, name);
+  await expect(contactRows(page).getByRole("list", { name: "Opted out of" })).toHaveText("SMS");
+  await page.context().clearCookies();
+  await signIn(VIEWER);
+  await openContact(page, name);
+  await expect(details(page).getByRole("list", { name: "Opted out of" })).toHaveText("SMS");
+  await expect(page.getByRole("button", { name: "Edit" })).toHaveCount(0);
+});
+
 test("a support user sees contacts read-only", async ({ page, seed, signIn }) => {
   await signIn(VIEWER);
   await openContacts(page);

@@ -101,6 +101,22 @@ test("filters by status, channel and dates, kept in the URL; the mode is the top
   await expect(messageRow(rows, m.emailTest)).toBeVisible();
   await expect(rows.first()).toContainText("E-mail");
 
+  // Every channel of the registry is a choice, SMS's included (issue 49): a test SMS sent now
+  // is found by it, and only SMS are.
+  const sent = await page.request.post("/api/v1/messages", {
+    headers: { authorization: `Bearer ${m.testKey}` },
+    data: { channel: "sms", to: { phone: "+15550104091" }, sms: { body: "Filtered by channel" } },
+  });
+  expect(sent.status(), await sent.text()).toBe(202);
+  const { id: smsId } = (await sent.json()) as { id: string };
+  await expect(page.getByLabel("Channel", { exact: true }).locator("option")).toHaveText(["Any channel", "WhatsApp", "E-mail", "SMS"]);
+  await filter(page, "Channel", "sms");
+  await expect(page).toHaveURL(/[?&]channel=sms(&|$)/);
+  await expect(messageRow(rows, smsId)).toBeVisible();
+  await expect(rows.filter({ hasNotText: "SMS" })).toHaveCount(0);
+  await filter(page, "Channel", "email");
+  await expect(rows).toHaveCount(1);
+
   // Dates: today holds the seeded messages, tomorrow none.
   await page.getByLabel("From").fill(localDay());
   await page.getByLabel("To", { exact: true }).fill(localDay());

@@ -27,8 +27,12 @@ test("an admin lands on the overview: volume today, outcomes by status and chann
   await expect(today).toContainText("test WhatsApp messages");
   const whatsappToday = Number((await today.locator(".figure-value").first().textContent())!.replace(/\D/g, ""));
   expect(whatsappToday).toBeGreaterThanOrEqual(32);
+  // Every channel of the registry has its figure, its column and its daily limit (SMS, issue 49).
+  await expect(today).toContainText("test SMS messages");
+  await expect(page.getByRole("region", { name: "Limits" }).getByRole("progressbar", { name: "Live SMS today" })).toBeVisible();
 
   const outcomes = page.getByRole("table", { name: "Messages by status and channel, last 30 days" });
+  await expect(outcomes.getByRole("columnheader")).toHaveText(["Status", "WhatsApp", "E-mail", "SMS", "Total"]);
   const failed = outcomes.getByRole("row", { name: /^Failed/ });
   await expect(failed).toBeVisible();
   expect(Number((await failed.getByRole("cell").last().textContent())!.replace(/\D/g, ""))).toBeGreaterThanOrEqual(1);

@@ -44,6 +44,7 @@ test("an admin sets the workspace's time zone and a WhatsApp cap; wrong values a
   await expect(page.getByLabel("WhatsApp: messages")).toHaveValue("3");
   await expect(page.getByLabel("WhatsApp messages per period")).toHaveValue("PT12H");
   await expect(page.getByLabel("E-mail: messages")).toHaveValue("");
+  await expect(page.getByLabel("SMS: messages")).toHaveValue("");
 
   // WhatsApp prices: an amount of 7 decimals, then prices without a currency, each refused at its field.
   const prices = page.getByRole("group", { name: "WhatsApp prices" });

@@ -19,4 +19,5 @@ export const email = {
     { field: /^email\.html$/, words: () => "Write the e-mail's content." },
     { field: /^email\.subject$/, words: () => "Shorten the subject: at most 998 characters." },
   ],
+  color: "#2f6fdf",
 } satisfies ChannelWords;

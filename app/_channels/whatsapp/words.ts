@@ -28,4 +28,5 @@ export const whatsapp = {
       words: (d) => (/not both/.test(d) ? "Send either a template or a message, not both (or make the template the fallback)." : null),
     },
   ],
+  color: "#1f9d55",
 } satisfies ChannelWords;

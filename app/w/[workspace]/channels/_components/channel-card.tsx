@@ -3,6 +3,7 @@
 import { useId } from "react";
 import { CopyButton } from "@/app/_components/copy-button.tsx";
 import { When } from "@/app/_components/when.tsx";
+import { CHANNEL_COLOR } from "@/app/_components/channel-names.ts";
 import { SECRET_NAMES, type Channel } from "@/server/channels/channel-schemas.ts";
 import { CHANNEL_FORMS } from "./channel-forms.tsx";
 import { ChannelPaused } from "./channel-paused.tsx";
@@ -27,7 +28,9 @@ export function ChannelCard({ channel, canManage = false, onSendTest, onDisconne
     <article className={disconnected ? "panel channel disconnected" : "panel channel"} aria-labelledby={headingId}>
       <div className="channel-head">
         <h2 id={headingId}>{channel.name}</h2>
-        <span className={`badge channel-${channel.type}`}>{TYPE_LABEL[channel.type]}</span>
+        <span className="badge" style={{ borderColor: CHANNEL_COLOR[channel.type] }}>
+          {TYPE_LABEL[channel.type]}
+        </span>
         {disconnected ? (
           <span className="badge revoked">Disconnected</span>
         ) : channel.status === "paused" ? (

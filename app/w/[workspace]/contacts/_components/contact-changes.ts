@@ -1,4 +1,5 @@
-import type { Contact } from "@/server/contacts/contact-schemas.ts";
+import { CHANNEL_TYPES, optOutColumn } from "@/app/_channels/channel-words.ts";
+import type { Contact, OptOutColumn } from "@/server/contacts/contact-schemas.ts";
 import type { CustomField } from "@/server/fields/field-schemas.ts";
 
 export type FieldValue = string | number | boolean;
@@ -10,10 +11,8 @@ export type ContactChanges = {
   name?: string | null;
   tags?: string[];
   fields?: Record<string, FieldValue | null>;
-  opt_out_whatsapp?: boolean;
-  opt_out_email?: boolean;
   time_zone?: string | null;
-};
+} & Partial<Record<OptOutColumn, boolean>>;
 
 /** What the contact form holds; a custom field's empty input is null. */
 export type ContactFormValues = {
@@ -22,8 +21,8 @@ export type ContactFormValues = {
   email: string;
   tags: string[];
   fields: Record<string, FieldValue | null>;
-  optOutWhatsapp: boolean;
-  optOutEmail: boolean;
+  /** Each channel's opt-out (`opt_out_<type>`). */
+  optOuts: Record<OptOutColumn, boolean>;
   timeZone: string;
 };
 
@@ -58,8 +57,10 @@ export function readContactForm(form: HTMLFormElement, fields: CustomField[]): {
       email: text("email"),
       tags: data.getAll("tags").map(String),
       fields: values,
-      optOutWhatsapp: data.get("opt_out_whatsapp") === "on",
-      optOutEmail: data.get("opt_out_email") === "on",
+      optOuts: Object.fromEntries(CHANNEL_TYPES.map((type) => [optOutColumn(type), data.get(optOutColumn(type)) === "on"])) as Record<
+        OptOutColumn,
+        boolean
+      >,
       timeZone: text("time_zone"),
     },
     errors,
@@ -81,8 +82,7 @@ export function contactChanges(values: ContactFormValues, before: Contact | null
     if (values.tags.length) changes.tags = values.tags;
     const filled = Object.entries(values.fields).filter(([, v]) => v !== null && v !== false);
     if (filled.length) changes.fields = Object.fromEntries(filled);
-    if (values.optOutWhatsapp) changes.opt_out_whatsapp = true;
-    if (values.optOutEmail) changes.opt_out_email = true;
+    for (const type of CHANNEL_TYPES) if (values.optOuts[optOutColumn(type)]) changes[optOutColumn(type)] = true;
     if (values.timeZone) changes.time_zone = values.timeZone;
     return { changes, errors };
   }
@@ -103,8 +103,10 @@ export function contactChanges(values: ContactFormValues, before: Contact | null
     fields[key] = value;
   }
   if (Object.keys(fields).length) changes.fields = fields;
-  if (values.optOutWhatsapp !== before.opt_out_whatsapp) changes.opt_out_whatsapp = values.optOutWhatsapp;
-  if (values.optOutEmail !== before.opt_out_email) changes.opt_out_email = values.optOutEmail;
+  for (const type of CHANNEL_TYPES) {
+    const column = optOutColumn(type);
+    if (values.optOuts[column] !== before[column]) changes[column] = values.optOuts[column];
+  }
   if ((values.timeZone || null) !== before.time_zone) changes.time_zone = values.timeZone || null;
   return { changes, errors };
 }

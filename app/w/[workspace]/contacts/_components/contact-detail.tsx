@@ -16,7 +16,8 @@ import { ContactEvents } from "./contact-events.tsx";
 import { ContactMessages } from "./contact-messages.tsx";
 import { ContactReachability } from "./contact-reachability.tsx";
 import { ContactRuns } from "./contact-runs.tsx";
-import { OptOuts } from "./contacts-table.tsx";
+import { CHANNEL_WORDS, listed } from "@/app/_components/channel-names.ts";
+import { OptOuts, optedOutOf } from "./contacts-table.tsx";
 import { QueryState } from "@/app/_components/query-state.tsx";
 import { Loading } from "@/app/_components/query-state.tsx";
 
@@ -109,10 +110,10 @@ export function ContactDetail({ workspace, id, canManage }: Props) {
         {saved && !editing ? "Contact saved." : ""}
       </p>
       {!canManage && <p className="note">You have read-only access to this workspace&apos;s contacts.</p>}
-      {(c.opt_out_whatsapp || c.opt_out_email) && (
+      {optedOutOf(c).length > 0 && (
         <p className="note opt-out-note">
-          Opted out of {[c.opt_out_whatsapp ? "WhatsApp" : null, c.opt_out_email ? "e-mail" : null].filter(Boolean).join(" and ")}: sends to
-          this contact on {c.opt_out_whatsapp && c.opt_out_email ? "those channels" : "that channel"} are refused, and flows skip them.
+          Opted out of {listed(optedOutOf(c).map((type) => CHANNEL_WORDS[type]))}: sends to this contact on{" "}
+          {optedOutOf(c).length > 1 ? "those channels" : "that channel"} are refused, and flows skip them.
         </p>
       )}
 

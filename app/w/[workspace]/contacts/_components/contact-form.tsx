@@ -5,6 +5,8 @@ import { apiFault, faultAt } from "@/app/_components/api-error.ts";
 import { FieldError } from "@/app/_components/form-feedback.tsx";
 import { Swatch } from "@/app/_components/tag-chips.tsx";
 import { useFocusFirstInvalid } from "@/app/_components/use-focus-invalid.ts";
+import { CHANNEL_TYPES, optOutColumn } from "@/app/_channels/channel-words.ts";
+import { CHANNEL_WORDS } from "@/app/_components/channel-names.ts";
 import type { Contact } from "@/server/contacts/contact-schemas.ts";
 import type { CustomField } from "@/server/fields/field-schemas.ts";
 import type { Tag } from "@/server/tags/tag-schemas.ts";
@@ -41,8 +43,7 @@ export function ContactForm({ contact, tags, fields, error, pending, submitLabel
     "phone",
     "email",
     "time_zone",
-    "opt_out_whatsapp",
-    "opt_out_email",
+    ...CHANNEL_TYPES.map(optOutColumn),
     "tags",
     ...fields.map((f) => `fields.${f.key}`),
   ];
@@ -104,19 +105,17 @@ export function ContactForm({ contact, tags, fields, error, pending, submitLabel
 
       <fieldset>
         <legend>Opt-outs</legend>
-        <label className="choice">
-          <input
-            type="checkbox"
-            name="opt_out_whatsapp"
-            defaultChecked={contact?.opt_out_whatsapp ?? false}
-            {...a11y("opt_out_whatsapp")}
-          />
-          Opted out of WhatsApp
-        </label>
-        <label className="choice">
-          <input type="checkbox" name="opt_out_email" defaultChecked={contact?.opt_out_email ?? false} {...a11y("opt_out_email")} />
-          Opted out of e-mail
-        </label>
+        {CHANNEL_TYPES.map((type) => (
+          <label key={type} className="choice">
+            <input
+              type="checkbox"
+              name={optOutColumn(type)}
+              defaultChecked={contact?.[optOutColumn(type)] ?? false}
+              {...a11y(optOutColumn(type))}
+            />
+            Opted out of {CHANNEL_WORDS[type]}
+          </label>
+        ))}
       </fieldset>
 
       <fieldset aria-invalid={tagsA11y["aria-invalid"]} aria-describedby={tagsA11y["aria-describedby"]}>

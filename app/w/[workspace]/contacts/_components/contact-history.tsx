@@ -7,7 +7,9 @@ import { EventName } from "@/app/_components/event-name.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import { useWorkspaceFields, useWorkspaceTags } from "@/app/_components/use-catalog.ts";
 import { When } from "@/app/_components/when.tsx";
-import { CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
+import { CHANNEL_TYPES, optOutColumn } from "@/app/_channels/channel-words.ts";
+import { CHANNEL_LABEL, CHANNEL_WORDS } from "@/app/_components/channel-names.ts";
+import type { OptOutColumn } from "@/server/contacts/contact-schemas.ts";
 
 export type HistoryEvent = { id: string; event: string; mode: string; data: unknown; timestamp: string };
 
@@ -17,9 +19,7 @@ type ContactData = {
   email?: string | null;
   tags?: string[];
   fields?: Record<string, unknown>;
-  opt_out_whatsapp?: boolean;
-  opt_out_email?: boolean;
-};
+} & Partial<Record<OptOutColumn, boolean>>;
 type EventData = ContactData & {
   id?: string;
   channelType?: string;
@@ -58,11 +58,10 @@ export function contactChanges(before: ContactData, after: ContactData, names: N
     const b = after.fields?.[key];
     if (JSON.stringify(a) !== JSON.stringify(b)) out.push(`${names.field(key)} ${quote(a)} → ${quote(b)}`);
   }
-  for (const [key, channel] of [
-    ["opt_out_whatsapp", "WhatsApp"],
-    ["opt_out_email", "e-mail"],
-  ] as const) {
-    if (Boolean(before[key]) !== Boolean(after[key])) out.push(after[key] ? `opted out of ${channel}` : `opted in to ${channel} again`);
+  for (const type of CHANNEL_TYPES) {
+    const key = optOutColumn(type);
+    if (Boolean(before[key]) !== Boolean(after[key]))
+      out.push(after[key] ? `opted out of ${CHANNEL_WORDS[type]}` : `opted in to ${CHANNEL_WORDS[type]} again`);
   }
   return out;
 }
@@ -75,8 +74,7 @@ function createdWith(data: ContactData, names: Names): string[] {
   if (data.email) out.push(`e-mail ${data.email}`);
   if (data.tags?.length) out.push(`tags ${data.tags.map(names.tag).join(", ")}`);
   for (const [key, value] of Object.entries(data.fields ?? {})) out.push(`${names.field(key)} ${quote(value)}`);
-  if (data.opt_out_whatsapp) out.push("opted out of WhatsApp");
-  if (data.opt_out_email) out.push("opted out of e-mail");
+  for (const type of CHANNEL_TYPES) if (data[optOutColumn(type)]) out.push(`opted out of ${CHANNEL_WORDS[type]}`);
   return out;
 }
 

@@ -1,19 +1,28 @@
 import { Link } from "@/app/_components/link.tsx";
 import { TagChips } from "@/app/_components/tag-chips.tsx";
 import { When } from "@/app/_components/when.tsx";
-import type { Contact } from "@/server/contacts/contact-schemas.ts";
+import { CHANNEL_TYPES, optOutColumn } from "@/app/_channels/channel-words.ts";
+import { CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
+import type { Contact, OptOutColumn } from "@/server/contacts/contact-schemas.ts";
 import type { Tag } from "@/server/tags/tag-schemas.ts";
 
 /** The channels a contact opted out of, as badges. */
-export function OptOuts({ contact }: { contact: Pick<Contact, "opt_out_whatsapp" | "opt_out_email"> }) {
-  if (!contact.opt_out_whatsapp && !contact.opt_out_email) return <span className="muted">None</span>;
+export function OptOuts({ contact }: { contact: Pick<Contact, OptOutColumn> }) {
+  const types = optedOutOf(contact);
+  if (!types.length) return <span className="muted">None</span>;
   return (
     <ul className="flags chips" aria-label="Opted out of">
-      {contact.opt_out_whatsapp && <li className="badge opted-out">WhatsApp</li>}
-      {contact.opt_out_email && <li className="badge opted-out">E-mail</li>}
+      {types.map((type) => (
+        <li key={type} className="badge opted-out">
+          {CHANNEL_LABEL[type]}
+        </li>
+      ))}
     </ul>
   );
 }
+
+/** The channel types a contact opted out of, in the registry's order. */
+export const optedOutOf = (contact: Pick<Contact, OptOutColumn>) => CHANNEL_TYPES.filter((type) => contact[optOutColumn(type)]);
 
 type Props = { workspace: string; contacts: Contact[]; tags: ReadonlyMap<string, Tag>; busy: boolean };
 

@@ -1,3 +1,4 @@
+import { CHANNEL_TYPES } from "@/app/_channels/channel-words.ts";
 import type { Message } from "@/server/messaging/message-schemas.ts";
 import { STATUSES, type MessageStatus } from "./message-labels.tsx";
 
@@ -36,7 +37,7 @@ export function readFilters(params: URLSearchParams): Filters {
   return {
     q: (params.get("q") ?? "").slice(0, 200),
     status: oneOf(params.get("status"), STATUSES),
-    channel: oneOf(params.get("channel"), ["whatsapp", "email"] as const),
+    channel: oneOf(params.get("channel"), CHANNEL_TYPES),
     from: day("from"),
     to: day("to"),
   };

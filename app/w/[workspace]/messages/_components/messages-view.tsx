@@ -145,8 +145,11 @@ export function MessagesView({ workspace }: { workspace: string }) {
               onChange={(e) => setFilters({ channel: e.target.value as Filters["channel"] })}
             >
               <option value="">Any channel</option>
-              <option value="whatsapp">{CHANNEL_LABEL.whatsapp}</option>
-              <option value="email">{CHANNEL_LABEL.email}</option>
+              {Object.entries(CHANNEL_LABEL).map(([type, label]) => (
+                <option key={type} value={type}>
+                  {label}
+                </option>
+              ))}
             </select>
           </div>
           <div className="field">

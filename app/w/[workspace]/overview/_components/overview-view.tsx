@@ -7,6 +7,8 @@ import { Link } from "@/app/_components/link.tsx";
 import { useMode } from "@/app/_components/mode-switch.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
 import type { AppRouter } from "@/server/api/root.ts";
+import { CHANNEL_TYPES } from "@/app/_channels/channel-words.ts";
+import { CHANNEL_COLOR, CHANNEL_LABEL, CHANNEL_WORDS, listed } from "@/app/_components/channel-names.ts";
 import { UsageBar } from "../../usage/_components/usage-bar.tsx";
 import { QueryState } from "@/app/_components/query-state.tsx";
 import { ChartLoading } from "../../usage/_components/chart-loading.tsx";
@@ -34,7 +36,7 @@ function Checklist({ workspace, steps, canManage }: { workspace: string; steps: 
   const base = `/w/${encodeURIComponent(workspace)}`;
   const items = [
     { done: steps.key_created, label: "Create an API key", href: `${base}/keys` },
-    { done: steps.channel_connected, label: "Connect a WhatsApp number or an e-mail sender", href: `${base}/channels` },
+    { done: steps.channel_connected, label: "Connect a channel", href: `${base}/channels` },
     { done: steps.webhook_registered, label: "Register a webhook endpoint", href: `${base}/webhooks` },
     { done: steps.live_message_sent, label: "Send a first live message", href: "/docs/getting-started" },
   ];
@@ -83,12 +85,11 @@ function Outcomes({ recent }: { recent: Overview["recent"] }) {
           <thead>
             <tr>
               <th scope="col">Status</th>
-              <th scope="col" className="number">
-                WhatsApp
-              </th>
-              <th scope="col" className="number">
-                E-mail
-              </th>
+              {CHANNEL_TYPES.map((type) => (
+                <th key={type} scope="col" className="number">
+                  {CHANNEL_LABEL[type]}
+                </th>
+              ))}
               <th scope="col" className="number">
                 Total
               </th>
@@ -98,8 +99,11 @@ function Outcomes({ recent }: { recent: Overview["recent"] }) {
             {recent.by_status.map((s) => (
               <tr key={s.status}>
                 <th scope="row">{STATUS_LABEL[s.status]}</th>
-                <td className="number">{count.format(s.whatsapp)}</td>
-                <td className="number">{count.format(s.email)}</td>
+                {CHANNEL_TYPES.map((type) => (
+                  <td key={type} className="number">
+                    {count.format(s[type])}
+                  </td>
+                ))}
                 <td className="number">{count.format(s.total)}</td>
               </tr>
             ))}
@@ -144,6 +148,8 @@ export function OverviewView({ workspace, canManage }: { workspace: string; canM
     );
   }
   const o = overview.data;
+  // Today is the last of the 30 days, whose counts are by channel type and mode (`sms_live`).
+  const today = o.days.at(-1);
   return (
     <>
       {header}
@@ -153,18 +159,20 @@ export function OverviewView({ workspace, canManage }: { workspace: string; canM
         <section className="panel" aria-labelledby="today-heading">
           <h2 id="today-heading">Today</h2>
           <div className="figures">
-            <div className="figure">
-              <span className="figure-value">{count.format(o.today.whatsapp)}</span>
-              <span className="figure-label">{mode} WhatsApp messages</span>
-            </div>
-            <div className="figure">
-              <span className="figure-value">{count.format(o.today.email)}</span>
-              <span className="figure-label">{mode} e-mails</span>
-            </div>
+            {CHANNEL_TYPES.map((type) => (
+              <div key={type} className="figure">
+                <span className="figure-value">{count.format(today?.[`${type}_${o.mode}`] ?? 0)}</span>
+                <span className="figure-label">
+                  {o.mode} {CHANNEL_WORDS[type]} messages
+                </span>
+              </div>
+            ))}
           </div>
           <p className="muted hint">
-            {count.format(o.last_30_days.whatsapp)} WhatsApp messages and {count.format(o.last_30_days.email)} e-mails in 30 days, {mode}{" "}
-            only.
+            {listed(
+              CHANNEL_TYPES.map((type) => `${count.format(o.days.reduce((n, d) => n + d[`${type}_${o.mode}`], 0))} ${CHANNEL_WORDS[type]}`),
+            )}{" "}
+            messages in 30 days, {o.mode} only.
           </p>
         </section>
 
@@ -174,13 +182,16 @@ export function OverviewView({ workspace, canManage }: { workspace: string; canM
             label="Live messages this month"
             value={o.usage.total}
             max={o.usage.limit}
-            segments={[
-              { label: "WhatsApp", value: o.usage.whatsapp, className: "whatsapp" },
-              { label: "e-mail", value: o.usage.email, className: "email" },
-            ]}
+            segments={CHANNEL_TYPES.map((type) => ({ label: CHANNEL_WORDS[type], value: o.usage[type], color: CHANNEL_COLOR[type] }))}
           />
-          <UsageBar label="Live WhatsApp today" value={o.today.whatsapp_live} max={o.usage.daily_limit_per_channel} />
-          <UsageBar label="Live e-mails today" value={o.today.email_live} max={o.usage.daily_limit_per_channel} />
+          {CHANNEL_TYPES.map((type) => (
+            <UsageBar
+              key={type}
+              label={`Live ${CHANNEL_WORDS[type]} today`}
+              value={today?.[`${type}_live`] ?? 0}
+              max={o.usage.daily_limit_per_channel}
+            />
+          ))}
           <Link href={`${base}/usage`}>Usage by day and month</Link>
         </section>
       </div>

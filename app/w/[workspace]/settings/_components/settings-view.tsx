@@ -5,12 +5,12 @@ import { useId, type FormEvent } from "react";
 import { apiFault, faultAt } from "@/app/_components/api-error.ts";
 import { QueryState } from "@/app/_components/query-state.tsx";
 import { useTRPC } from "@/app/_components/trpc.ts";
+import { CHANNEL_TYPES } from "@/app/_channels/channel-words.ts";
+import { CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
 import { META_PRICING_CATEGORIES } from "@/server/usage/whatsapp-cost.ts";
 
-const CHANNELS = [
-  { channel: "whatsapp", label: "WhatsApp" },
-  { channel: "email", label: "E-mail" },
-] as const;
+/** Each channel's frequency cap (D67), in the registry's order. */
+const CHANNELS = CHANNEL_TYPES.map((channel) => ({ channel, label: CHANNEL_LABEL[channel] }));
 
 /** Meta's categories, then any other the workspace has a price for. */
 const priceCategories = (prices: Record<string, string>) => [

@@ -1,16 +1,14 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CHANNEL_TYPES } from "@/app/_channels/channel-words.ts";
+import { CHANNEL_COLOR, CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
 import type { DashboardMode } from "@/app/_lib/dashboard-mode.ts";
 import type { DailyUsage } from "@/server/usage/usage-report.ts";
 
-/** The series: one mode's messages (the top bar's switch), WhatsApp and e-mail stacked in one bar per day, in the same colours in both modes (the pale ones test had beside live were too faint for their legend). */
-const SERIES = [
-  { key: "whatsapp_live", name: "WhatsApp (live)", color: "#1f9d55", mode: "live" },
-  { key: "email_live", name: "E-mail (live)", color: "#2f6fdf", mode: "live" },
-  { key: "whatsapp_test", name: "WhatsApp (test)", color: "#1f9d55", mode: "test" },
-  { key: "email_test", name: "E-mail (test)", color: "#2f6fdf", mode: "test" },
-] as const;
+/** The series of one mode's messages (the top bar's switch): every channel stacked in one bar per day, in the same colours in both modes (the pale ones test had beside live were too faint for their legend). */
+const seriesOf = (mode: DashboardMode) =>
+  CHANNEL_TYPES.map((type) => ({ key: `${type}_${mode}` as const, name: `${CHANNEL_LABEL[type]} (${mode})`, color: CHANNEL_COLOR[type] }));
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", timeZone: "UTC" });
 
@@ -28,7 +26,7 @@ export function DailyChart({
   mode: DashboardMode;
   caption?: string;
 }) {
-  const series = SERIES.filter((s) => s.mode === mode);
+  const series = seriesOf(mode);
   const data = days.map((d) => ({ ...d, label: String(Number(d.day.slice(8))) }));
   return (
     <figure className="daily-chart">

@@ -2,7 +2,7 @@ import { useId } from "react";
 
 const count = new Intl.NumberFormat();
 
-export type Segment = { label: string; value: number; className: string };
+export type Segment = { label: string; value: number; color: string };
 
 type Props = {
   label: string;
@@ -53,7 +53,7 @@ export function UsageBar({ label, value, max, segments }: Props) {
         aria-valuetext={text}
       >
         {segments?.length ? (
-          segments.map((s) => <span key={s.label} className={`fill ${s.className}`} style={{ width: width(s.value) }} />)
+          segments.map((s) => <span key={s.label} className="fill" style={{ width: width(s.value), background: s.color }} />)
         ) : (
           <span className="fill" style={{ width: width(value) }} />
         )}

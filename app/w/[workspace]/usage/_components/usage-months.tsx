@@ -1,3 +1,5 @@
+import { CHANNEL_TYPES } from "@/app/_channels/channel-words.ts";
+import { CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
 import type { MonthlyUsage } from "@/server/usage/usage-report.ts";
 
 const count = new Intl.NumberFormat();
@@ -19,12 +21,11 @@ export function UsageMonths({ months }: { months: MonthlyUsage[] }) {
         <thead>
           <tr>
             <th scope="col">Month</th>
-            <th scope="col" className="number">
-              WhatsApp (live)
-            </th>
-            <th scope="col" className="number">
-              E-mail (live)
-            </th>
+            {CHANNEL_TYPES.map((type) => (
+              <th key={type} scope="col" className="number">
+                {CHANNEL_LABEL[type]} (live)
+              </th>
+            ))}
             <th scope="col" className="number">
               Total
             </th>
@@ -36,9 +37,12 @@ export function UsageMonths({ months }: { months: MonthlyUsage[] }) {
               <th scope="row">
                 <time dateTime={m.period}>{monthName(m.period)}</time>
               </th>
-              <td className="number">{count.format(m.whatsapp)}</td>
-              <td className="number">{count.format(m.email)}</td>
-              <td className="number">{count.format(m.whatsapp + m.email)}</td>
+              {CHANNEL_TYPES.map((type) => (
+                <td key={type} className="number">
+                  {count.format(m[type])}
+                </td>
+              ))}
+              <td className="number">{count.format(CHANNEL_TYPES.reduce((n, type) => n + m[type], 0))}</td>
             </tr>
           ))}
         </tbody>

@@ -1,13 +1,14 @@
-type Counts = { whatsapp: number; email: number };
+import { CHANNEL_TYPES, type ChannelType } from "@/app/_channels/channel-words.ts";
+import { CHANNEL_LABEL } from "@/app/_components/channel-names.ts";
+
+type Counts = Record<ChannelType, number>;
 
 const count = new Intl.NumberFormat();
 
 /** This month's live and test messages per channel (test messages spend no quota, D35). */
 export function UsageTotals({ live, test }: { live: Counts; test: Counts }) {
-  const rows = [
-    { name: "WhatsApp", live: live.whatsapp, test: test.whatsapp },
-    { name: "E-mail", live: live.email, test: test.email },
-  ];
+  const rows = CHANNEL_TYPES.map((type) => ({ name: CHANNEL_LABEL[type], live: live[type], test: test[type] }));
+  const sum = (of: (row: (typeof rows)[number]) => number) => rows.reduce((n, row) => n + of(row), 0);
   return (
     <div className="table-wrap narrow">
       <table>
@@ -39,9 +40,9 @@ export function UsageTotals({ live, test }: { live: Counts; test: Counts }) {
         <tfoot>
           <tr>
             <th scope="row">Total</th>
-            <td className="number">{count.format(live.whatsapp + live.email)}</td>
-            <td className="number">{count.format(test.whatsapp + test.email)}</td>
-            <td className="number">{count.format(live.whatsapp + live.email + test.whatsapp + test.email)}</td>
+            <td className="number">{count.format(sum((row) => row.live))}</td>
+            <td className="number">{count.format(sum((row) => row.test))}</td>
+            <td className="number">{count.format(sum((row) => row.live + row.test))}</td>
           </tr>
         </tfoot>
       </table>

@@ -9,10 +9,19 @@ import { monthName, UsageMonths } from "./usage-months.tsx";
 import { UsageTotals } from "./usage-totals.tsx";
 import { UsagePricing } from "./usage-pricing.tsx";
 import { formatCost } from "@/app/_components/money.ts";
+import { CHANNEL_TYPES, CHANNEL_WORDS_OF, type UsageCount } from "@/app/_channels/channel-words.ts";
+import { CHANNEL_COLOR, CHANNEL_LABEL, CHANNEL_WORDS, listed } from "@/app/_components/channel-names.ts";
 import { QueryState } from "@/app/_components/query-state.tsx";
 import { ChartLoading } from "./chart-loading.tsx";
 
 // recharts is loaded with the chart only, in the browser (it measures its container).
+const count = new Intl.NumberFormat();
+
+/** What the channels add to the month's usage (the sms's segments), in their words. */
+const USAGE_FIELDS = CHANNEL_TYPES.flatMap(
+  (type) => Object.entries(CHANNEL_WORDS_OF[type].usage ?? {}) as [UsageCount, (count: string) => string][],
+);
+
 const DailyChart = dynamic(() => import("./daily-chart.tsx").then((m) => m.DailyChart), {
   ssr: false,
   loading: () => <ChartLoading />,
@@ -58,22 +67,25 @@ export function UsageView() {
           label="Live messages this month"
           value={r.total}
           max={r.limit}
-          segments={[
-            { label: "WhatsApp", value: r.whatsapp, className: "whatsapp" },
-            { label: "e-mail", value: r.email, className: "email" },
-          ]}
+          segments={CHANNEL_TYPES.map((type) => ({ label: CHANNEL_WORDS[type], value: r[type], color: CHANNEL_COLOR[type] }))}
         />
+        {USAGE_FIELDS.map(([field, words]) => (
+          <p key={field} data-testid={`usage-${field}`}>
+            {words(count.format(r[field]))}
+          </p>
+        ))}
         <p className="muted">
           {r.limit === null
             ? "This workspace has no monthly limit."
-            : "The monthly limit applies to both channels together; once it is reached, live sends are refused with quota_exceeded."}
+            : "The monthly limit applies to all channels together; once it is reached, live sends are refused with quota_exceeded."}
         </p>
       </section>
 
       <section className="panel usage-panel" aria-labelledby="today-heading">
         <h2 id="today-heading">Today (UTC)</h2>
-        <UsageBar label="WhatsApp today" value={r.today.whatsapp} max={r.daily_limit_per_channel} />
-        <UsageBar label="E-mail today" value={r.today.email} max={r.daily_limit_per_channel} />
+        {CHANNEL_TYPES.map((type) => (
+          <UsageBar key={type} label={`${CHANNEL_LABEL[type]} today`} value={r.today[type]} max={r.daily_limit_per_channel} />
+        ))}
         <p className="muted">Each channel may send {r.daily_limit_per_channel.toLocaleString()} live messages a day.</p>
       </section>
 
@@ -91,11 +103,12 @@ export function UsageView() {
 
       <section className="section" aria-labelledby="totals-heading">
         <h2 id="totals-heading">Test and live this month</h2>
-        <UsageTotals live={{ whatsapp: r.whatsapp, email: r.email }} test={r.test} />
-        {r.canceled.whatsapp + r.canceled.email > 0 && (
+        <UsageTotals live={r} test={r.test} />
+        {CHANNEL_TYPES.some((type) => r.canceled[type] > 0) && (
           <p className="muted" data-testid="usage-canceled">
-            Canceled before sending this month, and given back to the limits: {r.canceled.whatsapp.toLocaleString()} WhatsApp and{" "}
-            {r.canceled.email.toLocaleString()} e-mail live messages (not counted above).
+            Canceled before sending this month, and given back to the limits:{" "}
+            {listed(CHANNEL_TYPES.map((type) => `${r.canceled[type].toLocaleString()} ${CHANNEL_WORDS[type]}`))} live messages (not counted
+            above).
           </p>
         )}
       </section>
