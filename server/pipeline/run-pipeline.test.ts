@@ -182,6 +182,35 @@ describe("a lost database", () => {
   });
 });
 
+describe("a worker with no room", () => {
+  // A hand-off of more jobs than half the worker's slots leaves it with no room while none of
+  // them runs yet: they are still being started. The inline loop then waits for a slot; that
+  // wait ended at once whenever no job ran, so the loop spun on resolved promises, the event
+  // loop never ran again, and the pipeline thread claimed nothing more (CI, session 21: 1,010
+  // dispatch jobs due and none claimed for minutes).
+  it("waits for its jobs to start instead of ending at once while none runs yet", async () => {
+    const rows = [1, 2, 3].map((i) =>
+      jobRow("message.dispatch", {}, { subjectId: `msg_room_${i}`, workspaceId: "ws_room", channelId: "ch_room" }),
+    );
+    await database.query(insertJobs(1), [JSON.stringify(rows.map((r) => ({ ...r, lease_owner: "handoff#room", lease_ms: 105_000 })))]);
+    const worker = pipelineWorker(database, { concurrency: 2 });
+    worker.adopt(
+      rows.map((r) => ({ ...r, attempts: 1 })),
+      "handoff#room",
+    );
+    expect(worker.hasRoom()).toBe(false);
+    expect(worker.busy()).toBe(0);
+    let told = false;
+    const freed = worker.slotFreed().then(() => (told = true));
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+    expect(told).toBe(false);
+    await freed;
+    await worker.drained();
+    expect(worker.hasRoom()).toBe(true);
+    await database.query(`DELETE FROM jobs WHERE workspace_id = 'ws_room'`);
+  });
+});
+
 describe("the events' one writer", () => {
   it("fans each event out to a delivery and a job per enabled, subscribed endpoint, in its statement, through Prisma too", async () => {
     const ws = "ws_fanout";

@@ -116,7 +116,7 @@ export type PipelineWorker = Adopter<Prepared> & {
   hasRoom: () => boolean;
   /** Claims once and starts what it claimed; the number claimed (0: nothing due). */
   claim: () => Promise<number>;
-  /** Resolves when one running job ends. */
+  /** Resolves when a job ends or starts, or a claim's or hand-off's jobs have been started; at once when none runs or is being started. */
   slotFreed: () => Promise<void>;
   /** Resolves when every started job has ended. */
   drained: () => Promise<void>;
@@ -189,7 +189,15 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
   let launching = 0; // jobs being paced before they start: they count against the slots too
   const hasRoom = () => running.size + launching <= concurrency / 2;
   let room = true;
+  // Who waits for a slot (`slotFreed`): told at the next change of the jobs running or being
+  // started. A wait that ended at once whenever no job ran spun without end while a hand-off's
+  // jobs were still being started (no room, nothing running): a loop of resolved promises that
+  // never let the event loop run, so those jobs never started and nothing was claimed again.
+  let changed: (() => void)[] = [];
   const noteRoom = () => {
+    const waiting = changed;
+    changed = [];
+    for (const tell of waiting) tell();
     if (hasRoom() === room) return;
     room = !room;
     opts.onRoom?.(room);
@@ -260,7 +268,7 @@ export function pipelineWorker(database: Database, opts: PipelineOptions = {}): 
         .finally(() => adoptions.delete(started));
       adoptions.add(started);
     },
-    slotFreed: () => (running.size ? Promise.race(running.keys()) : Promise.resolve()),
+    slotFreed: () => (running.size + launching ? new Promise<void>((resolve) => changed.push(resolve)) : Promise.resolve()),
     drained: async () => {
       await Promise.all(adoptions);
       // Deliveries and sends still waiting for a slot go back to the outbox unstarted, their
