@@ -1,4 +1,4 @@
-import type { ChannelWords } from "../channel-words.ts";
+import type { ChannelWords } from "../words-type.ts";
 
 export const sms = {
   label: "SMS",
