@@ -10,7 +10,7 @@ import { log } from "../lib/log.ts";
 import { runtime } from "../lib/runtime.ts";
 import { lockOwner, lockStore } from "./store-lock.ts";
 import { STORE_SOCKET_PORT, storeSocketPath } from "./store-server.ts";
-import { CONNECT_TIMEOUT_MS, PRISMA_TRANSACTIONS } from "./waits.ts";
+import { CONNECT_TIMEOUT_MS, REPLAN_MS, PRISMA_TRANSACTIONS } from "./waits.ts";
 
 export type Engine = "postgres" | "pglite";
 
@@ -256,6 +256,18 @@ export async function pgDatabase(connection: pg.PoolConfig, max: number, named: 
       "an idle database connection failed; it is replaced on next use",
     ),
   );
+  // Each connection's plans are made again every REPLAN_MS, at its first checkout after that:
+  // queued before the borrower's first statement, outside any transaction.
+  const planned = new WeakMap<pg.PoolClient, number>();
+  pool.on("acquire", (client) => {
+    const now = Date.now();
+    const since = planned.get(client);
+    if (since === undefined) planned.set(client, now);
+    else if (now - since >= REPLAN_MS) {
+      planned.set(client, now);
+      client.query("DISCARD PLANS").catch(() => {}); // a broken connection fails the borrower's own statement too
+    }
+  });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: PRISMA_TRANSACTIONS });
   // Named where it helps (`statementName`); the texts are constants.
   const statement = (text: string, values: unknown[]) => {

@@ -3,13 +3,21 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
 import type { Database, Handle } from "./client.ts";
-import { PRISMA_TRANSACTIONS } from "./waits.ts";
+import { PRISMA_TRANSACTIONS, REPLAN_MS } from "./waits.ts";
 
 /** A Database over an open PGlite (the embedded store, or an in-memory one in tests). */
 export function pgliteDatabase(client: PGlite, release: () => void = () => {}, dataDir?: string): Database {
   let stopServing: (() => Promise<void>) | undefined;
   const adapter = new PrismaPGlite(client) as unknown as SqlMigrationAwareDriverAdapterFactory;
   const prisma = new PrismaClient({ adapter, transactionOptions: PRISMA_TRANSACTIONS });
+  // The store's one session makes its plans again every REPLAN_MS, before a statement or a
+  // transaction begins (it has no autovacuum whose statistics would).
+  let planned = Date.now();
+  const replan = async () => {
+    if (Date.now() - planned < REPLAN_MS) return;
+    planned = Date.now();
+    await client.exec("DISCARD PLANS");
+  };
   return {
     engine: "pglite",
     shared: false,
@@ -21,9 +29,14 @@ export function pgliteDatabase(client: PGlite, release: () => void = () => {}, d
       : undefined,
     prisma,
     migrationTarget: { pglite: client },
-    query: async <T>(text: string, values: unknown[] = []) => (await client.query<T>(text, values)).rows,
-    transaction: <T>(fn: (tx: Handle) => Promise<T>) =>
-      client.transaction((tx) => fn(async <R>(text: string, values: unknown[] = []) => (await tx.query<R>(text, values)).rows)),
+    query: async <T>(text: string, values: unknown[] = []) => {
+      await replan();
+      return (await client.query<T>(text, values)).rows;
+    },
+    transaction: async <T>(fn: (tx: Handle) => Promise<T>) => {
+      await replan();
+      return client.transaction((tx) => fn(async <R>(text: string, values: unknown[] = []) => (await tx.query<R>(text, values)).rows));
+    },
     async close() {
       await stopServing?.();
       await prisma.$disconnect();

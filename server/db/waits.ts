@@ -15,3 +15,15 @@ export const TRANSACTION_TIMEOUT_MS = 30_000;
 
 /** Prisma's `transactionOptions`: the waits above. */
 export const PRISMA_TRANSACTIONS = { maxWait: CONNECT_TIMEOUT_MS, timeout: TRANSACTION_TIMEOUT_MS } as const;
+
+/**
+ * How often a session's cached plans are made again (`DISCARD PLANS`), at the first use of the
+ * session after this long. PostgreSQL keeps a plan a session made (its named statements, and
+ * the look-up each foreign key checks a new row with) until the table's statistics change,
+ * which only ANALYZE does: autovacuum's, or on the embedded store, which has no autovacuum,
+ * never. A plan made while a table was empty may read it through the smallest index by its
+ * workspace alone, and went on doing so as the table grew: with autovacuum off, each history
+ * entry of a run read every run of the workspace to check its run (enrollments at 607/s; 1,106/s
+ * with plans made again).
+ */
+export const REPLAN_MS = 10_000;
