@@ -22,6 +22,7 @@ import { opsRoutes } from "./observability/ops-routes.ts";
 import { redactUrl } from "./observability/redact.ts";
 import { withCause } from "./observability/request-context.ts";
 import { inSpan, startTracing, stopTracing } from "./observability/tracing.ts";
+import { startTableUpkeep } from "./db/table-upkeep.ts";
 import { startPipelineLoop } from "./pipeline/loop.ts";
 import { startPipelineWorkers } from "./pipeline/workers.ts";
 import { closeSmtpTransports } from "./providers/smtp.ts";
@@ -67,6 +68,8 @@ try {
 }
 const demo = await ensureDemo(database); // before serving the embedded store: no other process creates it meanwhile
 await database.serve?.(); // D53: the CLI and other local processes share the embedded store
+// What autovacuum does, where none runs (the embedded store, or PostgreSQL with it off).
+const upkeep = await startTableUpkeep(database);
 
 // The inline pipeline: beside the API in worker threads on PostgreSQL; in this thread with
 // PIPELINE_WORKERS=0, and on the embedded store, which only this process may open (D53).
@@ -203,6 +206,7 @@ async function shutdown(signal: string): Promise<void> {
   });
   await step("stopping the pipeline", () => pipeline?.stop());
   await step("closing the bounce mailbox", () => bounces?.close());
+  await step("finishing the table upkeep", () => upkeep());
   closeSmtpTransports();
   await step("closing the dashboard", () => nextApp.close?.());
   await step("closing the database", () => closeDb());
