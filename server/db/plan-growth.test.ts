@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql as query } from "../../bench/support.ts";
 import { freshDatabase } from "../../e2e/support/database.ts";
+import { rowsRead } from "../../e2e/support/open-database.ts";
 import { lookUpContact } from "../contacts/get-contact.ts";
 import { claimIdempotencyKey, completeClaims } from "../idempotency/idempotency.ts";
 import { applyReports } from "../messaging/apply-report.ts";
@@ -37,21 +38,8 @@ describe("statements planned on an empty database, run on a large one (PostgreSQ
     await drop?.();
   });
 
-  /**
-   * Rows of `table` read by sequential scans while `run` ran, in one transaction on the pool's
-   * one connection. Counted before and after: the transaction's counters also hold the earlier
-   * transactions' counts that the connection has not yet reported (PostgreSQL 15 reports them
-   * at most once a second), such as the first runs' scans of the small table.
-   */
-  async function sequentialReads(table: string, run: (tx: Handle) => Promise<unknown>): Promise<number> {
-    return database.transaction(async (tx) => {
-      const read = async () =>
-        Number((await tx<{ n: string }>(`SELECT seq_tup_read AS n FROM pg_stat_xact_user_tables WHERE relname = $1`, [table]))[0]!.n);
-      const before = await read();
-      await run(tx);
-      return (await read()) - before;
-    });
-  }
+  /** Rows of `table` read by sequential scans while `run` ran, in one transaction on the pool's one connection. */
+  const sequentialReads = async (table: string, run: (tx: Handle) => Promise<unknown>) => (await rowsRead(database, table, run)).sequential;
 
   it("each connection costs a random page read for data in memory (client.ts, PLANNER_SETTINGS)", async () => {
     expect(await database.query("SHOW random_page_cost")).toEqual([{ random_page_cost: "1.1" }]);

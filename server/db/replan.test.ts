@@ -1,9 +1,6 @@
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { freshDatabase } from "../../e2e/support/database.ts";
-import { pgDatabase, type Database } from "./client.ts";
-import { pgliteDatabase } from "./pglite-database.ts";
+import { openFreshDatabase, rowsRead } from "../../e2e/support/open-database.ts";
+import type { Database } from "./client.ts";
 import { REPLAN_MS } from "./waits.ts";
 
 // A session keeps the plan of the look-up each foreign key checks a new row with until the
@@ -21,12 +18,8 @@ afterEach(() => {
 describe.each(["postgres", "pglite"] as const)("a session's plans on %s", (engine) => {
   it("are made again after REPLAN_MS, so a foreign key's check reads the index of a table that grew since", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
-    const fresh = await freshDatabase(engine, "replan", { migrated: true });
     // One connection on PostgreSQL, so that every statement runs in the session that planned.
-    const database: Database =
-      engine === "pglite"
-        ? pgliteDatabase(await PGlite.create(join(fresh.env.DATA_DIR!, "pglite")))
-        : await pgDatabase({ connectionString: fresh.env.DATABASE_URL }, 1, true);
+    const { database, drop } = await openFreshDatabase(engine, "replan", { poolSize: 1 });
     try {
       await database.query(`INSERT INTO workspaces (id, name) VALUES ('ws-r', 'R')`);
       await database.query(`INSERT INTO contacts (id, workspace_id) VALUES ('ct_r', 'ws-r')`);
@@ -50,25 +43,17 @@ describe.each(["postgres", "pglite"] as const)("a session's plans on %s", (engin
       // Made again: each check reads its run alone.
       expect(await readPerEntry(database, ids(19_961))).toBe(1);
     } finally {
-      await database.close();
-      await fresh.drop();
+      await drop();
     }
   });
 });
 
 const RUN = `WITH r AS (INSERT INTO flow_runs (id, workspace_id, flow_id, version, contact_id, mode) VALUES ($1, 'ws-r', 'fl_r', 1, 'ct_r', 'test') RETURNING id)`;
 
-/**
- * Writes a history entry of each run `fr_<n>`, one statement each, in one transaction; the rows
- * of `flow_runs` its checks read through an index, per entry (the session's count, which also
- * holds its earlier transactions' not yet reported, before and after).
- */
+/** Writes a history entry of each run `fr_<n>`, one statement each, in one transaction; the rows of `flow_runs` its checks read through an index, per entry. */
 async function readPerEntry(database: Database, runs: number[]): Promise<number> {
-  return database.transaction(async (tx) => {
-    const fetched = async () =>
-      (await tx<{ rows: number }>(`SELECT idx_tup_fetch::int AS rows FROM pg_stat_xact_user_tables WHERE relname = 'flow_runs'`))[0]!.rows;
-    const before = await fetched();
+  const { byIndex } = await rowsRead(database, "flow_runs", async (tx) => {
     for (const n of runs) await tx(`INSERT INTO flow_run_history (workspace_id, run_id, kind) VALUES ('ws-r', $1, 'step')`, [`fr_${n}`]);
-    return ((await fetched()) - before) / runs.length;
   });
+  return byIndex / runs.length;
 }

@@ -19,9 +19,12 @@ export const UPKEEP_EVERY_MS = 15_000;
 /** One round's time: a table started before it ends is finished, the rest wait for the next round. */
 export const UPKEEP_BUDGET_MS = 5_000;
 
-/** Whether this database needs the service's upkeep (no autovacuum keeps it). */
+/**
+ * Whether this process keeps this database (no autovacuum does): the embedded store by the
+ * process that holds it (one reaching it over its socket leaves it to the holder, D53).
+ */
 export async function needsUpkeep(database: Database): Promise<boolean> {
-  if (database.engine === "pglite") return true;
+  if (database.engine === "pglite") return !database.shared;
   const [row] = await database.query<{ autovacuum: string; citus: boolean }>(
     `SELECT current_setting('autovacuum') AS autovacuum, EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`,
   );
